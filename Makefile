@@ -1,0 +1,84 @@
+# gorewrite: build, test and demo. `make` builds bin/gorewrite and bin/gostat.
+# `make check` and `make demo` first install what they need (scripts/deps.sh).
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Istubs -Irewriter -Ielfpatch
+SANITIZE ?=
+ifneq ($(SANITIZE),)
+CFLAGS  += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+BUILD   := build
+REWRITER_SRC := $(wildcard rewriter/*.c) $(wildcard elfpatch/*.c)
+GOSTAT_SRC   := $(wildcard gostat/*.c)
+STUB_SRC     := $(wildcard stubs/*.c) $(wildcard stubs/*.S)
+TOOL_SRC     := $(wildcard tests/tools/*.c)
+
+REWRITER_OBJ := $(REWRITER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/stub_blob.o
+GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o)
+TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
+
+LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm
+
+.PHONY: all deps check demo clean bench asan
+all: bin/gorewrite bin/gostat $(TOOLS)
+
+deps:
+	@bash scripts/deps.sh
+
+bin/gorewrite: $(REWRITER_OBJ)
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+
+bin/gostat: $(GOSTAT_OBJ)
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard */*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/tools/%.c $(wildcard */*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+# The stub blob: freestanding, position-independent code that runs inside the
+# instrumented program. Linked at two different bases; identical bytes prove
+# it has no absolute relocations and can be placed anywhere.
+STUB_CFLAGS := -std=c11 -D_GNU_SOURCE -Os -ffreestanding -fno-builtin -fPIE -fno-stack-protector \
+	-fno-asynchronous-unwind-tables -fno-exceptions -fvisibility=hidden -fno-jump-tables \
+	-mno-red-zone -mgeneral-regs-only -Wall -Wextra -Werror -Istubs -nostdlib -static -Wl,--no-warn-rwx-segments -Wl,--build-id=none
+$(BUILD)/stubs/blob.bin: $(STUB_SRC) stubs/blob.ld $(wildcard stubs/*.h)
+	@mkdir -p $(BUILD)/stubs
+	$(CC) $(STUB_CFLAGS) -Wl,-T,stubs/blob.ld -Wl,--defsym=BLOB_BASE=0 -o $(BUILD)/stubs/blob0.elf $(STUB_SRC)
+	$(CC) $(STUB_CFLAGS) -Wl,-T,stubs/blob.ld -Wl,--defsym=BLOB_BASE=0x10000 -o $(BUILD)/stubs/blob1.elf $(STUB_SRC)
+	objcopy -O binary -j .blob $(BUILD)/stubs/blob0.elf $(BUILD)/stubs/blob0.bin
+	objcopy -O binary -j .blob $(BUILD)/stubs/blob1.elf $(BUILD)/stubs/blob1.bin
+	cmp $(BUILD)/stubs/blob0.bin $(BUILD)/stubs/blob1.bin || { echo "stub blob is not position independent"; exit 1; }
+	cp $(BUILD)/stubs/blob0.bin $@
+
+$(BUILD)/rewriter/stub_blob.o: rewriter/stub_blob.S $(BUILD)/stubs/blob.bin
+	@mkdir -p $(dir $@)
+	$(CC) -c -DBLOB_PATH='"$(BUILD)/stubs/blob.bin"' -o $@ rewriter/stub_blob.S
+
+check: deps
+	$(MAKE) all
+	bash tests/run.sh
+
+demo: deps
+	$(MAKE) all
+	bash scripts/demo.sh
+
+bench: deps
+	$(MAKE) all
+	bash scripts/bench.sh
+
+asan:
+	$(MAKE) clean
+	$(MAKE) SANITIZE=address,undefined all
+	bash tests/run.sh
+
+clean:
+	rm -rf $(BUILD) bin

@@ -1,0 +1,221 @@
+/* elf_read.c: reads the input file, checks it is an x86-64 ELF whose
+ * headers and tables lie inside the file, then lets LIEF parse sections,
+ * segments and symbols. The checks come first because LIEF 0.9 crashes on
+ * some malformed inputs and silently accepts truncated ones. */
+#include "elf_read.h"
+
+#include <LIEF/ELF.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int read_whole_file(const char *path, struct gr_elf *elf, struct gr_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return gr_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return gr_fail(err, "%s: not a regular file", path);
+    }
+    elf->size = (size_t)st.st_size;
+    elf->mode = st.st_mode & 07777;
+    elf->data = malloc(elf->size ? elf->size : 1);
+    if (!elf->data) {
+        close(fd);
+        return gr_fail(err, "%s: out of memory reading %zu bytes", path, elf->size);
+    }
+    size_t got = 0;
+    while (got < elf->size) {
+        ssize_t n = read(fd, elf->data + got, elf->size - got);
+        if (n <= 0) {
+            close(fd);
+            return gr_fail(err, "%s: read failed: %s", path, n ? strerror(errno) : "short read");
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    return 0;
+}
+
+static int range_in_file(const struct gr_elf *elf, uint64_t off, uint64_t len)
+{
+    return off <= elf->size && len <= elf->size - off;
+}
+
+static int check_header(const struct gr_elf *elf, struct gr_error *err)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
+    if (elf->size < EI_NIDENT || memcmp(elf->data, ELFMAG, SELFMAG) != 0)
+        return gr_fail(err, "%s: not an ELF file", elf->path);
+    if (elf->data[EI_CLASS] != ELFCLASS64)
+        return gr_fail(err, "%s: not a 64-bit ELF file (32-bit binaries are not supported)", elf->path);
+    if (elf->size < sizeof(Elf64_Ehdr))
+        return gr_fail(err, "%s: truncated ELF header", elf->path);
+    if (elf->data[EI_DATA] != ELFDATA2LSB || eh->e_machine != EM_X86_64)
+        return gr_fail(err, "%s: not an x86-64 ELF file (machine %u)", elf->path, eh->e_machine);
+    if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
+        return gr_fail(err, "%s: not an executable (ELF type %u)", elf->path, eh->e_type);
+    if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum == 0 ||
+        !range_in_file(elf, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr)))
+        return gr_fail(err, "%s: program headers missing or outside the file (truncated?)", elf->path);
+    if (eh->e_shnum == 0 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+        !range_in_file(elf, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)) ||
+        eh->e_shstrndx >= eh->e_shnum)
+        return gr_fail(err, "%s: section headers missing or outside the file (truncated?)", elf->path);
+    return 0;
+}
+
+/* Every section and segment with file contents must lie inside the file. */
+static int check_tables(const struct gr_elf *elf, struct gr_error *err)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
+    const Elf64_Phdr *ph = (const Elf64_Phdr *)(elf->data + eh->e_phoff);
+    for (unsigned i = 0; i < eh->e_phnum; i++) {
+        if (!range_in_file(elf, ph[i].p_offset, ph[i].p_filesz))
+            return gr_fail(err, "%s: segment %u lies outside the file (truncated?)", elf->path, i);
+        if (ph[i].p_type == PT_LOAD && ph[i].p_filesz > ph[i].p_memsz)
+            return gr_fail(err, "%s: segment %u has file size above memory size", elf->path, i);
+    }
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(elf->data + eh->e_shoff);
+    for (unsigned i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type != SHT_NOBITS && !range_in_file(elf, sh[i].sh_offset, sh[i].sh_size))
+            return gr_fail(err, "%s: section %u lies outside the file (truncated?)", elf->path, i);
+    }
+    const Elf64_Shdr *strtab = &sh[eh->e_shstrndx];
+    if (strtab->sh_size == 0 || elf->data[strtab->sh_offset + strtab->sh_size - 1] != 0)
+        return gr_fail(err, "%s: section name table is not NUL-terminated", elf->path);
+    return 0;
+}
+
+static int copy_sections(struct gr_elf *elf, Elf_Binary_t *lief, struct gr_error *err)
+{
+    size_t n = 0;
+    while (lief->sections[n])
+        n++;
+    elf->sections = calloc(n ? n : 1, sizeof *elf->sections);
+    if (!elf->sections)
+        return gr_fail(err, "%s: out of memory", elf->path);
+    for (size_t i = 0; i < n; i++) {
+        const Elf_Section_t *s = lief->sections[i];
+        struct gr_section *d = &elf->sections[i];
+        d->name = strdup(s->name ? s->name : "");
+        d->type = (uint32_t)s->type;
+        d->flags = s->flags;
+        d->addr = s->virtual_address;
+        d->offset = s->offset;
+        d->size = s->size;
+        elf->nsections = i + 1;
+        if (!d->name)
+            return gr_fail(err, "%s: out of memory", elf->path);
+    }
+    return 0;
+}
+
+static int copy_segments(struct gr_elf *elf, Elf_Binary_t *lief, struct gr_error *err)
+{
+    size_t n = 0;
+    while (lief->segments[n])
+        n++;
+    elf->segments = calloc(n ? n : 1, sizeof *elf->segments);
+    if (!elf->segments)
+        return gr_fail(err, "%s: out of memory", elf->path);
+    for (size_t i = 0; i < n; i++) {
+        const Elf_Segment_t *s = lief->segments[i];
+        elf->segments[i] = (struct gr_segment){
+            .type = (uint32_t)s->type, .flags = s->flags, .offset = s->offset,
+            .vaddr = s->virtual_address, .filesz = s->size, .memsz = s->virtual_size,
+            .align = s->alignment,
+        };
+        if (s->type == LIEF_ELF_PT_INTERP)
+            elf->has_interp = 1;
+    }
+    elf->nsegments = n;
+    return 0;
+}
+
+static void find_text_symbol(struct gr_elf *elf, Elf_Binary_t *lief)
+{
+    if (!lief->static_symbols)
+        return;
+    for (Elf_Symbol_t **s = lief->static_symbols; *s; s++)
+        if ((*s)->name && strcmp((*s)->name, "runtime.text") == 0) {
+            elf->text_sym = (*s)->value;
+            return;
+        }
+}
+
+int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
+{
+    memset(elf, 0, sizeof *elf);
+    elf->path = path;
+    if (read_whole_file(path, elf, err) < 0 || check_header(elf, err) < 0 ||
+        check_tables(elf, err) < 0)
+        return -1;
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
+    elf->type = eh->e_type;
+    elf->entry = eh->e_entry;
+
+    Elf_Binary_t *lief = elf_parse(path);
+    if (!lief)
+        return gr_fail(err, "%s: LIEF could not parse the ELF file", path);
+    int rc = 0;
+    if (!lief->sections || !lief->segments)
+        rc = gr_fail(err, "%s: LIEF found no sections or segments", path);
+    if (rc == 0)
+        rc = copy_sections(elf, lief, err);
+    if (rc == 0)
+        rc = copy_segments(elf, lief, err);
+    if (rc == 0)
+        find_text_symbol(elf, lief);
+    elf_binary_destroy(lief);
+    return rc;
+}
+
+void gr_elf_free(struct gr_elf *elf)
+{
+    for (size_t i = 0; i < elf->nsections; i++)
+        free(elf->sections[i].name);
+    free(elf->sections);
+    free(elf->segments);
+    free(elf->data);
+    memset(elf, 0, sizeof *elf);
+}
+
+const struct gr_section *gr_elf_section(const struct gr_elf *elf, const char *name)
+{
+    for (size_t i = 0; i < elf->nsections; i++)
+        if (strcmp(elf->sections[i].name, name) == 0)
+            return &elf->sections[i];
+    return NULL;
+}
+
+const uint8_t *gr_elf_bytes_at(const struct gr_elf *elf, uint64_t addr, uint64_t len)
+{
+    for (size_t i = 0; i < elf->nsegments; i++) {
+        const struct gr_segment *s = &elf->segments[i];
+        if (s->type != PT_LOAD || addr < s->vaddr || addr - s->vaddr > s->filesz)
+            continue;
+        uint64_t rel = addr - s->vaddr;
+        if (len > s->filesz - rel || !range_in_file(elf, s->offset + rel, len))
+            continue;
+        return elf->data + s->offset + rel;
+    }
+    return NULL;
+}
+
+uint64_t gr_elf_load_end(const struct gr_elf *elf)
+{
+    uint64_t end = 0;
+    for (size_t i = 0; i < elf->nsegments; i++) {
+        const struct gr_segment *s = &elf->segments[i];
+        if (s->type == PT_LOAD && s->vaddr + s->memsz > end)
+            end = s->vaddr + s->memsz;
+    }
+    return end;
+}

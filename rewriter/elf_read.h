@@ -1,0 +1,59 @@
+/* elf_read.h: the input ELF file, validated and parsed (stage 1 of the
+ * pipeline). Holds the whole file in memory: later stages read function
+ * bytes from it and elfpatch writes the output from it. */
+#ifndef GR_ELF_READ_H
+#define GR_ELF_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct gr_section {
+    char *name;
+    uint32_t type;          /* SHT_* */
+    uint64_t flags;         /* SHF_* */
+    uint64_t addr;
+    uint64_t offset;
+    uint64_t size;
+};
+
+struct gr_segment {
+    uint32_t type;          /* PT_* */
+    uint32_t flags;         /* PF_* */
+    uint64_t offset;
+    uint64_t vaddr;
+    uint64_t filesz;
+    uint64_t memsz;
+    uint64_t align;
+};
+
+struct gr_elf {
+    const char *path;
+    uint8_t *data;          /* the whole input file */
+    size_t size;
+    uint32_t mode;          /* permission bits of the input */
+    uint16_t type;          /* ET_EXEC or ET_DYN */
+    uint64_t entry;
+    int has_interp;         /* dynamically linked: a loader runs first */
+    struct gr_section *sections;
+    size_t nsections;
+    struct gr_segment *segments;
+    size_t nsegments;
+    uint64_t text_sym;      /* runtime.text from .symtab, 0 when absent */
+};
+
+/* Reads and validates path. Returns 0, or -1 with a reason in err. */
+int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err);
+void gr_elf_free(struct gr_elf *elf);
+
+const struct gr_section *gr_elf_section(const struct gr_elf *elf, const char *name);
+
+/* File bytes backing [addr, addr+len) in a loaded segment, or NULL when
+ * that range is not entirely backed by file contents. */
+const uint8_t *gr_elf_bytes_at(const struct gr_elf *elf, uint64_t addr, uint64_t len);
+
+/* The highest address any PT_LOAD segment occupies in memory. */
+uint64_t gr_elf_load_end(const struct gr_elf *elf);
+
+#endif

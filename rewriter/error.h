@@ -1,0 +1,14 @@
+/* error.h: errors as values. A failing function fills a gr_error with a
+ * message that names the input and what is wrong, and returns -1. */
+#ifndef GR_ERROR_H
+#define GR_ERROR_H
+
+struct gr_error {
+    char msg[512];
+};
+
+/* Formats the message into err (if non-NULL) and returns -1. */
+int gr_fail(struct gr_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

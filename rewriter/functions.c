@@ -1,0 +1,76 @@
+/* functions.c: merges pclntab, DWARF and the Go build ID into one function
+ * list. DWARF is optional: a stripped binary is described by pclntab alone,
+ * and unreadable DWARF only costs declaration lines (a warning, not an error). */
+#include "functions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The Go build ID note: namesz, descsz, type 4, "Go\0\0", then the ID. */
+static void read_build_id(const struct gr_elf *elf, struct gr_program *prog)
+{
+    const struct gr_section *s = gr_elf_section(elf, ".note.go.buildid");
+    prog->build_id[0] = 0;
+    if (!s || s->size < 16)
+        return;
+    const uint8_t *p = elf->data + s->offset;
+    uint32_t namesz, descsz, type;
+    memcpy(&namesz, p, 4);
+    memcpy(&descsz, p + 4, 4);
+    memcpy(&type, p + 8, 4);
+    if (namesz != 4 || type != 4 || memcmp(p + 12, "Go\0\0", 4) != 0 || descsz > s->size - 16)
+        return;
+    size_t n = descsz < sizeof prog->build_id - 1 ? descsz : sizeof prog->build_id - 1;
+    memcpy(prog->build_id, p + 16, n);
+    prog->build_id[n] = 0;
+}
+
+static void apply_dwarf(struct gr_program *prog)
+{
+    for (size_t i = 0; i < prog->nfuncs; i++) {
+        struct gr_func *f = &prog->funcs[i];
+        const struct gr_dwarf_func *d = gr_dwarf_find(&prog->dwarf, f->entry);
+        if (!d)
+            continue;
+        if (d->decl_file && d->decl_line) {
+            f->file = d->decl_file;
+            f->line = d->decl_line;
+        }
+        f->inlined_elsewhere = d->inlined_elsewhere;
+    }
+}
+
+int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr_error *err)
+{
+    memset(prog, 0, sizeof *prog);
+    if (gr_pclntab_read(elf, &prog->pcln, err) < 0)
+        return -1;
+    prog->nfuncs = prog->pcln.nfuncs;
+    prog->funcs = calloc(prog->nfuncs, sizeof *prog->funcs);
+    if (!prog->funcs)
+        return gr_fail(err, "%s: out of memory", elf->path);
+    for (size_t i = 0; i < prog->nfuncs; i++) {
+        const struct gr_pcln_func *p = &prog->pcln.funcs[i];
+        prog->funcs[i] = (struct gr_func){
+            .entry = p->entry, .end = p->end, .name = p->name,
+            .file = p->file, .line = p->line, .flag = p->flag,
+        };
+    }
+    struct gr_error dwarf_err;
+    if (gr_dwarf_read(elf->path, &prog->dwarf, &dwarf_err) < 0)
+        snprintf(prog->dwarf_warning, sizeof prog->dwarf_warning,
+                 "DWARF ignored: %s", dwarf_err.msg);
+    else
+        apply_dwarf(prog);
+    read_build_id(elf, prog);
+    return 0;
+}
+
+void gr_program_free(struct gr_program *prog)
+{
+    gr_dwarf_free(&prog->dwarf);
+    gr_pclntab_free(&prog->pcln);
+    free(prog->funcs);
+    memset(prog, 0, sizeof *prog);
+}

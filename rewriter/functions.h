@@ -1,0 +1,37 @@
+/* functions.h: every function of the input program (stage 2, function
+ * discovery): pclntab gives entries, ends, names and lines; DWARF, where
+ * present, adds declaration lines and which functions were also inlined. */
+#ifndef GR_FUNCTIONS_H
+#define GR_FUNCTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dwarf_info.h"
+#include "elf_read.h"
+#include "error.h"
+#include "pclntab.h"
+
+struct gr_func {
+    uint64_t entry;
+    uint64_t end;
+    const char *name;
+    const char *file;       /* NULL when unknown */
+    uint32_t line;          /* 0 when unknown */
+    uint8_t flag;           /* GR_FUNCFLAG_* */
+    int inlined_elsewhere;  /* from DWARF: its count covers real calls only */
+};
+
+struct gr_program {
+    struct gr_pclntab pcln;
+    struct gr_dwarf_info dwarf;
+    char dwarf_warning[600];  /* set when DWARF was present but unreadable */
+    char build_id[128];
+    struct gr_func *funcs;    /* sorted by entry */
+    size_t nfuncs;
+};
+
+int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr_error *err);
+void gr_program_free(struct gr_program *prog);
+
+#endif

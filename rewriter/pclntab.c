@@ -1,0 +1,277 @@
+/* pclntab.c: finds and decodes Go's pclntab. Supports the header formats
+ * of Go 1.16-1.17 (magic 0xfffffffa), 1.18-1.19 (0xfffffff0) and 1.20 on
+ * (0xfffffff1); Go 1.2-1.15 (0xfffffffb) is recognised and refused with a
+ * clear message. References: runtime/symtab.go, debug/gosym/pclntab.go.
+ * Every offset read from the table is checked against the table's size:
+ * the input is untrusted. */
+#include "pclntab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC_GO12 0xfffffffbu
+#define MAGIC_GO116 0xfffffffau
+#define MAGIC_GO118 0xfffffff0u
+#define MAGIC_GO120 0xfffffff1u
+
+/* A bounded view of the table's bytes. */
+struct span {
+    const uint8_t *p;
+    uint64_t size;
+};
+
+/* The per-format layout of the header, function table and _func. */
+struct layout {
+    int word_functab;         /* functab entries are 2 x uintptr (Go 1.16-1.17) */
+    int has_text_start;
+    unsigned func_name_off;   /* offsets inside _func */
+    unsigned func_pcfile_off;
+    unsigned func_pcln_off;
+    unsigned func_cu_off;
+    int func_start_line_off;  /* -1: absent */
+    unsigned func_funcid_off;
+    int func_flag_off;        /* -1: absent */
+    unsigned func_size;
+};
+
+static const struct layout layout_go116 = {1, 0, 8, 24, 28, 36, -1, 40, -1, 44};
+static const struct layout layout_go118 = {0, 1, 4, 20, 24, 32, -1, 36, 37, 40};
+static const struct layout layout_go120 = {0, 1, 4, 20, 24, 32, 36, 40, 41, 44};
+
+static int span_u32(struct span s, uint64_t off, uint32_t *v)
+{
+    if (off > s.size || s.size - off < 4)
+        return -1;
+    memcpy(v, s.p + off, 4);
+    return 0;
+}
+
+static int span_u64(struct span s, uint64_t off, uint64_t *v)
+{
+    if (off > s.size || s.size - off < 8)
+        return -1;
+    memcpy(v, s.p + off, 8);
+    return 0;
+}
+
+/* A NUL-terminated string at off, or NULL. */
+static const char *span_str(struct span s, uint64_t off)
+{
+    if (off >= s.size)
+        return NULL;
+    if (!memchr(s.p + off, 0, s.size - off))
+        return NULL;
+    return (const char *)s.p + off;
+}
+
+static int read_uvarint(struct span s, uint64_t *off, uint32_t *v)
+{
+    uint32_t result = 0;
+    for (unsigned shift = 0; shift < 35; shift += 7) {
+        if (*off >= s.size)
+            return -1;
+        uint8_t b = s.p[(*off)++];
+        result |= (uint32_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = result;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The value a pc-value table holds at the function's entry: the first
+ * (value delta, pc delta) pair applies from the entry on. */
+static int pcvalue_at_entry(struct span pctab, uint32_t table_off, int32_t *value)
+{
+    uint64_t off = table_off;
+    uint32_t uv;
+    if (table_off == 0 || read_uvarint(pctab, &off, &uv) < 0)
+        return -1;
+    int32_t delta = (uv & 1) ? -(int32_t)((uv + 1) >> 1) : (int32_t)(uv >> 1);
+    *value = -1 + delta;
+    return 0;
+}
+
+static int is_header_at(const uint8_t *p, uint64_t avail)
+{
+    uint32_t magic;
+    if (avail < 72)
+        return 0;
+    memcpy(&magic, p, 4);
+    if (magic != MAGIC_GO116 && magic != MAGIC_GO118 && magic != MAGIC_GO120 && magic != MAGIC_GO12)
+        return 0;
+    return p[4] == 0 && p[5] == 0 && p[6] == 1 && p[7] == 8;
+}
+
+/* pclntab is .gopclntab in most executables; externally linked PIE has no
+ * such section and keeps it inside .data.rel.ro. */
+static int locate(const struct gr_elf *elf, struct span *s, uint64_t *addr)
+{
+    static const char *named[] = {".gopclntab", ".data.rel.ro.gopclntab"};
+    for (size_t i = 0; i < 2; i++) {
+        const struct gr_section *sec = gr_elf_section(elf, named[i]);
+        if (sec && sec->type != 8 /* SHT_NOBITS */ && is_header_at(elf->data + sec->offset, sec->size)) {
+            *s = (struct span){elf->data + sec->offset, sec->size};
+            *addr = sec->addr;
+            return 0;
+        }
+    }
+    static const char *containers[] = {".data.rel.ro", ".rodata"};
+    for (size_t i = 0; i < 2; i++) {
+        const struct gr_section *sec = gr_elf_section(elf, containers[i]);
+        if (!sec || sec->type == 8)
+            continue;
+        for (uint64_t off = 0; off + 72 <= sec->size; off += 8)
+            if (is_header_at(elf->data + sec->offset + off, sec->size - off)) {
+                *s = (struct span){elf->data + sec->offset + off, sec->size - off};
+                *addr = sec->addr + off;
+                return 0;
+            }
+    }
+    return -1;
+}
+
+struct tables {
+    struct span all, funcnames, cutab, filetab, pctab, functab;
+    const struct layout *lay;
+    uint64_t nfunc;
+    uint64_t text_start;
+};
+
+static int sub_span(struct span all, uint64_t off, struct span *out)
+{
+    if (off > all.size)
+        return -1;
+    *out = (struct span){all.p + off, all.size - off};
+    return 0;
+}
+
+static int read_header(const struct gr_elf *elf, struct tables *t, struct gr_pclntab *tab,
+                       struct gr_error *err)
+{
+    uint64_t w[8];
+    for (unsigned i = 0; i < 8; i++)
+        if (span_u64(t->all, 8 + 8 * (uint64_t)i, &w[i]) < 0)
+            return gr_fail(err, "%s: pclntab header truncated", elf->path);
+    unsigned k = 2;                      /* after nfunc, nfiles */
+    t->nfunc = w[0];
+    t->text_start = t->lay->has_text_start ? w[k++] : 0;
+    uint64_t funcname = w[k], cu = w[k + 1], filetab = w[k + 2], pctab = w[k + 3], pcln = w[k + 4];
+    if (sub_span(t->all, funcname, &t->funcnames) < 0 || sub_span(t->all, cu, &t->cutab) < 0 ||
+        sub_span(t->all, filetab, &t->filetab) < 0 || sub_span(t->all, pctab, &t->pctab) < 0 ||
+        sub_span(t->all, pcln, &t->functab) < 0)
+        return gr_fail(err, "%s: pclntab header offsets point outside the table", elf->path);
+    uint64_t entry_size = t->lay->word_functab ? 16 : 8;
+    if (t->nfunc == 0 || t->nfunc > t->functab.size / entry_size - 1)
+        return gr_fail(err, "%s: pclntab function count %llu does not fit the table",
+                       elf->path, (unsigned long long)t->nfunc);
+    if (t->text_start == 0)
+        t->text_start = elf->text_sym;
+    if (t->text_start == 0 && t->lay->has_text_start) {
+        const struct gr_section *text = gr_elf_section(elf, ".text");
+        t->text_start = text ? text->addr : 0;
+    }
+    tab->text_start = t->text_start;
+    return 0;
+}
+
+static int functab_entry(const struct tables *t, uint64_t i, uint64_t *entry, uint64_t *funcoff)
+{
+    if (t->lay->word_functab)
+        return span_u64(t->functab, i * 16, entry) | span_u64(t->functab, i * 16 + 8, funcoff);
+    uint32_t e, f;
+    if (span_u32(t->functab, i * 8, &e) < 0 || span_u32(t->functab, i * 8 + 4, &f) < 0)
+        return -1;
+    *entry = t->text_start + e;
+    *funcoff = f;
+    return 0;
+}
+
+static const char *file_name(const struct tables *t, uint32_t cu_off, int32_t fileno)
+{
+    uint32_t name_off;
+    if (fileno < 0 || span_u32(t->cutab, 4 * ((uint64_t)cu_off + (uint64_t)fileno), &name_off) < 0 ||
+        name_off == UINT32_MAX)
+        return NULL;
+    return span_str(t->filetab, name_off);
+}
+
+static int decode_func(const struct tables *t, uint64_t funcoff, struct gr_pcln_func *f)
+{
+    const struct layout *l = t->lay;
+    if (funcoff > t->functab.size || t->functab.size - funcoff < l->func_size)
+        return -1;
+    const uint8_t *p = t->functab.p + funcoff;
+    uint32_t nameoff, pcfile, pcln, cu;
+    memcpy(&nameoff, p + l->func_name_off, 4);
+    memcpy(&pcfile, p + l->func_pcfile_off, 4);
+    memcpy(&pcln, p + l->func_pcln_off, 4);
+    memcpy(&cu, p + l->func_cu_off, 4);
+    f->funcid = p[l->func_funcid_off];
+    f->flag = l->func_flag_off >= 0 ? p[l->func_flag_off] : 0;
+    f->name = span_str(t->funcnames, nameoff);
+    if (!f->name)
+        return -1;
+    int32_t line = 0, fileno = -1;
+    if (l->func_start_line_off >= 0)
+        memcpy(&line, p + l->func_start_line_off, 4);
+    else if (pcvalue_at_entry(t->pctab, pcln, &line) < 0)
+        line = 0;
+    f->line = line > 0 ? (uint32_t)line : 0;
+    if (pcvalue_at_entry(t->pctab, pcfile, &fileno) == 0)
+        f->file = file_name(t, cu, fileno);
+    return 0;
+}
+
+static int read_funcs(const struct gr_elf *elf, const struct tables *t, struct gr_pclntab *tab,
+                      struct gr_error *err)
+{
+    tab->funcs = calloc(t->nfunc, sizeof *tab->funcs);
+    if (!tab->funcs)
+        return gr_fail(err, "%s: out of memory for %llu functions", elf->path,
+                       (unsigned long long)t->nfunc);
+    for (uint64_t i = 0; i < t->nfunc; i++) {
+        struct gr_pcln_func *f = &tab->funcs[i];
+        uint64_t funcoff, next_entry, unused;
+        if (functab_entry(t, i, &f->entry, &funcoff) < 0 ||
+            functab_entry(t, i + 1, &next_entry, &unused) < 0 || decode_func(t, funcoff, f) < 0)
+            return gr_fail(err, "%s: pclntab entry %llu is corrupt", elf->path,
+                           (unsigned long long)i);
+        if (next_entry <= f->entry || (i > 0 && f->entry < tab->funcs[i - 1].end))
+            return gr_fail(err, "%s: pclntab functions are not in address order at entry %llu",
+                           elf->path, (unsigned long long)i);
+        f->end = next_entry;
+        tab->nfuncs = i + 1;
+    }
+    return 0;
+}
+
+int gr_pclntab_read(const struct gr_elf *elf, struct gr_pclntab *tab, struct gr_error *err)
+{
+    memset(tab, 0, sizeof *tab);
+    struct tables t;
+    memset(&t, 0, sizeof t);
+    if (locate(elf, &t.all, &tab->addr) < 0)
+        return gr_fail(err, "%s: not a Go program (no pclntab found)", elf->path);
+    memcpy(&tab->magic, t.all.p, 4);
+    switch (tab->magic) {
+    case MAGIC_GO116: t.lay = &layout_go116; tab->go_versions = "Go 1.16-1.17"; break;
+    case MAGIC_GO118: t.lay = &layout_go118; tab->go_versions = "Go 1.18-1.19"; break;
+    case MAGIC_GO120: t.lay = &layout_go120; tab->go_versions = "Go 1.20 or later"; break;
+    default:
+        return gr_fail(err, "%s: built with Go 1.15 or older (pclntab magic 0x%x): not supported yet",
+                       elf->path, tab->magic);
+    }
+    if (read_header(elf, &t, tab, err) < 0 || read_funcs(elf, &t, tab, err) < 0) {
+        gr_pclntab_free(tab);
+        return -1;
+    }
+    return 0;
+}
+
+void gr_pclntab_free(struct gr_pclntab *tab)
+{
+    free(tab->funcs);
+    memset(tab, 0, sizeof *tab);
+}

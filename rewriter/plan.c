@@ -1,0 +1,62 @@
+/* plan.c: decides which functions get an entry patch. A function is
+ * instrumented only when its first bytes are exactly a stack-bound check we
+ * know, in executable text, and the check's instructions (which the 5-byte
+ * jmp and int3 filler replace) lie wholly inside the function. */
+#include "plan.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JMP_REL32_LEN 5
+
+static int in_exec_segment(const struct gr_elf *elf, uint64_t start, uint64_t end)
+{
+    for (size_t i = 0; i < elf->nsegments; i++) {
+        const struct gr_segment *s = &elf->segments[i];
+        if (s->type == PT_LOAD && (s->flags & PF_X) && start >= s->vaddr &&
+            end <= s->vaddr + s->filesz)
+            return 1;
+    }
+    return 0;
+}
+
+static const char *decide(const struct gr_elf *elf, const struct gr_func *f,
+                          struct gr_prologue *pro)
+{
+    if (!in_exec_segment(elf, f->entry, f->end))
+        return "not inside executable text";
+    const uint8_t *code = gr_elf_bytes_at(elf, f->entry, f->end - f->entry);
+    if (!code)
+        return "bytes not in the file";
+    const char *reason = gr_prologue_match(code, f->end - f->entry, f->entry, pro);
+    if (reason)
+        return reason;
+    if (pro->len < JMP_REL32_LEN)
+        return "stack check shorter than a jmp";
+    return NULL;
+}
+
+int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog,
+                  struct gr_plan *plan, struct gr_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *plan->funcs);
+    if (!plan->funcs)
+        return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
+    plan->nfuncs = prog->nfuncs;
+    for (size_t i = 0; i < prog->nfuncs; i++) {
+        struct gr_plan_func *pf = &plan->funcs[i];
+        pf->func = &prog->funcs[i];
+        pf->skip_reason = decide(elf, pf->func, &pf->prologue);
+        if (!pf->skip_reason)
+            pf->counter = (uint32_t)plan->ninstrumented++;
+    }
+    return 0;
+}
+
+void gr_plan_free(struct gr_plan *plan)
+{
+    free(plan->funcs);
+    memset(plan, 0, sizeof *plan);
+}

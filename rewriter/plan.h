@@ -1,0 +1,32 @@
+/* plan.h: the patch plan (stage 3): for every function, instrument it or
+ * skip it with a reason. Deciding is kept apart from writing, as in
+ * E9Patch: nothing here touches output bytes. */
+#ifndef GR_PLAN_H
+#define GR_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf_read.h"
+#include "error.h"
+#include "functions.h"
+#include "prologue.h"
+
+struct gr_plan_func {
+    const struct gr_func *func;
+    const char *skip_reason;   /* NULL: instrumented */
+    struct gr_prologue prologue;
+    uint32_t counter;          /* index into the counter rows */
+};
+
+struct gr_plan {
+    struct gr_plan_func *funcs; /* one per program function, same order */
+    size_t nfuncs;
+    size_t ninstrumented;
+};
+
+int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog,
+                  struct gr_plan *plan, struct gr_error *err);
+void gr_plan_free(struct gr_plan *plan);
+
+#endif

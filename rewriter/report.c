@@ -1,0 +1,47 @@
+/* report.c: the per-function decision list and the per-reason summary. */
+#include "report.h"
+
+#include <string.h>
+
+#define MAX_REASONS 32
+
+struct reason_count {
+    const char *reason;
+    size_t count;
+};
+
+static void count_reason(struct reason_count *rc, size_t *n, const char *reason)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(rc[i].reason, reason) == 0) {
+            rc[i].count++;
+            return;
+        }
+    if (*n < MAX_REASONS)
+        rc[(*n)++] = (struct reason_count){reason, 1};
+}
+
+void gr_report_plan(FILE *out, const struct gr_plan *plan)
+{
+    struct reason_count reasons[MAX_REASONS];
+    size_t nreasons = 0;
+    for (size_t i = 0; i < plan->nfuncs; i++) {
+        const struct gr_plan_func *pf = &plan->funcs[i];
+        const struct gr_func *f = pf->func;
+        if (pf->skip_reason) {
+            fprintf(out, "skip        %#10llx %s: %s\n", (unsigned long long)f->entry, f->name,
+                    pf->skip_reason);
+            count_reason(reasons, &nreasons, pf->skip_reason);
+        } else {
+            fprintf(out, "instrument  %#10llx %s (%s%s frame check%s)\n",
+                    (unsigned long long)f->entry, f->name,
+                    pf->prologue.loads_g_from_tls ? "TLS g, " : "",
+                    gr_prologue_shape_name(&pf->prologue),
+                    pf->prologue.stackguard1 ? ", stackguard1" : "");
+        }
+    }
+    fprintf(out, "summary: %zu instrumented, %zu skipped\n", plan->ninstrumented,
+            plan->nfuncs - plan->ninstrumented);
+    for (size_t i = 0; i < nreasons; i++)
+        fprintf(out, "  skipped %6zu: %s\n", reasons[i].count, reasons[i].reason);
+}

@@ -1,0 +1,171 @@
+/* rewrite.c: runs the pipeline stages in order; data flows one way, from
+ * the input ELF to the output file, and nothing is written unless every
+ * stage succeeded. */
+#include "rewrite.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codebuf.h"
+#include "elf_read.h"
+#include "elf_write.h"
+#include "functions.h"
+#include "layout.h"
+#include "plan.h"
+#include "report.h"
+#include "stats_image.h"
+#include "stub_abi.h"
+#include "trampoline.h"
+
+extern const uint8_t gr_stub_blob[];
+extern const uint8_t gr_stub_blob_end[];
+
+#define JMP_REL32 0xe9
+#define INT3 0xcc
+
+struct rx_parts {
+    struct gr_codebuf code;   /* the whole RX segment */
+    uint64_t *tramp_addr;     /* per plan function */
+    size_t blob_off;          /* offsets inside code */
+    size_t image_off;
+    size_t image_size;
+};
+
+static int place_blob(struct rx_parts *rx, const struct gr_layout *l, struct gr_error *err)
+{
+    size_t blob_size = (size_t)(gr_stub_blob_end - gr_stub_blob);
+    const struct gs_blob_header *h = (const struct gs_blob_header *)gr_stub_blob;
+    if (blob_size < sizeof *h || h->magic != GS_BLOB_MAGIC ||
+        h->config_off + sizeof(struct gs_stub_config) > blob_size)
+        return gr_fail(err, "internal error: embedded stub blob is malformed");
+    uint8_t zeros[64] = {0};
+    for (uint64_t n = 0; n < l->phdr_area; n += sizeof zeros)
+        if (gr_code_append(&rx->code, zeros, sizeof zeros, err) < 0)
+            return -1;
+    rx->code.len = l->phdr_area;
+    rx->blob_off = rx->code.len;
+    return gr_code_append(&rx->code, gr_stub_blob, blob_size, err) < 0 ||
+                   gr_code_pad(&rx->code, 16, INT3, err) < 0 ? -1 : 0;
+}
+
+static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const struct gr_layout *l)
+{
+    const struct gs_blob_header *h = (const struct gs_blob_header *)(rx->code.bytes + rx->blob_off);
+    struct gs_stub_config cfg = {
+        .orig_entry_rel = (int64_t)(elf->entry - l->blob_addr),
+        .image_rel = (int64_t)(rx->code.base + rx->image_off - l->blob_addr),
+        .image_size = rx->image_size,
+        .rw_rel = (int64_t)(l->rw_vaddr - l->blob_addr),
+        .shared_size = l->rw_memsz - GR_PAGE,
+        .blob_link_addr = l->blob_addr,
+    };
+    memcpy(rx->code.bytes + rx->blob_off + h->config_off, &cfg, sizeof cfg);
+}
+
+static int build_rx(const struct gr_elf *elf, const struct gr_program *prog,
+                    const struct gr_plan *plan, const struct gr_layout *l, struct rx_parts *rx,
+                    struct gr_error *err)
+{
+    struct gr_stats_image img = {0};
+    rx->tramp_addr = calloc(plan->nfuncs ? plan->nfuncs : 1, sizeof *rx->tramp_addr);
+    if (!rx->tramp_addr)
+        return gr_fail(err, "out of memory");
+    if (gr_code_init(&rx->code, l->rx_vaddr, err) < 0 || place_blob(rx, l, err) < 0 ||
+        gr_trampolines_generate(plan, l, &rx->code, rx->tramp_addr, err) < 0 ||
+        gr_code_pad(&rx->code, 16, INT3, err) < 0 ||
+        gr_stats_image_build(plan, prog, l, &img, err) < 0)
+        return -1;
+    rx->image_off = rx->code.len;
+    rx->image_size = img.len;
+    int rc = gr_code_append(&rx->code, img.bytes, img.len, err);
+    gr_stats_image_free(&img);
+    if (rc == 0)
+        fill_config(rx, elf, l);
+    return rc;
+}
+
+/* Entry patch: jmp rel32 to the trampoline, the rest of the check int3. */
+static struct gr_patch *build_patches(const struct gr_plan *plan, const uint64_t *tramp_addr,
+                                      size_t *npatches)
+{
+    struct gr_patch *p = calloc(plan->ninstrumented ? plan->ninstrumented : 1, sizeof *p);
+    size_t n = 0;
+    for (size_t i = 0; p && i < plan->nfuncs; i++) {
+        const struct gr_plan_func *pf = &plan->funcs[i];
+        if (pf->skip_reason)
+            continue;
+        struct gr_patch *pt = &p[n++];
+        pt->addr = pf->func->entry;
+        pt->len = (uint8_t)pf->prologue.len;
+        int32_t rel = (int32_t)(int64_t)(tramp_addr[i] - (pt->addr + 5));
+        pt->bytes[0] = JMP_REL32;
+        memcpy(pt->bytes + 1, &rel, 4);
+        memset(pt->bytes + 5, INT3, pt->len - 5);
+    }
+    *npatches = n;
+    return p;
+}
+
+static int write_output(const struct gr_elf *elf, const struct gr_plan *plan,
+                        const struct gr_layout *l, struct rx_parts *rx, const char *out_path,
+                        struct gr_error *err)
+{
+    size_t npatches;
+    struct gr_patch *patches = build_patches(plan, rx->tramp_addr, &npatches);
+    if (!patches)
+        return gr_fail(err, "out of memory");
+    const struct gs_blob_header *h = (const struct gs_blob_header *)(rx->code.bytes + rx->blob_off);
+    struct gr_elf_edit edit = {
+        .entry = l->blob_addr + h->entry_off,
+        .rw = {.section_name = ".gorewrite.data", .flags = PF_R | PF_W,
+               .vaddr = l->rw_vaddr, .memsz = l->rw_memsz},
+        .rx = {.section_name = ".gorewrite.text", .flags = PF_R | PF_X, .vaddr = l->rx_vaddr,
+               .memsz = rx->code.len, .bytes = rx->code.bytes, .filesz = rx->code.len},
+        .rx_offset = l->rx_offset,
+        .phdr_area = l->phdr_area,
+        .patches = patches,
+        .npatches = npatches,
+    };
+    int rc = gr_elf_write(elf, &edit, out_path, err);
+    free(patches);
+    return rc;
+}
+
+int gr_rewrite(const char *in_path, const char *out_path, const struct gr_options *opt,
+               FILE *log, struct gr_result *res, struct gr_error *err)
+{
+    struct gr_elf elf;
+    struct gr_program prog = {0};
+    struct gr_plan plan = {0};
+    struct gr_layout layout;
+    struct rx_parts rx = {0};
+    int rc = gr_elf_read(in_path, &elf, err);
+    if (rc == 0)
+        rc = gr_program_read(&elf, &prog, err);
+    if (rc == 0 && prog.dwarf_warning[0])
+        fprintf(log, "gorewrite: %s: %s\n", in_path, prog.dwarf_warning);
+    if (rc == 0)
+        rc = gr_plan_build(&elf, &prog, &plan, err);
+    if (rc == 0 && opt->verbose)
+        gr_report_plan(log, &plan);
+    if (rc == 0)
+        rc = gr_layout_plan(&elf, (uint32_t)plan.ninstrumented, opt->max_rows, &layout, err);
+    if (rc == 0)
+        rc = build_rx(&elf, &prog, &plan, &layout, &rx, err);
+    if (rc == 0)
+        rc = write_output(&elf, &plan, &layout, &rx, out_path, err);
+    if (rc == 0) {
+        res->nfuncs = plan.nfuncs;
+        res->ninstrumented = plan.ninstrumented;
+        res->in_size = elf.size;
+        res->out_size = layout.rx_offset + rx.code.len;
+        res->go_versions = prog.pcln.go_versions;
+    }
+    free(rx.tramp_addr);
+    gr_code_free(&rx.code);
+    gr_plan_free(&plan);
+    gr_program_free(&prog);
+    gr_elf_free(&elf);
+    return rc;
+}

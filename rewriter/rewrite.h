@@ -1,0 +1,28 @@
+/* rewrite.h: the whole pipeline, input path to output path:
+ * read the ELF -> find functions -> plan patches -> generate trampolines
+ * -> write the ELF. */
+#ifndef GR_REWRITE_H
+#define GR_REWRITE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+
+struct gr_options {
+    int verbose;            /* list every function's decision on the log */
+    uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
+};
+
+struct gr_result {
+    size_t nfuncs;
+    size_t ninstrumented;
+    uint64_t in_size;
+    uint64_t out_size;
+    const char *go_versions;
+};
+
+int gr_rewrite(const char *in_path, const char *out_path, const struct gr_options *opt,
+               FILE *log, struct gr_result *res, struct gr_error *err);
+
+#endif

@@ -1,0 +1,141 @@
+/* trampoline.c: the code that counts a call.
+ *
+ * Each thread owns a row of counters; its address is kept in the thread's
+ * fs:[0], which is m.tls[1] of the Go runtime: settls points FS at
+ * &m.tls[1] on linux/amd64, and only m.tls[0] (= g, at fs:[-8]) is used.
+ * Go allocates every m zeroed, so a thread starts with no row. A plain
+ * (unlocked) inc is exact because only the owning thread writes its row,
+ * and a signal handler on that thread cannot split one instruction.
+ *
+ * Per function:
+ *   T:  <the original stack check, re-encoded; jb/jbe still reach the
+ *        function's own morestack block>
+ *       mov r12, fs:[0]          ; this thread's row
+ *       test r12, r12
+ *       jz S
+ *   I:  inc qword [r12 + 8*counter]
+ *       jmp back                 ; first instruction after the check
+ *   S:  lea r13, [rip + C]
+ *       jmp claim_row            ; r12 = new row, or 0 if none is left
+ *   C:  test r12, r12
+ *       jnz I
+ *       lock inc qword [row0 + 8*counter]
+ *       jmp back
+ *
+ * Only R12 and R13 (scratch at entry in Go's register ABI; the linker's own
+ * large-frame check clobbers R12) and the flags (dead at entry) change.
+ * Nothing is pushed: no address of ours is ever on a goroutine stack. The
+ * count is taken after the check passes, so a call that grows its stack or
+ * is preempted at the check (both re-run the check) counts once. */
+#include "trampoline.h"
+
+#include <string.h>
+
+#define R12 ZYDIS_REGISTER_R12
+#define R13 ZYDIS_REGISTER_R13
+
+/* Labels inside one emitted sequence. Pass 1 emits with placeholder
+ * targets to learn where the labels fall; pass 2 emits the real thing.
+ * Every branch we emit is rel32 and every rip-relative operand disp32, so
+ * both passes produce the same sizes. */
+struct labels {
+    uint64_t a, b, c;
+};
+
+typedef int (*emit_fn)(struct gr_codebuf *c, const void *ctx, const struct labels *in,
+                       struct labels *found, struct gr_error *err);
+
+static int emit_two_pass(struct gr_codebuf *c, emit_fn fn, const void *ctx, struct gr_error *err)
+{
+    size_t start = c->len;
+    struct labels guess = {gr_code_here(c), gr_code_here(c), gr_code_here(c)}, found = guess;
+    if (fn(c, ctx, &guess, &found, err) < 0)
+        return -1;
+    size_t len = c->len - start;
+    c->len = start;
+    struct labels again = found;
+    if (fn(c, ctx, &found, &again, err) < 0)
+        return -1;
+    if (c->len - start != len || memcmp(&again, &found, sizeof found) != 0)
+        return gr_fail(err, "internal error: trampoline size changed between passes");
+    return 0;
+}
+
+/* in: r13 = where to continue; out: r12 = this thread's new row base, or 0
+ * when all rows are taken (the caller then counts in row 0, locked). A
+ * signal handler that runs between the xadd and the store can claim a
+ * second row for the same thread: harmless, both rows stay single-writer. */
+static int emit_claim_row(struct gr_codebuf *c, const void *ctx, const struct labels *in,
+                          struct labels *found, struct gr_error *err)
+{
+    const struct gr_layout *l = ctx;
+    if (gr_emit_mov_imm(c, R12, 1, err) < 0 ||
+        gr_emit_lock_xadd_abs(c, gr_layout_rows_claimed(l), R12, err) < 0 ||
+        gr_emit_cmp_imm(c, R12, (int64_t)l->max_rows - 1, err) < 0 ||
+        gr_emit_branch(c, ZYDIS_MNEMONIC_JNB, in->a, err) < 0 ||
+        gr_emit_inc_reg(c, R12, err) < 0 ||
+        gr_emit_imul_imm(c, R12, (int64_t)l->row_stride, err) < 0 ||
+        gr_emit_add_abs(c, R12, gr_layout_rows_base_slot(l), err) < 0 ||
+        gr_emit_mov_fs0_reg(c, R12, err) < 0 ||
+        gr_emit_jmp_reg(c, R13, err) < 0)
+        return -1;
+    found->a = gr_code_here(c);
+    if (gr_emit_mov_imm(c, R12, 0, err) < 0 || gr_emit_jmp_reg(c, R13, err) < 0)
+        return -1;
+    return 0;
+}
+
+struct func_ctx {
+    const struct gr_plan_func *pf;
+    const struct gr_layout *layout;
+    uint64_t claim_row;
+};
+
+/* Labels: a = I (the unlocked inc), b = S (slow path), c = C (after claim). */
+static int emit_function(struct gr_codebuf *c, const void *ctx, const struct labels *in,
+                         struct labels *found, struct gr_error *err)
+{
+    const struct func_ctx *fc = ctx;
+    const struct gr_prologue *pro = &fc->pf->prologue;
+    uint64_t back = fc->pf->func->entry + pro->len;
+    int64_t disp = 8 * (int64_t)fc->pf->counter;
+    for (unsigned i = 0; i < pro->ninsns; i++)
+        if (gr_emit_relocated(c, &pro->insns[i], err) < 0)
+            return -1;
+    if (gr_emit_mov_reg_fs0(c, R12, err) < 0 || gr_emit_test(c, R12, err) < 0 ||
+        gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, in->b, err) < 0)
+        return -1;
+    found->a = gr_code_here(c);
+    if (gr_emit_inc_mem(c, R12, disp, err) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err) < 0)
+        return -1;
+    found->b = gr_code_here(c);
+    if (gr_emit_lea_abs(c, R13, in->c, err) < 0 ||
+        gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, fc->claim_row, err) < 0)
+        return -1;
+    found->c = gr_code_here(c);
+    if (gr_emit_test(c, R12, err) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JNZ, in->a, err) < 0 ||
+        gr_emit_lock_inc_abs(c, gr_layout_row0(fc->layout) + (uint64_t)disp, err) < 0 ||
+        gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err) < 0)
+        return -1;
+    return 0;
+}
+
+int gr_trampolines_generate(const struct gr_plan *plan, const struct gr_layout *l,
+                            struct gr_codebuf *code, uint64_t *tramp_addr, struct gr_error *err)
+{
+    struct func_ctx fc = {.layout = l, .claim_row = gr_code_here(code)};
+    if (emit_two_pass(code, emit_claim_row, l, err) < 0)
+        return -1;
+    for (size_t i = 0; i < plan->nfuncs; i++) {
+        tramp_addr[i] = 0;
+        if (plan->funcs[i].skip_reason)
+            continue;
+        if (gr_code_pad(code, 16, 0xcc, err) < 0)
+            return -1;
+        fc.pf = &plan->funcs[i];
+        tramp_addr[i] = gr_code_here(code);
+        if (emit_two_pass(code, emit_function, &fc, err) < 0)
+            return -1;
+    }
+    return 0;
+}

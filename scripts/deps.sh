@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Installs everything gorewrite's build, tests and demo need on Debian 12.
+# Idempotent: a second run only checks. Enables bookworm-backports and trixie
+# in the machine's existing apt source (no new host is written) and pins
+# trixie low so that only the packages named here come from it.
+set -euo pipefail
+
+SOURCES=/etc/apt/sources.list.d/debian.sources
+BUILD_PKGS="build-essential pkg-config liblief-dev libzydis-dev libzycore-dev libdwarf-dev libelf-dev"
+TEST_PKGS="python3 binutils gdb file"
+GO_PKGS="golang-1.19-go golang-1.21-go golang-1.22-go golang-1.23-go golang-1.24-go"
+
+need_root() {
+    if [ "$(id -u)" != 0 ]; then
+        echo "deps.sh: missing packages and not root; run as root: $*" >&2
+        exit 1
+    fi
+}
+
+all_installed() {
+    local p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || return 1
+    done
+}
+
+enable_suites() {
+    [ -f "$SOURCES" ] || { echo "deps.sh: $SOURCES not found" >&2; exit 1; }
+    # Add the suites to the first Suites: line of the main archive stanza.
+    if ! grep -q 'bookworm-backports' "$SOURCES" || ! grep -qw 'trixie' "$SOURCES"; then
+        python3 - "$SOURCES" <<'PY'
+import sys
+path = sys.argv[1]
+lines = open(path).read().split("\n")
+for i, l in enumerate(lines):
+    if l.startswith("Suites:") and " bookworm" in l and "security" not in l:
+        words = l.split()[1:]
+        for s in ("bookworm-backports", "trixie"):
+            if s not in words:
+                words.append(s)
+        lines[i] = "Suites: " + " ".join(words)
+        break
+open(path, "w").write("\n".join(lines))
+PY
+    fi
+    cat > /etc/apt/preferences.d/gorewrite-trixie <<'PIN'
+Package: *
+Pin: release n=trixie
+Pin-Priority: 100
+PIN
+}
+
+PKGS="$BUILD_PKGS $TEST_PKGS $GO_PKGS"
+if all_installed $PKGS; then
+    exit 0
+fi
+need_root $PKGS
+command -v python3 >/dev/null || { apt-get update -q; apt-get install -y -q python3; }
+enable_suites
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends $BUILD_PKGS $TEST_PKGS
+apt-get install -y -q --no-install-recommends golang-1.19-go
+apt-get install -y -q --no-install-recommends -t bookworm-backports golang-1.21-go golang-1.22-go golang-1.23-go
+apt-get install -y -q --no-install-recommends -t trixie golang-1.24-go

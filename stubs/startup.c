@@ -1,0 +1,236 @@
+/* startup.c: creates the stats file and maps the counters onto it, before
+ * the Go runtime starts. Freestanding: no libc, raw system calls only, no
+ * writable globals (the blob lives in an executable, read-only segment).
+ *
+ * On any failure the program still runs: counters stay in the zero-filled
+ * RW segment, and one line goes to stderr unless GOSTAT_QUIET=1. */
+#include "gostat_format.h"
+#include "stub_abi.h"
+#include "sys.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* First byte of the blob (blob.ld); unsized so no bounds are assumed. */
+extern uint8_t __blob_start[];
+
+/* Filled in by gorewrite in its copy of the blob. Volatile so the compiler
+ * never folds the zeros it is built with. */
+__attribute__((used)) volatile struct gs_stub_config gs_config;
+
+struct startup_env {
+    const char *dir;
+    int quiet;
+};
+
+static int starts_with(const char *s, const char *prefix)
+{
+    while (*prefix)
+        if (*s++ != *prefix++)
+            return 0;
+    return 1;
+}
+
+static void mem_copy(void *dst, const void *src, size_t n)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    while (n--)
+        *d++ = *s++;
+}
+
+/* Appends src to buf[*len] without passing cap-1; keeps buf NUL-terminated. */
+static void append(char *buf, size_t *len, size_t cap, const char *src)
+{
+    while (*src && *len + 1 < cap)
+        buf[(*len)++] = *src++;
+    buf[*len] = 0;
+}
+
+static void append_u64(char *buf, size_t *len, size_t cap, uint64_t v)
+{
+    char digits[21];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    char out[21];
+    for (int i = 0; i < n; i++)
+        out[i] = digits[n - 1 - i];
+    out[n] = 0;
+    append(buf, len, cap, out);
+}
+
+static void read_env(char **envp, struct startup_env *env)
+{
+    env->dir = "/dev/shm";
+    env->quiet = 0;
+    for (; *envp; envp++) {
+        if (starts_with(*envp, "GOSTAT_DIR=") && (*envp)[11])
+            env->dir = *envp + 11;
+        else if (starts_with(*envp, "GOSTAT_QUIET=") && (*envp)[13] == '1')
+            env->quiet = 1;
+    }
+}
+
+/* Field 22 of /proc/self/stat: the process start time in clock ticks. */
+static uint64_t proc_start_ticks(void)
+{
+    char buf[1024];
+    long fd = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)"/proc/self/stat",
+                          GS_O_RDONLY | GS_O_CLOEXEC, 0, 0, 0);
+    if (fd < 0)
+        return 0;
+    long n = gs_syscall3(GS_SYS_read, fd, buf, sizeof buf - 1);
+    gs_syscall3(GS_SYS_close, fd, 0, 0);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    long i = n - 1;
+    while (i >= 0 && buf[i] != ')')   /* the command name may hold spaces */
+        i--;
+    if (i < 0)
+        return 0;
+    int field = 2;
+    for (i++; i < n && field < 22; i++)
+        if (buf[i] == ' ')
+            field++;
+    uint64_t v = 0;
+    for (; i < n && buf[i] >= '0' && buf[i] <= '9'; i++)
+        v = v * 10 + (uint64_t)(buf[i] - '0');
+    return v;
+}
+
+static uint64_t realtime_ns(void)
+{
+    struct { int64_t sec, nsec; } ts = {0, 0};
+    gs_syscall3(GS_SYS_clock_gettime, 0 /* CLOCK_REALTIME */, &ts, 0);
+    return (uint64_t)ts.sec * 1000000000ull + (uint64_t)ts.nsec;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = path;
+    for (; *path; path++)
+        if (*path == '/')
+            b = path + 1;
+    return b;
+}
+
+/* Creates the stats file, trying name, name.1, name.2, ... so that a stale
+ * file left by an earlier process with the same pid is never reused. */
+static long create_stats_file(const struct startup_env *env, const char *exe,
+                              int64_t pid, char *path, size_t cap)
+{
+    long fd = -GS_EEXIST;
+    for (uint64_t attempt = 0; attempt < 100 && fd == -GS_EEXIST; attempt++) {
+        size_t len = 0;
+        path[0] = 0;
+        append(path, &len, cap, env->dir);
+        append(path, &len, cap, "/" GS_FILE_PREFIX);
+        append(path, &len, cap, base_name(exe));
+        append(path, &len, cap, ".");
+        append_u64(path, &len, cap, (uint64_t)pid);
+        if (attempt) {
+            append(path, &len, cap, ".");
+            append_u64(path, &len, cap, attempt);
+        }
+        fd = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)path,
+                         GS_O_RDWR | GS_O_CREAT | GS_O_EXCL | GS_O_NOFOLLOW | GS_O_CLOEXEC,
+                         0600, 0, 0);
+    }
+    return fd;
+}
+
+static int write_all(long fd, const void *buf, uint64_t len, uint64_t off)
+{
+    const uint8_t *p = buf;
+    while (len) {
+        long n = gs_syscall6(GS_SYS_pwrite64, fd, (long)p, (long)len, (long)off, 0, 0);
+        if (n <= 0)
+            return n ? (int)n : -1;
+        p += n;
+        len -= (uint64_t)n;
+        off += (uint64_t)n;
+    }
+    return 0;
+}
+
+/* Writes the prefix with the run-time header fields, maps the shared part
+ * of the RW segment onto the file, and only then writes the magic. */
+static long fill_stats_file(long fd, const uint8_t *image, uint64_t image_size,
+                            const struct gs_header *hdr, uint8_t *shared, uint64_t shared_size)
+{
+    long rc;
+    if ((rc = gs_syscall3(GS_SYS_ftruncate, fd, hdr->file_size, 0)) < 0)
+        return rc;
+    if ((rc = write_all(fd, (const uint8_t *)hdr + GS_MAGIC_LEN,
+                        sizeof *hdr - GS_MAGIC_LEN, GS_MAGIC_LEN)) < 0)
+        return rc;
+    if ((rc = write_all(fd, image + sizeof *hdr, image_size - sizeof *hdr, sizeof *hdr)) < 0)
+        return rc;
+    rc = gs_syscall6(GS_SYS_mmap, (long)shared, (long)shared_size, GS_PROT_READ | GS_PROT_WRITE,
+                     GS_MAP_SHARED | GS_MAP_FIXED, fd, (long)hdr->live_off);
+    if (rc < 0)
+        return rc;
+    return write_all(fd, GS_MAGIC, GS_MAGIC_LEN, 0);
+}
+
+static void report_failure(const struct startup_env *env, const char *path, long rc)
+{
+    if (env->quiet)
+        return;
+    char line[1400];
+    size_t len = 0;
+    append(line, &len, sizeof line, "gostat: cannot create stats file ");
+    append(line, &len, sizeof line, path);
+    append(line, &len, sizeof line, " (errno ");
+    append_u64(line, &len, sizeof line, (uint64_t)-rc);
+    append(line, &len, sizeof line, "); counting in memory only (GOSTAT_QUIET=1 hides this)\n");
+    gs_syscall3(GS_SYS_write, 2, line, len);
+}
+
+/* Called from gs_entry with the kernel's initial stack; returns the
+ * address of the program's own entry point. */
+__attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
+{
+    const uint8_t *blob = __blob_start;
+    const uint8_t *image = blob + gs_config.image_rel;
+    uint8_t *rw = (uint8_t *)blob + gs_config.rw_rel;
+    struct gs_private *priv = (struct gs_private *)rw;
+    uint8_t *shared = rw + GS_PAGE;
+
+    priv->rows_base = (uint64_t)(shared + GS_PAGE);
+
+    struct startup_env env;
+    char **argv = (char **)(kernel_sp + 1);
+    read_env(argv + kernel_sp[0] + 1, &env);
+
+    struct gs_header hdr;
+    mem_copy(&hdr, image, sizeof hdr);
+    hdr.pid = gs_syscall3(GS_SYS_getpid, 0, 0, 0);
+    hdr.start_time_ns = realtime_ns();
+    hdr.proc_start_ticks = proc_start_ticks();
+    hdr.load_bias = (uint64_t)blob - gs_config.blob_link_addr;
+    hdr.flags |= GS_HDR_SHARED;
+    long n = gs_syscall3(GS_SYS_readlink, "/proc/self/exe", hdr.exe, GS_EXE_MAX - 1);
+    hdr.exe[n > 0 ? n : 0] = 0;
+    if (n <= 0 && kernel_sp[0] > 0) {
+        size_t len = 0;
+        append(hdr.exe, &len, GS_EXE_MAX, argv[0]);
+    }
+
+    char path[1300];
+    long fd = create_stats_file(&env, hdr.exe, hdr.pid, path, sizeof path);
+    long rc = fd;
+    if (fd >= 0) {
+        rc = fill_stats_file(fd, image, gs_config.image_size, &hdr, shared, gs_config.shared_size);
+        gs_syscall3(GS_SYS_close, fd, 0, 0);
+        if (rc < 0)
+            gs_syscall3(GS_SYS_unlink, path, 0, 0);
+    }
+    if (rc < 0)
+        report_failure(&env, path, rc);
+    return (uint64_t)(blob + gs_config.orig_entry_rel);
+}

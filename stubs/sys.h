@@ -1,0 +1,48 @@
+/* sys.h: raw Linux x86-64 system calls for the freestanding start-up code,
+ * which runs before any libc or Go runtime exists. */
+#ifndef GS_SYS_H
+#define GS_SYS_H
+
+#include <stdint.h>
+
+#define GS_SYS_read 0
+#define GS_SYS_write 1
+#define GS_SYS_close 3
+#define GS_SYS_mmap 9
+#define GS_SYS_pwrite64 18
+#define GS_SYS_getpid 39
+#define GS_SYS_ftruncate 77
+#define GS_SYS_unlink 87
+#define GS_SYS_readlink 89
+#define GS_SYS_clock_gettime 228
+#define GS_SYS_openat 257
+
+#define GS_AT_FDCWD (-100)
+#define GS_O_RDONLY 0
+#define GS_O_RDWR 2
+#define GS_O_CREAT 0100
+#define GS_O_EXCL 0200
+#define GS_O_NOFOLLOW 0400000
+#define GS_O_CLOEXEC 02000000
+#define GS_PROT_READ 1
+#define GS_PROT_WRITE 2
+#define GS_MAP_SHARED 1
+#define GS_MAP_FIXED 0x10
+#define GS_EEXIST 17
+
+static inline long gs_syscall6(long n, long a, long b, long c, long d, long e, long f)
+{
+    long ret;
+    register long r10 __asm__("r10") = d;
+    register long r8 __asm__("r8") = e;
+    register long r9 __asm__("r9") = f;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+                     : "rcx", "r11", "memory");
+    return ret;
+}
+
+#define gs_syscall3(n, a, b, c) gs_syscall6((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
+
+#endif
