@@ -121,21 +121,21 @@ int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_
     return encode(c, &req, err);
 }
 
-int gr_emit_mov_reg_fs0(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err)
+int gr_emit_load(struct gr_codebuf *c, ZydisRegister dst, ZydisRegister base, int64_t disp,
+                 struct gr_error *err)
 {
     ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_MOV, 2);
-    op_reg(&r.operands[0], reg);
-    op_mem(&r.operands[1], ZYDIS_REGISTER_NONE, 0);
-    r.prefixes = ZYDIS_ATTRIB_HAS_SEGMENT_FS;
+    op_reg(&r.operands[0], dst);
+    op_mem(&r.operands[1], base, disp);
     return encode(c, &r, err);
 }
 
-int gr_emit_mov_fs0_reg(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err)
+int gr_emit_store(struct gr_codebuf *c, ZydisRegister base, int64_t disp, ZydisRegister src,
+                  struct gr_error *err)
 {
     ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_MOV, 2);
-    op_mem(&r.operands[0], ZYDIS_REGISTER_NONE, 0);
-    op_reg(&r.operands[1], reg);
-    r.prefixes = ZYDIS_ATTRIB_HAS_SEGMENT_FS;
+    op_mem(&r.operands[0], base, disp);
+    op_reg(&r.operands[1], src);
     return encode(c, &r, err);
 }
 

@@ -37,8 +37,10 @@ int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_
 
 /* Our own instructions. Branches are always rel32, so sizes do not depend
  * on targets and a two-pass layout is exact. */
-int gr_emit_mov_reg_fs0(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err);
-int gr_emit_mov_fs0_reg(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err);
+int gr_emit_load(struct gr_codebuf *c, ZydisRegister dst, ZydisRegister base, int64_t disp,
+                 struct gr_error *err);
+int gr_emit_store(struct gr_codebuf *c, ZydisRegister base, int64_t disp, ZydisRegister src,
+                  struct gr_error *err);
 int gr_emit_test(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err);
 int gr_emit_branch(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err);
 int gr_emit_jmp_reg(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err);

@@ -8,7 +8,7 @@
 #define G_STACKGUARD0 0x10
 #define G_STACKGUARD1 0x18
 
-static const char NO_CHECK[] = "no stack-bound check at entry (NOSPLIT or assembly)";
+static const char NO_CHECK[] = "no stack-bound check at entry (small leaf, NOSPLIT or assembly)";
 
 struct decoder {
     ZydisDecoder zy;

@@ -1,45 +1,54 @@
 /* trampoline.c: the code that counts a call.
  *
  * Each thread owns a row of counters; its address is kept in the thread's
- * fs:[0], which is m.tls[1] of the Go runtime: settls points FS at
- * &m.tls[1] on linux/amd64, and only m.tls[0] (= g, at fs:[-8]) is used.
- * Go allocates every m zeroed, so a thread starts with no row. A plain
+ * m.tls[1], reached through g (R14) -> g.m (see go_runtime.h). Go
+ * allocates every m zeroed, so a thread starts with no row. A plain
  * (unlocked) inc is exact because only the owning thread writes its row,
  * and a signal handler on that thread cannot split one instruction.
  *
  * Per function:
  *   T:  <the original stack check, re-encoded; jb/jbe still reach the
  *        function's own morestack block>
- *       mov r12, fs:[0]          ; this thread's row
+ *       mov r12, [r14 + g.m]
+ *       mov r12, [r12 + m.tls[1]]  ; this thread's row
  *       test r12, r12
  *       jz S
  *   I:  inc qword [r12 + 8*counter]
- *       jmp back                 ; first instruction after the check
+ *       jmp back                   ; first instruction after the check
  *   S:  lea r13, [rip + C]
- *       jmp claim_row            ; r12 = new row, or 0 if none is left
+ *       jmp claim_row              ; r12 = a new row, or 0 if none is left
  *   C:  test r12, r12
- *       jnz I
- *       lock inc qword [row0 + 8*counter]
+ *       jz L
+ *       mov r13, [r14 + g.m]
+ *       mov [r13 + m.tls[1]], r12
+ *       jmp I
+ *   L:  lock inc qword [row0 + 8*counter]
  *       jmp back
  *
  * Only R12 and R13 (scratch at entry in Go's register ABI; the linker's own
  * large-frame check clobbers R12) and the flags (dead at entry) change.
  * Nothing is pushed: no address of ours is ever on a goroutine stack. The
  * count is taken after the check passes, so a call that grows its stack or
- * is preempted at the check (both re-run the check) counts once. */
+ * is preempted at the check (both re-run the check) counts once. A signal
+ * handler that runs Go code between claim and store may claim a row of its
+ * own, which the interrupted code then replaces: both rows stay written by
+ * one thread only, so counts stay exact. */
 #include "trampoline.h"
 
 #include <string.h>
 
+#include "go_runtime.h"
+
 #define R12 ZYDIS_REGISTER_R12
 #define R13 ZYDIS_REGISTER_R13
+#define G ZYDIS_REGISTER_R14   /* the goroutine, after the check in every shape */
 
 /* Labels inside one emitted sequence. Pass 1 emits with placeholder
  * targets to learn where the labels fall; pass 2 emits the real thing.
  * Every branch we emit is rel32 and every rip-relative operand disp32, so
  * both passes produce the same sizes. */
 struct labels {
-    uint64_t a, b, c;
+    uint64_t a, b, c, d;
 };
 
 typedef int (*emit_fn)(struct gr_codebuf *c, const void *ctx, const struct labels *in,
@@ -48,7 +57,8 @@ typedef int (*emit_fn)(struct gr_codebuf *c, const void *ctx, const struct label
 static int emit_two_pass(struct gr_codebuf *c, emit_fn fn, const void *ctx, struct gr_error *err)
 {
     size_t start = c->len;
-    struct labels guess = {gr_code_here(c), gr_code_here(c), gr_code_here(c)}, found = guess;
+    uint64_t here = gr_code_here(c);
+    struct labels guess = {here, here, here, here}, found = guess;
     if (fn(c, ctx, &guess, &found, err) < 0)
         return -1;
     size_t len = c->len - start;
@@ -61,10 +71,8 @@ static int emit_two_pass(struct gr_codebuf *c, emit_fn fn, const void *ctx, stru
     return 0;
 }
 
-/* in: r13 = where to continue; out: r12 = this thread's new row base, or 0
- * when all rows are taken (the caller then counts in row 0, locked). A
- * signal handler that runs between the xadd and the store can claim a
- * second row for the same thread: harmless, both rows stay single-writer. */
+/* in: r13 = where to continue; out: r12 = a fresh row base, or 0 when all
+ * rows are taken (the caller then counts in row 0, locked). */
 static int emit_claim_row(struct gr_codebuf *c, const void *ctx, const struct labels *in,
                           struct labels *found, struct gr_error *err)
 {
@@ -76,7 +84,6 @@ static int emit_claim_row(struct gr_codebuf *c, const void *ctx, const struct la
         gr_emit_inc_reg(c, R12, err) < 0 ||
         gr_emit_imul_imm(c, R12, (int64_t)l->row_stride, err) < 0 ||
         gr_emit_add_abs(c, R12, gr_layout_rows_base_slot(l), err) < 0 ||
-        gr_emit_mov_fs0_reg(c, R12, err) < 0 ||
         gr_emit_jmp_reg(c, R13, err) < 0)
         return -1;
     found->a = gr_code_here(c);
@@ -91,7 +98,8 @@ struct func_ctx {
     uint64_t claim_row;
 };
 
-/* Labels: a = I (the unlocked inc), b = S (slow path), c = C (after claim). */
+/* Labels: a = I (unlocked inc), b = S (slow path), c = C (after the
+ * claim), d = L (locked inc in the shared row). */
 static int emit_function(struct gr_codebuf *c, const void *ctx, const struct labels *in,
                          struct labels *found, struct gr_error *err)
 {
@@ -102,8 +110,8 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
     for (unsigned i = 0; i < pro->ninsns; i++)
         if (gr_emit_relocated(c, &pro->insns[i], err) < 0)
             return -1;
-    if (gr_emit_mov_reg_fs0(c, R12, err) < 0 || gr_emit_test(c, R12, err) < 0 ||
-        gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, in->b, err) < 0)
+    if (gr_emit_load(c, R12, G, GR_G_M, err) < 0 || gr_emit_load(c, R12, R12, GR_M_ROW_SLOT, err) < 0 ||
+        gr_emit_test(c, R12, err) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, in->b, err) < 0)
         return -1;
     found->a = gr_code_here(c);
     if (gr_emit_inc_mem(c, R12, disp, err) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err) < 0)
@@ -113,8 +121,12 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
         gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, fc->claim_row, err) < 0)
         return -1;
     found->c = gr_code_here(c);
-    if (gr_emit_test(c, R12, err) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JNZ, in->a, err) < 0 ||
-        gr_emit_lock_inc_abs(c, gr_layout_row0(fc->layout) + (uint64_t)disp, err) < 0 ||
+    if (gr_emit_test(c, R12, err) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, in->d, err) < 0 ||
+        gr_emit_load(c, R13, G, GR_G_M, err) < 0 || gr_emit_store(c, R13, GR_M_ROW_SLOT, R12, err) < 0 ||
+        gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, in->a, err) < 0)
+        return -1;
+    found->d = gr_code_here(c);
+    if (gr_emit_lock_inc_abs(c, gr_layout_row0(fc->layout) + (uint64_t)disp, err) < 0 ||
         gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err) < 0)
         return -1;
     return 0;

@@ -177,6 +177,23 @@ static long fill_stats_file(long fd, const uint8_t *image, uint64_t image_size,
     return write_all(fd, GS_MAGIC, GS_MAGIC_LEN, 0);
 }
 
+static const char *errno_name(long e)
+{
+    switch (e) {
+    case 2: return "no such file or directory";
+    case 13: return "permission denied";
+    case 17: return "file exists";
+    case 20: return "not a directory";
+    case 24: return "too many open files";
+    case 28: return "no space left on device";
+    case 30: return "read-only file system";
+    case 36: return "file name too long";
+    case 40: return "too many symbolic links";
+    case 122: return "disk quota exceeded";
+    default: return "system error";
+    }
+}
+
 static void report_failure(const struct startup_env *env, const char *path, long rc)
 {
     if (env->quiet)
@@ -185,6 +202,8 @@ static void report_failure(const struct startup_env *env, const char *path, long
     size_t len = 0;
     append(line, &len, sizeof line, "gostat: cannot create stats file ");
     append(line, &len, sizeof line, path);
+    append(line, &len, sizeof line, ": ");
+    append(line, &len, sizeof line, errno_name(-rc));
     append(line, &len, sizeof line, " (errno ");
     append_u64(line, &len, sizeof line, (uint64_t)-rc);
     append(line, &len, sizeof line, "); counting in memory only (GOSTAT_QUIET=1 hides this)\n");
