@@ -75,10 +75,12 @@ bench: deps
 	$(MAKE) all
 	bash scripts/bench.sh
 
-asan:
+# Builds everything with ASan+UBSan, runs the tests, and cleans again so
+# no sanitized object lingers in later normal builds.
+asan: deps
 	$(MAKE) clean
 	$(MAKE) SANITIZE=address,undefined all
-	bash tests/run.sh
+	ASAN_OPTIONS=detect_leaks=1 bash tests/run.sh; rc=$$?; $(MAKE) clean; exit $$rc
 
 clean:
 	rm -rf $(BUILD) bin

@@ -1,0 +1,99 @@
+/* json.c: JSON output with correct string escaping. */
+#include "json.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+
+static bool is_continuation(unsigned char c)
+{
+    return (c & 0xC0) == 0x80;
+}
+
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 if there is none. */
+static size_t utf8_sequence_length(const unsigned char *p)
+{
+    unsigned char lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+    size_t len;
+
+    if (p[0] < 0x80)
+        return 1;
+    if (p[0] >= 0xC2 && p[0] <= 0xDF)
+        len = 2;
+    else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+        len = 3;
+    else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+        len = 4;
+    else
+        return 0;
+    if (p[0] == 0xE0)
+        lo = 0xA0;
+    else if (p[0] == 0xED)
+        hi = 0x9F;
+    else if (p[0] == 0xF0)
+        lo = 0x90;
+    else if (p[0] == 0xF4)
+        hi = 0x8F;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    /* p[1] is not NUL here, so reading on stops at the string's end. */
+    for (size_t i = 2; i < len; i++)
+        if (!is_continuation(p[i]))
+            return 0;
+    return len;
+}
+
+static void put_escaped_ascii(FILE *out, unsigned char c)
+{
+    if (c == '"' || c == '\\')
+        fprintf(out, "\\%c", c);
+    else if (c < 0x20)
+        fprintf(out, "\\u%04x", c);
+    else
+        fputc(c, out);
+}
+
+void gst_json_put_string(FILE *out, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    fputc('"', out);
+    while (*p) {
+        size_t len = utf8_sequence_length(p);
+        if (len == 0) {
+            fputs("\\ufffd", out);
+            p++;
+        } else if (len == 1) {
+            put_escaped_ascii(out, *p++);
+        } else {
+            fwrite(p, 1, len, out);
+            p += len;
+        }
+    }
+    fputc('"', out);
+}
+
+static void put_function(FILE *out, const struct gst_func *f)
+{
+    fputs("{\"name\":", out);
+    gst_json_put_string(out, f->name);
+    fprintf(out, ",\"entry\":\"0x%" PRIx64 "\",\"calls\":%" PRIu64 ",\"file\":", f->entry, f->calls);
+    gst_json_put_string(out, f->file);
+    fprintf(out, ",\"line\":%" PRIu32 ",\"inlined\":%s}", f->line, f->inlined ? "true" : "false");
+}
+
+void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view *view)
+{
+    fprintf(out, "{\"pid\":%" PRId64 ",\"exe\":", st->hdr.pid);
+    gst_json_put_string(out, st->hdr.exe);
+    fprintf(out, ",\"live\":%s,\"build_id\":", st->live ? "true" : "false");
+    gst_json_put_string(out, st->hdr.build_id);
+    fprintf(out, ",\"start_time_ns\":%" PRIu64 ",\"total_calls\":%" PRIu64 ",\"functions\":[",
+            st->hdr.start_time_ns, st->total_calls);
+    for (size_t i = 0; i < view->count; i++) {
+        if (i)
+            fputc(',', out);
+        put_function(out, view->funcs[i]);
+    }
+    fputs("]}\n", out);
+}

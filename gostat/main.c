@@ -1,0 +1,144 @@
+/* main.c: gostat's entry point: parse the command line, open the stats file
+ * the user named (or list the dir), and hand it to one output. Errors from
+ * below arrive as values; here they become one stderr line and an exit
+ * status. */
+#include "error.h"
+#include "findpid.h"
+#include "json.h"
+#include "listing.h"
+#include "options.h"
+#include "statsdir.h"
+#include "statsfile.h"
+#include "table.h"
+#include "view.h"
+#include "watch.h"
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum exit_status {
+    EXIT_OK = 0,
+    EXIT_USAGE = 1,
+    EXIT_STATS_FILE = 2,       /* missing, unreadable or invalid */
+};
+
+static int report(const struct gst_error *err, int status)
+{
+    fprintf(stderr, "gostat: %s\n", err->msg);
+    return status;
+}
+
+/* A target of only digits is a pid (-1 when too big to be one); anything
+ * else is a path (write ./123 for a file named 123). */
+static bool parse_pid(const char *s, int64_t *pid)
+{
+    int64_t n = 0;
+    if (!*s)
+        return false;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return false;
+        if (n <= INT32_MAX)
+            n = n * 10 + (*p - '0');
+    }
+    *pid = n >= 1 && n <= INT32_MAX ? n : -1;
+    return true;
+}
+
+static int compile_filter(const char *pattern, regex_t *re, struct gst_error *err)
+{
+    int rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[256];
+        regerror(rc, re, why, sizeof why);
+        return gst_fail(err, "--filter: bad regular expression '%s': %s", pattern, why);
+    }
+    return 0;
+}
+
+static int open_target(const char *target, struct gst_stats *st, struct gst_error *err)
+{
+    int64_t pid;
+    if (parse_pid(target, &pid))
+        return gst_find_pid_file(gst_stats_dir(), pid, st, err);
+    return gst_stats_open(st, target, err);
+}
+
+/* JSON always lists zero-call functions: scripts want every function. */
+static int print_once(const struct gst_options *o, struct gst_view_options vo,
+                      const struct gst_stats *st, struct gst_error *err)
+{
+    struct gst_view view;
+    if (o->json)
+        vo.nonzero = false;
+    if (gst_view_build(st, &vo, &view, err) < 0)
+        return -1;
+    if (o->json)
+        gst_json_print(stdout, st, &view);
+    else
+        gst_table_print(stdout, st, &view, NULL);
+    gst_view_free(&view);
+    return 0;
+}
+
+static int show_target(const struct gst_options *o, const regex_t *filter)
+{
+    struct gst_error err;
+    struct gst_stats st;
+    struct gst_view_options vo = {
+        .sort = o->sort, .filter = filter, .nonzero = o->nonzero, .top = o->top,
+    };
+
+    if (open_target(o->target, &st, &err) < 0)
+        return report(&err, EXIT_STATS_FILE);
+    int rc = o->watch_seconds > 0 ? gst_watch(stdout, &st, &vo, o->watch_seconds, &err)
+                                  : print_once(o, vo, &st, &err);
+    gst_stats_close(&st);
+    return rc < 0 ? report(&err, EXIT_STATS_FILE) : EXIT_OK;
+}
+
+static int run(const struct gst_options *o)
+{
+    struct gst_error err;
+    regex_t filter;
+    int status;
+
+    if (!o->target) {
+        if (gst_list_dir(stdout, stderr, gst_stats_dir(), &err) < 0)
+            return report(&err, EXIT_STATS_FILE);
+        return EXIT_OK;
+    }
+    int64_t pid;
+    if (parse_pid(o->target, &pid) && pid < 0) {
+        gst_fail(&err, "'%s' is not a valid pid (use ./%s for a file)", o->target, o->target);
+        return report(&err, EXIT_USAGE);
+    }
+    if (o->filter && compile_filter(o->filter, &filter, &err) < 0)
+        return report(&err, EXIT_USAGE);
+    status = show_target(o, o->filter ? &filter : NULL);
+    if (o->filter)
+        regfree(&filter);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    struct gst_options o;
+    struct gst_error err;
+
+    if (gst_parse_options(argc, argv, &o, &err) < 0)
+        return report(&err, EXIT_USAGE);
+    if (o.help) {
+        gst_print_usage(stdout);
+        return EXIT_OK;
+    }
+    int status = run(&o);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("gostat: writing output");
+        return EXIT_STATS_FILE;
+    }
+    return status;
+}

@@ -1,0 +1,28 @@
+/* options.h: gostat's command line. */
+#ifndef GOSTAT_OPTIONS_H
+#define GOSTAT_OPTIONS_H
+
+#include "error.h"
+#include "view.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct gst_options {
+    const char *target;        /* PID or FILE; NULL lists the dir */
+    bool help;
+    bool json;
+    bool nonzero;              /* table only: JSON always shows every function */
+    enum gst_sort sort;
+    size_t top;                /* 0: all */
+    const char *filter;        /* POSIX extended regex, or NULL */
+    double watch_seconds;      /* 0: print once */
+};
+
+/* Parses argv. Returns 0, or -1 with err describing the usage error. */
+int gst_parse_options(int argc, char **argv, struct gst_options *o, struct gst_error *err);
+
+void gst_print_usage(FILE *out);
+
+#endif

@@ -1,0 +1,51 @@
+/* statsfile.h: opening a stats file, validating it, and taking snapshots of
+ * its counters. The read-only prefix (header, function and string tables) is
+ * copied once, so a later change to the file cannot invalidate strings we
+ * hold; the counters are mapped shared so each refresh sees live values. */
+#ifndef GOSTAT_STATSFILE_H
+#define GOSTAT_STATSFILE_H
+
+#include "error.h"
+#include "gostat_format.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct gst_func {
+    const char *name;          /* points into gst_stats.strtab */
+    const char *file;          /* "" when unknown */
+    uint64_t entry;            /* link-time address */
+    uint64_t calls;            /* summed over rows at the last refresh */
+    uint32_t line;             /* 0 when unknown */
+    bool inlined;              /* GS_FUNC_INLINED */
+};
+
+struct gst_stats {
+    char path[PATH_MAX];
+    struct gs_header hdr;      /* validated; exe and build_id NUL-terminated */
+    char *strtab;              /* private copy of the string table */
+    struct gst_func *funcs;    /* hdr.nfuncs entries, in file order */
+    uint64_t total_calls;      /* at the last refresh */
+    bool live;                 /* at the last refresh */
+    const unsigned char *map;  /* live page and rows, PROT_READ MAP_SHARED */
+    size_t map_len;
+    size_t map_skew;           /* live_off minus the page-aligned map offset */
+};
+
+/* Opens path (following symlinks), validates it and takes a first snapshot.
+ * Returns 0, or -1 with err naming the file and the problem; st then needs
+ * no close. */
+int gst_stats_open(struct gst_stats *st, const char *path, struct gst_error *err);
+
+/* Like gst_stats_open for an fd the caller opened; the fd is always
+ * consumed (closed), whatever the outcome. */
+int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gst_error *err);
+
+/* Re-reads liveness and all counters. */
+int gst_stats_refresh(struct gst_stats *st, struct gst_error *err);
+
+void gst_stats_close(struct gst_stats *st);
+
+#endif

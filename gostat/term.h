@@ -1,0 +1,18 @@
+/* term.h: printing untrusted strings (function names, paths from the file)
+ * as aligned text columns. Control characters are shown as '?', so a
+ * crafted name cannot send escape sequences to the terminal; widths count
+ * UTF-8 code points, so non-ASCII names still line up. */
+#ifndef GOSTAT_TERM_H
+#define GOSTAT_TERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Columns s occupies when printed by gst_put_cell. */
+size_t gst_text_width(const char *s);
+
+/* Prints s, made safe, padded with spaces to width (left or right aligned). */
+void gst_put_cell(FILE *out, const char *s, size_t width, bool align_right);
+
+#endif

@@ -1,0 +1,62 @@
+/* view.c: filtering, sorting and truncating the function list. */
+#include "view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int compare_entry(const struct gst_func *a, const struct gst_func *b)
+{
+    return (a->entry > b->entry) - (a->entry < b->entry);
+}
+
+/* Name ties happen (e.g. duplicate symbols); the entry address keeps the
+ * order deterministic. */
+static int by_name(const void *pa, const void *pb)
+{
+    const struct gst_func *a = *(const struct gst_func *const *)pa;
+    const struct gst_func *b = *(const struct gst_func *const *)pb;
+    int c = strcmp(a->name, b->name);
+    return c ? c : compare_entry(a, b);
+}
+
+static int by_calls(const void *pa, const void *pb)
+{
+    const struct gst_func *a = *(const struct gst_func *const *)pa;
+    const struct gst_func *b = *(const struct gst_func *const *)pb;
+    if (a->calls != b->calls)
+        return a->calls < b->calls ? 1 : -1;
+    return by_name(pa, pb);
+}
+
+static bool is_selected(const struct gst_func *f, const struct gst_view_options *o)
+{
+    if (o->nonzero && f->calls == 0)
+        return false;
+    return !o->filter || regexec(o->filter, f->name, 0, NULL, 0) == 0;
+}
+
+int gst_view_build(const struct gst_stats *st, const struct gst_view_options *o,
+                   struct gst_view *view, struct gst_error *err)
+{
+    uint32_t n = st->hdr.nfuncs;
+
+    view->count = 0;
+    view->funcs = calloc(n ? n : 1, sizeof *view->funcs);
+    if (!view->funcs)
+        return gst_fail(err, "%s: out of memory for %u functions", st->path, n);
+    for (uint32_t i = 0; i < n; i++)
+        if (is_selected(&st->funcs[i], o))
+            view->funcs[view->count++] = &st->funcs[i];
+    qsort(view->funcs, view->count, sizeof *view->funcs,
+          o->sort == GST_SORT_NAME ? by_name : by_calls);
+    if (o->top && view->count > o->top)
+        view->count = o->top;
+    return 0;
+}
+
+void gst_view_free(struct gst_view *view)
+{
+    free(view->funcs);
+    view->funcs = NULL;
+    view->count = 0;
+}

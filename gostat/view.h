@@ -1,0 +1,36 @@
+/* view.h: which functions to show and in what order (--filter, --nonzero,
+ * --sort, --top), shared by the table, JSON and watch outputs. */
+#ifndef GOSTAT_VIEW_H
+#define GOSTAT_VIEW_H
+
+#include "error.h"
+#include "statsfile.h"
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum gst_sort {
+    GST_SORT_CALLS,            /* calls descending, then name */
+    GST_SORT_NAME,             /* name ascending */
+};
+
+struct gst_view_options {
+    enum gst_sort sort;
+    const regex_t *filter;     /* on the function name; NULL: all */
+    bool nonzero;              /* drop functions with zero calls */
+    size_t top;                /* keep the first top; 0: all */
+};
+
+struct gst_view {
+    const struct gst_func **funcs; /* into the gst_stats they came from */
+    size_t count;
+};
+
+/* Selects and orders st's functions as o says. Returns 0, or -1 with err. */
+int gst_view_build(const struct gst_stats *st, const struct gst_view_options *o,
+                   struct gst_view *view, struct gst_error *err);
+
+void gst_view_free(struct gst_view *view);
+
+#endif

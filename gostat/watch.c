@@ -1,0 +1,128 @@
+/* watch.c: the --watch loop. SIGINT is blocked except while waiting, and
+ * the wait uses ppoll, which unblocks it atomically: a Ctrl-C that lands
+ * while a table is being printed ends the next wait at once instead of
+ * being lost or cutting a table in half. */
+#include "watch.h"
+
+#include "table.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CLEAR_SCREEN "\033[H\033[2J"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct timespec to_timespec(double seconds)
+{
+    struct timespec ts;
+    ts.tv_sec = (time_t)seconds;
+    ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+    if (ts.tv_nsec >= 1000000000L)
+        ts.tv_nsec = 999999999L;
+    return ts;
+}
+
+/* Sleeps for seconds with SIGINT deliverable. Returns true if interrupted. */
+static bool wait_or_interrupt(double seconds, const sigset_t *wait_mask)
+{
+    double deadline = now_seconds() + seconds;
+    while (!interrupted) {
+        double left = deadline - now_seconds();
+        if (left <= 0)
+            return false;
+        struct timespec ts = to_timespec(left);
+        ppoll(NULL, 0, &ts, wait_mask);
+    }
+    return true;
+}
+
+static int show(FILE *out, const struct gst_stats *st, const struct gst_view_options *vo,
+                const struct gst_rates *rates, bool first, struct gst_error *err)
+{
+    struct gst_view view;
+    if (gst_view_build(st, vo, &view, err) < 0)
+        return -1;
+    if (isatty(fileno(out)))
+        fputs(CLEAR_SCREEN, out);
+    else if (!first)
+        fputc('\n', out); /* tables in a log stay apart */
+    gst_table_print(out, st, &view, rates);
+    fflush(out);
+    gst_view_free(&view);
+    return 0;
+}
+
+static int watch_loop(FILE *out, struct gst_stats *st, const struct gst_view_options *vo,
+                      double interval, const sigset_t *wait_mask, struct gst_error *err)
+{
+    uint64_t *prev = calloc(st->hdr.nfuncs ? st->hdr.nfuncs : 1, sizeof *prev);
+    struct gst_rates rates = { .prev_calls = prev };
+    double last = 0;
+    int rc = 0;
+
+    if (!prev)
+        return gst_fail(err, "%s: out of memory", st->path);
+    for (bool first = true;; first = false) {
+        rc = gst_stats_refresh(st, err);
+        double now = now_seconds();
+        rates.seconds = now - last;
+        if (rc == 0)
+            rc = show(out, st, vo, &rates, first, err);
+        if (rc < 0 || !st->live)
+            break;
+        for (uint32_t i = 0; i < st->hdr.nfuncs; i++)
+            prev[i] = st->funcs[i].calls;
+        rates.known = true;
+        last = now;
+        if (wait_or_interrupt(interval, wait_mask))
+            break;
+    }
+    free(prev);
+    return rc;
+}
+
+int gst_watch(FILE *out, struct gst_stats *st, const struct gst_view_options *vo,
+              double interval, struct gst_error *err)
+{
+    struct sigaction on_int, saved_action;
+    sigset_t block, saved_mask, wait_mask;
+
+    memset(&on_int, 0, sizeof on_int);
+    on_int.sa_handler = on_sigint;
+    sigemptyset(&on_int.sa_mask);
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    interrupted = 0;
+
+    sigprocmask(SIG_BLOCK, &block, &saved_mask);
+    sigaction(SIGINT, &on_int, &saved_action);
+    wait_mask = saved_mask;
+    sigdelset(&wait_mask, SIGINT);
+
+    int rc = watch_loop(out, st, vo, interval, &wait_mask, err);
+
+    /* Unblock before restoring the default action: a Ctrl-C still pending
+     * from the last table lands in our handler rather than killing us. */
+    sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+    sigaction(SIGINT, &saved_action, NULL);
+    return rc;
+}

@@ -1,0 +1,18 @@
+/* watch.h: "gostat --watch SECONDS": the table, refreshed, with calls/s. */
+#ifndef GOSTAT_WATCH_H
+#define GOSTAT_WATCH_H
+
+#include "error.h"
+#include "statsfile.h"
+#include "view.h"
+
+#include <stdio.h>
+
+/* Prints the table now and every interval seconds, clearing the screen
+ * first when out is a terminal. Stops after printing a table that shows the
+ * process exited, or on SIGINT. Returns 0, or -1 with err if the file
+ * becomes unreadable. */
+int gst_watch(FILE *out, struct gst_stats *st, const struct gst_view_options *vo,
+              double interval, struct gst_error *err);
+
+#endif

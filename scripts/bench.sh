@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# make bench: cost per counted call, original vs instrumented, in one run.
+#  1. valgrind --tool=callgrind: instructions executed (repeatable on a noisy
+#     machine); extra instructions / counted calls = instructions per call.
+#  2. hyperfine: wall time, runs interleaved, medians; the difference over
+#     counted calls = ns per call.
+# Results go to stdout and build/bench/results.md; BENCHMARKS.md quotes them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GO=${GO:-/usr/lib/go-1.22/bin/go}
+OUT=build/bench
+mkdir -p "$OUT" "$OUT/stats"
+export GOTOOLCHAIN=local GOPROXY=off GOCACHE="$PWD/build/gocache/bench" GOSTAT_DIR="$PWD/$OUT/stats"
+(cd testdata/bench && GO111MODULE=off "$GO" build -o "../../$OUT/bench" main.go)
+bin/gorewrite "$OUT/bench" "$OUT/bench.instr" >/dev/null
+
+LOOP_N=20000000
+FIB_N=32
+CG_LOOP_N=2000000
+CG_FIB_N=25
+
+callgrind_insns() {
+    # Go's preemption signals trip a callgrind assertion; timing is unaffected.
+    GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+counted_calls() { # stats dir -> total calls of main.step + main.fib
+    bin/gostat --json "$(ls -t "$GOSTAT_DIR"/gostat.bench.instr.* | head -1)" |
+        python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(f["calls"] for f in d["functions"] if f["name"] in ("main.step","main.fib")))'
+}
+
+{
+echo "## make bench ($(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'))"
+echo
+echo "Go: $("$GO" version | cut -d' ' -f3); gorewrite: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo
+echo "### Instructions (valgrind --tool=callgrind)"
+echo
+echo "| workload | original | instrumented | counted calls | extra instructions per call |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+for w in "loop $CG_LOOP_N" "fib $CG_FIB_N"; do
+    set -- $w
+    rm -f "$GOSTAT_DIR"/*
+    o=$(callgrind_insns "$OUT/bench" "$1" "$2")
+    i=$(callgrind_insns "$OUT/bench.instr" "$1" "$2")
+    c=$(counted_calls)
+    echo "| $1 $2 | $o | $i | $c | $(python3 -c "print(f'{($i-$o)/$c:.2f}')") |"
+done
+echo
+echo "### Wall time (original and instrumented runs interleaved, 15 each, medians)"
+echo
+echo "| workload | original median | instrumented median | ratio | counted calls | ns per counted call |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+for w in "loop $LOOP_N" "fib $FIB_N"; do
+    set -- $w
+    rm -f "$GOSTAT_DIR"/*
+    "$OUT/bench.instr" "$1" "$2" >/dev/null
+    c=$(counted_calls)
+    python3 scripts/interleave.py 15 "$c" "$1 $2" "$OUT/bench" "$OUT/bench.instr" -- "$1" "$2"
+    rm -f "$GOSTAT_DIR"/*
+done
+} | tee "$OUT/results.md"

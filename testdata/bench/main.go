@@ -1,0 +1,43 @@
+// bench: call-cost workloads for `make bench`. Prints checksums only, so the
+// original and instrumented runs can be compared; timing is done outside.
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+//go:noinline
+func leaf(x int) int { return x*3 + 1 }
+
+// step has a stack check (it calls leaf), so gorewrite counts it.
+//
+//go:noinline
+func step(x int) int { return leaf(x) ^ x }
+
+//go:noinline
+func fib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return fib(n-1) + fib(n-2)
+}
+
+func main() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: bench loop|fib N")
+		os.Exit(1)
+	}
+	n, _ := strconv.Atoi(os.Args[2])
+	switch os.Args[1] {
+	case "loop":
+		s := 0
+		for i := 0; i < n; i++ {
+			s = step(s)
+		}
+		fmt.Println(s)
+	case "fib":
+		fmt.Println(fib(n))
+	}
+}

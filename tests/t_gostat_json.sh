@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# t_gostat_json.sh: gostat --json: the exact shape and key order, every
+# field checked after parsing with Python's json module, string escaping
+# (quotes, backslash, control characters, invalid UTF-8), zero-call
+# functions always present, and --filter/--sort/--top applied.
+set -u
+cd "$(dirname "$0")/.."
+GOSTAT=${GOSTAT_BIN:-bin/gostat}
+MKSTATS=${MKSTATS_BIN:-build/tests/mkstats}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+export GOSTAT_DIR=$dir
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+expect() {
+    if [ "$2" != "$3" ]; then
+        fail "$1"
+        printf -- '--- expected\n%s\n--- got\n%s\n' "$2" "$3"
+    fi
+}
+
+# json_check NAME PYTHON_ASSERTIONS ARGS...: runs gostat --json ARGS, parses
+# stdout as j and runs the assertions; prints the first one that fails.
+json_check() {
+    local name=$1 asserts=$2; shift 2
+    "$GOSTAT" --json "$@" >"$dir/out" 2>"$dir/err"
+    local rc=$?
+    [ $rc -eq 0 ] || { fail "$name: exit $rc: $(cat "$dir/err")"; return; }
+    [ -s "$dir/err" ] && fail "$name: stderr: $(cat "$dir/err")"
+    python3 - "$dir/out" "$asserts" <<'PY' || fail "$name"
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+assert raw.endswith(b"}\n") and raw.count(b"\n") == 1, "one line of JSON"
+j = json.loads(raw.decode("utf-8"))
+for line in sys.argv[2].strip().split("\n"):
+    try:
+        ok = eval(line)
+    except Exception as e:
+        ok = False
+        line += "  (%r)" % e
+    if not ok:
+        print("  assertion failed:", line.strip())
+        print("  json:", raw.decode("utf-8", "replace").strip())
+        sys.exit(1)
+PY
+}
+
+my_ticks=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
+f=$dir/gostat.fib.$$
+"$MKSTATS" "$f" --pid $$ --start-ticks "$my_ticks" --exe '/opt/my "fib"' --build-id 'go:abc/def' \
+    --start-ns 1700000000123456789 --rows 3 --spread \
+    --func main.fib:0x480900:832040:/src/fib.go:10 \
+    --func 'main.(*T).Get:0x480b00:7:/src/t.go:5:inlined' \
+    --func runtime.add:0x401000:0 || fail "mkstats"
+
+json_check "full object" '
+list(j.keys()) == ["pid", "exe", "live", "build_id", "start_time_ns", "total_calls", "functions"]
+j["pid"] == '$$'
+j["exe"] == "/opt/my \"fib\""
+j["live"] is True
+j["build_id"] == "go:abc/def"
+j["start_time_ns"] == 1700000000123456789
+j["total_calls"] == 832047
+[f["name"] for f in j["functions"]] == ["main.fib", "main.(*T).Get", "runtime.add"]
+all(list(f.keys()) == ["name", "entry", "calls", "file", "line", "inlined"] for f in j["functions"])
+j["functions"][0] == {"name": "main.fib", "entry": "0x480900", "calls": 832040, "file": "/src/fib.go", "line": 10, "inlined": False}
+j["functions"][1] == {"name": "main.(*T).Get", "entry": "0x480b00", "calls": 7, "file": "/src/t.go", "line": 5, "inlined": True}
+j["functions"][2] == {"name": "runtime.add", "entry": "0x401000", "calls": 0, "file": "", "line": 0, "inlined": False}
+' "$f"
+
+# The same by PID, from the private GOSTAT_DIR.
+json_check "by pid" '
+j["pid"] == '$$' and j["total_calls"] == 832047 and len(j["functions"]) == 3
+' $$
+
+json_check "--nonzero does not hide JSON rows" '
+[f["name"] for f in j["functions"]] == ["main.fib", "main.(*T).Get", "runtime.add"]
+' --nonzero "$f"
+
+json_check "--sort name --top 2" '
+[f["name"] for f in j["functions"]] == ["main.(*T).Get", "main.fib"]
+j["total_calls"] == 832047
+' --sort name --top 2 "$f"
+
+json_check "--filter" '
+[f["name"] for f in j["functions"]] == ["runtime.add"]
+' --filter '^runtime\.' "$f"
+
+# Exact bytes for a small file: compact, fixed key order, one line.
+"$MKSTATS" "$dir/small" --pid 31 --exe /x --start-ns 5 --func a.b:0x10:3:/a.go:7
+"$GOSTAT" --json "$dir/small" >"$dir/out"
+expect "exact JSON text" \
+    '{"pid":31,"exe":"/x","live":false,"build_id":"","start_time_ns":5,"total_calls":3,"functions":[{"name":"a.b","entry":"0x10","calls":3,"file":"/a.go","line":7,"inlined":false}]}' \
+    "$(cat "$dir/out")"
+
+# Escaping: quote, backslash, control characters, valid UTF-8 kept,
+# invalid UTF-8 replaced (so the output always parses).
+"$MKSTATS" "$dir/esc" --pid 32 --exe $'/e\tx' \
+    --func $'q"b\\s\x01c\x1fn\nt\x7f:0x10:1' \
+    --func $'caf\xc3\xa9.\xe4\xb8\x96:0x20:2:/src/\xff.go:3'
+json_check "escaping" '
+j["exe"] == "/e\tx"
+j["functions"][0]["name"] == "caf\u00e9.\u4e16"
+j["functions"][0]["file"] == "/src/\ufffd.go"
+j["functions"][1]["name"] == "q\"b\\s\x01c\x1fn\nt\x7f"
+' "$dir/esc"
+"$GOSTAT" --json "$dir/esc" >"$dir/out"
+grep -qF '"name":"q\"b\\s\u0001c\u001fn\u000at' "$dir/out" || fail "control characters as \\u00XX: $(cat "$dir/out")"
+
+[ $failures -eq 0 ] && echo "PASS: t_gostat_json"
+exit $((failures > 0))

@@ -1,0 +1,356 @@
+/* mkstats.c: writes gostat stats files for tests, so gostat can be tested
+ * without an instrumented program: valid files with chosen functions and
+ * counts (optionally spread over several rows, to prove that readers sum
+ * them), and files broken in one chosen way, to prove readers reject them.
+ *
+ *   mkstats OUT --pid N [--exe PATH] [--build-id ID] [--start-ns NS]
+ *               [--start-ticks T] [--rows R] [--spread] [--claimed K]
+ *               [--stray] [--corrupt KIND]
+ *               --func NAME:ENTRY:CALLS[:FILE:LINE[:inlined]] ...
+ *   mkstats --bump FILE INDEX N [ROW]   add N to function INDEX's counter
+ *                                       (in ROW, default 0), as a program would
+ *
+ * --spread puts CALLS across rows 0..R-1 and claims them all; --claimed
+ * sets live.rows_claimed explicitly; --stray writes large counts into the
+ * rows past the claimed ones, which readers must ignore. */
+#include "gostat_format.h"
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_FUNCS 4096
+#define STRAY_CALLS 1000000u
+
+struct func_spec {
+    const char *name;
+    uint64_t entry;
+    uint64_t calls;
+    const char *file;
+    uint32_t line;
+    bool inlined;
+};
+
+struct spec {
+    const char *out;
+    int64_t pid;
+    const char *exe;
+    const char *build_id;
+    uint64_t start_ns;
+    uint64_t start_ticks;
+    uint32_t rows;
+    bool spread;
+    bool stray;
+    int64_t claimed;           /* -1: derived from --spread */
+    const char *corrupt;
+    struct func_spec funcs[MAX_FUNCS];
+    uint32_t nfuncs;
+};
+
+/* Where each part of the file goes. */
+struct plan {
+    uint64_t strtab_size, functab_off, strtab_off, live_off, rows_off, row_stride, file_size;
+};
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "mkstats: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+static uint64_t parse_u64(const char *s, const char *what)
+{
+    char *end;
+    if (!s || !*s)
+        die("missing number for %s", what);
+    uint64_t v = strtoull(s, &end, 0);
+    if (*end)
+        die("bad number for %s", what);
+    return v;
+}
+
+static uint64_t round_up(uint64_t v, uint64_t to)
+{
+    return (v + to - 1) / to * to;
+}
+
+/* NAME:ENTRY:CALLS[:FILE:LINE[:inlined]] */
+static void parse_func(char *arg, struct func_spec *f)
+{
+    char *field[6] = { 0 };
+    int n = 0;
+    char *rest = arg;
+    while (n < 6 && rest)
+        field[n++] = strsep(&rest, ":");
+    if (rest || (n != 3 && n != 5 && n != 6))
+        die("--func wants NAME:ENTRY:CALLS[:FILE:LINE[:inlined]], got '%s'", arg);
+    f->name = field[0];
+    f->entry = parse_u64(field[1], "ENTRY");
+    f->calls = parse_u64(field[2], "CALLS");
+    f->file = n >= 5 ? field[3] : "";
+    f->line = n >= 5 ? (uint32_t)parse_u64(field[4], "LINE") : 0;
+    if (n == 6 && strcmp(field[5], "inlined") != 0)
+        die("sixth --func field must be 'inlined', got '%s'", field[5]);
+    f->inlined = n == 6;
+}
+
+static char *next_arg(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc)
+        die("%s needs a value", argv[*i]);
+    return argv[++*i];
+}
+
+static void parse_args(int argc, char **argv, struct spec *s)
+{
+    memset(s, 0, sizeof *s);
+    s->exe = "/usr/bin/fake";
+    s->build_id = "";
+    s->start_ns = 1700000000000000000ull;
+    s->rows = 4;
+    s->claimed = -1;
+    s->pid = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--pid") == 0)
+            s->pid = (int64_t)parse_u64(next_arg(argc, argv, &i), a);
+        else if (strcmp(a, "--exe") == 0)
+            s->exe = next_arg(argc, argv, &i);
+        else if (strcmp(a, "--build-id") == 0)
+            s->build_id = next_arg(argc, argv, &i);
+        else if (strcmp(a, "--start-ns") == 0)
+            s->start_ns = parse_u64(next_arg(argc, argv, &i), a);
+        else if (strcmp(a, "--start-ticks") == 0)
+            s->start_ticks = parse_u64(next_arg(argc, argv, &i), a);
+        else if (strcmp(a, "--rows") == 0)
+            s->rows = (uint32_t)parse_u64(next_arg(argc, argv, &i), a);
+        else if (strcmp(a, "--claimed") == 0)
+            s->claimed = (int64_t)parse_u64(next_arg(argc, argv, &i), a);
+        else if (strcmp(a, "--spread") == 0)
+            s->spread = true;
+        else if (strcmp(a, "--stray") == 0)
+            s->stray = true;
+        else if (strcmp(a, "--corrupt") == 0)
+            s->corrupt = next_arg(argc, argv, &i);
+        else if (strcmp(a, "--func") == 0) {
+            if (s->nfuncs == MAX_FUNCS)
+                die("more than %d functions", MAX_FUNCS);
+            parse_func(next_arg(argc, argv, &i), &s->funcs[s->nfuncs++]);
+        } else if (a[0] == '-')
+            die("unknown option %s", a);
+        else if (!s->out)
+            s->out = a;
+        else
+            die("unexpected argument %s", a);
+    }
+    if (!s->out || s->pid < 0 || s->rows == 0)
+        die("usage: mkstats OUT --pid N [--rows R>=1] [--func NAME:ENTRY:CALLS[:FILE:LINE[:inlined]]]...");
+}
+
+static struct plan plan_layout(const struct spec *s)
+{
+    struct plan p = { .strtab_size = 1 };
+    for (uint32_t i = 0; i < s->nfuncs; i++)
+        p.strtab_size += strlen(s->funcs[i].name) + 1 + (s->funcs[i].file[0] ? strlen(s->funcs[i].file) + 1 : 0);
+    p.functab_off = sizeof(struct gs_header);
+    p.strtab_off = p.functab_off + (uint64_t)s->nfuncs * sizeof(struct gs_func);
+    p.live_off = round_up(p.strtab_off + p.strtab_size, GS_PAGE);
+    p.rows_off = p.live_off + GS_PAGE;
+    p.row_stride = round_up(s->nfuncs ? (uint64_t)s->nfuncs * sizeof(struct gs_counter) : 1, GS_PAGE);
+    p.file_size = p.rows_off + p.row_stride * s->rows;
+    return p;
+}
+
+static uint32_t add_string(unsigned char *strtab, uint64_t *used, const char *str)
+{
+    if (!*str)
+        return 0;
+    uint32_t off = (uint32_t)*used;
+    memcpy(strtab + off, str, strlen(str) + 1);
+    *used += strlen(str) + 1;
+    return off;
+}
+
+static void fill_header(unsigned char *buf, const struct spec *s, const struct plan *p)
+{
+    struct gs_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, GS_MAGIC, GS_MAGIC_LEN);
+    h.version = GS_VERSION;
+    h.header_size = sizeof h;
+    h.file_size = p->file_size;
+    h.pid = s->pid;
+    h.start_time_ns = s->start_ns;
+    h.proc_start_ticks = s->start_ticks;
+    h.nfuncs = s->nfuncs;
+    h.flags = GS_HDR_SHARED;
+    h.functab_off = p->functab_off;
+    h.strtab_off = p->strtab_off;
+    h.strtab_size = p->strtab_size;
+    h.live_off = p->live_off;
+    h.rows_off = p->rows_off;
+    h.row_stride = p->row_stride;
+    h.max_rows = s->rows;
+    h.counter_size = sizeof(struct gs_counter);
+    snprintf(h.exe, sizeof h.exe, "%s", s->exe);
+    snprintf(h.build_id, sizeof h.build_id, "%s", s->build_id);
+    memcpy(buf, &h, sizeof h);
+}
+
+static void fill_tables(unsigned char *buf, const struct spec *s, const struct plan *p)
+{
+    uint64_t used = 1; /* offset 0: the empty string */
+    for (uint32_t i = 0; i < s->nfuncs; i++) {
+        const struct func_spec *f = &s->funcs[i];
+        struct gs_func g = {
+            .entry = f->entry,
+            .size = 16,
+            .name_off = add_string(buf + p->strtab_off, &used, f->name),
+            .file_off = add_string(buf + p->strtab_off, &used, f->file),
+            .line = f->line,
+            .flags = f->inlined ? GS_FUNC_INLINED : 0,
+        };
+        memcpy(buf + p->functab_off + i * sizeof g, &g, sizeof g);
+    }
+}
+
+static void put_counter(unsigned char *buf, const struct plan *p, uint32_t row, uint32_t i, uint64_t v)
+{
+    memcpy(buf + p->rows_off + row * p->row_stride + i * sizeof(struct gs_counter), &v, sizeof v);
+}
+
+static void fill_counters(unsigned char *buf, const struct spec *s, const struct plan *p)
+{
+    uint32_t used_rows = s->spread ? s->rows : 1;
+    uint64_t claimed = s->claimed >= 0 ? (uint64_t)s->claimed : used_rows - 1;
+    struct gs_live live = { .rows_claimed = claimed };
+    memcpy(buf + p->live_off, &live, sizeof live);
+
+    for (uint32_t i = 0; i < s->nfuncs; i++) {
+        uint64_t c = s->funcs[i].calls;
+        for (uint32_t r = 0; r < used_rows; r++)
+            put_counter(buf, p, r, i, c / used_rows + (r < c % used_rows));
+        for (uint64_t r = claimed + 1; s->stray && r < s->rows; r++)
+            put_counter(buf, p, (uint32_t)r, i, STRAY_CALLS);
+    }
+}
+
+/* Breaks the file in one way; returns how many bytes to write. */
+static uint64_t corrupt(unsigned char *buf, const char *kind, const struct plan *p)
+{
+    struct gs_header *h = (struct gs_header *)buf;
+    if (!kind)
+        return p->file_size;
+    if (strcmp(kind, "truncate") == 0)
+        return p->file_size - GS_PAGE;
+    if (strcmp(kind, "short") == 0)
+        return 100;
+    if (strcmp(kind, "empty") == 0)
+        return 0;
+    if (strcmp(kind, "bad-magic") == 0)
+        memcpy(h->magic, "NOTSTATS", GS_MAGIC_LEN);
+    else if (strcmp(kind, "no-magic") == 0)
+        memset(h->magic, 0, GS_MAGIC_LEN);
+    else if (strcmp(kind, "bad-version") == 0)
+        h->version = 99;
+    else if (strcmp(kind, "header-size") == 0)
+        h->header_size = 8;
+    else if (strcmp(kind, "bad-pid") == 0)
+        h->pid = -5;
+    else if (strcmp(kind, "huge-nfuncs") == 0)
+        h->nfuncs = UINT32_MAX;
+    else if (strcmp(kind, "strtab-oob") == 0)
+        h->strtab_size = p->file_size;
+    else if (strcmp(kind, "name-oob") == 0)
+        ((struct gs_func *)(buf + p->functab_off))->name_off = (uint32_t)p->strtab_size + 100;
+    else if (strcmp(kind, "no-nul") == 0)
+        buf[p->strtab_off + p->strtab_size - 1] = 'X';
+    else if (strcmp(kind, "rows-oob") == 0)
+        h->max_rows = 1000000;
+    else if (strcmp(kind, "zero-rows") == 0)
+        h->max_rows = 0;
+    else if (strcmp(kind, "small-counter") == 0)
+        h->counter_size = 4;
+    else if (strcmp(kind, "bad-stride") == 0)
+        h->row_stride = 100;
+    else if (strcmp(kind, "live-oob") == 0)
+        h->live_off = p->file_size;
+    else if (strcmp(kind, "exe-no-nul") == 0)
+        memset(h->exe, 'A', sizeof h->exe);
+    else
+        die("unknown --corrupt kind '%s'", kind);
+    return p->file_size;
+}
+
+static void write_file(const char *path, const unsigned char *buf, uint64_t len)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0)
+        die("cannot create %s", path);
+    for (uint64_t done = 0; done < len;) {
+        ssize_t n = write(fd, buf + done, len - done);
+        if (n <= 0)
+            die("cannot write %s", path);
+        done += (uint64_t)n;
+    }
+    close(fd);
+}
+
+/* Adds to a counter through a shared mapping with an atomic add, the way
+ * an instrumented program's shared row 0 is updated. */
+static int bump(int argc, char **argv)
+{
+    if (argc < 5)
+        die("usage: mkstats --bump FILE INDEX N [ROW]");
+    uint64_t index = parse_u64(argv[3], "INDEX"), n = parse_u64(argv[4], "N");
+    uint64_t row = argc > 5 ? parse_u64(argv[5], "ROW") : 0;
+    int fd = open(argv[2], O_RDWR);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) < 0)
+        die("cannot open %s", argv[2]);
+    unsigned char *m = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED)
+        die("cannot map %s", argv[2]);
+    struct gs_header h;
+    memcpy(&h, m, sizeof h);
+    if (index >= h.nfuncs || row >= h.max_rows)
+        die("INDEX or ROW out of range in %s", argv[2]);
+    __atomic_fetch_add((uint64_t *)(void *)(m + h.rows_off + row * h.row_stride + index * h.counter_size),
+                       n, __ATOMIC_RELAXED);
+    munmap(m, (size_t)sb.st_size);
+    close(fd);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static struct spec s; /* large: keep it off the stack */
+
+    if (argc > 1 && strcmp(argv[1], "--bump") == 0)
+        return bump(argc, argv);
+    parse_args(argc, argv, &s);
+    struct plan p = plan_layout(&s);
+    unsigned char *buf = calloc(1, p.file_size);
+    if (!buf)
+        die("out of memory");
+    fill_header(buf, &s, &p);
+    fill_tables(buf, &s, &p);
+    fill_counters(buf, &s, &p);
+    write_file(s.out, buf, corrupt(buf, s.corrupt, &p));
+    free(buf);
+    return 0;
+}
