@@ -17,7 +17,7 @@ STUB_SRC     := $(wildcard stubs/*.c) $(wildcard stubs/*.S)
 TOOL_SRC     := $(wildcard tests/tools/*.c)
 
 REWRITER_OBJ := $(REWRITER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/stub_blob.o
-GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o)
+GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/error.o
 TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 
 LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm

@@ -13,7 +13,7 @@ struct pid_search {
     int64_t pid;
     bool found;
     struct gst_stats best;
-    struct gst_error first_error; /* from a candidate we could not read */
+    struct gr_error first_error; /* from a candidate we could not read */
     bool have_error;
 };
 
@@ -64,7 +64,7 @@ static bool is_better(const struct gst_stats *a, const struct gst_stats *b)
     return strcmp(a->path, b->path) > 0;
 }
 
-static void remember_error(struct pid_search *s, const struct gst_error *err)
+static void remember_error(struct pid_search *s, const struct gr_error *err)
 {
     if (!s->have_error) {
         s->first_error = *err;
@@ -73,11 +73,11 @@ static void remember_error(struct pid_search *s, const struct gst_error *err)
 }
 
 static int visit_candidate(void *ctx, const char *name, const char *path, int fd,
-                           const struct gst_error *open_err)
+                           const struct gr_error *open_err)
 {
     struct pid_search *s = ctx;
     struct gst_stats st;
-    struct gst_error err;
+    struct gr_error err;
 
     if (!gst_name_matches_pid(name, s->pid)) {
         if (fd >= 0)
@@ -103,7 +103,7 @@ static int visit_candidate(void *ctx, const char *name, const char *path, int fd
     return 0;
 }
 
-int gst_find_pid_file(const char *dir, int64_t pid, struct gst_stats *st, struct gst_error *err)
+int gst_find_pid_file(const char *dir, int64_t pid, struct gst_stats *st, struct gr_error *err)
 {
     struct pid_search s;
     memset(&s, 0, sizeof s);
@@ -119,6 +119,6 @@ int gst_find_pid_file(const char *dir, int64_t pid, struct gst_stats *st, struct
         return 0;
     }
     if (s.have_error)
-        return gst_fail(err, "%s", s.first_error.msg);
-    return gst_fail(err, "%s: no stats file for pid %" PRId64, dir, pid);
+        return gr_fail(err, "%s", s.first_error.msg);
+    return gr_fail(err, "%s: no stats file for pid %" PRId64, dir, pid);
 }

@@ -12,7 +12,7 @@
  * gostat.<exe>.<pid> or gostat.<exe>.<pid>.<n> whose header agrees on the
  * pid, the newest live one, else the newest (by header start time).
  * Returns 0 with *st open, or -1 with err. */
-int gst_find_pid_file(const char *dir, int64_t pid, struct gst_stats *st, struct gst_error *err);
+int gst_find_pid_file(const char *dir, int64_t pid, struct gst_stats *st, struct gr_error *err);
 
 /* True when name could be a stats file of pid by the naming rule alone.
  * Exe names may contain dots, so "gostat.a.1.2" could be pid 1 (copy 2)

@@ -22,53 +22,53 @@ static bool is_nul_terminated(const char *s, size_t cap)
 }
 
 static int check_identity(const struct gs_header *h, uint64_t actual_size,
-                          const char *path, struct gst_error *err)
+                          const char *path, struct gr_error *err)
 {
     if (actual_size == 0)
-        return gst_fail(err, "%s: empty file (still being written, or not a stats file)", path);
+        return gr_fail(err, "%s: empty file (still being written, or not a stats file)", path);
     if (actual_size < GS_MAGIC_LEN || memcmp(h->magic, GS_MAGIC, GS_MAGIC_LEN) != 0)
-        return gst_fail(err, "%s: not a stats file (no %s magic; still being written?)",
+        return gr_fail(err, "%s: not a stats file (no %s magic; still being written?)",
                         path, GS_MAGIC);
     if (actual_size < sizeof *h)
-        return gst_fail(err, "%s: truncated: %" PRIu64 " bytes, shorter than the %zu-byte header",
+        return gr_fail(err, "%s: truncated: %" PRIu64 " bytes, shorter than the %zu-byte header",
                         path, actual_size, sizeof *h);
     if (h->version != GS_VERSION)
-        return gst_fail(err, "%s: unsupported format version %" PRIu32 " (this gostat reads version %d)",
+        return gr_fail(err, "%s: unsupported format version %" PRIu32 " (this gostat reads version %d)",
                         path, h->version, GS_VERSION);
     return 0;
 }
 
 static int check_sizes(const struct gs_header *h, uint64_t actual_size,
-                       const char *path, struct gst_error *err)
+                       const char *path, struct gr_error *err)
 {
     if (h->file_size > actual_size)
-        return gst_fail(err, "%s: truncated: %" PRIu64 " bytes, header says %" PRIu64,
+        return gr_fail(err, "%s: truncated: %" PRIu64 " bytes, header says %" PRIu64,
                         path, actual_size, h->file_size);
     if (h->header_size < sizeof *h || h->header_size % 8 != 0 || h->header_size > h->file_size)
-        return gst_fail(err, "%s: corrupt: header_size %" PRIu32 " (expected at least %zu, within the file)",
+        return gr_fail(err, "%s: corrupt: header_size %" PRIu32 " (expected at least %zu, within the file)",
                         path, h->header_size, sizeof *h);
     if (h->pid <= 0 || h->pid > INT32_MAX)
-        return gst_fail(err, "%s: corrupt: pid %" PRId64 " out of range", path, h->pid);
+        return gr_fail(err, "%s: corrupt: pid %" PRId64 " out of range", path, h->pid);
     if (!is_nul_terminated(h->exe, sizeof h->exe))
-        return gst_fail(err, "%s: corrupt: exe is not NUL-terminated", path);
+        return gr_fail(err, "%s: corrupt: exe is not NUL-terminated", path);
     if (!is_nul_terminated(h->build_id, sizeof h->build_id))
-        return gst_fail(err, "%s: corrupt: build_id is not NUL-terminated", path);
+        return gr_fail(err, "%s: corrupt: build_id is not NUL-terminated", path);
     return 0;
 }
 
 /* The read-only prefix: function table and string table sit between the
  * header and the page the program maps and updates. */
-static int check_prefix(const struct gs_header *h, const char *path, struct gst_error *err)
+static int check_prefix(const struct gs_header *h, const char *path, struct gr_error *err)
 {
     uint64_t functab_len = (uint64_t)h->nfuncs * sizeof(struct gs_func); /* < 2^37: no overflow */
 
     if (h->functab_off < h->header_size || !fits(h->functab_off, functab_len, h->file_size))
-        return gst_fail(err, "%s: corrupt: function table (%" PRIu32 " entries at offset %" PRIu64
+        return gr_fail(err, "%s: corrupt: function table (%" PRIu32 " entries at offset %" PRIu64
                         ") does not fit in the %" PRIu64 "-byte file",
                         path, h->nfuncs, h->functab_off, h->file_size);
     if (h->strtab_size == 0 || h->strtab_off < h->header_size
         || !fits(h->strtab_off, h->strtab_size, h->file_size))
-        return gst_fail(err, "%s: corrupt: string table (%" PRIu64 " bytes at offset %" PRIu64
+        return gr_fail(err, "%s: corrupt: string table (%" PRIu64 " bytes at offset %" PRIu64
                         ") does not fit in the %" PRIu64 "-byte file",
                         path, h->strtab_size, h->strtab_off, h->file_size);
     return 0;
@@ -77,55 +77,55 @@ static int check_prefix(const struct gs_header *h, const char *path, struct gst_
 /* Runs after both regions are known to fit in the file, so the sums below
  * cannot overflow. */
 static int check_prefix_before_counters(const struct gs_header *h, const char *path,
-                                        struct gst_error *err)
+                                        struct gr_error *err)
 {
     uint64_t functab_end = h->functab_off + (uint64_t)h->nfuncs * sizeof(struct gs_func);
 
     if (functab_end > h->live_off || h->strtab_off + h->strtab_size > h->live_off)
-        return gst_fail(err, "%s: corrupt: function or string table overlaps the counter area at %" PRIu64,
+        return gr_fail(err, "%s: corrupt: function or string table overlaps the counter area at %" PRIu64,
                         path, h->live_off);
     return 0;
 }
 
-static int check_counter_geometry(const struct gs_header *h, const char *path, struct gst_error *err)
+static int check_counter_geometry(const struct gs_header *h, const char *path, struct gr_error *err)
 {
     if (h->counter_size < sizeof(struct gs_counter) || h->counter_size % 8 != 0
         || h->counter_size > MAX_COUNTER_SIZE)
-        return gst_fail(err, "%s: corrupt: counter_size %" PRIu32 " (must be a multiple of 8, 8..%u)",
+        return gr_fail(err, "%s: corrupt: counter_size %" PRIu32 " (must be a multiple of 8, 8..%u)",
                         path, h->counter_size, MAX_COUNTER_SIZE);
     if (h->max_rows == 0)
-        return gst_fail(err, "%s: corrupt: max_rows is 0 (row 0 must exist)", path);
+        return gr_fail(err, "%s: corrupt: max_rows is 0 (row 0 must exist)", path);
     if (h->row_stride == 0 || h->row_stride % GS_PAGE != 0
         || h->row_stride < (uint64_t)h->nfuncs * h->counter_size)
-        return gst_fail(err, "%s: corrupt: row_stride %" PRIu64 " (must be page aligned and hold %"
+        return gr_fail(err, "%s: corrupt: row_stride %" PRIu64 " (must be page aligned and hold %"
                         PRIu32 " counters of %" PRIu32 " bytes)",
                         path, h->row_stride, h->nfuncs, h->counter_size);
     return 0;
 }
 
-static int check_counter_area(const struct gs_header *h, const char *path, struct gst_error *err)
+static int check_counter_area(const struct gs_header *h, const char *path, struct gr_error *err)
 {
     uint64_t rows_len;
 
     if (h->live_off % GS_PAGE != 0 || !fits(h->live_off, GS_PAGE, h->file_size))
-        return gst_fail(err, "%s: corrupt: live_off %" PRIu64
+        return gr_fail(err, "%s: corrupt: live_off %" PRIu64
                         " (must be page aligned, with its page inside the %" PRIu64 "-byte file)",
                         path, h->live_off, h->file_size);
     if (h->rows_off % GS_PAGE != 0 || h->rows_off < h->live_off + GS_PAGE)
-        return gst_fail(err, "%s: corrupt: rows_off %" PRIu64 " (must be page aligned, after the live page at %"
+        return gr_fail(err, "%s: corrupt: rows_off %" PRIu64 " (must be page aligned, after the live page at %"
                         PRIu64 ")", path, h->rows_off, h->live_off);
     if (check_counter_geometry(h, path, err) < 0)
         return -1;
     if (__builtin_mul_overflow(h->row_stride, (uint64_t)h->max_rows, &rows_len)
         || !fits(h->rows_off, rows_len, h->file_size))
-        return gst_fail(err, "%s: corrupt: %" PRIu32 " rows of %" PRIu64 " bytes at offset %" PRIu64
+        return gr_fail(err, "%s: corrupt: %" PRIu32 " rows of %" PRIu64 " bytes at offset %" PRIu64
                         " extend beyond the %" PRIu64 "-byte file",
                         path, h->max_rows, h->row_stride, h->rows_off, h->file_size);
     return 0;
 }
 
 int gst_layout_check(const struct gs_header *hdr, uint64_t actual_size,
-                     const char *path, struct gst_error *err)
+                     const char *path, struct gr_error *err)
 {
     if (check_identity(hdr, actual_size, path, err) < 0
         || check_sizes(hdr, actual_size, path, err) < 0
@@ -138,14 +138,14 @@ int gst_layout_check(const struct gs_header *hdr, uint64_t actual_size,
 
 int gst_layout_check_string(const char *strtab, uint64_t strtab_size,
                             uint32_t off, const char *what, uint32_t index,
-                            const char *path, struct gst_error *err)
+                            const char *path, struct gr_error *err)
 {
     if (off >= strtab_size)
-        return gst_fail(err, "%s: corrupt: function %" PRIu32 ": %s offset %" PRIu32
+        return gr_fail(err, "%s: corrupt: function %" PRIu32 ": %s offset %" PRIu32
                         " is outside the %" PRIu64 "-byte string table",
                         path, index, what, off, strtab_size);
     if (!memchr(strtab + off, '\0', strtab_size - off))
-        return gst_fail(err, "%s: corrupt: function %" PRIu32 ": %s at offset %" PRIu32
+        return gr_fail(err, "%s: corrupt: function %" PRIu32 ": %s at offset %" PRIu32
                         " is not NUL-terminated inside the string table",
                         path, index, what, off);
     return 0;

@@ -16,14 +16,14 @@
  * smaller than the header); the rest must be zero. path names the file in
  * messages. Returns 0, or -1 with err filled. */
 int gst_layout_check(const struct gs_header *hdr, uint64_t actual_size,
-                     const char *path, struct gst_error *err);
+                     const char *path, struct gr_error *err);
 
 /* Checks that a string offset lies inside the string table and that the
  * string ends with a NUL inside it. what/index describe the owner for the
  * message (e.g. "name", function 3). */
 int gst_layout_check_string(const char *strtab, uint64_t strtab_size,
                             uint32_t off, const char *what, uint32_t index,
-                            const char *path, struct gst_error *err);
+                            const char *path, struct gr_error *err);
 
 /* Number of counter rows holding counts: rows 0 .. min(claimed, max_rows-1). */
 uint64_t gst_layout_rows_in_use(const struct gs_header *hdr, uint64_t rows_claimed);

@@ -66,11 +66,11 @@ static void fill_invalid(struct list_row *row)
 }
 
 static int visit_file(void *ctx, const char *name, const char *path, int fd,
-                      const struct gst_error *open_err)
+                      const struct gr_error *open_err)
 {
     struct list_rows *l = ctx;
     struct gst_stats st;
-    struct gst_error err;
+    struct gr_error err;
     struct list_row *row = add_row(l);
 
     (void)name;
@@ -162,7 +162,7 @@ static void free_rows(struct list_rows *l)
     free(l->rows);
 }
 
-int gst_list_dir(FILE *out, FILE *errout, const char *dir, struct gst_error *err)
+int gst_list_dir(FILE *out, FILE *errout, const char *dir, struct gr_error *err)
 {
     struct list_rows l = { .errout = errout };
     int rc = gst_dir_scan(dir, visit_file, &l, err);
@@ -173,7 +173,7 @@ int gst_list_dir(FILE *out, FILE *errout, const char *dir, struct gst_error *err
     }
     if (l.out_of_memory) {
         free_rows(&l);
-        return gst_fail(err, "%s: out of memory while listing", dir);
+        return gr_fail(err, "%s: out of memory while listing", dir);
     }
     if (l.count == 0) {
         fprintf(out, "no stats files in %s\n", dir);

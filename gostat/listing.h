@@ -10,6 +10,6 @@
  * each of our regular stats files in dir, sorted by pid, or "no stats files
  * in DIR". Files that fail validation are listed as INVALID, with the
  * reason on errout. Returns 0, or -1 with err if dir cannot be read. */
-int gst_list_dir(FILE *out, FILE *errout, const char *dir, struct gst_error *err);
+int gst_list_dir(FILE *out, FILE *errout, const char *dir, struct gr_error *err);
 
 #endif

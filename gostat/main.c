@@ -25,7 +25,7 @@ enum exit_status {
     EXIT_STATS_FILE = 2,       /* missing, unreadable or invalid */
 };
 
-static int report(const struct gst_error *err, int status)
+static int report(const struct gr_error *err, int status)
 {
     fprintf(stderr, "gostat: %s\n", err->msg);
     return status;
@@ -48,18 +48,18 @@ static bool parse_pid(const char *s, int64_t *pid)
     return true;
 }
 
-static int compile_filter(const char *pattern, regex_t *re, struct gst_error *err)
+static int compile_filter(const char *pattern, regex_t *re, struct gr_error *err)
 {
     int rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
     if (rc != 0) {
         char why[256];
         regerror(rc, re, why, sizeof why);
-        return gst_fail(err, "--filter: bad regular expression '%s': %s", pattern, why);
+        return gr_fail(err, "--filter: bad regular expression '%s': %s", pattern, why);
     }
     return 0;
 }
 
-static int open_target(const char *target, struct gst_stats *st, struct gst_error *err)
+static int open_target(const char *target, struct gst_stats *st, struct gr_error *err)
 {
     int64_t pid;
     if (parse_pid(target, &pid))
@@ -69,7 +69,7 @@ static int open_target(const char *target, struct gst_stats *st, struct gst_erro
 
 /* JSON always lists zero-call functions: scripts want every function. */
 static int print_once(const struct gst_options *o, struct gst_view_options vo,
-                      const struct gst_stats *st, struct gst_error *err)
+                      const struct gst_stats *st, struct gr_error *err)
 {
     struct gst_view view;
     if (o->json)
@@ -86,7 +86,7 @@ static int print_once(const struct gst_options *o, struct gst_view_options vo,
 
 static int show_target(const struct gst_options *o, const regex_t *filter)
 {
-    struct gst_error err;
+    struct gr_error err;
     struct gst_stats st;
     struct gst_view_options vo = {
         .sort = o->sort, .filter = filter, .nonzero = o->nonzero, .top = o->top,
@@ -102,7 +102,7 @@ static int show_target(const struct gst_options *o, const regex_t *filter)
 
 static int run(const struct gst_options *o)
 {
-    struct gst_error err;
+    struct gr_error err;
     regex_t filter;
     int status;
 
@@ -113,7 +113,7 @@ static int run(const struct gst_options *o)
     }
     int64_t pid;
     if (parse_pid(o->target, &pid) && pid < 0) {
-        gst_fail(&err, "'%s' is not a valid pid (use ./%s for a file)", o->target, o->target);
+        gr_fail(&err, "'%s' is not a valid pid (use ./%s for a file)", o->target, o->target);
         return report(&err, EXIT_USAGE);
     }
     if (o->filter && compile_filter(o->filter, &filter, &err) < 0)
@@ -127,7 +127,7 @@ static int run(const struct gst_options *o)
 int main(int argc, char **argv)
 {
     struct gst_options o;
-    struct gst_error err;
+    struct gr_error err;
 
     if (gst_parse_options(argc, argv, &o, &err) < 0)
         return report(&err, EXIT_USAGE);

@@ -50,35 +50,35 @@ void gst_print_usage(FILE *out)
         GST_DEFAULT_DIR);
 }
 
-static int parse_top(const char *arg, size_t *top, struct gst_error *err)
+static int parse_top(const char *arg, size_t *top, struct gr_error *err)
 {
     char *end;
     errno = 0;
     unsigned long long n = strtoull(arg, &end, 10);
     if (arg[0] < '0' || arg[0] > '9' || *end || errno || n == 0 || n > SIZE_MAX)
-        return gst_fail(err, "--top needs a positive whole number, not '%s'", arg);
+        return gr_fail(err, "--top needs a positive whole number, not '%s'", arg);
     *top = (size_t)n;
     return 0;
 }
 
-static int parse_sort(const char *arg, enum gst_sort *sort, struct gst_error *err)
+static int parse_sort(const char *arg, enum gst_sort *sort, struct gr_error *err)
 {
     if (strcmp(arg, "calls") == 0)
         *sort = GST_SORT_CALLS;
     else if (strcmp(arg, "name") == 0)
         *sort = GST_SORT_NAME;
     else
-        return gst_fail(err, "--sort takes 'calls' or 'name', not '%s'", arg);
+        return gr_fail(err, "--sort takes 'calls' or 'name', not '%s'", arg);
     return 0;
 }
 
-static int parse_seconds(const char *arg, double *seconds, struct gst_error *err)
+static int parse_seconds(const char *arg, double *seconds, struct gr_error *err)
 {
     char *end;
     errno = 0;
     double s = strtod(arg, &end);
     if (end == arg || *end || errno || !isfinite(s) || s <= 0 || s > MAX_WATCH_SECONDS)
-        return gst_fail(err, "--watch needs a number of seconds (0 < SECONDS <= %.0f), not '%s'",
+        return gr_fail(err, "--watch needs a number of seconds (0 < SECONDS <= %.0f), not '%s'",
                         MAX_WATCH_SECONDS, arg);
     *seconds = s;
     return 0;
@@ -101,7 +101,7 @@ static const char *option_needing_target(const struct gst_options *o)
     return NULL;
 }
 
-static int parse_one(int opt, const char *arg, struct gst_options *o, struct gst_error *err)
+static int parse_one(int opt, const char *arg, struct gst_options *o, struct gr_error *err)
 {
     switch (opt) {
     case 'h': o->help = true; return 0;
@@ -111,31 +111,31 @@ static int parse_one(int opt, const char *arg, struct gst_options *o, struct gst
     case OPT_TOP: return parse_top(arg, &o->top, err);
     case OPT_SORT: return parse_sort(arg, &o->sort, err);
     case OPT_WATCH: return parse_seconds(arg, &o->watch_seconds, err);
-    default: return gst_fail(err, "internal error: option %d", opt);
+    default: return gr_fail(err, "internal error: option %d", opt);
     }
 }
 
-static int bad_option(char **argv, struct gst_error *err)
+static int bad_option(char **argv, struct gr_error *err)
 {
     for (const struct option *lo = long_options; lo->name; lo++)
         if (optopt && lo->val == optopt && lo->has_arg == required_argument)
-            return gst_fail(err, "--%s needs a value (see gostat --help)", lo->name);
+            return gr_fail(err, "--%s needs a value (see gostat --help)", lo->name);
     if (optopt > 0 && optopt < 256)
-        return gst_fail(err, "unknown option '-%c' (see gostat --help)", optopt);
-    return gst_fail(err, "unknown option '%s' (see gostat --help)", argv[optind - 1]);
+        return gr_fail(err, "unknown option '-%c' (see gostat --help)", optopt);
+    return gr_fail(err, "unknown option '%s' (see gostat --help)", argv[optind - 1]);
 }
 
-static int check_combination(const struct gst_options *o, struct gst_error *err)
+static int check_combination(const struct gst_options *o, struct gr_error *err)
 {
     const char *needs = option_needing_target(o);
     if (!o->target && needs)
-        return gst_fail(err, "%s needs a PID or FILE (see gostat --help)", needs);
+        return gr_fail(err, "%s needs a PID or FILE (see gostat --help)", needs);
     if (o->json && o->watch_seconds > 0)
-        return gst_fail(err, "--watch and --json cannot be combined");
+        return gr_fail(err, "--watch and --json cannot be combined");
     return 0;
 }
 
-int gst_parse_options(int argc, char **argv, struct gst_options *o, struct gst_error *err)
+int gst_parse_options(int argc, char **argv, struct gst_options *o, struct gr_error *err)
 {
     int opt;
 
@@ -153,6 +153,6 @@ int gst_parse_options(int argc, char **argv, struct gst_options *o, struct gst_e
     if (optind < argc)
         o->target = argv[optind++];
     if (optind < argc)
-        return gst_fail(err, "unexpected argument '%s': give one PID or FILE", argv[optind]);
+        return gr_fail(err, "unexpected argument '%s': give one PID or FILE", argv[optind]);
     return check_combination(o, err);
 }

@@ -21,7 +21,7 @@ struct gst_options {
 };
 
 /* Parses argv. Returns 0, or -1 with err describing the usage error. */
-int gst_parse_options(int argc, char **argv, struct gst_options *o, struct gst_error *err);
+int gst_parse_options(int argc, char **argv, struct gst_options *o, struct gr_error *err);
 
 void gst_print_usage(FILE *out);
 

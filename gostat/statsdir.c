@@ -27,7 +27,7 @@ static bool is_ours(const struct stat *sb)
 
 /* Checked twice: lstat skips symlinks and strangers cheaply, and fstat on
  * the opened fd closes the race where the name is swapped in between. */
-static int open_candidate(int dirfd, const char *name, const char *path, struct gst_error *err)
+static int open_candidate(int dirfd, const char *name, const char *path, struct gr_error *err)
 {
     struct stat sb;
     if (fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) < 0 || !is_ours(&sb))
@@ -36,7 +36,7 @@ static int open_candidate(int dirfd, const char *name, const char *path, struct 
     if (fd < 0) {
         if (errno == ELOOP)
             return -2; /* became a symlink */
-        return gst_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return gr_fail(err, "%s: cannot open: %s", path, strerror(errno));
     }
     if (fstat(fd, &sb) < 0 || !is_ours(&sb)) {
         close(fd);
@@ -45,17 +45,17 @@ static int open_candidate(int dirfd, const char *name, const char *path, struct 
     return fd;
 }
 
-int gst_dir_scan(const char *dir, gst_dir_visit_fn visit, void *ctx, struct gst_error *err)
+int gst_dir_scan(const char *dir, gst_dir_visit_fn visit, void *ctx, struct gr_error *err)
 {
     DIR *d = opendir(dir);
     if (!d)
-        return gst_fail(err, "%s: cannot open directory: %s", dir, strerror(errno));
+        return gr_fail(err, "%s: cannot open directory: %s", dir, strerror(errno));
 
     int rc = 0;
     struct dirent *de;
     while (rc == 0 && (de = readdir(d)) != NULL) {
         char path[PATH_MAX];
-        struct gst_error open_err = { "" };
+        struct gr_error open_err = { "" };
 
         if (strncmp(de->d_name, GS_FILE_PREFIX, strlen(GS_FILE_PREFIX)) != 0)
             continue;

@@ -17,11 +17,11 @@ const char *gst_stats_dir(void);
  * -1 the file could not be opened and open_err says why. A non-zero return
  * stops the scan and is returned by gst_dir_scan. */
 typedef int (*gst_dir_visit_fn)(void *ctx, const char *name, const char *path,
-                                int fd, const struct gst_error *open_err);
+                                int fd, const struct gr_error *open_err);
 
 /* Visits every regular file in dir whose name starts with GS_FILE_PREFIX
  * and that belongs to the effective user. Returns the visitor's non-zero
  * result, 0 when all were visited, or -1 with err if dir cannot be read. */
-int gst_dir_scan(const char *dir, gst_dir_visit_fn visit, void *ctx, struct gst_error *err);
+int gst_dir_scan(const char *dir, gst_dir_visit_fn visit, void *ctx, struct gr_error *err);
 
 #endif

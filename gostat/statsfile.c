@@ -43,13 +43,13 @@ static int read_exact(int fd, void *buf, size_t len, uint64_t off)
     return 0;
 }
 
-static int read_header(struct gst_stats *st, int fd, uint64_t *actual_size, struct gst_error *err)
+static int read_header(struct gst_stats *st, int fd, uint64_t *actual_size, struct gr_error *err)
 {
     struct stat sb;
     if (fstat(fd, &sb) < 0)
-        return gst_fail(err, "%s: cannot stat: %s", st->path, strerror(errno));
+        return gr_fail(err, "%s: cannot stat: %s", st->path, strerror(errno));
     if (!S_ISREG(sb.st_mode))
-        return gst_fail(err, "%s: not a regular file", st->path);
+        return gr_fail(err, "%s: not a regular file", st->path);
     *actual_size = (uint64_t)sb.st_size;
 
     /* A short file is read partly; the zeroed rest fails validation with a
@@ -59,27 +59,27 @@ static int read_header(struct gst_stats *st, int fd, uint64_t *actual_size, stru
         want = (size_t)*actual_size;
     memset(&st->hdr, 0, sizeof st->hdr);
     if (read_exact(fd, &st->hdr, want, 0) < 0)
-        return gst_fail(err, "%s: cannot read header: %s", st->path, strerror(errno));
+        return gr_fail(err, "%s: cannot read header: %s", st->path, strerror(errno));
     return gst_layout_check(&st->hdr, *actual_size, st->path, err);
 }
 
-static int load_strtab(struct gst_stats *st, int fd, struct gst_error *err)
+static int load_strtab(struct gst_stats *st, int fd, struct gr_error *err)
 {
     const struct gs_header *h = &st->hdr;
 
     st->strtab = malloc(h->strtab_size);
     if (!st->strtab)
-        return gst_fail(err, "%s: out of memory for a %" PRIu64 "-byte string table",
+        return gr_fail(err, "%s: out of memory for a %" PRIu64 "-byte string table",
                         st->path, h->strtab_size);
     if (read_exact(fd, st->strtab, h->strtab_size, h->strtab_off) < 0)
-        return gst_fail(err, "%s: cannot read string table: %s", st->path, strerror(errno));
+        return gr_fail(err, "%s: cannot read string table: %s", st->path, strerror(errno));
     if (st->strtab[0] != '\0')
-        return gst_fail(err, "%s: corrupt: string table does not start with the empty string", st->path);
+        return gr_fail(err, "%s: corrupt: string table does not start with the empty string", st->path);
     return 0;
 }
 
 static int convert_func(struct gst_stats *st, const struct gs_func *in, uint32_t index,
-                        struct gst_error *err)
+                        struct gr_error *err)
 {
     uint64_t size = st->hdr.strtab_size;
 
@@ -96,18 +96,18 @@ static int convert_func(struct gst_stats *st, const struct gs_func *in, uint32_t
     return 0;
 }
 
-static int load_functab(struct gst_stats *st, int fd, struct gst_error *err)
+static int load_functab(struct gst_stats *st, int fd, struct gr_error *err)
 {
     const struct gs_header *h = &st->hdr;
     struct gs_func chunk[FUNCTAB_CHUNK];
 
     st->funcs = calloc(h->nfuncs ? h->nfuncs : 1, sizeof *st->funcs);
     if (!st->funcs)
-        return gst_fail(err, "%s: out of memory for %" PRIu32 " functions", st->path, h->nfuncs);
+        return gr_fail(err, "%s: out of memory for %" PRIu32 " functions", st->path, h->nfuncs);
     for (uint32_t done = 0; done < h->nfuncs;) {
         uint32_t n = h->nfuncs - done < FUNCTAB_CHUNK ? h->nfuncs - done : FUNCTAB_CHUNK;
         if (read_exact(fd, chunk, n * sizeof chunk[0], h->functab_off + (uint64_t)done * sizeof chunk[0]) < 0)
-            return gst_fail(err, "%s: cannot read function table: %s", st->path, strerror(errno));
+            return gr_fail(err, "%s: cannot read function table: %s", st->path, strerror(errno));
         for (uint32_t k = 0; k < n; k++)
             if (convert_func(st, &chunk[k], done + k, err) < 0)
                 return -1;
@@ -118,7 +118,7 @@ static int load_functab(struct gst_stats *st, int fd, struct gst_error *err)
 
 /* Maps the live page and all rows. The map offset must be aligned to the
  * system page, which may be larger than GS_PAGE. */
-static int map_counters(struct gst_stats *st, int fd, struct gst_error *err)
+static int map_counters(struct gst_stats *st, int fd, struct gr_error *err)
 {
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t map_off = st->hdr.live_off - st->hdr.live_off % page;
@@ -128,7 +128,7 @@ static int map_counters(struct gst_stats *st, int fd, struct gst_error *err)
     void *m = mmap(NULL, st->map_len, PROT_READ, MAP_SHARED, fd, (off_t)map_off);
     if (m == MAP_FAILED) {
         st->map = NULL;
-        return gst_fail(err, "%s: cannot map counters: %s", st->path, strerror(errno));
+        return gr_fail(err, "%s: cannot map counters: %s", st->path, strerror(errno));
     }
     st->map = m;
     return 0;
@@ -182,7 +182,7 @@ static void on_sigbus(int sig)
     raise(sig);
 }
 
-static int sum_counters_guarded(struct gst_stats *st, struct gst_error *err)
+static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
 {
     struct sigaction guard, saved;
     int rc = 0;
@@ -195,14 +195,14 @@ static int sum_counters_guarded(struct gst_stats *st, struct gst_error *err)
         sigbus_guard_armed = 1;
         sum_counters(st);
     } else {
-        rc = gst_fail(err, "%s: file shrank while reading its counters", st->path);
+        rc = gr_fail(err, "%s: file shrank while reading its counters", st->path);
     }
     sigbus_guard_armed = 0;
     sigaction(SIGBUS, &saved, NULL);
     return rc;
 }
 
-int gst_stats_refresh(struct gst_stats *st, struct gst_error *err)
+int gst_stats_refresh(struct gst_stats *st, struct gr_error *err)
 {
     /* Liveness first: if the process has exited by now, the counters read
      * next are final, so the last snapshot of a watch is complete. */
@@ -210,7 +210,7 @@ int gst_stats_refresh(struct gst_stats *st, struct gst_error *err)
     return sum_counters_guarded(st, err);
 }
 
-int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gst_error *err)
+int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_error *err)
 {
     uint64_t actual_size;
     int rc;
@@ -232,13 +232,13 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gst
     return rc;
 }
 
-int gst_stats_open(struct gst_stats *st, const char *path, struct gst_error *err)
+int gst_stats_open(struct gst_stats *st, const char *path, struct gr_error *err)
 {
     /* O_NONBLOCK: opening a FIFO must not hang; fstat then rejects it. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         memset(st, 0, sizeof *st);
-        return gst_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return gr_fail(err, "%s: cannot open: %s", path, strerror(errno));
     }
     return gst_stats_open_fd(st, fd, path, err);
 }

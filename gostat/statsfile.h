@@ -37,14 +37,14 @@ struct gst_stats {
 /* Opens path (following symlinks), validates it and takes a first snapshot.
  * Returns 0, or -1 with err naming the file and the problem; st then needs
  * no close. */
-int gst_stats_open(struct gst_stats *st, const char *path, struct gst_error *err);
+int gst_stats_open(struct gst_stats *st, const char *path, struct gr_error *err);
 
 /* Like gst_stats_open for an fd the caller opened; the fd is always
  * consumed (closed), whatever the outcome. */
-int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gst_error *err);
+int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_error *err);
 
 /* Re-reads liveness and all counters. */
-int gst_stats_refresh(struct gst_stats *st, struct gst_error *err);
+int gst_stats_refresh(struct gst_stats *st, struct gr_error *err);
 
 void gst_stats_close(struct gst_stats *st);
 

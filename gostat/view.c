@@ -36,14 +36,14 @@ static bool is_selected(const struct gst_func *f, const struct gst_view_options 
 }
 
 int gst_view_build(const struct gst_stats *st, const struct gst_view_options *o,
-                   struct gst_view *view, struct gst_error *err)
+                   struct gst_view *view, struct gr_error *err)
 {
     uint32_t n = st->hdr.nfuncs;
 
     view->count = 0;
     view->funcs = calloc(n ? n : 1, sizeof *view->funcs);
     if (!view->funcs)
-        return gst_fail(err, "%s: out of memory for %u functions", st->path, n);
+        return gr_fail(err, "%s: out of memory for %u functions", st->path, n);
     for (uint32_t i = 0; i < n; i++)
         if (is_selected(&st->funcs[i], o))
             view->funcs[view->count++] = &st->funcs[i];

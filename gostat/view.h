@@ -29,7 +29,7 @@ struct gst_view {
 
 /* Selects and orders st's functions as o says. Returns 0, or -1 with err. */
 int gst_view_build(const struct gst_stats *st, const struct gst_view_options *o,
-                   struct gst_view *view, struct gst_error *err);
+                   struct gst_view *view, struct gr_error *err);
 
 void gst_view_free(struct gst_view *view);
 

@@ -56,7 +56,7 @@ static bool wait_or_interrupt(double seconds, const sigset_t *wait_mask)
 }
 
 static int show(FILE *out, const struct gst_stats *st, const struct gst_view_options *vo,
-                const struct gst_rates *rates, bool first, struct gst_error *err)
+                const struct gst_rates *rates, bool first, struct gr_error *err)
 {
     struct gst_view view;
     if (gst_view_build(st, vo, &view, err) < 0)
@@ -72,7 +72,7 @@ static int show(FILE *out, const struct gst_stats *st, const struct gst_view_opt
 }
 
 static int watch_loop(FILE *out, struct gst_stats *st, const struct gst_view_options *vo,
-                      double interval, const sigset_t *wait_mask, struct gst_error *err)
+                      double interval, const sigset_t *wait_mask, struct gr_error *err)
 {
     uint64_t *prev = calloc(st->hdr.nfuncs ? st->hdr.nfuncs : 1, sizeof *prev);
     struct gst_rates rates = { .prev_calls = prev };
@@ -80,7 +80,7 @@ static int watch_loop(FILE *out, struct gst_stats *st, const struct gst_view_opt
     int rc = 0;
 
     if (!prev)
-        return gst_fail(err, "%s: out of memory", st->path);
+        return gr_fail(err, "%s: out of memory", st->path);
     for (bool first = true;; first = false) {
         rc = gst_stats_refresh(st, err);
         double now = now_seconds();
@@ -101,7 +101,7 @@ static int watch_loop(FILE *out, struct gst_stats *st, const struct gst_view_opt
 }
 
 int gst_watch(FILE *out, struct gst_stats *st, const struct gst_view_options *vo,
-              double interval, struct gst_error *err)
+              double interval, struct gr_error *err)
 {
     struct sigaction on_int, saved_action;
     sigset_t block, saved_mask, wait_mask;

@@ -13,6 +13,6 @@
  * process exited, or on SIGINT. Returns 0, or -1 with err if the file
  * becomes unreadable. */
 int gst_watch(FILE *out, struct gst_stats *st, const struct gst_view_options *vo,
-              double interval, struct gst_error *err);
+              double interval, struct gr_error *err);
 
 #endif

@@ -1,10 +1,11 @@
-/* error.h: errors as values. A failing function fills a gr_error with a
- * message that names the input and what is wrong, and returns -1. */
+/* error.h: errors as values, for gorewrite and gostat. A failing function
+ * fills a gr_error with one line that names the input and what is wrong,
+ * and returns -1; main() decides how to report it and the exit status. */
 #ifndef GR_ERROR_H
 #define GR_ERROR_H
 
 struct gr_error {
-    char msg[512];
+    char msg[1024];
 };
 
 /* Formats the message into err (if non-NULL) and returns -1. */

@@ -3,7 +3,6 @@
  * and unreadable DWARF only costs declaration lines (a warning, not an error). */
 #include "functions.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,10 +56,8 @@ int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr
             .file = p->file, .line = p->line, .flag = p->flag,
         };
     }
-    struct gr_error dwarf_err;
-    if (gr_dwarf_read(elf->path, &prog->dwarf, &dwarf_err) < 0)
-        snprintf(prog->dwarf_warning, sizeof prog->dwarf_warning,
-                 "DWARF ignored: %s", dwarf_err.msg);
+    if (gr_dwarf_read(elf->path, &prog->dwarf, &prog->dwarf_error) < 0)
+        prog->dwarf_ignored = 1;
     else
         apply_dwarf(prog);
     read_build_id(elf, prog);

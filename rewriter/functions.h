@@ -25,7 +25,8 @@ struct gr_func {
 struct gr_program {
     struct gr_pclntab pcln;
     struct gr_dwarf_info dwarf;
-    char dwarf_warning[600];  /* set when DWARF was present but unreadable */
+    int dwarf_ignored;        /* DWARF present but unreadable: why in dwarf_error */
+    struct gr_error dwarf_error;
     char build_id[128];
     struct gr_func *funcs;    /* sorted by entry */
     size_t nfuncs;

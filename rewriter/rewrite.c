@@ -21,6 +21,8 @@
 extern const uint8_t gr_stub_blob[];
 extern const uint8_t gr_stub_blob_end[];
 
+#define GR_TEXT_SECTION ".gorewrite.text"
+#define GR_DATA_SECTION ".gorewrite.data"
 #define JMP_REL32 0xe9
 #define INT3 0xcc
 
@@ -118,9 +120,9 @@ static int write_output(const struct gr_elf *elf, const struct gr_plan *plan,
     const struct gs_blob_header *h = (const struct gs_blob_header *)(rx->code.bytes + rx->blob_off);
     struct gr_elf_edit edit = {
         .entry = l->blob_addr + h->entry_off,
-        .rw = {.section_name = ".gorewrite.data", .flags = PF_R | PF_W,
+        .rw = {.section_name = GR_DATA_SECTION, .flags = PF_R | PF_W,
                .vaddr = l->rw_vaddr, .memsz = l->rw_memsz},
-        .rx = {.section_name = ".gorewrite.text", .flags = PF_R | PF_X, .vaddr = l->rx_vaddr,
+        .rx = {.section_name = GR_TEXT_SECTION, .flags = PF_R | PF_X, .vaddr = l->rx_vaddr,
                .memsz = rx->code.len, .bytes = rx->code.bytes, .filesz = rx->code.len},
         .rx_offset = l->rx_offset,
         .phdr_area = l->phdr_area,
@@ -141,10 +143,14 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     struct gr_layout layout;
     struct rx_parts rx = {0};
     int rc = gr_elf_read(in_path, &elf, err);
+    if (rc == 0 && gr_elf_section(&elf, GR_TEXT_SECTION))
+        rc = gr_fail(err, "%s: already instrumented by gorewrite; instrument the original instead",
+                     in_path);
     if (rc == 0)
         rc = gr_program_read(&elf, &prog, err);
-    if (rc == 0 && prog.dwarf_warning[0])
-        fprintf(log, "gorewrite: %s: %s\n", in_path, prog.dwarf_warning);
+    if (rc == 0 && prog.dwarf_ignored)
+        fprintf(log, "gorewrite: warning: DWARF ignored (no declaration lines): %s\n",
+                prog.dwarf_error.msg);
     if (rc == 0)
         rc = gr_plan_build(&elf, &prog, &plan, err);
     if (rc == 0 && opt->verbose)
