@@ -30,7 +30,7 @@ static void format_rate(char *buf, size_t size, const struct gst_stats *st,
     }
     uint64_t prev = rates->prev_calls[f - st->funcs];
     uint64_t delta = f->calls > prev ? f->calls - prev : 0; /* never negative */
-    snprintf(buf, size, "%.1f", (double)delta / rates->seconds);
+    snprintf(buf, size, "%.0f", (double)delta / rates->seconds);
 }
 
 static struct widths measure(const struct gst_stats *st, const struct gst_view *v,
