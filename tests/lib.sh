@@ -1,0 +1,284 @@
+# tests/lib.sh: helpers shared by the tests/t_*.sh scripts. Source it:
+#   . "$(dirname "$0")/lib.sh"
+# Tests are run from the repository root by tests/run.sh.
+
+set -u
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+GOREWRITE=${GOREWRITE:-$ROOT/bin/gorewrite}
+GOSTAT=${GOSTAT:-$ROOT/bin/gostat}
+# Every Go toolchain the tests build with (Debian packages golang-1.XX-go).
+GO_VERSIONS="1.19 1.21 1.22 1.23 1.24"
+# Time limit for one run of a program under test (seconds).
+RUN_TIMEOUT=${RUN_TIMEOUT:-300}
+
+# go_bin VERSION: path of that toolchain's go command.
+go_bin() {
+    echo "/usr/lib/go-$1/bin/go"
+}
+
+# go_env VERSION CMD...: runs CMD with an offline, hermetic Go environment
+# for that toolchain: GOPATH mode (single-directory programs, no go.mod, no
+# network), build cache under build/gocache/goVERSION, nothing under $HOME.
+go_env() {
+    local v=$1
+    shift
+    mkdir -p "$ROOT/build/gocache/go$v" "$ROOT/build/gopath"
+    env -u GOROOT -u GOOS -u GOARCH -u GOAMD64 -u GOEXPERIMENT \
+        GOTOOLCHAIN=local GOPROXY=off GOFLAGS= GO111MODULE=off GOENV=off \
+        GOTELEMETRY=off GOWORK=off CGO_ENABLED=0 \
+        GOCACHE="$ROOT/build/gocache/go$v" GOPATH="$ROOT/build/gopath" \
+        "$@"
+}
+
+# build_go VERSION DIR OUT [go build flags...]: builds the package main in
+# DIR with Go VERSION into OUT. Prints the compiler output on failure.
+build_go() {
+    local v=$1 dir=$2 out=$3
+    shift 3
+    local go
+    go=$(go_bin "$v")
+    if [ ! -x "$go" ]; then
+        echo "build_go: Go $v is not installed ($go missing)" >&2
+        return 1
+    fi
+    case $out in /*) ;; *) out=$PWD/$out ;; esac
+    mkdir -p "$(dirname "$out")"
+    local log
+    if ! log=$(cd "$dir" && go_env "$v" "$go" build "$@" -o "$out" . 2>&1); then
+        echo "build_go: go$v build $* $dir failed:" >&2
+        printf '%s\n' "$log" >&2
+        return 1
+    fi
+}
+
+# require_tools: fails the calling test (exit 1) unless bin/gorewrite and
+# bin/gostat have been built (`make all`).
+require_tools() {
+    local t
+    for t in "$GOREWRITE" "$GOSTAT"; do
+        if [ ! -x "$t" ]; then
+            echo "FAIL: $t does not exist; run 'make all' first" >&2
+            exit 1
+        fi
+    done
+}
+
+# instrument IN OUT: bin/gorewrite IN OUT. On failure prints its status and
+# stderr and returns 1.
+instrument() {
+    local in=$1 out=$2 err rc
+    err=$("$GOREWRITE" "$in" "$out" 2>&1 >/dev/null)
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "instrument: bin/gorewrite $in $out exited $rc: $err" >&2
+        return 1
+    fi
+    if [ ! -x "$out" ]; then
+        echo "instrument: bin/gorewrite $in $out exited 0 but $out is not an executable file" >&2
+        return 1
+    fi
+}
+
+# mktemp_dir: a fresh temporary directory (caller removes it).
+mktemp_dir() {
+    mktemp -d "${TMPDIR:-/tmp}/gorewrite-test.XXXXXX"
+}
+
+# run_one OUTDIR STATDIR CMD [args...]: runs CMD with GOSTAT_DIR=STATDIR,
+# stdout/stderr/status/pid into OUTDIR/{out,err,rc,pid}. The pid is that of
+# CMD itself (exec), so it names the stats file.
+run_one() {
+    local o=$1 sd=$2
+    shift 2
+    mkdir -p "$o"
+    GOSTAT_DIR=$sd timeout -k 10 "$RUN_TIMEOUT" \
+        bash -c 'echo $$ > "$0"; exec "$@"' "$o/pid" "$@" \
+        </dev/null >"$o/out" 2>"$o/err"
+    echo $? >"$o/rc"
+}
+
+# run_compare ORIG INSTR [args...]: runs both programs with the same
+# arguments, environment and working directory (each with its own private
+# GOSTAT_DIR) and compares stdout, stderr and exit status exactly; prints a
+# diff and returns 1 on any difference. Afterwards:
+#   RC_STATDIR  the instrumented run's GOSTAT_DIR
+#   RC_PID      the instrumented process's pid
+#   RC_STATUS   its exit status
+#   RC_WORK     directory with orig/{out,err,rc} and instr/{out,err,rc}
+# The caller removes RC_WORK (it lives under ${TMPDIR:-/tmp}).
+run_compare() {
+    local orig=$1 instr=$2
+    shift 2
+    RC_WORK=$(mktemp_dir)
+    mkdir -p "$RC_WORK/stat.orig" "$RC_WORK/stat.instr"
+    run_one "$RC_WORK/orig" "$RC_WORK/stat.orig" "$orig" "$@"
+    run_one "$RC_WORK/instr" "$RC_WORK/stat.instr" "$instr" "$@"
+    RC_STATDIR=$RC_WORK/stat.instr
+    RC_PID=$(cat "$RC_WORK/instr/pid")
+    RC_STATUS=$(cat "$RC_WORK/instr/rc")
+    local bad=0 what
+    for what in out err rc; do
+        if ! cmp -s "$RC_WORK/orig/$what" "$RC_WORK/instr/$what"; then
+            case $what in out) echo "stdout differs: $orig vs $instr $*" ;;
+                          err) echo "stderr differs: $orig vs $instr $*" ;;
+                          rc) echo "exit status differs: $orig exited $(cat "$RC_WORK/orig/rc"), $instr exited $RC_STATUS" ;;
+            esac
+            diff -u --label "original $what" --label "instrumented $what" \
+                "$RC_WORK/orig/$what" "$RC_WORK/instr/$what" | head -40
+            bad=1
+        fi
+    done
+    if [ "$(cat "$RC_WORK/orig/rc")" = 124 ]; then
+        echo "run_compare: $orig timed out after ${RUN_TIMEOUT}s"
+        bad=1
+    fi
+    if [ -n "$(ls -A "$RC_WORK/stat.orig")" ]; then
+        echo "run_compare: the original program $orig wrote into GOSTAT_DIR: $(ls -A "$RC_WORK/stat.orig")"
+        bad=1
+    fi
+    return $bad
+}
+
+# stats_file_for DIR: prints the single gostat.* file in DIR; fails (with a
+# message on stderr) if there is none or more than one.
+stats_file_for() {
+    local d=$1 f n
+    n=0
+    for f in "$d"/gostat.*; do
+        [ -e "$f" ] || continue
+        n=$((n + 1))
+        printf '%s\n' "$f"
+    done
+    if [ $n -ne 1 ]; then
+        echo "stats_file_for: expected exactly one gostat.* file in $d, found $n: $(ls -A "$d" | tr '\n' ' ')" >&2
+        return 1
+    fi
+}
+
+# gostat_json STATSFILE OUTJSON: bin/gostat --json STATSFILE > OUTJSON,
+# failing with its stderr if it exits non-zero or prints nothing.
+gostat_json() {
+    local f=$1 j=$2 rc
+    "$GOSTAT" --json "$f" >"$j" 2>"$j.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "gostat --json $f exited $rc: $(head -c 500 "$j.err")" >&2
+        return 1
+    fi
+    if [ ! -s "$j" ]; then
+        echo "gostat --json $f printed nothing" >&2
+        return 1
+    fi
+}
+
+# check_counts JSON EXPECT [GOVERSION]: compares gostat --json output with an
+# expect file. EXPECT lines: "name count" (exact count, summed over all
+# functions of that name) or "name >0" (at least one call). Blank lines and
+# '#' comments are ignored. A line may start with "goX.Y:" or "go>=X.Y:"
+# (comma-separated alternatives) to apply only to those Go versions; such
+# lines are skipped when GOVERSION is not given. Prints each mismatch.
+check_counts() {
+    python3 - "$@" <<'PY'
+import json, sys
+
+def vt(s):
+    return tuple(int(x) for x in s.split("."))
+
+jpath, epath = sys.argv[1], sys.argv[2]
+ver = sys.argv[3] if len(sys.argv) > 3 else None
+try:
+    data = json.load(open(jpath))
+except Exception as e:
+    print("check_counts: %s is not valid JSON: %s" % (jpath, e))
+    sys.exit(1)
+calls = {}
+for f in data.get("functions", []):
+    calls[f["name"]] = calls.get(f["name"], 0) + int(f["calls"])
+bad = 0
+n = 0
+for lineno, line in enumerate(open(epath), 1):
+    line = line.split("#", 1)[0].strip()
+    if not line:
+        continue
+    fields = line.split()
+    if fields[0].endswith(":"):
+        sel = fields[0][:-1]
+        fields = fields[1:]
+        ok = False
+        for alt in sel.split(","):
+            if ver is None:
+                continue
+            if alt.startswith("go>="):
+                ok = ok or vt(ver) >= vt(alt[4:])
+            elif alt.startswith("go"):
+                ok = ok or vt(ver) == vt(alt[2:])
+            else:
+                print("%s:%d: bad version selector %r" % (epath, lineno, alt))
+                bad += 1
+        if not ok:
+            continue
+    if len(fields) != 2:
+        print("%s:%d: malformed line %r" % (epath, lineno, line))
+        bad += 1
+        continue
+    name, want = fields
+    n += 1
+    if name not in calls:
+        print("  %s: expected %s calls, but gostat lists no function of that name" % (name, want))
+        bad += 1
+        continue
+    got = calls[name]
+    if want == ">0":
+        if got <= 0:
+            print("  %s: expected some calls, got 0" % name)
+            bad += 1
+    elif got != int(want):
+        print("  %s: expected %s calls, got %d" % (name, want, got))
+        bad += 1
+if n == 0:
+    print("check_counts: %s has no applicable lines" % epath)
+    bad += 1
+sys.exit(1 if bad else 0)
+PY
+}
+
+# check_meta JSON EXEPATH PID: the run is over, so "live" must be false,
+# "exe" must end with the instrumented file's name and "pid" must be PID.
+check_meta() {
+    python3 - "$@" <<'PY'
+import json, os, sys
+jpath, exe, pid = sys.argv[1], sys.argv[2], int(sys.argv[3])
+d = json.load(open(jpath))
+bad = []
+if d.get("live") is not False:
+    bad.append('"live" is %r after the program exited, want false' % (d.get("live"),))
+if not str(d.get("exe", "")).endswith("/" + os.path.basename(exe)):
+    bad.append('"exe" is %r, want a path ending in /%s' % (d.get("exe"), os.path.basename(exe)))
+if d.get("pid") != pid:
+    bad.append('"pid" is %r, want %d' % (d.get("pid"), pid))
+if not isinstance(d.get("functions"), list) or not d["functions"]:
+    bad.append('"functions" is empty or missing')
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+# check_stats_name FILE EXE PID: the stats file is named
+# gostat.<exe basename>.<pid>[.<n>].
+check_stats_name() {
+    local base want
+    base=$(basename "$1")
+    want="gostat.$(basename "$2").$3"
+    case $base in
+        "$want" | "$want".[0-9]*) return 0 ;;
+    esac
+    echo "  stats file is named $base, want $want"
+    return 1
+}
+
+# elapsed_since START: whole seconds since START (from `date +%s`).
+elapsed_since() {
+    echo $(($(date +%s) - $1))
+}

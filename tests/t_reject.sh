@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# t_reject: inputs gorewrite must refuse. Each rejection must exit 2, print
+# exactly one line on stderr and nothing on stdout, and create no output
+# file and no temporary file next to it. Usage errors exit 1 (the usage text
+# may take several lines) and create nothing either. Writing over
+# the input itself must fail and leave the input unchanged.
+
+. "$(dirname "$0")/lib.sh"
+require_tools
+
+WORK=$(mktemp_dir)
+trap 'rm -rf "$WORK"' EXIT
+IN=$WORK/in
+mkdir -p "$IN"
+fails=0
+n=0
+
+# expect_reject WANT_STATUS DESCRIPTION ARGS...: runs bin/gorewrite ARGS in
+# an empty output directory ($OUTDIR, which ARGS refer to) and checks the
+# status, one stderr line (any non-empty text for usage errors, status 1),
+# empty stdout, and that $OUTDIR stays empty.
+expect_reject() {
+    local want=$1 what=$2
+    shift 2
+    local rc ok=1 lines
+    "$GOREWRITE" "$@" >"$WORK/stdout" 2>"$WORK/stderr"
+    rc=$?
+    lines=$(wc -l <"$WORK/stderr")
+    if [ $rc -ne "$want" ]; then
+        echo "  exit status $rc, want $want"
+        ok=0
+    fi
+    if [ "$want" -eq 1 ]; then
+        # usage errors may print the usage text, but must print something
+        if [ -z "$(tr -d ' \n' <"$WORK/stderr")" ]; then
+            echo "  nothing on stderr for a usage error"
+            ok=0
+        fi
+    elif [ "$lines" -ne 1 ] || [ -z "$(tr -d ' \n' <"$WORK/stderr")" ]; then
+        echo "  stderr has $lines lines, want exactly one non-empty line:"
+        head -5 "$WORK/stderr" | sed 's/^/    | /'
+        ok=0
+    fi
+    if [ -s "$WORK/stdout" ]; then
+        echo "  stdout is not empty:"
+        head -5 "$WORK/stdout" | sed 's/^/    | /'
+        ok=0
+    fi
+    if [ -n "$(ls -A "$OUTDIR" 2>/dev/null)" ]; then
+        echo "  files left in the output directory: $(ls -A "$OUTDIR" | tr '\n' ' ')"
+        ok=0
+    fi
+    n=$((n + 1))
+    if [ $ok -eq 1 ]; then
+        echo "ok   $what: exit $rc: $(head -n 1 "$WORK/stderr" | head -c 200)"
+    else
+        echo "FAIL $what (gorewrite $*)"
+        fails=$((fails + 1))
+    fi
+}
+
+# new_outdir: a fresh, empty output directory in $OUTDIR.
+new_outdir() {
+    OUTDIR=$WORK/out.$n
+    rm -rf "$OUTDIR"
+    mkdir -p "$OUTDIR"
+}
+
+# Inputs ---------------------------------------------------------------
+# A Go program (the recursion test program, Go 1.22).
+GOPROG=$WORK/goprog
+build_go 1.22 "$ROOT/testdata/recursion" "$GOPROG" || { echo "FAIL: cannot build the Go test program"; exit 1; }
+size=$(stat -c %s "$GOPROG")
+
+printf 'this is not an ELF file\njust text\n' >"$IN/text"
+: >"$IN/empty"
+head -c 1000 "$GOPROG" >"$IN/trunc1000"
+head -c $((size / 2)) "$GOPROG" >"$IN/trunchalf"
+head -c $((size - 4096)) "$GOPROG" >"$IN/trunc4k"
+cp /bin/true "$IN/true"
+
+# A 32-bit i386 ELF executable: a complete one crafted byte by byte (ELF
+# header, one PT_LOAD program header, code: exit(0) via int 0x80).
+python3 - "$IN/elf32" <<'PY'
+import struct, sys
+base = 0x08048000
+code = bytes([0x31, 0xdb, 0xb8, 0x01, 0, 0, 0, 0xcd, 0x80])  # xor ebx,ebx; mov eax,1; int 0x80
+ehsize, phsize = 52, 32
+entry = base + ehsize + phsize
+eh = b"\x7fELF" + bytes([1, 1, 1, 0]) + bytes(8)          # ELFCLASS32, LSB, version 1, SYSV
+eh += struct.pack("<HHIIIIIHHHHHH", 2, 3, 1, entry, ehsize, 0, 0,  # ET_EXEC, EM_386
+                  ehsize, phsize, 1, 40, 0, 0)
+ph = struct.pack("<IIIIIIII", 1, 0, base, base, ehsize + phsize + len(code),
+                 ehsize + phsize + len(code), 5, 0x1000)         # PT_LOAD R+X
+open(sys.argv[1], "wb").write(eh + ph + code)
+PY
+chmod +x "$IN/elf32"
+# ... and one built by gcc -m32 when the toolchain can (no libc needed).
+printf 'void _start(void) { for (;;) ; }\n' >"$WORK/t32.c"
+have_gcc32=0
+if gcc -m32 -nostdlib -static -o "$IN/elf32gcc" "$WORK/t32.c" 2>/dev/null; then
+    have_gcc32=1
+fi
+
+# A Go program for another architecture (ELF64, but arm64).
+GOARM64=$IN/goarm64
+if ! (cd "$ROOT/testdata/recursion" && go_env 1.22 env GOARCH=arm64 "$(go_bin 1.22)" build -o "$GOARM64" .) >"$WORK/arm64.log" 2>&1; then
+    echo "FAIL: cannot build the arm64 Go program:"
+    cat "$WORK/arm64.log"
+    exit 1
+fi
+
+# Rejections (exit 2) --------------------------------------------------
+new_outdir; expect_reject 2 "text file" "$IN/text" "$OUTDIR/o"
+new_outdir; expect_reject 2 "empty file" "$IN/empty" "$OUTDIR/o"
+new_outdir; expect_reject 2 "32-bit ELF (crafted)" "$IN/elf32" "$OUTDIR/o"
+if [ $have_gcc32 -eq 1 ]; then
+    new_outdir; expect_reject 2 "32-bit ELF (gcc -m32)" "$IN/elf32gcc" "$OUTDIR/o"
+fi
+new_outdir; expect_reject 2 "Go binary truncated to 1000 bytes" "$IN/trunc1000" "$OUTDIR/o"
+new_outdir; expect_reject 2 "Go binary truncated to half ($((size / 2)) of $size bytes)" "$IN/trunchalf" "$OUTDIR/o"
+new_outdir; expect_reject 2 "Go binary missing its last 4096 bytes" "$IN/trunc4k" "$OUTDIR/o"
+new_outdir; expect_reject 2 "non-Go x86-64 ELF (/bin/true)" "$IN/true" "$OUTDIR/o"
+new_outdir; expect_reject 2 "Go binary for arm64" "$GOARM64" "$OUTDIR/o"
+new_outdir; expect_reject 2 "missing input" "$IN/does-not-exist" "$OUTDIR/o"
+new_outdir; expect_reject 2 "directory as input" "$IN" "$OUTDIR/o"
+new_outdir; expect_reject 2 "output directory does not exist" "$GOPROG" "$OUTDIR/missing/o"
+
+# Usage errors (exit 1) ------------------------------------------------
+new_outdir; expect_reject 1 "no arguments"
+new_outdir; expect_reject 1 "one argument" "$GOPROG"
+new_outdir; expect_reject 1 "three arguments" "$GOPROG" "$OUTDIR/o" "$OUTDIR/p"
+
+# Output path equal to the input: status 1 or 2, input unchanged, no
+# temporary files beside it.
+SAME=$WORK/same
+mkdir -p "$SAME"
+cp "$GOPROG" "$SAME/prog"
+cp "$GOPROG" "$WORK/prog.copy"
+for form in "$SAME/prog" "$SAME/./prog"; do
+    "$GOREWRITE" "$SAME/prog" "$form" >"$WORK/stdout" 2>"$WORK/stderr"
+    rc=$?
+    n=$((n + 1))
+    ok=1
+    if [ $rc -ne 1 ] && [ $rc -ne 2 ]; then
+        echo "  exit status $rc, want 1 or 2"
+        ok=0
+    fi
+    if [ "$(wc -l <"$WORK/stderr")" -ne 1 ]; then
+        echo "  stderr has $(wc -l <"$WORK/stderr") lines, want 1"
+        ok=0
+    fi
+    if ! cmp -s "$SAME/prog" "$WORK/prog.copy"; then
+        echo "  the input was modified"
+        ok=0
+    fi
+    if [ "$(ls -A "$SAME")" != prog ]; then
+        echo "  files left beside the input: $(ls -A "$SAME" | tr '\n' ' ')"
+        ok=0
+    fi
+    if [ $ok -eq 1 ]; then
+        echo "ok   output = input ($form): exit $rc: $(head -c 200 "$WORK/stderr")"
+    else
+        echo "FAIL output = input ($form)"
+        fails=$((fails + 1))
+    fi
+    cp "$WORK/prog.copy" "$SAME/prog"
+done
+
+# Output path is a symlink to the input: the input must stay unchanged.
+ln -s "$SAME/prog" "$SAME/link"
+"$GOREWRITE" "$SAME/prog" "$SAME/link" >/dev/null 2>&1
+n=$((n + 1))
+if cmp -s "$SAME/prog" "$WORK/prog.copy"; then
+    echo "ok   output is a symlink to the input: input unchanged"
+else
+    echo "FAIL output is a symlink to the input: the input was modified"
+    fails=$((fails + 1))
+fi
+
+# Sanity: the same Go program is accepted (so the rejections above are
+# about the inputs) and the input is never modified.
+new_outdir
+n=$((n + 1))
+if instrument "$GOPROG" "$OUTDIR/ok" && cmp -s "$GOPROG" "$WORK/prog.copy" &&
+    [ "$(ls -A "$OUTDIR")" = ok ]; then
+    echo "ok   the untruncated Go program is accepted, input unchanged, only the output created"
+else
+    echo "FAIL the untruncated Go program: not accepted cleanly (output dir: $(ls -A "$OUTDIR" | tr '\n' ' '))"
+    fails=$((fails + 1))
+fi
+
+echo "$((n - fails)) of $n checks passed"
+[ $fails -eq 0 ]

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# t_testdata: every testdata program, built with every Go version (as a plain
+# executable, and as a stripped PIE), is instrumented with bin/gorewrite and
+# run next to the original: stdout, stderr and exit status must be
+# identical, and the counts gostat --json reports must equal the program's
+# expect file exactly. gostat must also say "live": false after the exit,
+# name the instrumented executable and the run's pid.
+#
+# testdata/<prog>/ holds package main, "expect" (see check_counts in
+# lib.sh), optionally "args" (command-line arguments) and "status" (the
+# program's exit status, default 0).
+# Environment: PROGS="recursion stack" / GOVERS="1.22" restrict the matrix.
+
+. "$(dirname "$0")/lib.sh"
+require_tools
+
+progs=${PROGS:-$(cd "$ROOT/testdata" && for d in */; do [ -f "$d/expect" ] && echo "${d%/}"; done)}
+versions=${GOVERS:-$GO_VERSIONS}
+# build variants: a plain executable, and a stripped position-independent one
+variants=("exe" "pie-stripped")
+
+WORK=$(mktemp_dir)
+trap 'rm -rf "$WORK"' EXIT
+BIN=$ROOT/build/testbin
+
+fails=0
+cases=0
+fail() {
+    echo "FAIL $1"
+    fails=$((fails + 1))
+}
+
+for v in $versions; do
+    for prog in $progs; do
+        dir=$ROOT/testdata/$prog
+        args=()
+        if [ -f "$dir/args" ]; then
+            read -r -a args <"$dir/args"
+        fi
+        want_status=0
+        [ -f "$dir/status" ] && want_status=$(tr -d ' \n' <"$dir/status")
+        for variant in "${variants[@]}"; do
+            cases=$((cases + 1))
+            id="$prog go$v $variant"
+            orig=$BIN/go$v/$variant/$prog
+            vflags=()
+            case $variant in
+                pie-stripped) vflags=(-buildmode=pie "-ldflags=-s -w") ;;
+            esac
+            if ! build_go "$v" "$dir" "$orig" ${vflags[@]+"${vflags[@]}"}; then
+                fail "$id: build failed"
+                continue
+            fi
+            instr=$WORK/go$v-$variant/$prog.instr
+            mkdir -p "$(dirname "$instr")"
+            if ! instrument "$orig" "$instr"; then
+                fail "$id: bin/gorewrite failed"
+                continue
+            fi
+            start=$(date +%s)
+            if ! run_compare "$orig" "$instr" ${args[@]+"${args[@]}"}; then
+                fail "$id: the instrumented program behaves differently"
+                rm -rf "$RC_WORK"
+                continue
+            fi
+            secs=$(elapsed_since "$start")
+            ok=1
+            if [ "$RC_STATUS" != "$want_status" ]; then
+                echo "  exit status $RC_STATUS, the program should exit $want_status"
+                ok=0
+            fi
+            if ! stats=$(stats_file_for "$RC_STATDIR"); then
+                fail "$id: no single stats file"
+                rm -rf "$RC_WORK"
+                continue
+            fi
+            check_stats_name "$stats" "$instr" "$RC_PID" || ok=0
+            json=$RC_WORK/stats.json
+            if ! gostat_json "$stats" "$json"; then
+                fail "$id: gostat --json failed"
+                rm -rf "$RC_WORK"
+                continue
+            fi
+            check_meta "$json" "$instr" "$RC_PID" || ok=0
+            check_counts "$json" "$dir/expect" "$v" || ok=0
+            if [ $ok -eq 1 ]; then
+                echo "ok   $id (run ${secs}s)"
+            else
+                fail "$id: wrong stats (above)"
+                cp "$json" "$ROOT/build/test-logs/t_testdata.$prog.go$v.$variant.json" 2>/dev/null
+            fi
+            rm -rf "$RC_WORK"
+        done
+    done
+done
+
+echo "$((cases - fails)) of $cases cases passed"
+[ $fails -eq 0 ]
