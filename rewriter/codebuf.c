@@ -74,26 +74,6 @@ static ZydisEncoderRequest request(ZydisMnemonic m, unsigned nops)
     return r;
 }
 
-static void op_reg(ZydisEncoderOperand *op, ZydisRegister reg)
-{
-    op->type = ZYDIS_OPERAND_TYPE_REGISTER;
-    op->reg.value = reg;
-}
-
-static void op_mem(ZydisEncoderOperand *op, ZydisRegister base, int64_t disp)
-{
-    op->type = ZYDIS_OPERAND_TYPE_MEMORY;
-    op->mem.base = base;
-    op->mem.displacement = disp;
-    op->mem.size = 8;
-}
-
-static void op_imm(ZydisEncoderOperand *op, int64_t imm)
-{
-    op->type = ZYDIS_OPERAND_TYPE_IMMEDIATE;
-    op->imm.s = imm;
-}
-
 int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_error *err)
 {
     ZydisEncoderRequest req;
@@ -121,116 +101,42 @@ int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_
     return encode(c, &req, err);
 }
 
-int gr_emit_load(struct gr_codebuf *c, ZydisRegister dst, ZydisRegister base, int64_t disp,
-                 struct gr_error *err)
+static void set_operand(ZydisEncoderOperand *op, const struct gr_operand *src)
 {
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_MOV, 2);
-    op_reg(&r.operands[0], dst);
-    op_mem(&r.operands[1], base, disp);
-    return encode(c, &r, err);
+    switch (src->kind) {
+    case GR_OP_REG:
+        op->type = ZYDIS_OPERAND_TYPE_REGISTER;
+        op->reg.value = src->reg;
+        break;
+    case GR_OP_MEM:
+        op->type = ZYDIS_OPERAND_TYPE_MEMORY;
+        op->mem.base = src->reg;
+        op->mem.displacement = src->value;
+        op->mem.size = 8;
+        break;
+    case GR_OP_IMM:
+        op->type = ZYDIS_OPERAND_TYPE_IMMEDIATE;
+        op->imm.s = src->value;
+        break;
+    }
 }
 
-int gr_emit_store(struct gr_codebuf *c, ZydisRegister base, int64_t disp, ZydisRegister src,
-                  struct gr_error *err)
+int gr_emit(struct gr_codebuf *c, ZydisMnemonic m, ZydisInstructionAttributes prefixes,
+            unsigned nops, const struct gr_operand *ops, struct gr_error *err)
 {
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_MOV, 2);
-    op_mem(&r.operands[0], base, disp);
-    op_reg(&r.operands[1], src);
-    return encode(c, &r, err);
-}
-
-int gr_emit_test(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err)
-{
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_TEST, 2);
-    op_reg(&r.operands[0], reg);
-    op_reg(&r.operands[1], reg);
+    ZydisEncoderRequest r = request(m, nops);
+    r.prefixes = prefixes;
+    for (unsigned i = 0; i < nops && i < ZYDIS_ENCODER_MAX_OPERANDS; i++)
+        set_operand(&r.operands[i], &ops[i]);
     return encode(c, &r, err);
 }
 
 int gr_emit_branch(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err)
 {
     ZydisEncoderRequest r = request(m, 1);
-    op_imm(&r.operands[0], (int64_t)target);
+    r.operands[0].type = ZYDIS_OPERAND_TYPE_IMMEDIATE;
+    r.operands[0].imm.u = target;
     r.branch_type = ZYDIS_BRANCH_TYPE_NEAR;
     r.branch_width = ZYDIS_BRANCH_WIDTH_32;
-    return encode(c, &r, err);
-}
-
-int gr_emit_jmp_reg(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err)
-{
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_JMP, 1);
-    op_reg(&r.operands[0], reg);
-    return encode(c, &r, err);
-}
-
-int gr_emit_inc_reg(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err)
-{
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_INC, 1);
-    op_reg(&r.operands[0], reg);
-    return encode(c, &r, err);
-}
-
-int gr_emit_inc_mem(struct gr_codebuf *c, ZydisRegister base, int64_t disp, struct gr_error *err)
-{
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_INC, 1);
-    op_mem(&r.operands[0], base, disp);
-    return encode(c, &r, err);
-}
-
-int gr_emit_lock_inc_abs(struct gr_codebuf *c, uint64_t addr, struct gr_error *err)
-{
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_INC, 1);
-    op_mem(&r.operands[0], ZYDIS_REGISTER_RIP, (int64_t)addr);
-    r.prefixes = ZYDIS_ATTRIB_HAS_LOCK;
-    return encode(c, &r, err);
-}
-
-int gr_emit_lea_abs(struct gr_codebuf *c, ZydisRegister reg, uint64_t addr, struct gr_error *err)
-{
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_LEA, 2);
-    op_reg(&r.operands[0], reg);
-    op_mem(&r.operands[1], ZYDIS_REGISTER_RIP, (int64_t)addr);
-    return encode(c, &r, err);
-}
-
-int gr_emit_mov_imm(struct gr_codebuf *c, ZydisRegister reg, int64_t imm, struct gr_error *err)
-{
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_MOV, 2);
-    op_reg(&r.operands[0], reg);
-    op_imm(&r.operands[1], imm);
-    return encode(c, &r, err);
-}
-
-int gr_emit_lock_xadd_abs(struct gr_codebuf *c, uint64_t addr, ZydisRegister reg, struct gr_error *err)
-{
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_XADD, 2);
-    op_mem(&r.operands[0], ZYDIS_REGISTER_RIP, (int64_t)addr);
-    op_reg(&r.operands[1], reg);
-    r.prefixes = ZYDIS_ATTRIB_HAS_LOCK;
-    return encode(c, &r, err);
-}
-
-int gr_emit_cmp_imm(struct gr_codebuf *c, ZydisRegister reg, int64_t imm, struct gr_error *err)
-{
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_CMP, 2);
-    op_reg(&r.operands[0], reg);
-    op_imm(&r.operands[1], imm);
-    return encode(c, &r, err);
-}
-
-int gr_emit_imul_imm(struct gr_codebuf *c, ZydisRegister reg, int64_t imm, struct gr_error *err)
-{
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_IMUL, 3);
-    op_reg(&r.operands[0], reg);
-    op_reg(&r.operands[1], reg);
-    op_imm(&r.operands[2], imm);
-    return encode(c, &r, err);
-}
-
-int gr_emit_add_abs(struct gr_codebuf *c, ZydisRegister reg, uint64_t addr, struct gr_error *err)
-{
-    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_ADD, 2);
-    op_reg(&r.operands[0], reg);
-    op_mem(&r.operands[1], ZYDIS_REGISTER_RIP, (int64_t)addr);
     return encode(c, &r, err);
 }

@@ -35,23 +35,33 @@ int gr_code_pad(struct gr_codebuf *c, size_t align, uint8_t fill, struct gr_erro
  * branches and rip-relative operands keep their absolute targets. */
 int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_error *err);
 
-/* Our own instructions. Branches are always rel32, so sizes do not depend
- * on targets and a two-pass layout is exact. */
-int gr_emit_load(struct gr_codebuf *c, ZydisRegister dst, ZydisRegister base, int64_t disp,
-                 struct gr_error *err);
-int gr_emit_store(struct gr_codebuf *c, ZydisRegister base, int64_t disp, ZydisRegister src,
-                  struct gr_error *err);
-int gr_emit_test(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err);
+/* An operand of an instruction we emit ourselves. */
+struct gr_operand {
+    enum { GR_OP_REG, GR_OP_MEM, GR_OP_IMM } kind;
+    ZydisRegister reg;      /* GR_OP_REG: the register; GR_OP_MEM: the base */
+    int64_t value;          /* GR_OP_MEM: displacement (absolute address when
+                               the base is RIP); GR_OP_IMM: the immediate */
+};
+
+#define GR_REG(r) ((struct gr_operand){GR_OP_REG, (r), 0})
+#define GR_MEM(base, disp) ((struct gr_operand){GR_OP_MEM, (base), (int64_t)(disp)})
+#define GR_ABS(addr) GR_MEM(ZYDIS_REGISTER_RIP, (addr))
+#define GR_IMM(v) ((struct gr_operand){GR_OP_IMM, ZYDIS_REGISTER_NONE, (int64_t)(v)})
+
+/* Emits one instruction; memory operands are qwords. prefixes: 0 or
+ * ZYDIS_ATTRIB_HAS_LOCK. */
+int gr_emit(struct gr_codebuf *c, ZydisMnemonic m, ZydisInstructionAttributes prefixes,
+            unsigned nops, const struct gr_operand *ops, struct gr_error *err);
+
+#define GR_EMIT(c, err, m, ...) \
+    gr_emit((c), ZYDIS_MNEMONIC_##m, 0, sizeof((struct gr_operand[]){__VA_ARGS__}) / sizeof(struct gr_operand), \
+            (struct gr_operand[]){__VA_ARGS__}, (err))
+#define GR_EMIT_LOCKED(c, err, m, ...) \
+    gr_emit((c), ZYDIS_MNEMONIC_##m, ZYDIS_ATTRIB_HAS_LOCK, sizeof((struct gr_operand[]){__VA_ARGS__}) / sizeof(struct gr_operand), \
+            (struct gr_operand[]){__VA_ARGS__}, (err))
+
+/* A near branch to an absolute target, always rel32, so that sizes do not
+ * depend on targets and a two-pass layout is exact. */
 int gr_emit_branch(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err);
-int gr_emit_jmp_reg(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err);
-int gr_emit_inc_reg(struct gr_codebuf *c, ZydisRegister reg, struct gr_error *err);
-int gr_emit_inc_mem(struct gr_codebuf *c, ZydisRegister base, int64_t disp, struct gr_error *err);
-int gr_emit_lock_inc_abs(struct gr_codebuf *c, uint64_t addr, struct gr_error *err);
-int gr_emit_lea_abs(struct gr_codebuf *c, ZydisRegister reg, uint64_t addr, struct gr_error *err);
-int gr_emit_mov_imm(struct gr_codebuf *c, ZydisRegister reg, int64_t imm, struct gr_error *err);
-int gr_emit_lock_xadd_abs(struct gr_codebuf *c, uint64_t addr, ZydisRegister reg, struct gr_error *err);
-int gr_emit_cmp_imm(struct gr_codebuf *c, ZydisRegister reg, int64_t imm, struct gr_error *err);
-int gr_emit_imul_imm(struct gr_codebuf *c, ZydisRegister reg, int64_t imm, struct gr_error *err);
-int gr_emit_add_abs(struct gr_codebuf *c, ZydisRegister reg, uint64_t addr, struct gr_error *err);
 
 #endif

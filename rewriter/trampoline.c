@@ -77,17 +77,17 @@ static int emit_claim_row(struct gr_codebuf *c, const void *ctx, const struct la
                           struct labels *found, struct gr_error *err)
 {
     const struct gr_layout *l = ctx;
-    if (gr_emit_mov_imm(c, R12, 1, err) < 0 ||
-        gr_emit_lock_xadd_abs(c, gr_layout_rows_claimed(l), R12, err) < 0 ||
-        gr_emit_cmp_imm(c, R12, (int64_t)l->max_rows - 1, err) < 0 ||
+    if (GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(1)) < 0 ||
+        GR_EMIT_LOCKED(c, err, XADD, GR_ABS(gr_layout_rows_claimed(l)), GR_REG(R12)) < 0 ||
+        GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(l->max_rows - 1)) < 0 ||
         gr_emit_branch(c, ZYDIS_MNEMONIC_JNB, in->a, err) < 0 ||
-        gr_emit_inc_reg(c, R12, err) < 0 ||
-        gr_emit_imul_imm(c, R12, (int64_t)l->row_stride, err) < 0 ||
-        gr_emit_add_abs(c, R12, gr_layout_rows_base_slot(l), err) < 0 ||
-        gr_emit_jmp_reg(c, R13, err) < 0)
+        GR_EMIT(c, err, INC, GR_REG(R12)) < 0 ||
+        GR_EMIT(c, err, IMUL, GR_REG(R12), GR_REG(R12), GR_IMM(l->row_stride)) < 0 ||
+        GR_EMIT(c, err, ADD, GR_REG(R12), GR_ABS(gr_layout_rows_base_slot(l))) < 0 ||
+        GR_EMIT(c, err, JMP, GR_REG(R13)) < 0)
         return -1;
     found->a = gr_code_here(c);
-    if (gr_emit_mov_imm(c, R12, 0, err) < 0 || gr_emit_jmp_reg(c, R13, err) < 0)
+    if (GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(0)) < 0 || GR_EMIT(c, err, JMP, GR_REG(R13)) < 0)
         return -1;
     return 0;
 }
@@ -110,23 +110,23 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
     for (unsigned i = 0; i < pro->ninsns; i++)
         if (gr_emit_relocated(c, &pro->insns[i], err) < 0)
             return -1;
-    if (gr_emit_load(c, R12, G, GR_G_M, err) < 0 || gr_emit_load(c, R12, R12, GR_M_ROW_SLOT, err) < 0 ||
-        gr_emit_test(c, R12, err) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, in->b, err) < 0)
+    if (GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, GR_G_M)) < 0 || GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, GR_M_ROW_SLOT)) < 0 ||
+        GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, in->b, err) < 0)
         return -1;
     found->a = gr_code_here(c);
-    if (gr_emit_inc_mem(c, R12, disp, err) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err) < 0)
+    if (GR_EMIT(c, err, INC, GR_MEM(R12, disp)) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err) < 0)
         return -1;
     found->b = gr_code_here(c);
-    if (gr_emit_lea_abs(c, R13, in->c, err) < 0 ||
+    if (GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(in->c)) < 0 ||
         gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, fc->claim_row, err) < 0)
         return -1;
     found->c = gr_code_here(c);
-    if (gr_emit_test(c, R12, err) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, in->d, err) < 0 ||
-        gr_emit_load(c, R13, G, GR_G_M, err) < 0 || gr_emit_store(c, R13, GR_M_ROW_SLOT, R12, err) < 0 ||
+    if (GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, in->d, err) < 0 ||
+        GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, GR_G_M)) < 0 || GR_EMIT(c, err, MOV, GR_MEM(R13, GR_M_ROW_SLOT), GR_REG(R12)) < 0 ||
         gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, in->a, err) < 0)
         return -1;
     found->d = gr_code_here(c);
-    if (gr_emit_lock_inc_abs(c, gr_layout_row0(fc->layout) + (uint64_t)disp, err) < 0 ||
+    if (GR_EMIT_LOCKED(c, err, INC, GR_ABS(gr_layout_row0(fc->layout) + (uint64_t)disp)) < 0 ||
         gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err) < 0)
         return -1;
     return 0;

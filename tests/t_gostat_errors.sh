@@ -3,16 +3,8 @@
 # another version, truncated or corrupt gives exit 2, nothing on stdout and
 # one stderr line naming the file and the problem (never a crash); usage
 # errors give exit 1; --help prints usage and exits 0.
-set -u
 cd "$(dirname "$0")/.."
-GOSTAT=${GOSTAT_BIN:-bin/gostat}
-MKSTATS=${MKSTATS_BIN:-build/tests/mkstats}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-export GOSTAT_DIR=$dir
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. tests/assert.sh
 
 # expect_error NAME STATUS MESSAGE_PREFIX PHRASE ARGS...: gostat ARGS must exit
 # STATUS, print nothing on stdout, and exactly one stderr line that starts
@@ -92,5 +84,4 @@ for opt in --top --sort --filter --nonzero --watch --json; do
     [[ $out == *"$opt"* ]] || fail "--help does not mention $opt"
 done
 
-[ $failures -eq 0 ] && echo "PASS: t_gostat_errors"
-exit $((failures > 0))
+finish t_gostat_errors

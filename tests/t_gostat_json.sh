@@ -3,23 +3,8 @@
 # field checked after parsing with Python's json module, string escaping
 # (quotes, backslash, control characters, invalid UTF-8), zero-call
 # functions always present, and --filter/--sort/--top applied.
-set -u
 cd "$(dirname "$0")/.."
-GOSTAT=${GOSTAT_BIN:-bin/gostat}
-MKSTATS=${MKSTATS_BIN:-build/tests/mkstats}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-export GOSTAT_DIR=$dir
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-expect() {
-    if [ "$2" != "$3" ]; then
-        fail "$1"
-        printf -- '--- expected\n%s\n--- got\n%s\n' "$2" "$3"
-    fi
-}
+. tests/assert.sh
 
 # json_check NAME PYTHON_ASSERTIONS ARGS...: runs gostat --json ARGS, parses
 # stdout as j and runs the assertions; prints the first one that fails.
@@ -109,5 +94,4 @@ j["functions"][1]["name"] == "q\"b\\s\x01c\x1fn\nt\x7f"
 "$GOSTAT" --json "$dir/esc" >"$dir/out"
 grep -qF '"name":"q\"b\\s\u0001c\u001fn\u000at' "$dir/out" || fail "control characters as \\u00XX: $(cat "$dir/out")"
 
-[ $failures -eq 0 ] && echo "PASS: t_gostat_json"
-exit $((failures > 0))
+finish t_gostat_json

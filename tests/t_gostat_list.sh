@@ -4,26 +4,12 @@
 # for a dead pid or a reused one; symlinks, FIFOs, directories, other
 # users' files and other names are skipped; an invalid file is listed as
 # INVALID with its reason on stderr; an empty or missing dir.
-set -u
 cd "$(dirname "$0")/.."
-GOSTAT=${GOSTAT_BIN:-bin/gostat}
-MKSTATS=${MKSTATS_BIN:-build/tests/mkstats}
-dir=$(mktemp -d)
+. tests/assert.sh
 outside=$(mktemp -d)
 trap 'rm -rf "$dir" "$outside"' EXIT
-export GOSTAT_DIR=$dir
-failures=0
 # Above the kernel's PID_MAX_LIMIT (2^22): never a running process.
 dead=4194305
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-expect() {
-    if [ "$2" != "$3" ]; then
-        fail "$1"
-        printf -- '--- expected\n%s\n--- got\n%s\n' "$2" "$3"
-    fi
-}
 
 # Empty directory.
 out=$("$GOSTAT" 2>&1); rc=$?
@@ -85,5 +71,4 @@ expect "missing dir exit" 2 $?
 expect "missing dir message" "gostat: $dir/missing: cannot open directory: No such file or directory" \
     "$(cat "$outside/err")"
 
-[ $failures -eq 0 ] && echo "PASS: t_gostat_list"
-exit $((failures > 0))
+finish t_gostat_list

@@ -2,25 +2,10 @@
 # t_gostat_table.sh: gostat's per-function table: exact rows, sort orders,
 # --top, --filter, --nonzero, the inlined footnote, summing counter rows
 # (and ignoring unclaimed ones), and finding a file by PID.
-set -u
 cd "$(dirname "$0")/.."
-GOSTAT=${GOSTAT_BIN:-bin/gostat}
-MKSTATS=${MKSTATS_BIN:-build/tests/mkstats}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-export GOSTAT_DIR=$dir
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. tests/assert.sh
 
 # expect NAME EXPECTED ACTUAL
-expect() {
-    if [ "$2" != "$3" ]; then
-        fail "$1"
-        printf -- '--- expected\n%s\n--- got\n%s\n' "$2" "$3"
-    fi
-}
-
 # row N: line N of the last output, words separated by single spaces.
 row() { sed -n "$1p" <<<"$out" | tr -s ' '; }
 
@@ -129,5 +114,4 @@ expect "dotted exe name, pid from header" "dotted.f 3 -" "$(row 3)"
 expect "copy number is not a pid (exit)" "2" "$?"
 expect "copy number is not a pid (message)" "gostat: $dir: no stats file for pid 7" "$(cat "$dir/stderr")"
 
-[ $failures -eq 0 ] && echo "PASS: t_gostat_table"
-exit $((failures > 0))
+finish t_gostat_table

@@ -4,23 +4,8 @@
 # shows calls/s from the difference between refreshes, stops with exit 0
 # on SIGINT, and never writes the clear-screen sequence when stdout is not
 # a terminal; a file truncated under it gives exit 2, not a crash.
-set -u
 cd "$(dirname "$0")/.."
-GOSTAT=${GOSTAT_BIN:-bin/gostat}
-MKSTATS=${MKSTATS_BIN:-build/tests/mkstats}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-export GOSTAT_DIR=$dir
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-expect() {
-    if [ "$2" != "$3" ]; then
-        fail "$1"
-        printf -- '--- expected\n%s\n--- got\n%s\n' "$2" "$3"
-    fi
-}
+. tests/assert.sh
 
 # Exited process (pid above PID_MAX_LIMIT): exactly one table.
 dead=$dir/gostat.dead.4194305
@@ -80,5 +65,4 @@ wait $watcher
 expect "truncated: exit status" 2 $?
 expect "truncated: message" "gostat: $live: file shrank while reading its counters" "$(cat "$dir/err")"
 
-[ $failures -eq 0 ] && echo "PASS: t_gostat_watch"
-exit $((failures > 0))
+finish t_gostat_watch
