@@ -106,11 +106,13 @@ run_one() {
 #   RC_PID      the instrumented process's pid
 #   RC_STATUS   its exit status
 #   RC_WORK     directory with orig/{out,err,rc} and instr/{out,err,rc}
-# The caller removes RC_WORK (it lives under ${TMPDIR:-/tmp}).
+# RC_WORK is created inside $WORK when the caller has set WORK (its temporary
+# directory, removed on exit), else under ${TMPDIR:-/tmp}; the caller may
+# remove it earlier.
 run_compare() {
     local orig=$1 instr=$2
     shift 2
-    RC_WORK=$(mktemp_dir)
+    RC_WORK=$(mktemp -d "${WORK:-${TMPDIR:-/tmp}}/run.XXXXXX")
     mkdir -p "$RC_WORK/stat.orig" "$RC_WORK/stat.instr"
     run_one "$RC_WORK/orig" "$RC_WORK/stat.orig" "$orig" "$@"
     run_one "$RC_WORK/instr" "$RC_WORK/stat.instr" "$instr" "$@"
