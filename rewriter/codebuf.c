@@ -41,14 +41,18 @@ int gr_code_append(struct gr_codebuf *c, const void *bytes, size_t n, struct gr_
     return 0;
 }
 
-int gr_code_pad(struct gr_codebuf *c, size_t align, uint8_t fill, struct gr_error *err)
+int gr_code_fill(struct gr_codebuf *c, size_t n, uint8_t fill, struct gr_error *err)
 {
-    size_t n = (align - c->len % align) % align;
     if (reserve(c, n, err) < 0)
         return -1;
     memset(c->bytes + c->len, fill, n);
     c->len += n;
     return 0;
+}
+
+int gr_code_pad(struct gr_codebuf *c, size_t align, uint8_t fill, struct gr_error *err)
+{
+    return gr_code_fill(c, (align - c->len % align) % align, fill, err);
 }
 
 static int encode(struct gr_codebuf *c, ZydisEncoderRequest *req, struct gr_error *err)

@@ -27,8 +27,9 @@ static inline uint64_t gr_code_here(const struct gr_codebuf *c)
 int gr_code_init(struct gr_codebuf *c, uint64_t base, struct gr_error *err);
 void gr_code_free(struct gr_codebuf *c);
 
-/* Appends bytes, or fill bytes up to a multiple of align. */
+/* Appends bytes; n copies of fill; fill up to a multiple of align. */
 int gr_code_append(struct gr_codebuf *c, const void *bytes, size_t n, struct gr_error *err);
+int gr_code_fill(struct gr_codebuf *c, size_t n, uint8_t fill, struct gr_error *err);
 int gr_code_pad(struct gr_codebuf *c, size_t align, uint8_t fill, struct gr_error *err);
 
 /* Re-encodes a decoded instruction at the current address; relative

@@ -62,10 +62,11 @@ int main(int argc, char **argv)
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "gorewrite: unknown option %s (see gorewrite --help)\n", argv[i]);
             return EXIT_USAGE;
-        } else if (npaths < 2) {
-            paths[npaths++] = argv[i];
+        } else if (npaths == 2) {
+            fprintf(stderr, "gorewrite: unexpected argument %s: takes INPUT and OUTPUT\n", argv[i]);
+            return EXIT_USAGE;
         } else {
-            npaths = 3;
+            paths[npaths++] = argv[i];
         }
     }
     if (npaths != 2) {

@@ -41,14 +41,13 @@ static int place_blob(struct rx_parts *rx, const struct gr_layout *l, struct gr_
     if (blob_size < sizeof *h || h->magic != GS_BLOB_MAGIC ||
         h->config_off + sizeof(struct gs_stub_config) > blob_size)
         return gr_fail(err, "internal error: embedded stub blob is malformed");
-    uint8_t zeros[64] = {0};
-    for (uint64_t n = 0; n < l->phdr_area; n += sizeof zeros)
-        if (gr_code_append(&rx->code, zeros, sizeof zeros, err) < 0)
-            return -1;
-    rx->code.len = l->phdr_area;
+    /* elfpatch writes the program headers into this area */
+    if (gr_code_fill(&rx->code, l->phdr_area, 0, err) < 0)
+        return -1;
     rx->blob_off = rx->code.len;
-    return gr_code_append(&rx->code, gr_stub_blob, blob_size, err) < 0 ||
-                   gr_code_pad(&rx->code, 16, INT3, err) < 0 ? -1 : 0;
+    if (gr_code_append(&rx->code, gr_stub_blob, blob_size, err) < 0)
+        return -1;
+    return gr_code_pad(&rx->code, 16, INT3, err);
 }
 
 static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const struct gr_layout *l)

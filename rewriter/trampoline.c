@@ -71,24 +71,31 @@ static int emit_two_pass(struct gr_codebuf *c, emit_fn fn, const void *ctx, stru
     return 0;
 }
 
+/* Returns -1 from the enclosing emitter when an instruction fails. */
+#define TRY(emit) \
+    do {                      \
+        if ((emit) < 0)       \
+            return -1;        \
+    } while (0)
+#define JUMP(m, target) gr_emit_branch(c, ZYDIS_MNEMONIC_##m, (target), err)
+
 /* in: r13 = where to continue; out: r12 = a fresh row base, or 0 when all
  * rows are taken (the caller then counts in row 0, locked). */
 static int emit_claim_row(struct gr_codebuf *c, const void *ctx, const struct labels *in,
                           struct labels *found, struct gr_error *err)
 {
     const struct gr_layout *l = ctx;
-    if (GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(1)) < 0 ||
-        GR_EMIT_LOCKED(c, err, XADD, GR_ABS(gr_layout_rows_claimed(l)), GR_REG(R12)) < 0 ||
-        GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(l->max_rows - 1)) < 0 ||
-        gr_emit_branch(c, ZYDIS_MNEMONIC_JNB, in->a, err) < 0 ||
-        GR_EMIT(c, err, INC, GR_REG(R12)) < 0 ||
-        GR_EMIT(c, err, IMUL, GR_REG(R12), GR_REG(R12), GR_IMM(l->row_stride)) < 0 ||
-        GR_EMIT(c, err, ADD, GR_REG(R12), GR_ABS(gr_layout_rows_base_slot(l))) < 0 ||
-        GR_EMIT(c, err, JMP, GR_REG(R13)) < 0)
-        return -1;
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(1)));
+    TRY(GR_EMIT_LOCKED(c, err, XADD, GR_ABS(gr_layout_rows_claimed(l)), GR_REG(R12)));
+    TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(l->max_rows - 1)));
+    TRY(JUMP(JNB, in->a));                                    /* no row left */
+    TRY(GR_EMIT(c, err, INC, GR_REG(R12)));                   /* thread rows start at 1 */
+    TRY(GR_EMIT(c, err, IMUL, GR_REG(R12), GR_REG(R12), GR_IMM(l->row_stride)));
+    TRY(GR_EMIT(c, err, ADD, GR_REG(R12), GR_ABS(gr_layout_rows_base_slot(l))));
+    TRY(GR_EMIT(c, err, JMP, GR_REG(R13)));
     found->a = gr_code_here(c);
-    if (GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(0)) < 0 || GR_EMIT(c, err, JMP, GR_REG(R13)) < 0)
-        return -1;
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(0)));
+    TRY(GR_EMIT(c, err, JMP, GR_REG(R13)));
     return 0;
 }
 
@@ -98,37 +105,38 @@ struct func_ctx {
     uint64_t claim_row;
 };
 
-/* Labels: a = I (unlocked inc), b = S (slow path), c = C (after the
- * claim), d = L (locked inc in the shared row). */
+/* The sequence in the comment at the top of this file. Labels: a = I,
+ * b = S, c = C, d = L. */
 static int emit_function(struct gr_codebuf *c, const void *ctx, const struct labels *in,
                          struct labels *found, struct gr_error *err)
 {
     const struct func_ctx *fc = ctx;
     const struct gr_prologue *pro = &fc->pf->prologue;
     uint64_t back = fc->pf->func->entry + pro->len;
-    int64_t disp = 8 * (int64_t)fc->pf->counter;
-    for (unsigned i = 0; i < pro->ninsns; i++)
-        if (gr_emit_relocated(c, &pro->insns[i], err) < 0)
-            return -1;
-    if (GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, GR_G_M)) < 0 || GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, GR_M_ROW_SLOT)) < 0 ||
-        GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, in->b, err) < 0)
-        return -1;
-    found->a = gr_code_here(c);
-    if (GR_EMIT(c, err, INC, GR_MEM(R12, disp)) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err) < 0)
-        return -1;
-    found->b = gr_code_here(c);
-    if (GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(in->c)) < 0 ||
-        gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, fc->claim_row, err) < 0)
-        return -1;
-    found->c = gr_code_here(c);
-    if (GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)) < 0 || gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, in->d, err) < 0 ||
-        GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, GR_G_M)) < 0 || GR_EMIT(c, err, MOV, GR_MEM(R13, GR_M_ROW_SLOT), GR_REG(R12)) < 0 ||
-        gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, in->a, err) < 0)
-        return -1;
-    found->d = gr_code_here(c);
-    if (GR_EMIT_LOCKED(c, err, INC, GR_ABS(gr_layout_row0(fc->layout) + (uint64_t)disp)) < 0 ||
-        gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err) < 0)
-        return -1;
+    int64_t counter = 8 * (int64_t)fc->pf->counter;
+    uint64_t shared_counter = gr_layout_row0(fc->layout) + (uint64_t)counter;
+
+    for (unsigned i = 0; i < pro->ninsns; i++)                /* T: the check */
+        TRY(gr_emit_relocated(c, &pro->insns[i], err));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, GR_G_M)));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, GR_M_ROW_SLOT)));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, in->b));
+    found->a = gr_code_here(c);                               /* I */
+    TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
+    TRY(JUMP(JMP, back));
+    found->b = gr_code_here(c);                               /* S */
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(in->c)));
+    TRY(JUMP(JMP, fc->claim_row));
+    found->c = gr_code_here(c);                               /* C */
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, in->d));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, GR_G_M)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, GR_M_ROW_SLOT), GR_REG(R12)));
+    TRY(JUMP(JMP, in->a));
+    found->d = gr_code_here(c);                               /* L */
+    TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
+    TRY(JUMP(JMP, back));
     return 0;
 }
 
