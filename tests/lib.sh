@@ -12,6 +12,14 @@ GO_VERSIONS="1.19 1.21 1.22 1.23 1.24"
 # Time limit for one run of a program under test (seconds).
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 
+# fail MESSAGE: reports one failed check and counts it in $fails; a test
+# ends with [ $fails -eq 0 ].
+fails=0
+fail() {
+    echo "FAIL $*"
+    fails=$((fails + 1))
+}
+
 # go_bin VERSION: path of that toolchain's go command.
 go_bin() {
     echo "/usr/lib/go-$1/bin/go"

@@ -24,11 +24,6 @@ SRC=$(readlink -f "/usr/lib/go-$GOV/src")
 
 WORK=$(mktemp_dir)
 trap 'rm -rf "$WORK"' EXIT
-fails=0
-fail() {
-    echo "FAIL $1"
-    fails=$((fails + 1))
-}
 
 for f in "$GOFMT" "$VET"; do
     if [ ! -x "$f" ]; then

@@ -14,8 +14,6 @@ V=1.22
 WORK=$(mktemp_dir)
 trap 'kill -9 $live_pid 2>/dev/null; umount "$WORK/ro" 2>/dev/null; rm -rf "$WORK"' EXIT
 live_pid=
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 build_go "$V" "$ROOT/testdata/live" "$WORK/live" || exit 1
 instrument "$WORK/live" "$WORK/live.instr" || exit 1

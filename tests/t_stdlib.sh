@@ -60,12 +60,7 @@ test_lines() {
     sed -n 's/^ *--- \(PASS\|SKIP\): \([^ ]*\).*/\1 \2/p' "$1" | LC_ALL=C sort
 }
 
-fails=0
 cases=0
-fail() {
-    echo "FAIL $1"
-    fails=$((fails + 1))
-}
 
 for v in $versions; do
     go=$(go_bin "$v")

@@ -23,12 +23,7 @@ WORK=$(mktemp_dir)
 trap 'rm -rf "$WORK"' EXIT
 BIN=$ROOT/build/testbin
 
-fails=0
 cases=0
-fail() {
-    echo "FAIL $1"
-    fails=$((fails + 1))
-}
 
 for v in $versions; do
     for prog in $progs; do

@@ -15,8 +15,6 @@ V=1.22
 GO=$(go_bin "$V")
 WORK=$(mktemp_dir)
 trap 'rm -rf "$WORK"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 build_go "$V" "$ROOT/testdata/profiled" "$WORK/prog" || exit 1
 instrument "$WORK/prog" "$WORK/prog.instr" || exit 1
