@@ -88,6 +88,8 @@ void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view
     gst_json_put_string(out, st->hdr.exe);
     fprintf(out, ",\"live\":%s,\"build_id\":", st->live ? "true" : "false");
     gst_json_put_string(out, st->hdr.build_id);
+    fputs(",\"go_version\":", out);
+    gst_json_put_string(out, st->hdr.go_version);
     fprintf(out, ",\"start_time_ns\":%" PRIu64 ",\"total_calls\":%" PRIu64 ",\"functions\":[",
             st->hdr.start_time_ns, st->total_calls);
     for (size_t i = 0; i < view->count; i++) {

@@ -53,6 +53,8 @@ static int check_sizes(const struct gs_header *h, uint64_t actual_size,
         return gr_fail(err, "%s: corrupt: exe is not NUL-terminated", path);
     if (!is_nul_terminated(h->build_id, sizeof h->build_id))
         return gr_fail(err, "%s: corrupt: build_id is not NUL-terminated", path);
+    if (!is_nul_terminated(h->go_version, sizeof h->go_version))
+        return gr_fail(err, "%s: corrupt: go_version is not NUL-terminated", path);
     return 0;
 }
 

@@ -3,6 +3,8 @@
  * and unreadable DWARF only costs declaration lines (a warning, not an error). */
 #include "functions.h"
 
+#include "go_version.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +63,7 @@ int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr
     else
         apply_dwarf(prog);
     read_build_id(elf, prog);
+    gr_go_version(elf, prog->go_version, sizeof prog->go_version);
     return 0;
 }
 

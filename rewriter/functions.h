@@ -28,6 +28,7 @@ struct gr_program {
     int dwarf_ignored;        /* DWARF present but unreadable: why in dwarf_error */
     struct gr_error dwarf_error;
     char build_id[128];
+    char go_version[32];      /* "go1.22.12"; "" when unknown */
     struct gr_func *funcs;    /* sorted by entry */
     size_t nfuncs;
 };

@@ -83,7 +83,7 @@ int main(int argc, char **argv)
     uint64_t out_size = stat(paths[1], &st) == 0 ? (uint64_t)st.st_size : res.out_size;
     printf("gorewrite: %s -> %s: %zu functions instrumented, %zu skipped (%s); "
            "output %.1f MB (+%.1f%%)\n",
-           paths[0], paths[1], res.ninstrumented, res.nfuncs - res.ninstrumented, res.go_versions,
+           paths[0], paths[1], res.ninstrumented, res.nfuncs - res.ninstrumented, res.go_version,
            out_size / 1e6, res.in_size ? 100.0 * ((double)out_size - (double)res.in_size) / (double)res.in_size : 0.0);
     return 0;
 }

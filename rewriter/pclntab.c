@@ -256,9 +256,9 @@ int gr_pclntab_read(const struct gr_elf *elf, struct gr_pclntab *tab, struct gr_
         return gr_fail(err, "%s: not a Go program (no pclntab found)", elf->path);
     memcpy(&tab->magic, t.all.p, 4);
     switch (tab->magic) {
-    case MAGIC_GO116: t.lay = &layout_go116; tab->go_versions = "Go 1.16-1.17"; break;
-    case MAGIC_GO118: t.lay = &layout_go118; tab->go_versions = "Go 1.18-1.19"; break;
-    case MAGIC_GO120: t.lay = &layout_go120; tab->go_versions = "Go 1.20 or later"; break;
+    case MAGIC_GO116: t.lay = &layout_go116; break;  /* Go 1.16-1.17 */
+    case MAGIC_GO118: t.lay = &layout_go118; break;  /* Go 1.18-1.19 */
+    case MAGIC_GO120: t.lay = &layout_go120; break;  /* Go 1.20 and later */
     default:
         return gr_fail(err, "%s: built with Go 1.15 or older (pclntab magic 0x%x): not supported yet",
                        elf->path, tab->magic);

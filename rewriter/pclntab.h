@@ -27,7 +27,6 @@ struct gr_pcln_func {
 
 struct gr_pclntab {
     uint32_t magic;
-    const char *go_versions;  /* which Go releases write this format */
     uint64_t addr;            /* where the table is (link-time address) */
     uint64_t text_start;      /* base of function entry offsets */
     struct gr_pcln_func *funcs;

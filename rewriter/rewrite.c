@@ -11,6 +11,8 @@
 #include "elf_read.h"
 #include "elf_write.h"
 #include "functions.h"
+#include "go_runtime.h"
+#include "go_version.h"
 #include "layout.h"
 #include "plan.h"
 #include "report.h"
@@ -133,6 +135,17 @@ static int write_output(const struct gr_elf *elf, const struct gr_plan *plan,
     return rc;
 }
 
+static int check_go_version(const char *path, const struct gr_program *prog, struct gr_error *err)
+{
+    if (!prog->go_version[0])
+        return gr_fail(err, "%s: cannot tell which Go release built it (no readable .go.buildinfo)", path);
+    if (!gr_go_layout_known(gr_go_minor(prog->go_version)))
+        return gr_fail(err, "%s: built with %s; gorewrite supports Go 1.%d to 1.%d so far "
+                       "(the runtime layout it relies on is verified for those)",
+                       path, prog->go_version, GR_GO_MINOR_FIRST, GR_GO_MINOR_LAST);
+    return 0;
+}
+
 int gr_rewrite(const char *in_path, const char *out_path, const struct gr_options *opt,
                FILE *log, struct gr_result *res, struct gr_error *err)
 {
@@ -147,6 +160,8 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
                      in_path);
     if (rc == 0)
         rc = gr_program_read(&elf, &prog, err);
+    if (rc == 0)
+        rc = check_go_version(in_path, &prog, err);
     if (rc == 0 && prog.dwarf_ignored)
         fprintf(log, "gorewrite: warning: DWARF ignored (no declaration lines): %s\n",
                 prog.dwarf_error.msg);
@@ -165,7 +180,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
         res->ninstrumented = plan.ninstrumented;
         res->in_size = elf.size;
         res->out_size = layout.rx_offset + rx.code.len;
-        res->go_versions = prog.pcln.go_versions;
+        snprintf(res->go_version, sizeof res->go_version, "%s", prog.go_version);
     }
     free(rx.tramp_addr);
     gr_code_free(&rx.code);

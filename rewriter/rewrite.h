@@ -19,7 +19,7 @@ struct gr_result {
     size_t ninstrumented;
     uint64_t in_size;
     uint64_t out_size;
-    const char *go_versions;
+    char go_version[32];
 };
 
 int gr_rewrite(const char *in_path, const char *out_path, const struct gr_options *opt,

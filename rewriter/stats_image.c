@@ -51,6 +51,7 @@ static void fill_header(struct gs_header *h, const struct gr_program *prog,
     h->counter_size = sizeof(struct gs_counter);
     h->file_size = h->rows_off + (uint64_t)l->max_rows * l->row_stride;
     snprintf(h->build_id, GS_BUILDID_MAX, "%s", prog->build_id);
+    snprintf(h->go_version, GS_GOVERSION_MAX, "%s", prog->go_version);
 }
 
 int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *prog,

@@ -29,6 +29,7 @@
 #define GS_PAGE 4096u
 #define GS_EXE_MAX 1024u
 #define GS_BUILDID_MAX 128u
+#define GS_GOVERSION_MAX 32u
 #define GS_FILE_PREFIX "gostat."   /* file names: gostat.<exe basename>.<pid>[.<n>] */
 
 /* gs_header.flags */
@@ -59,7 +60,8 @@ struct gs_header {
     uint32_t counter_size;         /* sizeof(struct gs_counter) */
     char exe[GS_EXE_MAX];          /* /proc/self/exe of the writer, NUL-terminated */
     char build_id[GS_BUILDID_MAX]; /* Go build ID, NUL-terminated, may be empty */
-    uint8_t reserved[512];         /* zero; room for later fields */
+    char go_version[GS_GOVERSION_MAX]; /* "go1.22.12", NUL-terminated */
+    uint8_t reserved[480];         /* zero; room for later fields */
 };
 
 struct gs_func {

@@ -253,14 +253,18 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-# check_meta JSON EXEPATH PID: the run is over, so "live" must be false,
-# "exe" must end with the instrumented file's name and "pid" must be PID.
+# check_meta JSON EXEPATH PID GOVERSION: the run is over, so "live" must be
+# false, "exe" must end with the instrumented file's name, "pid" must be PID
+# and "go_version" the release of toolchain GOVERSION (e.g. 1.22).
 check_meta() {
     python3 - "$@" <<'PY'
 import json, os, sys
-jpath, exe, pid = sys.argv[1], sys.argv[2], int(sys.argv[3])
+jpath, exe, pid, gover = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 d = json.load(open(jpath))
 bad = []
+v = str(d.get("go_version", ""))
+if v != "go" + gover and not v.startswith("go" + gover + "."):
+    bad.append('"go_version" is %r, want go%s.x' % (v, gover))
 if d.get("live") is not False:
     bad.append('"live" is %r after the program exited, want false' % (d.get("live"),))
 if not str(d.get("exe", "")).endswith("/" + os.path.basename(exe)):

@@ -55,7 +55,7 @@ gofmt_test() {
     check_stats_name "$stats" "$instr" "$RC_PID" || ok=0
     json=$WORK/gofmt.json
     gostat_json "$stats" "$json" || { fail "gofmt: gostat --json failed"; return; }
-    check_meta "$json" "$instr" "$RC_PID" || ok=0
+    check_meta "$json" "$instr" "$RC_PID" 1.22 || ok=0
     cat >"$WORK/gofmt.expect" <<EOF
 main.main 1
 main.gofmtMain 1
@@ -146,7 +146,7 @@ EOF
         gostat_json "$f" "$json" || { ok=0; continue; }
         local pid=${f##*/gostat.vet.instr.}
         pid=${pid%%.*}
-        check_meta "$json" "$instr" "$pid" || ok=0
+        check_meta "$json" "$instr" "$pid" 1.22 || ok=0
         printf 'main.main 1\n' >"$WORK/vet.main.expect"
         check_counts "$json" "$WORK/vet.main.expect" || ok=0
         local x=cmd/vendor/golang.org/x/tools/go/analysis

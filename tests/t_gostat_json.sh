@@ -34,18 +34,19 @@ PY
 
 my_ticks=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
 f=$dir/gostat.fib.$$
-"$MKSTATS" "$f" --pid $$ --start-ticks "$my_ticks" --exe '/opt/my "fib"' --build-id 'go:abc/def' \
+"$MKSTATS" "$f" --pid $$ --start-ticks "$my_ticks" --exe '/opt/my "fib"' --build-id 'go:abc/def' --go-version go1.22.12 \
     --start-ns 1700000000123456789 --rows 3 --spread \
     --func main.fib:0x480900:832040:/src/fib.go:10 \
     --func 'main.(*T).Get:0x480b00:7:/src/t.go:5:inlined' \
     --func runtime.add:0x401000:0 || fail "mkstats"
 
 json_check "full object" '
-list(j.keys()) == ["pid", "exe", "live", "build_id", "start_time_ns", "total_calls", "functions"]
+list(j.keys()) == ["pid", "exe", "live", "build_id", "go_version", "start_time_ns", "total_calls", "functions"]
 j["pid"] == '$$'
 j["exe"] == "/opt/my \"fib\""
 j["live"] is True
 j["build_id"] == "go:abc/def"
+j["go_version"] == "go1.22.12"
 j["start_time_ns"] == 1700000000123456789
 j["total_calls"] == 832047
 [f["name"] for f in j["functions"]] == ["main.fib", "main.(*T).Get", "runtime.add"]
@@ -77,7 +78,7 @@ json_check "--filter" '
 "$MKSTATS" "$dir/small" --pid 31 --exe /x --start-ns 5 --func a.b:0x10:3:/a.go:7
 "$GOSTAT" --json "$dir/small" >"$dir/out"
 expect "exact JSON text" \
-    '{"pid":31,"exe":"/x","live":false,"build_id":"","start_time_ns":5,"total_calls":3,"functions":[{"name":"a.b","entry":"0x10","calls":3,"file":"/a.go","line":7,"inlined":false}]}' \
+    '{"pid":31,"exe":"/x","live":false,"build_id":"","go_version":"","start_time_ns":5,"total_calls":3,"functions":[{"name":"a.b","entry":"0x10","calls":3,"file":"/a.go","line":7,"inlined":false}]}' \
     "$(cat "$dir/out")"
 
 # Escaping: quote, backslash, control characters, valid UTF-8 kept,

@@ -102,6 +102,21 @@ if ! gcc -m32 -nostdlib -static -o "$IN/elf32gcc" "$WORK/t32.c"; then
     exit 1
 fi
 
+# A Go release whose runtime layout gorewrite has not verified: the same
+# program with its build-info version rewritten to go1.17.99 (same length).
+python3 - "$GOPROG" "$IN/go117" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+at = data.index(b"\xff Go buildinf:") + 32
+n = data[at]
+old = bytes(data[at + 1:at + 1 + n])
+assert old.startswith(b"go1.22."), old
+new = b"go1.17.99".ljust(n, b"0")[:n]
+data[at + 1:at + 1 + n] = new
+open(sys.argv[2], "wb").write(data)
+PY
+chmod +x "$IN/go117"
+
 # A Go program for another architecture (ELF64, but arm64).
 GOARM64=$IN/goarm64
 if ! (cd "$ROOT/testdata/recursion" && go_env 1.22 env GOARCH=arm64 "$(go_bin 1.22)" build -o "$GOARM64" .) >"$WORK/arm64.log" 2>&1; then
@@ -120,6 +135,7 @@ new_outdir; expect_reject 2 "Go binary truncated to half ($((size / 2)) of $size
 new_outdir; expect_reject 2 "Go binary missing its last 4096 bytes" "$IN/trunc4k" "$OUTDIR/o"
 new_outdir; expect_reject 2 "non-Go x86-64 ELF (/bin/true)" "$IN/true" "$OUTDIR/o"
 new_outdir; expect_reject 2 "Go binary for arm64" "$GOARM64" "$OUTDIR/o"
+new_outdir; expect_reject 2 "Go release with an unverified runtime layout" "$IN/go117" "$OUTDIR/o"
 new_outdir; expect_reject 2 "missing input" "$IN/does-not-exist" "$OUTDIR/o"
 new_outdir; expect_reject 2 "directory as input" "$IN" "$OUTDIR/o"
 new_outdir; expect_reject 2 "output directory does not exist" "$GOPROG" "$OUTDIR/missing/o"

@@ -144,7 +144,7 @@ for v in $versions; do
                 echo "$pkg.$t|${pkg}_test.$t $n"
             done >"$runs/ran"
         nran=$(wc -l <"$runs/ran")
-        check_meta "$json" "$instr" "$pid" || ok=0
+        check_meta "$json" "$instr" "$pid" "$v" || ok=0
         check_counts "$json" "$exp" "$v" || ok=0
         python3 - "$json" "$runs/ran" "$exp" "$WORK/rewrite.log" "$runs/counted" <<'PY' || ok=0
 import json, re, sys

@@ -76,7 +76,7 @@ for v in $versions; do
                 rm -rf "$RC_WORK"
                 continue
             fi
-            check_meta "$json" "$instr" "$RC_PID" || ok=0
+            check_meta "$json" "$instr" "$RC_PID" "$v" || ok=0
             check_counts "$json" "$dir/expect" "$v" || ok=0
             if [ $ok -eq 1 ]; then
                 echo "ok   $id (run ${secs}s)"

@@ -3,7 +3,7 @@
  * counts (optionally spread over several rows, to prove that readers sum
  * them), and files broken in one chosen way, to prove readers reject them.
  *
- *   mkstats OUT --pid N [--exe PATH] [--build-id ID] [--start-ns NS]
+ *   mkstats OUT --pid N [--exe PATH] [--build-id ID] [--go-version V] [--start-ns NS]
  *               [--start-ticks T] [--rows R] [--spread] [--claimed K]
  *               [--stray] [--corrupt KIND]
  *               --func NAME:ENTRY:CALLS[:FILE:LINE[:inlined]] ...
@@ -43,6 +43,7 @@ struct spec {
     int64_t pid;
     const char *exe;
     const char *build_id;
+    const char *go_version;
     uint64_t start_ns;
     uint64_t start_ticks;
     uint32_t rows;
@@ -120,6 +121,7 @@ static void parse_args(int argc, char **argv, struct spec *s)
     memset(s, 0, sizeof *s);
     s->exe = "/usr/bin/fake";
     s->build_id = "";
+    s->go_version = "";
     s->start_ns = 1700000000000000000ull;
     s->rows = 4;
     s->claimed = -1;
@@ -132,6 +134,8 @@ static void parse_args(int argc, char **argv, struct spec *s)
             s->exe = next_arg(argc, argv, &i);
         else if (strcmp(a, "--build-id") == 0)
             s->build_id = next_arg(argc, argv, &i);
+        else if (strcmp(a, "--go-version") == 0)
+            s->go_version = next_arg(argc, argv, &i);
         else if (strcmp(a, "--start-ns") == 0)
             s->start_ns = parse_u64(next_arg(argc, argv, &i), a);
         else if (strcmp(a, "--start-ticks") == 0)
@@ -208,6 +212,7 @@ static void fill_header(unsigned char *buf, const struct spec *s, const struct p
     h.counter_size = sizeof(struct gs_counter);
     snprintf(h.exe, sizeof h.exe, "%s", s->exe);
     snprintf(h.build_id, sizeof h.build_id, "%s", s->build_id);
+    snprintf(h.go_version, sizeof h.go_version, "%s", s->go_version);
     memcpy(buf, &h, sizeof h);
 }
 
