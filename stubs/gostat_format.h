@@ -33,7 +33,10 @@
 #define GS_FILE_PREFIX "gostat."   /* file names: gostat.<exe basename>.<pid>[.<n>] */
 
 /* gs_header.flags */
-#define GS_HDR_SHARED 1u           /* counters are mapped from this file (live) */
+#define GS_HDR_SHARED 1u           /* counters are mapped from this file (live).
+                                      The start-up code removes a file it could
+                                      not map, so every complete file has it;
+                                      readers may ignore it. */
 
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */
