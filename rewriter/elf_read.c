@@ -132,8 +132,6 @@ static int copy_segments(struct gr_elf *elf, Elf_Binary_t *lief, struct gr_error
             .vaddr = s->virtual_address, .filesz = s->size, .memsz = s->virtual_size,
             .align = s->alignment,
         };
-        if (s->type == LIEF_ELF_PT_INTERP)
-            elf->has_interp = 1;
     }
     elf->nsegments = n;
     return 0;
@@ -158,7 +156,6 @@ int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
         check_tables(elf, err) < 0)
         return -1;
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
-    elf->type = eh->e_type;
     elf->entry = eh->e_entry;
 
     Elf_Binary_t *lief = elf_parse(path);

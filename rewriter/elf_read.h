@@ -33,9 +33,7 @@ struct gr_elf {
     uint8_t *data;          /* the whole input file */
     size_t size;
     uint32_t mode;          /* permission bits of the input */
-    uint16_t type;          /* ET_EXEC or ET_DYN */
     uint64_t entry;
-    int has_interp;         /* dynamically linked: a loader runs first */
     struct gr_section *sections;
     size_t nsections;
     struct gr_segment *segments;

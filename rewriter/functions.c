@@ -55,7 +55,7 @@ int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr
         const struct gr_pcln_func *p = &prog->pcln.funcs[i];
         prog->funcs[i] = (struct gr_func){
             .entry = p->entry, .end = p->end, .name = p->name,
-            .file = p->file, .line = p->line, .flag = p->flag,
+            .file = p->file, .line = p->line,
         };
     }
     if (gr_dwarf_read(elf->path, &prog->dwarf, &prog->dwarf_error) < 0)

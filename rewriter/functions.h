@@ -18,7 +18,6 @@ struct gr_func {
     const char *name;
     const char *file;       /* NULL when unknown */
     uint32_t line;          /* 0 when unknown */
-    uint8_t flag;           /* GR_FUNCFLAG_* */
     int inlined_elsewhere;  /* from DWARF: its count covers real calls only */
 };
 

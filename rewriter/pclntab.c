@@ -29,14 +29,12 @@ struct layout {
     unsigned func_pcln_off;
     unsigned func_cu_off;
     int func_start_line_off;  /* -1: absent */
-    unsigned func_funcid_off;
-    int func_flag_off;        /* -1: absent */
     unsigned func_size;
 };
 
-static const struct layout layout_go116 = {1, 0, 8, 24, 28, 36, -1, 40, -1, 44};
-static const struct layout layout_go118 = {0, 1, 4, 20, 24, 32, -1, 36, 37, 40};
-static const struct layout layout_go120 = {0, 1, 4, 20, 24, 32, 36, 40, 41, 44};
+static const struct layout layout_go116 = {1, 0, 8, 24, 28, 36, -1, 44};
+static const struct layout layout_go118 = {0, 1, 4, 20, 24, 32, -1, 40};
+static const struct layout layout_go120 = {0, 1, 4, 20, 24, 32, 36, 44};
 
 static int span_u32(struct span s, uint64_t off, uint32_t *v)
 {
@@ -208,8 +206,6 @@ static int decode_func(const struct tables *t, uint64_t funcoff, struct gr_pcln_
     memcpy(&pcfile, p + l->func_pcfile_off, 4);
     memcpy(&pcln, p + l->func_pcln_off, 4);
     memcpy(&cu, p + l->func_cu_off, 4);
-    f->funcid = p[l->func_funcid_off];
-    f->flag = l->func_flag_off >= 0 ? p[l->func_flag_off] : 0;
     f->name = span_str(t->funcnames, nameoff);
     if (!f->name)
         return -1;

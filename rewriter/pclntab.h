@@ -10,19 +10,12 @@
 #include "elf_read.h"
 #include "error.h"
 
-/* funcFlag bits (runtime/symtab.go, internal/abi/symtab.go) */
-#define GR_FUNCFLAG_TOPFRAME 1u
-#define GR_FUNCFLAG_SPWRITE 2u
-#define GR_FUNCFLAG_ASM 4u
-
 struct gr_pcln_func {
     uint64_t entry;
     uint64_t end;           /* entry of the next function */
     const char *name;       /* inside the input file's bytes, NUL-terminated */
     const char *file;       /* likewise; NULL when unknown */
     uint32_t line;          /* declaration line (Go >= 1.20) or line at entry; 0 unknown */
-    uint8_t funcid;
-    uint8_t flag;           /* GR_FUNCFLAG_*, Go >= 1.19 */
 };
 
 struct gr_pclntab {

@@ -1,18 +1,14 @@
-# tests/assert.sh: the assertion style of the gostat tests. Source it from a
-# test run at the repository root; it gives a private GOSTAT_DIR in $dir
-# (removed on exit), the binaries under test, and fail/expect/finish:
-#   fail MESSAGE               count a failure and say why
+# tests/assert.sh: the assertion style of the gostat tests, on top of
+# lib.sh (its fail/$fails, $GOSTAT). Source it from a test run at the
+# repository root; it gives a private GOSTAT_DIR in $dir (removed on exit),
+# the stats-file generator $MKSTATS, and:
 #   expect NAME WANT GOT       fail NAME unless WANT equals GOT (shows both)
 #   finish TEST_NAME           print PASS when nothing failed; exit status
-set -u
-GOSTAT=${GOSTAT_BIN:-bin/gostat}
-MKSTATS=${MKSTATS_BIN:-build/tests/mkstats}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+MKSTATS=${MKSTATS:-$ROOT/build/tests/mkstats}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 export GOSTAT_DIR=$dir
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 expect() {
     if [ "$2" != "$3" ]; then
@@ -22,6 +18,6 @@ expect() {
 }
 
 finish() {
-    [ $failures -eq 0 ] && echo "PASS: $1"
-    exit $((failures > 0))
+    [ $fails -eq 0 ] && echo "PASS: $1"
+    exit $((fails > 0))
 }
