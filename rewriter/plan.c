@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "go_version.h"
+
 #define JMP_REL32_LEN 5
 
 static int in_exec_segment(const struct gr_elf *elf, uint64_t start, uint64_t end)
@@ -41,6 +43,9 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog,
                   struct gr_plan *plan, struct gr_error *err)
 {
     memset(plan, 0, sizeof *plan);
+    plan->rt = gr_go_layout(gr_go_minor(prog->go_version));
+    if (!plan->rt)
+        return gr_fail(err, "%s: no runtime layout for %s", elf->path, prog->go_version);
     plan->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *plan->funcs);
     if (!plan->funcs)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);

@@ -10,6 +10,7 @@
 #include "elf_read.h"
 #include "error.h"
 #include "functions.h"
+#include "go_runtime.h"
 #include "prologue.h"
 
 struct gr_plan_func {
@@ -20,6 +21,7 @@ struct gr_plan_func {
 };
 
 struct gr_plan {
+    const struct gr_go_layout *rt; /* the program's g/m layout */
     struct gr_plan_func *funcs; /* one per program function, same order */
     size_t nfuncs;
     size_t ninstrumented;

@@ -139,10 +139,10 @@ static int check_go_version(const char *path, const struct gr_program *prog, str
 {
     if (!prog->go_version[0])
         return gr_fail(err, "%s: cannot tell which Go release built it (no readable .go.buildinfo)", path);
-    if (!gr_go_layout_known(gr_go_minor(prog->go_version)))
-        return gr_fail(err, "%s: built with %s; gorewrite supports Go 1.%d to 1.%d so far "
+    if (!gr_go_layout(gr_go_minor(prog->go_version)))
+        return gr_fail(err, "%s: built with %s; gorewrite supports Go %s so far "
                        "(the runtime layout it relies on is verified for those)",
-                       path, prog->go_version, GR_GO_MINOR_FIRST, GR_GO_MINOR_LAST);
+                       path, prog->go_version, gr_go_layouts_known());
     return 0;
 }
 

@@ -100,6 +100,7 @@ static int emit_claim_row(struct gr_codebuf *c, const void *ctx, const struct la
 }
 
 struct func_ctx {
+    const struct gr_go_layout *rt;
     const struct gr_plan_func *pf;
     const struct gr_layout *layout;
     uint64_t claim_row;
@@ -118,8 +119,8 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
 
     for (unsigned i = 0; i < pro->ninsns; i++)                /* T: the check */
         TRY(gr_emit_relocated(c, &pro->insns[i], err));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, GR_G_M)));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, GR_M_ROW_SLOT)));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
     TRY(JUMP(JZ, in->b));
     found->a = gr_code_here(c);                               /* I */
@@ -131,8 +132,8 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
     found->c = gr_code_here(c);                               /* C */
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
     TRY(JUMP(JZ, in->d));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, GR_G_M)));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, GR_M_ROW_SLOT), GR_REG(R12)));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
     TRY(JUMP(JMP, in->a));
     found->d = gr_code_here(c);                               /* L */
     TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
@@ -143,7 +144,7 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
 int gr_trampolines_generate(const struct gr_plan *plan, const struct gr_layout *l,
                             struct gr_codebuf *code, uint64_t *tramp_addr, struct gr_error *err)
 {
-    struct func_ctx fc = {.layout = l, .claim_row = gr_code_here(code)};
+    struct func_ctx fc = {.rt = plan->rt, .layout = l, .claim_row = gr_code_here(code)};
     if (emit_two_pass(code, emit_claim_row, l, err) < 0)
         return -1;
     for (size_t i = 0; i < plan->nfuncs; i++) {
