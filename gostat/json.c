@@ -1,6 +1,8 @@
 /* json.c: JSON output with correct string escaping. */
 #include "json.h"
 
+#include "times.h"
+
 #include <inttypes.h>
 #include <stdbool.h>
 
@@ -73,13 +75,65 @@ void gst_json_put_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void put_function(FILE *out, const struct gst_func *f)
+/* A duration in whole nanoseconds, or null. */
+static void put_ns(FILE *out, const char *key, bool known, double ns)
+{
+    if (known)
+        fprintf(out, ",\"%s\":%.0f", key, ns);
+    else
+        fprintf(out, ",\"%s\":null", key);
+}
+
+static void put_timing(FILE *out, const struct gst_stats *st, const struct gst_func *f)
+{
+    struct gst_times t = gst_times_of(st, f);
+
+    fprintf(out, ",\"timed\":%s", f->timed ? "true" : "false");
+    if (!f->timed) {
+        fputs(",\"untimed_reason\":", out);
+        gst_json_put_string(out, f->untimed[0] ? f->untimed
+                                 : st->timing ? "unknown" : "not built for timing");
+    }
+    if (f->timed)
+        fprintf(out, ",\"timed_calls\":%" PRIu64, f->timed_calls);
+    else
+        fputs(",\"timed_calls\":null", out);
+    put_ns(out, "total_ns", t.known, t.total_ns);
+    put_ns(out, "mean_ns", t.any, t.mean_ns);
+    put_ns(out, "p50_ns", t.any, t.p50_ns);
+    put_ns(out, "p90_ns", t.any, t.p90_ns);
+    put_ns(out, "p99_ns", t.any, t.p99_ns);
+    put_ns(out, "min_ns", t.any, t.min_ns);
+    put_ns(out, "max_ns", t.any, t.max_ns);
+}
+
+static void put_function(FILE *out, const struct gst_stats *st, const struct gst_func *f)
 {
     fputs("{\"name\":", out);
     gst_json_put_string(out, f->name);
     fprintf(out, ",\"entry\":\"0x%" PRIx64 "\",\"calls\":%" PRIu64 ",\"file\":", f->entry, f->calls);
     gst_json_put_string(out, f->file);
-    fprintf(out, ",\"line\":%" PRIu32 ",\"inlined\":%s}", f->line, f->inlined ? "true" : "false");
+    fprintf(out, ",\"line\":%" PRIu32 ",\"inlined\":%s", f->line, f->inlined ? "true" : "false");
+    put_timing(out, st, f);
+    fputc('}', out);
+}
+
+static void put_clock(FILE *out, const struct gst_stats *st)
+{
+    const struct gst_drops *d = &st->drops;
+
+    fprintf(out, ",\"timing\":%s,\"tsc_hz\":", st->timing ? "true" : "false");
+    if (st->clock.known)
+        fprintf(out, "%.0f,\"clock_source\":", 1e9 / st->clock.ns_per_tick);
+    else
+        fputs("null,\"clock_source\":", out);
+    if (st->clock.known)
+        gst_json_put_string(out, st->clock.source);
+    else
+        fputs("null", out);
+    fprintf(out, ",\"drops\":{\"unwound\":%" PRIu64 ",\"too_deep\":%" PRIu64 ",\"no_slot\":%" PRIu64
+            ",\"unmatched\":%" PRIu64 ",\"no_space\":%" PRIu64 "}",
+            d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space);
 }
 
 void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view *view)
@@ -90,12 +144,14 @@ void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view
     gst_json_put_string(out, st->hdr.build_id);
     fputs(",\"go_version\":", out);
     gst_json_put_string(out, st->hdr.go_version);
-    fprintf(out, ",\"start_time_ns\":%" PRIu64 ",\"total_calls\":%" PRIu64 ",\"functions\":[",
+    fprintf(out, ",\"start_time_ns\":%" PRIu64 ",\"total_calls\":%" PRIu64,
             st->hdr.start_time_ns, st->total_calls);
+    put_clock(out, st);
+    fputs(",\"functions\":[", out);
     for (size_t i = 0; i < view->count; i++) {
         if (i)
             fputc(',', out);
-        put_function(out, view->funcs[i]);
+        put_function(out, st, view->funcs[i]);
     }
     fputs("]}\n", out);
 }

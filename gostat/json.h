@@ -7,9 +7,13 @@
 
 #include <stdio.h>
 
-/* Prints {"pid":..,"exe":..,"live":..,"build_id":..,"start_time_ns":..,
- * "total_calls":..,"functions":[..]} and a newline. total_calls covers the
- * whole file; functions lists the view (filter, sort and top applied). */
+/* Prints {"pid":..,"exe":..,"live":..,"build_id":..,"go_version":..,
+ * "start_time_ns":..,"total_calls":..,"timing":..,"tsc_hz":..,
+ * "clock_source":..,"drops":{..},"functions":[..]} and a newline.
+ * total_calls and drops cover the whole file; functions lists the view
+ * (filter, sort and top applied), each with its timing ("timed",
+ * "untimed_reason" when untimed, "timed_calls", null when untimed, and
+ * *_ns durations, null when unknown). */
 void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view *view);
 
 /* Prints s as a JSON string literal. Control characters become \u00XX;

@@ -97,11 +97,39 @@ static int check_counter_geometry(const struct gs_header *h, const char *path, s
                         path, h->counter_size, MAX_COUNTER_SIZE);
     if (h->max_rows == 0)
         return gr_fail(err, "%s: corrupt: max_rows is 0 (row 0 must exist)", path);
-    if (h->row_stride == 0 || h->row_stride % GS_PAGE != 0
-        || h->row_stride < (uint64_t)h->nfuncs * h->counter_size)
-        return gr_fail(err, "%s: corrupt: row_stride %" PRIu64 " (must be page aligned and hold %"
-                        PRIu32 " counters of %" PRIu32 " bytes)",
-                        path, h->row_stride, h->nfuncs, h->counter_size);
+    if (h->row_stride == 0 || h->row_stride % GS_PAGE != 0)
+        return gr_fail(err, "%s: corrupt: row_stride %" PRIu64 " (must be page aligned)",
+                        path, h->row_stride);
+    if (h->counts_off < GS_ROW_PAGEMAP || h->counts_off % 8 != 0
+        || !fits(h->counts_off, (uint64_t)h->nfuncs * h->counter_size, h->row_stride))
+        return gr_fail(err, "%s: corrupt: counts_off %" PRIu64 " (%" PRIu32 " counters of %" PRIu32
+                        " bytes must fit in a %" PRIu64 "-byte row after its first %u bytes)",
+                        path, h->counts_off, h->nfuncs, h->counter_size, h->row_stride, GS_ROW_PAGEMAP);
+    return 0;
+}
+
+/* The timing part of a row: whole pages after the counters, and a page map
+ * (one byte per row page) that ends before the counters. */
+static int check_timing_geometry(const struct gs_header *h, const char *path, struct gr_error *err)
+{
+    if (!(h->flags & GS_HDR_TIMING))
+        return 0;
+    if (h->timing_size != sizeof(struct gs_timing))
+        return gr_fail(err, "%s: corrupt: timing_size %" PRIu32 " (expected %zu)",
+                        path, h->timing_size, sizeof(struct gs_timing));
+    if (GS_ROW_PAGEMAP + h->row_stride / GS_PAGE > h->counts_off)
+        return gr_fail(err, "%s: corrupt: the %" PRIu64 "-byte page map at row offset %u overlaps"
+                        " the counters at %" PRIu64, path, h->row_stride / GS_PAGE, GS_ROW_PAGEMAP,
+                        h->counts_off);
+    if (h->ntimed == 0)
+        return 0;
+    uint64_t counts_end = h->counts_off + (uint64_t)h->nfuncs * h->counter_size;
+    /* timing_off <= row_stride <= file_size: the offset below cannot overflow. */
+    if (h->timing_off % GS_PAGE != 0 || h->timing_off < counts_end || h->timing_off > h->row_stride
+        || !fits(gs_timing_offset(h->timing_off, h->ntimed - 1), sizeof(struct gs_timing), h->row_stride))
+        return gr_fail(err, "%s: corrupt: %" PRIu32 " timing records at row offset %" PRIu64
+                        " (must be page aligned, after the counters, inside the %" PRIu64 "-byte row)",
+                        path, h->ntimed, h->timing_off, h->row_stride);
     return 0;
 }
 
@@ -123,7 +151,7 @@ static int check_counter_area(const struct gs_header *h, const char *path, struc
         return gr_fail(err, "%s: corrupt: %" PRIu32 " rows of %" PRIu64 " bytes at offset %" PRIu64
                         " extend beyond the %" PRIu64 "-byte file",
                         path, h->max_rows, h->row_stride, h->rows_off, h->file_size);
-    return 0;
+    return check_timing_geometry(h, path, err); /* row_stride is now below the file size */
 }
 
 int gst_layout_check(const struct gs_header *hdr, uint64_t actual_size,
@@ -162,4 +190,13 @@ uint64_t gst_layout_rows_in_use(const struct gs_header *hdr, uint64_t rows_claim
 uint64_t gst_layout_counter_area_size(const struct gs_header *hdr)
 {
     return hdr->rows_off - hdr->live_off + hdr->row_stride * hdr->max_rows;
+}
+
+int gst_layout_check_timing_index(const struct gs_header *hdr, uint32_t timing, uint32_t index,
+                                  const char *path, struct gr_error *err)
+{
+    if (!(hdr->flags & GS_HDR_TIMING) || timing == GS_UNTIMED || timing < hdr->ntimed)
+        return 0;
+    return gr_fail(err, "%s: corrupt: function %" PRIu32 ": timing record %" PRIu32
+                    " (the file has %" PRIu32 ")", path, index, timing, hdr->ntimed);
 }

@@ -25,6 +25,11 @@ int gst_layout_check_string(const char *strtab, uint64_t strtab_size,
                             uint32_t off, const char *what, uint32_t index,
                             const char *path, struct gr_error *err);
 
+/* Checks a function's timing record index: below ntimed, or GS_UNTIMED.
+ * Files without GS_HDR_TIMING pass (their functions are all untimed). */
+int gst_layout_check_timing_index(const struct gs_header *hdr, uint32_t timing, uint32_t index,
+                                  const char *path, struct gr_error *err);
+
 /* Number of counter rows holding counts: rows 0 .. min(claimed, max_rows-1). */
 uint64_t gst_layout_rows_in_use(const struct gs_header *hdr, uint64_t rows_claimed);
 

@@ -31,14 +31,16 @@ void gst_print_usage(FILE *out)
         "usage: gostat [PID|FILE] [options]\n"
         "\n"
         "  gostat                  list stats files in $GOSTAT_DIR (default %s)\n"
-        "  gostat PID|FILE         per-function call counts, most-called first\n"
+        "  gostat PID|FILE         per-function call counts (and times), most-called first\n"
         "  gostat --json PID|FILE  the same as one JSON object\n"
         "\n"
         "A PID selects gostat.<exe>.<pid>[.<n>] in $GOSTAT_DIR (the newest live one).\n"
         "\n"
         "options (with PID|FILE):\n"
         "  --top N           show only the first N functions\n"
-        "  --sort calls|name most calls first (default), or by name\n"
+        "  --sort calls|name|time\n"
+        "                    most calls first (default), by name, or most total\n"
+        "                    time first (files built for timing)\n"
         "  --filter REGEX    only functions whose name matches (POSIX extended regex)\n"
         "  --nonzero         table: hide functions with zero calls (JSON shows all)\n"
         "  --watch SECONDS   refresh every SECONDS with a calls/s column, until the\n"
@@ -67,8 +69,10 @@ static int parse_sort(const char *arg, enum gst_sort *sort, struct gr_error *err
         *sort = GST_SORT_CALLS;
     else if (strcmp(arg, "name") == 0)
         *sort = GST_SORT_NAME;
+    else if (strcmp(arg, "time") == 0)
+        *sort = GST_SORT_TIME;
     else
-        return gr_fail(err, "--sort takes 'calls' or 'name', not '%s'", arg);
+        return gr_fail(err, "--sort takes 'calls', 'name' or 'time', not '%s'", arg);
     return 0;
 }
 

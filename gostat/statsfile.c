@@ -84,14 +84,21 @@ static int convert_func(struct gst_stats *st, const struct gs_func *in, uint32_t
     uint64_t size = st->hdr.strtab_size;
 
     if (gst_layout_check_string(st->strtab, size, in->name_off, "name", index, st->path, err) < 0
-        || gst_layout_check_string(st->strtab, size, in->file_off, "file", index, st->path, err) < 0)
+        || gst_layout_check_string(st->strtab, size, in->file_off, "file", index, st->path, err) < 0
+        || gst_layout_check_string(st->strtab, size, in->untimed_off, "untimed reason", index,
+                                   st->path, err) < 0
+        || gst_layout_check_timing_index(&st->hdr, in->timing, index, st->path, err) < 0)
         return -1;
+    bool timed = st->timing && in->timing != GS_UNTIMED;
     st->funcs[index] = (struct gst_func){
         .name = st->strtab + in->name_off,
         .file = st->strtab + in->file_off,
         .entry = in->entry,
         .line = in->line,
         .inlined = (in->flags & GS_FUNC_INLINED) != 0,
+        .timed = timed,
+        .untimed = timed ? NULL : st->strtab + in->untimed_off,
+        .timing = timed ? in->timing : GS_UNTIMED,
     };
     return 0;
 }
@@ -147,6 +154,75 @@ static uint64_t add_saturating(uint64_t a, uint64_t b)
     return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
 }
 
+static void sum_calls(struct gst_stats *st, const unsigned char *row)
+{
+    const unsigned char *counts = row + st->hdr.counts_off;
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++)
+        st->funcs[i].calls = add_saturating(st->funcs[i].calls,
+                                            load_u64(counts + (uint64_t)i * st->hdr.counter_size));
+}
+
+static void sum_drops(struct gst_drops *d, const unsigned char *row)
+{
+    d->unwound = add_saturating(d->unwound, load_u64(row + offsetof(struct gs_drops, unwound)));
+    d->too_deep = add_saturating(d->too_deep, load_u64(row + offsetof(struct gs_drops, too_deep)));
+    d->no_slot = add_saturating(d->no_slot, load_u64(row + offsetof(struct gs_drops, no_slot)));
+    d->unmatched = add_saturating(d->unmatched, load_u64(row + offsetof(struct gs_drops, unmatched)));
+    d->no_space = add_saturating(d->no_space, load_u64(row + offsetof(struct gs_drops, no_space)));
+}
+
+static void add_timing(struct gst_func *f, const unsigned char *rec)
+{
+    uint64_t max = load_u64(rec + offsetof(struct gs_timing, max));
+    uint64_t min_inverted = load_u64(rec + offsetof(struct gs_timing, min_inverted));
+
+    f->total_ticks = add_saturating(f->total_ticks, load_u64(rec + offsetof(struct gs_timing, total)));
+    if (max > f->max_ticks)
+        f->max_ticks = max;
+    if (min_inverted > f->min_ticks) /* kept inverted until finish_sums */
+        f->min_ticks = min_inverted;
+    for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
+        f->hist[b] = add_saturating(f->hist[b],
+                                    load_u64(rec + offsetof(struct gs_timing, hist) + b * sizeof(uint64_t)));
+}
+
+/* Only records on pages the row's page map says are backed are read: a
+ * read through the mapping would make the kernel allocate any other. */
+static void sum_timing_row(struct gst_stats *st, const unsigned char *row)
+{
+    const unsigned char *pagemap = row + GS_ROW_PAGEMAP;
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
+        struct gst_func *f = &st->funcs[i];
+        if (!f->timed)
+            continue;
+        uint64_t off = gs_timing_offset(st->hdr.timing_off, f->timing);
+        if (__atomic_load_n(pagemap + off / GS_PAGE, __ATOMIC_ACQUIRE) == 1)
+            add_timing(f, row + off);
+    }
+}
+
+static void reset_sums(struct gst_stats *st)
+{
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
+        struct gst_func *f = &st->funcs[i];
+        f->calls = f->timed_calls = f->total_ticks = f->min_ticks = f->max_ticks = 0;
+        memset(f->hist, 0, sizeof f->hist);
+    }
+    memset(&st->drops, 0, sizeof st->drops);
+}
+
+static void finish_sums(struct gst_stats *st)
+{
+    st->total_calls = 0;
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
+        struct gst_func *f = &st->funcs[i];
+        st->total_calls = add_saturating(st->total_calls, f->calls);
+        f->min_ticks = f->min_ticks ? ~f->min_ticks : 0;
+        for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
+            f->timed_calls = add_saturating(f->timed_calls, f->hist[b]);
+    }
+}
+
 static void sum_counters(struct gst_stats *st)
 {
     const struct gs_header *h = &st->hdr;
@@ -155,18 +231,19 @@ static void sum_counters(struct gst_stats *st)
     uint64_t claimed = load_u64(live + offsetof(struct gs_live, rows_claimed));
     uint64_t nrows = gst_layout_rows_in_use(h, claimed);
 
-    for (uint32_t i = 0; i < h->nfuncs; i++)
-        st->funcs[i].calls = 0;
-    /* Row-major: each row is one contiguous run of counters. */
+    reset_sums(st);
+    /* Row-major: each row is one contiguous run of counters. Row 0 holds
+     * no timing. */
     for (uint64_t r = 0; r < nrows; r++) {
         const unsigned char *row = rows + r * h->row_stride;
-        for (uint32_t i = 0; i < h->nfuncs; i++)
-            st->funcs[i].calls = add_saturating(st->funcs[i].calls,
-                                                load_u64(row + (uint64_t)i * h->counter_size));
+        sum_calls(st, row);
+        if (st->timing) {
+            sum_drops(&st->drops, row);
+            if (r > 0)
+                sum_timing_row(st, row);
+        }
     }
-    st->total_calls = 0;
-    for (uint32_t i = 0; i < h->nfuncs; i++)
-        st->total_calls = add_saturating(st->total_calls, st->funcs[i].calls);
+    finish_sums(st);
 }
 
 /* If someone truncates the file after we mapped it, touching the lost pages
@@ -207,6 +284,7 @@ int gst_stats_refresh(struct gst_stats *st, struct gr_error *err)
     /* Liveness first: if the process has exited by now, the counters read
      * next are final, so the last snapshot of a watch is complete. */
     st->live = gst_process_is_live(st->hdr.pid, st->hdr.proc_start_ticks);
+    st->clock = gst_clock_for(&st->hdr);
     return sum_counters_guarded(st, err);
 }
 
@@ -218,6 +296,7 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
     memset(st, 0, sizeof *st);
     snprintf(st->path, sizeof st->path, "%s", path);
     rc = read_header(st, fd, &actual_size, err);
+    st->timing = (st->hdr.flags & GS_HDR_TIMING) != 0;
     if (rc == 0)
         rc = load_strtab(st, fd, err);
     if (rc == 0)

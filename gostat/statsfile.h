@@ -5,6 +5,7 @@
 #ifndef GOSTAT_STATSFILE_H
 #define GOSTAT_STATSFILE_H
 
+#include "clock.h"
 #include "error.h"
 #include "gostat_format.h"
 
@@ -20,6 +21,20 @@ struct gst_func {
     uint64_t calls;            /* summed over rows at the last refresh */
     uint32_t line;             /* 0 when unknown */
     bool inlined;              /* GS_FUNC_INLINED */
+    /* timing, summed over thread rows at the last refresh (ticks) */
+    bool timed;                /* has a timing record in a timing file */
+    const char *untimed;       /* why not timed (into strtab; may be ""); NULL when timed */
+    uint32_t timing;           /* record index, or GS_UNTIMED */
+    uint64_t timed_calls;      /* sum of hist */
+    uint64_t total_ticks;
+    uint64_t min_ticks;        /* 0 when nothing was timed */
+    uint64_t max_ticks;
+    uint64_t hist[GS_HIST_BUCKETS];
+};
+
+/* Calls of timed functions that got no duration, summed over all rows. */
+struct gst_drops {
+    uint64_t unwound, too_deep, no_slot, unmatched, no_space;
 };
 
 struct gst_stats {
@@ -28,6 +43,9 @@ struct gst_stats {
     char *strtab;              /* private copy of the string table */
     struct gst_func *funcs;    /* hdr.nfuncs entries, in file order */
     uint64_t total_calls;      /* at the last refresh */
+    bool timing;               /* GS_HDR_TIMING */
+    struct gst_drops drops;    /* at the last refresh */
+    struct gst_clock clock;    /* ticks to ns, at the last refresh */
     bool live;                 /* at the last refresh */
     const unsigned char *map;  /* live page and rows, PROT_READ MAP_SHARED */
     size_t map_len;

@@ -1,9 +1,13 @@
-/* table.c: text output. Columns: FUNCTION, CALLS, [CALLS/S,] FILE:LINE,
- * then " *" for functions also inlined elsewhere, explained below the
- * table, because their count misses the inlined copies. */
+/* table.c: text output. Columns: FUNCTION, CALLS, [TOTAL, MEAN, P50,
+ * P90, P99, MAX for a file built for timing,] [CALLS/S,] FILE:LINE, then
+ * " *" for functions also inlined elsewhere, explained below the table,
+ * because their count misses the inlined copies. Below the table, a
+ * timing file's lost durations (drops) if any. */
 #include "table.h"
 
+#include "duration.h"
 #include "term.h"
+#include "times.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,9 +16,41 @@
 #define INLINED_NOTE "* also inlined elsewhere: calls counts real calls only, not the inlined copies"
 #define CELL 48 /* fits a uint64 in decimal, a rate, or "file:line" labels */
 
+enum { T_TOTAL, T_MEAN, T_P50, T_P90, T_P99, T_MAX, NTIMES };
+static const char *const time_names[NTIMES] = { "TOTAL", "MEAN", "P50", "P90", "P99", "MAX" };
+
 struct widths {
     size_t name, calls, rate;
+    size_t times[NTIMES];
 };
+
+/* The timing cells of f: "-" where unknown. */
+static void format_times(char cells[NTIMES][CELL], const struct gst_stats *st, const struct gst_func *f)
+{
+    struct gst_times t = gst_times_of(st, f);
+    double v[NTIMES] = { t.total_ns, t.mean_ns, t.p50_ns, t.p90_ns, t.p99_ns, t.max_ns };
+
+    for (int c = 0; c < NTIMES; c++) {
+        if (t.known && (c == T_TOTAL || t.any))
+            gst_format_duration(cells[c], CELL, v[c]);
+        else
+            snprintf(cells[c], CELL, "-");
+    }
+}
+
+static void widen(size_t *w, const char *s)
+{
+    if (gst_text_width(s) > *w)
+        *w = gst_text_width(s);
+}
+
+static void measure_times(struct widths *w, const struct gst_stats *st, const struct gst_func *f)
+{
+    char cells[NTIMES][CELL];
+    format_times(cells, st, f);
+    for (int c = 0; c < NTIMES; c++)
+        widen(&w->times[c], cells[c]);
+}
 
 static void format_calls(char *buf, size_t size, const struct gst_func *f)
 {
@@ -36,11 +72,16 @@ static void format_rate(char *buf, size_t size, const struct gst_stats *st,
 static struct widths measure(const struct gst_stats *st, const struct gst_view *v,
                              const struct gst_rates *rates)
 {
-    struct widths w = { gst_text_width("FUNCTION"), gst_text_width("CALLS"), gst_text_width("CALLS/S") };
+    struct widths w = { .name = gst_text_width("FUNCTION"), .calls = gst_text_width("CALLS"),
+                        .rate = gst_text_width("CALLS/S") };
     char buf[CELL];
 
+    for (int c = 0; c < NTIMES; c++)
+        w.times[c] = gst_text_width(time_names[c]);
     for (size_t i = 0; i < v->count; i++) {
         const struct gst_func *f = v->funcs[i];
+        if (st->timing)
+            measure_times(&w, st, f);
         size_t n = gst_text_width(f->name);
         if (n > w.name)
             w.name = n;
@@ -67,6 +108,17 @@ static void print_location(FILE *out, const struct gst_func *f)
         fprintf(out, ":%" PRIu32, f->line);
 }
 
+static void print_times(FILE *out, const struct gst_stats *st, const struct gst_func *f,
+                        const struct widths *w)
+{
+    char cells[NTIMES][CELL];
+    format_times(cells, st, f);
+    for (int c = 0; c < NTIMES; c++) {
+        fputs("  ", out);
+        gst_put_cell(out, cells[c], w->times[c], true);
+    }
+}
+
 static void print_row(FILE *out, const struct gst_stats *st, const struct gst_func *f,
                       const struct widths *w, const struct gst_rates *rates)
 {
@@ -76,6 +128,8 @@ static void print_row(FILE *out, const struct gst_stats *st, const struct gst_fu
     fputs("  ", out);
     format_calls(buf, sizeof buf, f);
     gst_put_cell(out, buf, w->calls, true);
+    if (st->timing)
+        print_times(out, st, f, w);
     if (rates) {
         fputs("  ", out);
         format_rate(buf, sizeof buf, st, f, rates);
@@ -95,19 +149,44 @@ static void print_summary(FILE *out, const struct gst_stats *st, const struct gs
     fprintf(out, "  calls %" PRIu64 "  functions %" PRIu32, st->total_calls, st->hdr.nfuncs);
     if (v->count < st->hdr.nfuncs)
         fprintf(out, " (showing %zu)", v->count);
+    if (st->timing && st->clock.known)
+        fprintf(out, "  tsc %.3f GHz (%s)", 1.0 / st->clock.ns_per_tick, st->clock.source);
     fputc('\n', out);
 }
 
-static void print_column_names(FILE *out, const struct widths *w, const struct gst_rates *rates)
+static void print_column_names(FILE *out, const struct gst_stats *st, const struct widths *w,
+                               const struct gst_rates *rates)
 {
     gst_put_cell(out, "FUNCTION", w->name, false);
     fputs("  ", out);
     gst_put_cell(out, "CALLS", w->calls, true);
+    for (int c = 0; st->timing && c < NTIMES; c++) {
+        fputs("  ", out);
+        gst_put_cell(out, time_names[c], w->times[c], true);
+    }
     if (rates) {
         fputs("  ", out);
         gst_put_cell(out, "CALLS/S", w->rate, true);
     }
     fputs("  FILE:LINE\n", out);
+}
+
+/* One line on durations the file lost, when it lost any. */
+static void print_drops(FILE *out, const struct gst_stats *st)
+{
+    const struct gst_drops *d = &st->drops;
+    uint64_t untimed = d->unwound + d->too_deep + d->no_slot + d->no_space;
+
+    if (st->hdr.flags & GS_HDR_NO_TSC) {
+        fputs("timing: off at run time (no invariant TSC)\n", out);
+        return;
+    }
+    if (!st->timing || (untimed == 0 && d->unmatched == 0))
+        return;
+    fprintf(out, "timing: %" PRIu64 " calls untimed (unwound by panic/Goexit %" PRIu64
+            ", stack too deep %" PRIu64 ", no goroutine slot %" PRIu64 ", no space %" PRIu64
+            "); %" PRIu64 " returns unmatched\n",
+            untimed, d->unwound, d->too_deep, d->no_slot, d->no_space, d->unmatched);
 }
 
 void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_view *view,
@@ -117,7 +196,7 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
     bool any_inlined = false;
 
     print_summary(out, st, view);
-    print_column_names(out, &w, rates);
+    print_column_names(out, st, &w, rates);
     for (size_t i = 0; i < view->count; i++) {
         print_row(out, st, view->funcs[i], &w, rates);
         any_inlined |= view->funcs[i]->inlined;
@@ -126,4 +205,5 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
         fputs(st->hdr.nfuncs ? "(no functions match)\n" : "(no functions)\n", out);
     if (any_inlined)
         fputs(INLINED_NOTE "\n", out);
+    print_drops(out, st);
 }

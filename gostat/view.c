@@ -28,6 +28,25 @@ static int by_calls(const void *pa, const void *pb)
     return by_name(pa, pb);
 }
 
+/* Ticks compare like durations: one file has one clock. */
+static int by_time(const void *pa, const void *pb)
+{
+    const struct gst_func *a = *(const struct gst_func *const *)pa;
+    const struct gst_func *b = *(const struct gst_func *const *)pb;
+    if (a->total_ticks != b->total_ticks)
+        return a->total_ticks < b->total_ticks ? 1 : -1;
+    return by_calls(pa, pb);
+}
+
+static int (*comparator(enum gst_sort sort))(const void *, const void *)
+{
+    switch (sort) {
+    case GST_SORT_NAME: return by_name;
+    case GST_SORT_TIME: return by_time;
+    default: return by_calls;
+    }
+}
+
 static bool is_selected(const struct gst_func *f, const struct gst_view_options *o)
 {
     if (o->nonzero && f->calls == 0)
@@ -47,8 +66,7 @@ int gst_view_build(const struct gst_stats *st, const struct gst_view_options *o,
     for (uint32_t i = 0; i < n; i++)
         if (is_selected(&st->funcs[i], o))
             view->funcs[view->count++] = &st->funcs[i];
-    qsort(view->funcs, view->count, sizeof *view->funcs,
-          o->sort == GST_SORT_NAME ? by_name : by_calls);
+    qsort(view->funcs, view->count, sizeof *view->funcs, comparator(o->sort));
     if (o->top && view->count > o->top)
         view->count = o->top;
     return 0;

@@ -13,6 +13,7 @@
 enum gst_sort {
     GST_SORT_CALLS,            /* calls descending, then name */
     GST_SORT_NAME,             /* name ascending */
+    GST_SORT_TIME,             /* total time descending, then calls, then name */
 };
 
 struct gst_view_options {

@@ -15,8 +15,15 @@
 
 struct gr_layout {
     uint32_t nfuncs;          /* instrumented functions (counters per row) */
+    uint32_t ntimed;          /* timed functions (timing records per row) */
     uint32_t max_rows;        /* counter rows, the shared row 0 included */
     uint64_t row_stride;
+    uint64_t row_head;        /* drops, page map and counters: backed when a
+                                 thread claims the row */
+    uint64_t counts_off;      /* in a row */
+    uint64_t timing_off;      /* in a row: first timing page */
+    uint64_t slots_off;       /* from rw_vaddr: goroutine timing stacks */
+    uint64_t nslots;          /* 0 when not timing */
 
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;
@@ -26,8 +33,10 @@ struct gr_layout {
     uint64_t blob_addr;
 };
 
-int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t max_rows,
-                   struct gr_layout *l, struct gr_error *err);
+#define GR_TIMING_STACKS 32768u  /* goroutines that can be timed at once */
+
+int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed, uint32_t max_rows,
+                   int timing, struct gr_layout *l, struct gr_error *err);
 
 static inline uint64_t gr_align_up(uint64_t v, uint64_t a)
 {
@@ -38,5 +47,11 @@ static inline uint64_t gr_align_up(uint64_t v, uint64_t a)
 static inline uint64_t gr_layout_rows_base_slot(const struct gr_layout *l) { return l->rw_vaddr; }
 static inline uint64_t gr_layout_rows_claimed(const struct gr_layout *l) { return l->rw_vaddr + GR_PAGE; }
 static inline uint64_t gr_layout_row0(const struct gr_layout *l) { return l->rw_vaddr + 2 * GR_PAGE; }
+
+/* Offset in a row of function counter i, and of timing record k. */
+static inline uint64_t gr_layout_counter(const struct gr_layout *l, uint32_t i)
+{
+    return l->counts_off + 8ull * i;
+}
 
 #endif

@@ -14,14 +14,16 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gorewrite [-v] [--max-threads N] INPUT OUTPUT\n"
+            "usage: gorewrite [-v] [--count-only] [--max-threads N] INPUT OUTPUT\n"
             "\n"
-            "Writes OUTPUT, a copy of the Go program INPUT that counts every call of\n"
-            "every Go function with a stack check. INPUT is never modified. Run OUTPUT\n"
-            "as you would run INPUT; its counts appear in $GOSTAT_DIR (default /dev/shm)\n"
-            "as gostat.<name>.<pid>; read them with gostat.\n"
+            "Writes OUTPUT, a copy of the Go program INPUT that counts and times every\n"
+            "call of every Go function with a stack check. INPUT is never modified. Run\n"
+            "OUTPUT as you would run INPUT; its statistics appear in $GOSTAT_DIR (default\n"
+            "/dev/shm) as gostat.<name>.<pid>; read them with gostat.\n"
             "\n"
-            "  -v               list every function with its decision, and why skipped\n"
+            "  -v               list every function with its decision, and why it is\n"
+            "                   skipped or untimed\n"
+            "  --count-only     count calls, do not time them (cheaper, smaller)\n"
             "  --max-threads N  threads that count without locks (default %d); more\n"
             "                   threads still count exactly, with a locked increment\n"
             "  -h, --help       this text\n"
@@ -43,13 +45,15 @@ static int parse_count(const char *s, uint32_t *out)
 
 int main(int argc, char **argv)
 {
-    struct gr_options opt = {.verbose = 0, .max_rows = DEFAULT_MAX_THREADS + 1};
+    struct gr_options opt = {.verbose = 0, .count_only = 0, .max_rows = DEFAULT_MAX_THREADS + 1};
     const char *paths[2];
     int npaths = 0;
     for (int i = 1; i < argc; i++) {
         uint32_t threads;
         if (strcmp(argv[i], "-v") == 0) {
             opt.verbose = 1;
+        } else if (strcmp(argv[i], "--count-only") == 0) {
+            opt.count_only = 1;
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return 0;
@@ -81,9 +85,10 @@ int main(int argc, char **argv)
     }
     struct stat st;
     uint64_t out_size = stat(paths[1], &st) == 0 ? (uint64_t)st.st_size : res.out_size;
-    printf("gorewrite: %s -> %s: %zu functions instrumented, %zu skipped (%s); "
+    printf("gorewrite: %s -> %s: %zu functions instrumented (%zu timed), %zu skipped (%s); "
            "output %.1f MB (+%.1f%%)\n",
-           paths[0], paths[1], res.ninstrumented, res.nfuncs - res.ninstrumented, res.go_version,
+           paths[0], paths[1], res.ninstrumented, res.ntimed, res.nfuncs - res.ninstrumented,
+           res.go_version,
            out_size / 1e6, res.in_size ? 100.0 * ((double)out_size - (double)res.in_size) / (double)res.in_size : 0.0);
     return 0;
 }

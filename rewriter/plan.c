@@ -1,7 +1,9 @@
-/* plan.c: decides which functions get an entry patch. A function is
- * instrumented only when its first bytes are exactly a stack-bound check we
- * know, in executable text, and the check's instructions (which the 5-byte
- * jmp and int3 filler replace) lie wholly inside the function. */
+/* plan.c: decides which functions get an entry patch, and which of those
+ * also get their returns patched to be timed. A function is instrumented
+ * only when its first bytes are exactly a stack-bound check we know, in
+ * executable text, the check's instructions (which the 5-byte jmp and int3
+ * filler replace) lie wholly inside the function, and no branch lands
+ * inside them. It is timed when every return can be patched (exits.c). */
 #include "plan.h"
 
 #include <elf.h>
@@ -39,7 +41,44 @@ static const char *decide(const struct gr_elf *elf, const struct gr_func *f,
     return NULL;
 }
 
-int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog,
+/* -race builds keep the race detector's context in g.racectx, the word the
+ * timing code uses for the goroutine's timing stack. */
+static int is_race_build(const struct gr_program *prog)
+{
+    for (size_t i = 0; i < prog->nfuncs; i++)
+        if (strcmp(prog->funcs[i].name, "runtime.racecallbackthunk") == 0)
+            return 1;
+    return 0;
+}
+
+/* Scans the body of an instrumented function: a branch into its check
+ * makes it skipped; returns that cannot all be patched make it untimed. */
+static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const char *no_timing,
+                     struct gr_plan *plan, struct gr_plan_func *pf)
+{
+    const struct gr_func *f = pf->func;
+    const uint8_t *code = gr_elf_bytes_at(elf, f->entry, f->end - f->entry);
+    struct gr_body body;
+    if (gr_exits_scan(scan, elf, code, f->end - f->entry, f->entry, pf->prologue.len,
+                      &plan->exits, &body) < 0)
+        return -1;
+    pf->timing = GR_UNTIMED;
+    if (body.entry_reason) {
+        pf->skip_reason = body.entry_reason;
+        return 0;
+    }
+    pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
+    if (pf->untimed_reason) {
+        plan->exits.n -= body.nexits;   /* timing is off: its returns stay */
+        return 0;
+    }
+    pf->timing = (uint32_t)plan->ntimed++;
+    pf->first_exit = body.first_exit;
+    pf->nexits = body.nexits;
+    return 0;
+}
+
+int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
                   struct gr_plan *plan, struct gr_error *err)
 {
     memset(plan, 0, sizeof *plan);
@@ -50,18 +89,30 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog,
     if (!plan->funcs)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
     plan->nfuncs = prog->nfuncs;
-    for (size_t i = 0; i < prog->nfuncs; i++) {
+    const char *no_timing = !timing               ? "--count-only"
+                            : is_race_build(prog) ? "built with -race (g.racectx is in use)"
+                                                  : NULL;
+    struct gr_exit_scan scan;
+    gr_exit_scan_init(&scan);
+    int rc = 0;
+    for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {
         struct gr_plan_func *pf = &plan->funcs[i];
         pf->func = &prog->funcs[i];
         pf->skip_reason = decide(elf, pf->func, &pf->prologue);
         if (!pf->skip_reason)
+            rc = plan_body(elf, &scan, no_timing, plan, pf);
+        if (!pf->skip_reason)
             pf->counter = (uint32_t)plan->ninstrumented++;
     }
+    gr_exit_scan_free(&scan);
+    if (rc < 0)
+        return gr_fail(err, "%s: out of memory while planning", elf->path);
     return 0;
 }
 
 void gr_plan_free(struct gr_plan *plan)
 {
     free(plan->funcs);
+    gr_exit_list_free(&plan->exits);
     memset(plan, 0, sizeof *plan);
 }

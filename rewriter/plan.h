@@ -9,6 +9,7 @@
 
 #include "elf_read.h"
 #include "error.h"
+#include "exits.h"
 #include "functions.h"
 #include "go_runtime.h"
 #include "prologue.h"
@@ -18,16 +19,24 @@ struct gr_plan_func {
     const char *skip_reason;   /* NULL: instrumented */
     struct gr_prologue prologue;
     uint32_t counter;          /* index into the counter rows */
+    uint32_t timing;           /* index of its timing record, or GR_UNTIMED */
+    const char *untimed_reason;/* instrumented but not timed: why */
+    size_t first_exit, nexits; /* its returns, in gr_plan.exits */
 };
+
+#define GR_UNTIMED 0xffffffffu
 
 struct gr_plan {
     const struct gr_go_layout *rt; /* the program's g/m layout */
     struct gr_plan_func *funcs; /* one per program function, same order */
     size_t nfuncs;
     size_t ninstrumented;
+    size_t ntimed;
+    struct gr_exit_list exits;  /* every timed function's returns */
 };
 
-int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog,
+/* timing: 0 for --count-only. */
+int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
                   struct gr_plan *plan, struct gr_error *err);
 void gr_plan_free(struct gr_plan *plan);
 

@@ -23,8 +23,8 @@ static void count_reason(struct reason_count *rc, size_t *n, const char *reason)
 
 void gr_report_plan(FILE *out, const struct gr_plan *plan)
 {
-    struct reason_count reasons[MAX_REASONS];
-    size_t nreasons = 0;
+    struct reason_count reasons[MAX_REASONS], untimed[MAX_REASONS];
+    size_t nreasons = 0, nuntimed = 0;
     for (size_t i = 0; i < plan->nfuncs; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
         const struct gr_func *f = pf->func;
@@ -33,15 +33,23 @@ void gr_report_plan(FILE *out, const struct gr_plan *plan)
                     pf->skip_reason);
             count_reason(reasons, &nreasons, pf->skip_reason);
         } else {
-            fprintf(out, "instrument  %#10llx %s (%s%s frame check%s)\n",
+            fprintf(out, "%s %#10llx %s (%s%s frame check%s; %zu returns)%s%s\n",
+                    pf->untimed_reason ? "count      " : "count+time ",
                     (unsigned long long)f->entry, f->name,
                     pf->prologue.loads_g_from_tls ? "TLS g, " : "",
                     gr_prologue_shape_name(&pf->prologue),
-                    pf->prologue.stackguard1 ? ", stackguard1" : "");
+                    pf->prologue.stackguard1 ? ", stackguard1" : "", pf->nexits,
+                    pf->untimed_reason ? ": untimed: " : "",
+                    pf->untimed_reason ? pf->untimed_reason : "");
+            if (pf->untimed_reason)
+                count_reason(untimed, &nuntimed, pf->untimed_reason);
         }
     }
-    fprintf(out, "summary: %zu instrumented, %zu skipped\n", plan->ninstrumented,
+    fprintf(out, "summary: %zu instrumented (%zu timed, %zu untimed), %zu skipped\n",
+            plan->ninstrumented, plan->ntimed, plan->ninstrumented - plan->ntimed,
             plan->nfuncs - plan->ninstrumented);
     for (size_t i = 0; i < nreasons; i++)
         fprintf(out, "  skipped %6zu: %s\n", reasons[i].count, reasons[i].reason);
+    for (size_t i = 0; i < nuntimed; i++)
+        fprintf(out, "  untimed %6zu: %s\n", untimed[i].count, untimed[i].reason);
 }

@@ -30,7 +30,7 @@ extern const uint8_t gr_stub_blob_end[];
 
 struct rx_parts {
     struct gr_codebuf code;   /* the whole RX segment */
-    uint64_t *tramp_addr;     /* per plan function */
+    struct gr_tramp_addrs tramp;
     size_t blob_off;          /* offsets inside code */
     size_t image_off;
     size_t image_size;
@@ -52,7 +52,17 @@ static int place_blob(struct rx_parts *rx, const struct gr_layout *l, struct gr_
     return gr_code_pad(&rx->code, 16, INT3, err);
 }
 
-static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const struct gr_layout *l)
+static struct gr_stub_routines stub_routines(const struct rx_parts *rx)
+{
+    const struct gs_blob_header *h = (const struct gs_blob_header *)(rx->code.bytes + rx->blob_off);
+    uint64_t blob = rx->code.base + rx->blob_off;
+    return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
+                                     .time_enter = blob + h->time_enter_off,
+                                     .time_exit = blob + h->time_exit_off};
+}
+
+static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const struct gr_plan *plan,
+                        const struct gr_layout *l)
 {
     const struct gs_blob_header *h = (const struct gs_blob_header *)(rx->code.bytes + rx->blob_off);
     struct gs_stub_config cfg = {
@@ -60,8 +70,17 @@ static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const str
         .image_rel = (int64_t)(rx->code.base + rx->image_off - l->blob_addr),
         .image_size = rx->image_size,
         .rw_rel = (int64_t)(l->rw_vaddr - l->blob_addr),
-        .shared_size = l->rw_memsz - GR_PAGE,
+        .shared_size = l->slots_off - GR_PAGE,
         .blob_link_addr = l->blob_addr,
+        .g_m = plan->rt->g_m,
+        .g_stack_hi = plan->rt->g_stack_hi,
+        .g_slot = plan->rt->g_racectx,
+        .m_row = gr_m_row_slot(plan->rt),
+        .row_stride = l->row_stride,
+        .max_rows = l->max_rows,
+        .row_head = l->row_head,
+        .slots_off = l->slots_off,
+        .nslots = l->nslots,
     };
     memcpy(rx->code.bytes + rx->blob_off + h->config_off, &cfg, sizeof cfg);
 }
@@ -71,11 +90,14 @@ static int build_rx(const struct gr_elf *elf, const struct gr_program *prog,
                     struct gr_error *err)
 {
     struct gr_stats_image img = {0};
-    rx->tramp_addr = calloc(plan->nfuncs ? plan->nfuncs : 1, sizeof *rx->tramp_addr);
-    if (!rx->tramp_addr)
+    rx->tramp.entry = calloc(plan->nfuncs ? plan->nfuncs : 1, sizeof *rx->tramp.entry);
+    rx->tramp.exit = calloc(plan->exits.n ? plan->exits.n : 1, sizeof *rx->tramp.exit);
+    if (!rx->tramp.entry || !rx->tramp.exit)
         return gr_fail(err, "out of memory");
-    if (gr_code_init(&rx->code, l->rx_vaddr, err) < 0 || place_blob(rx, l, err) < 0 ||
-        gr_trampolines_generate(plan, l, &rx->code, rx->tramp_addr, err) < 0 ||
+    if (gr_code_init(&rx->code, l->rx_vaddr, err) < 0 || place_blob(rx, l, err) < 0)
+        return -1;
+    struct gr_stub_routines stubs = stub_routines(rx);
+    if (gr_trampolines_generate(elf, plan, l, &stubs, &rx->code, &rx->tramp, err) < 0 ||
         gr_code_pad(&rx->code, 16, INT3, err) < 0 ||
         gr_stats_image_build(plan, prog, l, &img, err) < 0)
         return -1;
@@ -84,28 +106,34 @@ static int build_rx(const struct gr_elf *elf, const struct gr_program *prog,
     int rc = gr_code_append(&rx->code, img.bytes, img.len, err);
     gr_stats_image_free(&img);
     if (rc == 0)
-        fill_config(rx, elf, l);
+        fill_config(rx, elf, plan, l);
     return rc;
 }
 
-/* Entry patch: jmp rel32 to the trampoline, the rest of the check int3. */
-static struct gr_patch *build_patches(const struct gr_plan *plan, const uint64_t *tramp_addr,
+/* A jmp rel32 to the trampoline; the rest of the covered bytes int3. */
+static void jmp_patch(struct gr_patch *pt, uint64_t addr, unsigned len, uint64_t target)
+{
+    pt->addr = addr;
+    pt->len = (uint8_t)len;
+    int32_t rel = (int32_t)(int64_t)(target - (addr + 5));
+    pt->bytes[0] = JMP_REL32;
+    memcpy(pt->bytes + 1, &rel, 4);
+    memset(pt->bytes + 5, INT3, len - 5);
+}
+
+/* Entry patches over the stack checks, exit patches over the returns. */
+static struct gr_patch *build_patches(const struct gr_plan *plan, const struct gr_tramp_addrs *t,
                                       size_t *npatches)
 {
-    struct gr_patch *p = calloc(plan->ninstrumented ? plan->ninstrumented : 1, sizeof *p);
+    struct gr_patch *p = calloc(plan->ninstrumented + plan->exits.n + 1, sizeof *p);
     size_t n = 0;
     for (size_t i = 0; p && i < plan->nfuncs; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
-        if (pf->skip_reason)
-            continue;
-        struct gr_patch *pt = &p[n++];
-        pt->addr = pf->func->entry;
-        pt->len = (uint8_t)pf->prologue.len;
-        int32_t rel = (int32_t)(int64_t)(tramp_addr[i] - (pt->addr + 5));
-        pt->bytes[0] = JMP_REL32;
-        memcpy(pt->bytes + 1, &rel, 4);
-        memset(pt->bytes + 5, INT3, pt->len - 5);
+        if (!pf->skip_reason)
+            jmp_patch(&p[n++], pf->func->entry, pf->prologue.len, t->entry[i]);
     }
+    for (size_t k = 0; p && k < plan->exits.n; k++)
+        jmp_patch(&p[n++], plan->exits.items[k].addr, plan->exits.items[k].len, t->exit[k]);
     *npatches = n;
     return p;
 }
@@ -115,7 +143,7 @@ static int write_output(const struct gr_elf *elf, const struct gr_plan *plan,
                         struct gr_error *err)
 {
     size_t npatches;
-    struct gr_patch *patches = build_patches(plan, rx->tramp_addr, &npatches);
+    struct gr_patch *patches = build_patches(plan, &rx->tramp, &npatches);
     if (!patches)
         return gr_fail(err, "out of memory");
     const struct gs_blob_header *h = (const struct gs_blob_header *)(rx->code.bytes + rx->blob_off);
@@ -166,11 +194,12 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
         fprintf(log, "gorewrite: warning: DWARF ignored (no declaration lines): %s\n",
                 prog.dwarf_error.msg);
     if (rc == 0)
-        rc = gr_plan_build(&elf, &prog, &plan, err);
+        rc = gr_plan_build(&elf, &prog, !opt->count_only, &plan, err);
     if (rc == 0 && opt->verbose)
         gr_report_plan(log, &plan);
     if (rc == 0)
-        rc = gr_layout_plan(&elf, (uint32_t)plan.ninstrumented, opt->max_rows, &layout, err);
+        rc = gr_layout_plan(&elf, (uint32_t)plan.ninstrumented, (uint32_t)plan.ntimed,
+                            opt->max_rows, !opt->count_only, &layout, err);
     if (rc == 0)
         rc = build_rx(&elf, &prog, &plan, &layout, &rx, err);
     if (rc == 0)
@@ -178,11 +207,13 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     if (rc == 0) {
         res->nfuncs = plan.nfuncs;
         res->ninstrumented = plan.ninstrumented;
+        res->ntimed = plan.ntimed;
         res->in_size = elf.size;
         res->out_size = layout.rx_offset + rx.code.len;
         snprintf(res->go_version, sizeof res->go_version, "%s", prog.go_version);
     }
-    free(rx.tramp_addr);
+    free(rx.tramp.entry);
+    free(rx.tramp.exit);
     gr_code_free(&rx.code);
     gr_plan_free(&plan);
     gr_program_free(&prog);

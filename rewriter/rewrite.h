@@ -11,12 +11,14 @@
 
 struct gr_options {
     int verbose;            /* list every function's decision on the log */
+    int count_only;         /* no timing: entry patches only */
     uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
 };
 
 struct gr_result {
     size_t nfuncs;
     size_t ninstrumented;
+    size_t ntimed;
     uint64_t in_size;
     uint64_t out_size;
     char go_version[32];

@@ -19,6 +19,8 @@ static size_t strings_size(const struct gr_plan *plan)
         n += strlen(pf->func->name) + 1;
         if (pf->func->file)
             n += strlen(pf->func->file) + 1;
+        if (pf->untimed_reason)
+            n += strlen(pf->untimed_reason) + 1;
     }
     return n;
 }
@@ -34,8 +36,8 @@ static uint32_t add_string(uint8_t *strtab, size_t *used, const char *s)
     return off;
 }
 
-static void fill_header(struct gs_header *h, const struct gr_program *prog,
-                        const struct gr_layout *l, size_t strtab_off, size_t strtab_size)
+static void fill_counting(struct gs_header *h, const struct gr_program *prog,
+                          const struct gr_layout *l, size_t strtab_off, size_t strtab_size)
 {
     memcpy(h->magic, GS_MAGIC, GS_MAGIC_LEN);
     h->version = GS_VERSION;
@@ -49,9 +51,22 @@ static void fill_header(struct gs_header *h, const struct gr_program *prog,
     h->row_stride = l->row_stride;
     h->max_rows = l->max_rows;
     h->counter_size = sizeof(struct gs_counter);
+    h->counts_off = l->counts_off;
     h->file_size = h->rows_off + (uint64_t)l->max_rows * l->row_stride;
     snprintf(h->build_id, GS_BUILDID_MAX, "%s", prog->build_id);
     snprintf(h->go_version, GS_GOVERSION_MAX, "%s", prog->go_version);
+}
+
+static void fill_header(struct gs_header *h, const struct gr_program *prog,
+                        const struct gr_layout *l, size_t strtab_off, size_t strtab_size)
+{
+    fill_counting(h, prog, l, strtab_off, strtab_size);
+    if (!l->nslots)
+        return;
+    h->flags |= GS_HDR_TIMING;
+    h->ntimed = l->ntimed;
+    h->timing_size = sizeof(struct gs_timing);
+    h->timing_off = l->timing_off;
 }
 
 int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *prog,
@@ -82,6 +97,8 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
         g->file_off = add_string(strtab, &used, f->file);
         g->line = f->line;
         g->flags = f->inlined_elsewhere ? GS_FUNC_INLINED : 0;
+        g->timing = pf->timing == GR_UNTIMED ? GS_UNTIMED : pf->timing;
+        g->untimed_off = add_string(strtab, &used, pf->untimed_reason);
     }
     return 0;
 }

@@ -1,4 +1,4 @@
-/* trampoline.c: the code that counts a call.
+/* trampoline.c: the code that counts and times a call.
  *
  * Each thread owns a row of counters; its address is kept in the thread's
  * m.tls[1], reached through g (R14) -> g.m (see go_runtime.h). Go
@@ -6,38 +6,50 @@
  * (unlocked) inc is exact because only the owning thread writes its row,
  * and a signal handler on that thread cannot split one instruction.
  *
- * Per function:
+ * Entry trampoline, per instrumented function:
  *   T:  <the original stack check, re-encoded; jb/jbe still reach the
  *        function's own morestack block>
  *       mov r12, [r14 + g.m]
  *       mov r12, [r12 + m.tls[1]]  ; this thread's row
  *       test r12, r12
  *       jz S
- *   I:  inc qword [r12 + 8*counter]
+ *   I:  inc qword [r12 + counter]
  *       jmp back                   ; first instruction after the check
+ *     or, when the function is timed:
+ *       mov r12d, record           ; its timing record's offset in a row
+ *       lea r13, [rip + back]
+ *       jmp gs_time_enter          ; stubs/timing.S; continues at r13
  *   S:  lea r13, [rip + C]
- *       jmp claim_row              ; r12 = a new row, or 0 if none is left
+ *       jmp gs_claim_row           ; r12 = a new row, or 0 if none is left
  *   C:  test r12, r12
  *       jz L
  *       mov r13, [r14 + g.m]
  *       mov [r13 + m.tls[1]], r12
  *       jmp I
- *   L:  lock inc qword [row0 + 8*counter]
- *       jmp back
+ *   L:  lock inc qword [row0 + counter]
+ *       jmp back                   ; no row: counted, not timed
  *
- * Only R12 and R13 (scratch at entry in Go's register ABI; the linker's own
- * large-frame check clobbers R12) and the flags (dead at entry) change.
- * Nothing is pushed: no address of ours is ever on a goroutine stack. The
- * count is taken after the check passes, so a call that grows its stack or
- * is preempted at the check (both re-run the check) counts once. A signal
- * handler that runs Go code between claim and store may claim a row of its
- * own, which the interrupted code then replaces: both rows stay written by
- * one thread only, so counts stay exact. */
+ * Exit trampoline, per return of a timed function (exits.c chose the
+ * covered bytes):
+ *   X:  <the covered instructions before the ret, re-encoded>
+ *       mov r12d, record
+ *       jmp gs_time_exit           ; which ends with the function's ret
+ *
+ * Only R12 and R13 (scratch at entry and at return in Go's register ABI;
+ * the linker's own large-frame check clobbers R12) and the flags (dead at
+ * both) change here. Nothing is pushed: no address of ours is ever on a
+ * goroutine stack. The count is taken after the check passes, so a call
+ * that grows its stack or is preempted at the check (both re-run the
+ * check) counts once. A signal handler that runs Go code between claim and
+ * store may claim a row of its own, which the interrupted code then
+ * replaces: both rows stay written by one thread only, so counts stay
+ * exact. */
 #include "trampoline.h"
 
 #include <string.h>
 
 #include "go_runtime.h"
+#include "gostat_format.h"
 
 #define R12 ZYDIS_REGISTER_R12
 #define R13 ZYDIS_REGISTER_R13
@@ -79,32 +91,19 @@ static int emit_two_pass(struct gr_codebuf *c, emit_fn fn, const void *ctx, stru
     } while (0)
 #define JUMP(m, target) gr_emit_branch(c, ZYDIS_MNEMONIC_##m, (target), err)
 
-/* in: r13 = where to continue; out: r12 = a fresh row base, or 0 when all
- * rows are taken (the caller then counts in row 0, locked). */
-static int emit_claim_row(struct gr_codebuf *c, const void *ctx, const struct labels *in,
-                          struct labels *found, struct gr_error *err)
-{
-    const struct gr_layout *l = ctx;
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(1)));
-    TRY(GR_EMIT_LOCKED(c, err, XADD, GR_ABS(gr_layout_rows_claimed(l)), GR_REG(R12)));
-    TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(l->max_rows - 1)));
-    TRY(JUMP(JNB, in->a));                                    /* no row left */
-    TRY(GR_EMIT(c, err, INC, GR_REG(R12)));                   /* thread rows start at 1 */
-    TRY(GR_EMIT(c, err, IMUL, GR_REG(R12), GR_REG(R12), GR_IMM(l->row_stride)));
-    TRY(GR_EMIT(c, err, ADD, GR_REG(R12), GR_ABS(gr_layout_rows_base_slot(l))));
-    TRY(GR_EMIT(c, err, JMP, GR_REG(R13)));
-    found->a = gr_code_here(c);
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(0)));
-    TRY(GR_EMIT(c, err, JMP, GR_REG(R13)));
-    return 0;
-}
-
 struct func_ctx {
     const struct gr_go_layout *rt;
     const struct gr_plan_func *pf;
     const struct gr_layout *layout;
-    uint64_t claim_row;
+    const struct gr_stub_routines *stubs;
+    ZydisDecoder zy;          /* re-decodes the covered epilogue bytes */
 };
+
+/* The function's timing record: its offset in a row. */
+static uint32_t record_offset(const struct func_ctx *fc)
+{
+    return (uint32_t)gs_timing_offset(fc->layout->timing_off, fc->pf->timing);
+}
 
 /* The sequence in the comment at the top of this file. Labels: a = I,
  * b = S, c = C, d = L. */
@@ -114,7 +113,7 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
     const struct func_ctx *fc = ctx;
     const struct gr_prologue *pro = &fc->pf->prologue;
     uint64_t back = fc->pf->func->entry + pro->len;
-    int64_t counter = 8 * (int64_t)fc->pf->counter;
+    int64_t counter = (int64_t)gr_layout_counter(fc->layout, fc->pf->counter);
     uint64_t shared_counter = gr_layout_row0(fc->layout) + (uint64_t)counter;
 
     for (unsigned i = 0; i < pro->ninsns; i++)                /* T: the check */
@@ -125,10 +124,16 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
     TRY(JUMP(JZ, in->b));
     found->a = gr_code_here(c);                               /* I */
     TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
-    TRY(JUMP(JMP, back));
+    if (fc->pf->timing != GR_UNTIMED) {
+        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
+        TRY(JUMP(JMP, fc->stubs->time_enter));
+    } else {
+        TRY(JUMP(JMP, back));
+    }
     found->b = gr_code_here(c);                               /* S */
     TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(in->c)));
-    TRY(JUMP(JMP, fc->claim_row));
+    TRY(JUMP(JMP, fc->stubs->claim_row));
     found->c = gr_code_here(c);                               /* C */
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
     TRY(JUMP(JZ, in->d));
@@ -141,21 +146,58 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
     return 0;
 }
 
-int gr_trampolines_generate(const struct gr_plan *plan, const struct gr_layout *l,
-                            struct gr_codebuf *code, uint64_t *tramp_addr, struct gr_error *err)
+/* X: replays the covered instructions, then hands over to gs_time_exit. */
+static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
+                     const struct gr_exit *e, struct gr_error *err)
 {
-    struct func_ctx fc = {.rt = plan->rt, .layout = l, .claim_row = gr_code_here(code)};
-    if (emit_two_pass(code, emit_claim_row, l, err) < 0)
-        return -1;
+    const uint8_t *bytes = gr_elf_bytes_at(elf, e->addr, e->len);
+    if (!bytes)
+        return gr_fail(err, "internal error: return at 0x%llx is not in the file",
+                       (unsigned long long)e->addr);
+    for (unsigned off = 0; off < e->ret_off;) {       /* up to the ret */
+        struct gr_insn in = {.addr = e->addr + off};
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&fc->zy, bytes + off, e->ret_off - off, &in.insn, in.ops)))
+            return gr_fail(err, "internal error: cannot decode epilogue at 0x%llx",
+                           (unsigned long long)in.addr);
+        TRY(gr_emit_relocated(c, &in, err));
+        off += in.insn.length;
+    }
+    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+    return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, fc->stubs->time_exit, err);
+}
+
+static int emit_exits(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
+                      const struct gr_exit_list *exits, uint64_t *exit_addr, struct gr_error *err)
+{
+    for (size_t k = fc->pf->first_exit; k < fc->pf->first_exit + fc->pf->nexits; k++) {
+        if (gr_code_pad(c, 16, 0xcc, err) < 0)
+            return -1;
+        exit_addr[k] = gr_code_here(c);
+        if (emit_exit(c, elf, fc, &exits->items[k], err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
+                            const struct gr_layout *l, const struct gr_stub_routines *stubs,
+                            struct gr_codebuf *code, struct gr_tramp_addrs *out,
+                            struct gr_error *err)
+{
+    struct func_ctx fc = {.rt = plan->rt, .layout = l, .stubs = stubs};
+    ZydisDecoderInit(&fc.zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
     for (size_t i = 0; i < plan->nfuncs; i++) {
-        tramp_addr[i] = 0;
+        out->entry[i] = 0;
         if (plan->funcs[i].skip_reason)
             continue;
         if (gr_code_pad(code, 16, 0xcc, err) < 0)
             return -1;
         fc.pf = &plan->funcs[i];
-        tramp_addr[i] = gr_code_here(code);
+        out->entry[i] = gr_code_here(code);
         if (emit_two_pass(code, emit_function, &fc, err) < 0)
+            return -1;
+        if (fc.pf->timing != GR_UNTIMED &&
+            emit_exits(code, elf, &fc, &plan->exits, out->exit, err) < 0)
             return -1;
     }
     return 0;

@@ -3,14 +3,29 @@
 #define GR_TRAMPOLINE_H
 
 #include "codebuf.h"
+#include "elf_read.h"
 #include "error.h"
 #include "layout.h"
 #include "plan.h"
 
-/* Emits the shared row-claim routine and one trampoline per instrumented
- * function into code (whose base is where they will run). tramp_addr[i]
- * receives the trampoline address of plan->funcs[i] (0 when skipped). */
-int gr_trampolines_generate(const struct gr_plan *plan, const struct gr_layout *l,
-                            struct gr_codebuf *code, uint64_t *tramp_addr, struct gr_error *err);
+/* Run-time addresses of the shared routines in the stub blob (stubs/timing.S). */
+struct gr_stub_routines {
+    uint64_t claim_row;
+    uint64_t time_enter;
+    uint64_t time_exit;
+};
+
+struct gr_tramp_addrs {
+    uint64_t *entry;   /* per plan function: its entry trampoline, or 0 */
+    uint64_t *exit;    /* per plan->exits item: its exit trampoline */
+};
+
+/* Emits one entry trampoline per instrumented function and one exit
+ * trampoline per patched return into code (whose base is where they will
+ * run), recording their addresses in out. */
+int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
+                            const struct gr_layout *l, const struct gr_stub_routines *stubs,
+                            struct gr_codebuf *code, struct gr_tramp_addrs *out,
+                            struct gr_error *err);
 
 #endif

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make bench: cost per counted call, original vs instrumented, in one run.
+# make bench: cost per counted and per timed call, original vs instrumented
+# (--count-only and the default, timed), in one run.
 #  1. valgrind --tool=callgrind: instructions executed (repeatable on a noisy
 #     machine); extra instructions / counted calls = instructions per call.
 #  2. hyperfine: wall time, runs interleaved, medians; the difference over
@@ -12,7 +13,8 @@ OUT=build/bench
 mkdir -p "$OUT" "$OUT/stats"
 export GOTOOLCHAIN=local GOPROXY=off GOCACHE="$PWD/build/gocache/bench" GOSTAT_DIR="$PWD/$OUT/stats"
 (cd testdata/bench && GO111MODULE=off "$GO" build -o "../../$OUT/bench" main.go)
-bin/gorewrite "$OUT/bench" "$OUT/bench.instr" >/dev/null
+bin/gorewrite --count-only "$OUT/bench" "$OUT/bench.count" >/dev/null
+bin/gorewrite "$OUT/bench" "$OUT/bench.timed" >/dev/null
 
 LOOP_N=20000000
 FIB_N=32
@@ -26,7 +28,7 @@ callgrind_insns() {
 }
 
 counted_calls() { # stats dir -> total calls of main.step + main.fib
-    bin/gostat --json "$(ls -t "$GOSTAT_DIR"/gostat.bench.instr.* | head -1)" |
+    bin/gostat --json "$(ls -t "$GOSTAT_DIR"/gostat.bench.* | head -1)" |
         python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(f["calls"] for f in d["functions"] if f["name"] in ("main.step","main.fib")))'
 }
 
@@ -37,27 +39,30 @@ echo "Go: $("$GO" version | cut -d' ' -f3); gorewrite: $(git rev-parse --short H
 echo
 echo "### Instructions (valgrind --tool=callgrind)"
 echo
-echo "| workload | original | instrumented | counted calls | extra instructions per call |"
-echo "| --- | ---: | ---: | ---: | ---: |"
+echo "| workload | mode | original | instrumented | calls | extra instructions per call |"
+echo "| --- | --- | ---: | ---: | ---: | ---: |"
 for w in "loop $CG_LOOP_N" "fib $CG_FIB_N"; do
     set -- $w
-    rm -f "$GOSTAT_DIR"/*
     o=$(callgrind_insns "$OUT/bench" "$1" "$2")
-    i=$(callgrind_insns "$OUT/bench.instr" "$1" "$2")
-    c=$(counted_calls)
-    echo "| $1 $2 | $o | $i | $c | $(python3 -c "print(f'{($i-$o)/$c:.2f}')") |"
+    for mode in count timed; do
+        rm -f "$GOSTAT_DIR"/*
+        i=$(callgrind_insns "$OUT/bench.$mode" "$1" "$2")
+        c=$(counted_calls)
+        echo "| $1 $2 | $mode | $o | $i | $c | $(python3 -c "print(f'{($i-$o)/$c:.2f}')") |"
+    done
 done
 echo
-echo "### Wall time (original and instrumented runs interleaved, 15 each, medians)"
+echo "### Wall time (original, count-only and timed runs interleaved, 15 each, medians)"
 echo
-echo "| workload | original median | instrumented median | ratio | counted calls | ns per counted call |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+echo "| workload | mode | original median | instrumented median | ratio | calls | ns per call |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
 for w in "loop $LOOP_N" "fib $FIB_N"; do
     set -- $w
     rm -f "$GOSTAT_DIR"/*
-    "$OUT/bench.instr" "$1" "$2" >/dev/null
+    "$OUT/bench.count" "$1" "$2" >/dev/null
     c=$(counted_calls)
-    python3 scripts/interleave.py 15 "$c" "$1 $2" "$OUT/bench" "$OUT/bench.instr" -- "$1" "$2"
+    python3 scripts/interleave.py 15 "$c" "$1 $2" "$OUT/bench" count="$OUT/bench.count" \
+        timed="$OUT/bench.timed" -- "$1" "$2"
     rm -f "$GOSTAT_DIR"/*
 done
 } | tee "$OUT/results.md"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""interleave.py RUNS CALLS LABEL ORIG INSTR -- ARGS...: times ORIG and INSTR
-alternately (so machine noise hits both alike) and prints one markdown row
-with the medians, their ratio, and the extra nanoseconds per counted call."""
+"""interleave.py RUNS CALLS LABEL ORIG NAME=INSTR... -- ARGS...: times ORIG
+and each instrumented build alternately (so machine noise hits all alike) and
+prints one markdown row per instrumented build with the medians, their
+ratio, and the extra nanoseconds per counted call."""
 import statistics
 import subprocess
 import sys
@@ -15,16 +16,22 @@ def timed(cmd):
 
 
 def main():
-    runs, calls, label, orig, instr = sys.argv[1:6]
-    args = sys.argv[sys.argv.index("--") + 1:]
+    sep = sys.argv.index("--")
+    runs, calls, label, orig = sys.argv[1:5]
+    builds = [b.split("=", 1) for b in sys.argv[5:sep]]
+    args = sys.argv[sep + 1:]
     runs, calls = int(runs), int(calls)
-    timed([orig] + args), timed([instr] + args)  # warm the page cache
-    t_orig, t_instr = [], []
+    cmds = [[orig] + args] + [[path] + args for _, path in builds]
+    for c in cmds:  # warm the page cache
+        timed(c)
+    times = [[] for _ in cmds]
     for _ in range(runs):
-        t_orig.append(timed([orig] + args))
-        t_instr.append(timed([instr] + args))
-    o, i = statistics.median(t_orig), statistics.median(t_instr)
-    print(f"| {label} | {o*1e3:.1f} ms | {i*1e3:.1f} ms | {i/o:.3f} | {calls} | {(i-o)*1e9/calls:.2f} |")
+        for k, c in enumerate(cmds):
+            times[k].append(timed(c))
+    o = statistics.median(times[0])
+    for k, (name, _) in enumerate(builds, 1):
+        i = statistics.median(times[k])
+        print(f"| {label} | {name} | {o*1e3:.1f} ms | {i*1e3:.1f} ms | {i/o:.3f} | {calls} | {(i-o)*1e9/calls:.2f} |")
 
 
 main()

@@ -7,9 +7,13 @@
     .section .blob.header, "ax"
     .globl gs_blob_header
 gs_blob_header:
-    .quad 0x31304f4c42524721        /* GS_BLOB_MAGIC */
+    .quad 0x31304f4c42524721        /* GS_BLOB_MAGIC (stub_abi.h: struct gs_blob_header) */
     .long gs_entry - gs_blob_header
     .long gs_config - gs_blob_header
+    .long gs_claim_row - gs_blob_header
+    .long gs_time_enter - gs_blob_header
+    .long gs_time_exit - gs_blob_header
+    .long 0
 
     .text
     .globl gs_entry

@@ -11,32 +11,52 @@
  *   live_off          struct gs_live, one page          \  mapped MAP_SHARED
  *   rows_off          max_rows rows of counters         /  by the program
  *
- * Row r holds one struct gs_counter per function, at
- *   rows_off + r * row_stride + i * counter_size.
+ * Row r (at rows_off + r * row_stride) holds:
+ *   + 0               struct gs_drops: why calls went untimed (timing mode)
+ *   + GS_ROW_PAGEMAP  one byte per page of the row: 1 once the page is
+ *                     backed by memory, 2 if that failed (tmpfs full)
+ *   + counts_off      struct gs_counter[nfuncs]: calls, by function index
+ *   + timing_off      struct gs_timing records, GS_TIMING_PER_PAGE to a
+ *                     page (none straddles pages), by gs_func.timing
  * Row 0 is shared and only ever updated with locked instructions (used by
- * threads that found no free row); rows 1..max_rows-1 are each owned by one
- * thread, which updates them with plain instructions. A function's calls are
- * the sum over rows 0 .. min(live.rows_claimed, max_rows - 1).
+ * threads that found no free row); it holds no timing. Rows
+ * 1..max_rows-1 are each owned by one thread, which updates them with plain
+ * instructions. A function's totals are the sums over rows
+ * 0 .. min(live.rows_claimed, max_rows - 1). Pages of the timing part are
+ * only backed (and read as non-zero) once a thread times a call there.
+ *
+ * Times are TSC ticks; the header says how to turn them into nanoseconds
+ * (docs/stats-format.md, "Clock").
  */
 #ifndef GOSTAT_FORMAT_H
 #define GOSTAT_FORMAT_H
 
 #include <stdint.h>
 
-#define GS_MAGIC "GOSTATv1"        /* 8 bytes, no NUL; written last */
+#define GS_MAGIC "GOSTATv2"        /* 8 bytes, no NUL; written last */
 #define GS_MAGIC_LEN 8
-#define GS_VERSION 1
+#define GS_VERSION 2
 #define GS_PAGE 4096u
 #define GS_EXE_MAX 1024u
 #define GS_BUILDID_MAX 128u
 #define GS_GOVERSION_MAX 32u
 #define GS_FILE_PREFIX "gostat."   /* file names: gostat.<exe basename>.<pid>[.<n>] */
+#define GS_BOOTID_MAX 40u
+#define GS_HIST_BUCKETS 32u
+#define GS_HIST_FIRST_LOG2 5       /* bucket 0: < 2^5 ticks; bucket b >= 1:
+                                      [2^(b+4), 2^(b+5)) ticks; the last
+                                      bucket has no upper bound */
+#define GS_UNTIMED 0xffffffffu     /* gs_func.timing of a function not timed */
+#define GS_ROW_PAGEMAP 64u         /* in a row, after struct gs_drops */
 
 /* gs_header.flags */
 #define GS_HDR_SHARED 1u           /* counters are mapped from this file (live).
                                       The start-up code removes a file it could
                                       not map, so every complete file has it;
                                       readers may ignore it. */
+#define GS_HDR_TIMING 2u           /* built to time calls (not --count-only) */
+#define GS_HDR_NO_TSC 4u           /* timing was off at run time: the CPU has
+                                      no invariant TSC */
 
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */
@@ -64,8 +84,20 @@ struct gs_header {
     char exe[GS_EXE_MAX];          /* /proc/self/exe of the writer, NUL-terminated */
     char build_id[GS_BUILDID_MAX]; /* Go build ID, NUL-terminated, may be empty */
     char go_version[GS_GOVERSION_MAX]; /* "go1.22.12", NUL-terminated */
-    uint8_t reserved[480];         /* zero; room for later fields */
+    /* timing (GS_HDR_TIMING) */
+    uint32_t ntimed;               /* struct gs_timing records per row */
+    uint32_t timing_size;          /* sizeof(struct gs_timing) */
+    uint64_t counts_off;           /* in a row: struct gs_counter[nfuncs] */
+    uint64_t timing_off;           /* in a row: the first gs_timing page */
+    /* the clock: two (TSC, CLOCK_MONOTONIC ns) pairs taken at start-up at
+       least GS_CALIBRATE_NS apart, and the boot they belong to */
+    uint64_t tsc0, mono0_ns;
+    uint64_t tsc1, mono1_ns;
+    char boot_id[GS_BOOTID_MAX];   /* /proc/sys/kernel/random/boot_id */
+    uint8_t reserved[384];         /* zero; room for later fields */
 };
+
+#define GS_CALIBRATE_NS 200000u
 
 struct gs_func {
     uint64_t entry;                /* link-time entry address: the function's key */
@@ -74,6 +106,8 @@ struct gs_func {
     uint32_t file_off;             /* into strtab; 0 (empty) when unknown */
     uint32_t line;                 /* 0 when unknown */
     uint32_t flags;                /* GS_FUNC_* */
+    uint32_t timing;               /* index into a row's gs_timing, or GS_UNTIMED */
+    uint32_t untimed_off;          /* into strtab: why not timed; 0 when timed */
     uint32_t reserved;
 };
 
@@ -87,8 +121,39 @@ struct gs_counter {
     uint64_t calls;
 };
 
+/* Per thread: calls of timed functions that got no duration, by cause. */
+struct gs_drops {
+    uint64_t unwound;              /* left without returning: panic, Goexit */
+    uint64_t too_deep;             /* the goroutine's timing stack was full */
+    uint64_t no_slot;              /* more goroutines than timing stacks */
+    uint64_t unmatched;            /* returns with no recorded entry */
+    uint64_t no_space;             /* no memory for the record's page */
+    uint64_t reserved[3];
+};
+
+/* Per thread and timed function. A duration of d ticks adds 1 to
+ * hist[max(0, min(GS_HIST_BUCKETS - 1, floor(log2 d) - GS_HIST_FIRST_LOG2 + 1))].
+ * Timed calls are the sum of hist. */
+struct gs_timing {
+    uint64_t total;                /* ticks, inclusive of callees */
+    uint64_t max;                  /* ticks */
+    uint64_t min_inverted;         /* ~min ticks; 0 when nothing recorded */
+    uint64_t hist[GS_HIST_BUCKETS];
+};
+
+#define GS_TIMING_PER_PAGE (GS_PAGE / sizeof(struct gs_timing))
+
+/* Offset in a row of timing record k. */
+static inline uint64_t gs_timing_offset(uint64_t timing_off, uint32_t k)
+{
+    return timing_off + (uint64_t)(k / GS_TIMING_PER_PAGE) * GS_PAGE +
+           (uint64_t)(k % GS_TIMING_PER_PAGE) * sizeof(struct gs_timing);
+}
+
 #ifdef __STDC_VERSION__
-_Static_assert(sizeof(struct gs_func) == 32, "gs_func layout");
+_Static_assert(sizeof(struct gs_func) == 40, "gs_func layout");
+_Static_assert(sizeof(struct gs_drops) == 64, "gs_drops layout");
+_Static_assert(sizeof(struct gs_timing) == 24 + 8 * GS_HIST_BUCKETS, "gs_timing layout");
 _Static_assert(sizeof(struct gs_live) == GS_PAGE, "gs_live is one page");
 _Static_assert(sizeof(struct gs_header) % 8 == 0, "gs_header alignment");
 #endif

@@ -23,6 +23,14 @@ struct startup_env {
     int quiet;
 };
 
+static size_t gs_strlen(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
 static int starts_with(const char *s, const char *prefix)
 {
     while (*prefix)
@@ -107,6 +115,96 @@ static uint64_t realtime_ns(void)
     struct { int64_t sec, nsec; } ts = {0, 0};
     gs_syscall3(GS_SYS_clock_gettime, 0 /* CLOCK_REALTIME */, &ts, 0);
     return (uint64_t)ts.sec * 1000000000ull + (uint64_t)ts.nsec;
+}
+
+static uint64_t monotonic_ns(void)
+{
+    struct { int64_t sec, nsec; } ts = {0, 0};
+    gs_syscall3(GS_SYS_clock_gettime, 1 /* CLOCK_MONOTONIC */, &ts, 0);
+    return (uint64_t)ts.sec * 1000000000ull + (uint64_t)ts.nsec;
+}
+
+static uint64_t read_tsc(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return (uint64_t)hi << 32 | lo;
+}
+
+/* CPUID.80000007H:EDX[8]: the TSC runs at a constant rate in every
+ * power state, so ticks measure time. */
+static int tsc_is_invariant(void)
+{
+    uint32_t a, b, c, d;
+    __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
+    if (a < 0x80000007u)
+        return 0;
+    __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000007u), "c"(0));
+    return (d >> 8) & 1;
+}
+
+/* One (TSC, CLOCK_MONOTONIC) pair: the TSC at the middle of the narrowest
+ * of three clock reads, so the pair is off by at most half a system call. */
+static void clock_pair(uint64_t *tsc, uint64_t *ns)
+{
+    uint64_t best = ~0ull;
+    for (int i = 0; i < 3; i++) {
+        uint64_t before = read_tsc();
+        uint64_t t = monotonic_ns();
+        uint64_t after = read_tsc();
+        if (after - before < best) {
+            best = after - before;
+            *tsc = before + (after - before) / 2;
+            *ns = t;
+        }
+    }
+}
+
+/* The second pair, at least GS_CALIBRATE_NS after the first: gostat
+ * divides the differences to turn ticks into nanoseconds. */
+static void finish_calibration(struct gs_header *hdr)
+{
+    do
+        clock_pair(&hdr->tsc1, &hdr->mono1_ns);
+    while (hdr->mono1_ns - hdr->mono0_ns < GS_CALIBRATE_NS);
+}
+
+static void read_boot_id(char *buf)
+{
+    long fd = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)"/proc/sys/kernel/random/boot_id",
+                          GS_O_RDONLY | GS_O_CLOEXEC, 0, 0, 0);
+    long n = fd < 0 ? 0 : gs_syscall3(GS_SYS_read, fd, buf, GS_BOOTID_MAX - 1);
+    if (fd >= 0)
+        gs_syscall3(GS_SYS_close, fd, 0, 0);
+    if (n < 0)
+        n = 0;
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == 0))
+        n--;
+    buf[n] = 0;
+}
+
+static void report(const struct startup_env *env, const char *msg)
+{
+    if (!env->quiet)
+        gs_syscall3(GS_SYS_write, 2, msg, gs_strlen(msg));
+}
+
+/* Timing needs an invariant TSC and timing stacks; without them the
+ * trampolines find no stack for any goroutine and only count. */
+static void start_timing(const struct startup_env *env, struct gs_private *priv, uint8_t *rw,
+                         struct gs_header *hdr)
+{
+    if (!gs_config.nslots)
+        return;
+    if (!tsc_is_invariant()) {
+        hdr->flags |= GS_HDR_NO_TSC;
+        report(env, "gostat: this CPU has no invariant TSC; timing is off, counting only\n");
+        return;
+    }
+    priv->slots_base = (uint64_t)(rw + gs_config.slots_off);
+    priv->slots_max = gs_config.nslots;
+    read_boot_id(hdr->boot_id);
+    finish_calibration(hdr);
 }
 
 static const char *base_name(const char *path)
@@ -228,6 +326,7 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
 
     struct gs_header hdr;
     mem_copy(&hdr, image, sizeof hdr);
+    clock_pair(&hdr.tsc0, &hdr.mono0_ns);
     hdr.pid = gs_syscall3(GS_SYS_getpid, 0, 0, 0);
     hdr.start_time_ns = realtime_ns();
     hdr.proc_start_ticks = proc_start_ticks();
@@ -239,6 +338,8 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
         size_t len = 0;
         append(hdr.exe, &len, GS_EXE_MAX, argv[0]);
     }
+
+    start_timing(&env, priv, rw, &hdr);
 
     char path[1300];
     long fd = create_stats_file(&env, hdr.exe, hdr.pid, path, sizeof path);

@@ -1,27 +1,97 @@
 /* stub_abi.h: the contract between gorewrite and the stub blob it embeds.
  *
  * The blob is position-independent machine code built from the C and
- * assembly files in stubs/. It starts with struct gs_blob_header; gorewrite copies the blob
- * into the new executable segment and fills struct gs_stub_config inside the
- * copy. All addresses in the config are relative to the blob's first byte,
- * so the same blob works at any load address (PIE included).
+ * assembly files in stubs/. It starts with struct gs_blob_header; gorewrite
+ * copies the blob into the new executable segment, fills struct
+ * gs_stub_config inside the copy, and points trampolines at the routines
+ * the header names. All addresses in the config are relative to the blob's
+ * first byte, so the same blob works at any load address (PIE included).
  *
  * The run-time data segment (RW, zero-filled, placed by gorewrite) is:
  *   rw + 0                 struct gs_private (never shared with the file)
  *   rw + GS_PAGE           struct gs_live    \  replaced by a MAP_SHARED
  *   rw + 2*GS_PAGE         counter rows      /  mapping of the stats file
- */
+ *   rw + slots_off         timing stacks, one per goroutine (private)
+ *
+ * This header is included by assembly too: offsets are macros, checked
+ * against the structs below. */
 #ifndef GS_STUB_ABI_H
 #define GS_STUB_ABI_H
 
+#define GS_BLOB_MAGIC 0x31304f4c42524721 /* "!GRBLO01" */
+
+/* struct gs_stub_config, as byte offsets for the assembly */
+#define GS_CFG_RW_REL 24
+#define GS_CFG_G_M 48
+#define GS_CFG_G_STACK_HI 56
+#define GS_CFG_G_SLOT 64
+#define GS_CFG_M_ROW 72
+#define GS_CFG_ROW_STRIDE 80
+#define GS_CFG_MAX_ROWS 88
+#define GS_CFG_ROW_HEAD 96
+
+#define GS_PAGE_SIZE 4096
+
+/* histogram buckets (gostat_format.h): bucket = clamp(floor(log2 ticks),
+ * FIRST_BIT, FIRST_BIT + NBUCKETS - 1) - FIRST_BIT */
+#define GS_HIST_FIRST_BIT 4
+#define GS_HIST_NBUCKETS 32
+
+/* struct gs_private */
+#define GS_PRIV_ROWS_BASE 0
+#define GS_PRIV_SLOTS_BASE 8
+#define GS_PRIV_SLOTS_NEXT 16
+#define GS_PRIV_SLOTS_MAX 24
+
+/* struct gs_live (gostat_format.h) */
+#define GS_LIVE_ROWS_CLAIMED 0
+
+/* struct gs_drops (gostat_format.h) */
+#define GS_DROP_UNWOUND 0
+#define GS_DROP_TOO_DEEP 8
+#define GS_DROP_NO_SLOT 16
+#define GS_DROP_UNMATCHED 24
+#define GS_DROP_NO_SPACE 32
+
+/* a row: struct gs_drops at 0, then the page map */
+#define GS_ROW_MAP 64
+#define GS_PAGE_READY 1
+#define GS_PAGE_FAILED 2
+
+/* struct gs_timing (gostat_format.h) */
+#define GS_TIM_TOTAL 0
+#define GS_TIM_MAX 8
+#define GS_TIM_MIN_INV 16
+#define GS_TIM_HIST 24
+
+/* A goroutine's timing stack: a header, then 16-byte entries
+ * {u32 depth; u32 timing record offset; u64 tsc}, where depth is
+ * g.stack.hi - rsp at the call (the same at entry and return, wherever
+ * the stack has moved). g.racectx holds its address; 1 means "none". */
+#define GS_SLOT_SIZE 4096
+#define GS_SLOT_TOP 0          /* u32: bytes of entries in use */
+#define GS_SLOT_ENTRIES 64
+#define GS_SLOT_CAP (GS_SLOT_SIZE - GS_SLOT_ENTRIES)
+#define GS_ENT_DEPTH 0
+#define GS_ENT_REC 4
+#define GS_ENT_TSC 8
+#define GS_ENT_SIZE 16
+#define GS_SLOT_NONE 1
+
+#ifndef __ASSEMBLER__
+#include <stddef.h>
 #include <stdint.h>
 
-#define GS_BLOB_MAGIC 0x31304f4c42524721ull /* "!GRBLO01" */
+#include "gostat_format.h"
 
 struct gs_blob_header {
     uint64_t magic;
     uint32_t entry_off;     /* start-up entry: the new ELF entry point */
     uint32_t config_off;    /* struct gs_stub_config */
+    uint32_t claim_row_off; /* in: r13 = continue; out: r12 = row or 0 */
+    uint32_t time_enter_off;/* in: r12d = record offset, r13 = continue */
+    uint32_t time_exit_off; /* in: r12d = record offset; returns to the caller */
+    uint32_t reserved;
 };
 
 struct gs_stub_config {
@@ -31,12 +101,53 @@ struct gs_stub_config {
     int64_t rw_rel;         /* start of the RW data segment (struct gs_private) */
     uint64_t shared_size;   /* bytes from rw + GS_PAGE: live page and rows */
     uint64_t blob_link_addr;/* link-time address of the blob, for load_bias */
+    uint64_t g_m;           /* Go runtime offsets (rewriter/go_runtime.c); */
+    uint64_t g_stack_hi;    /* 64-bit so the assembly can add them directly */
+    uint64_t g_slot;        /* g.racectx */
+    uint64_t m_row;         /* m.tls[1] */
+    uint64_t row_stride;
+    uint64_t max_rows;
+    uint64_t row_head;      /* bytes at a row's start backed when claimed:
+                               drops, page map, counters */
+    uint64_t slots_off;     /* from rw: timing stacks */
+    uint64_t nslots;        /* 0: built with --count-only */
 };
 
-/* Process-private state the trampolines read; first page of the RW segment. */
+/* Process-private state; first page of the RW segment. */
 struct gs_private {
     uint64_t rows_base;     /* run-time address of counter row 0 */
-    uint64_t reserved[511];
+    uint64_t slots_base;    /* run-time address of timing stack 0 */
+    uint64_t slots_next;    /* timing stacks handed out (lock xadd) */
+    uint64_t slots_max;     /* 0 when timing is off at run time */
+    uint64_t reserved[508];
 };
+
+_Static_assert(offsetof(struct gs_stub_config, rw_rel) == GS_CFG_RW_REL, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, g_m) == GS_CFG_G_M, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, g_stack_hi) == GS_CFG_G_STACK_HI, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, g_slot) == GS_CFG_G_SLOT, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, m_row) == GS_CFG_M_ROW, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, row_stride) == GS_CFG_ROW_STRIDE, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, max_rows) == GS_CFG_MAX_ROWS, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, row_head) == GS_CFG_ROW_HEAD, "cfg");
+_Static_assert(GS_ROW_PAGEMAP == GS_ROW_MAP, "row layout");
+_Static_assert(offsetof(struct gs_drops, no_space) == GS_DROP_NO_SPACE, "drops");
+_Static_assert(offsetof(struct gs_private, slots_base) == GS_PRIV_SLOTS_BASE, "priv");
+_Static_assert(offsetof(struct gs_private, slots_next) == GS_PRIV_SLOTS_NEXT, "priv");
+_Static_assert(offsetof(struct gs_private, slots_max) == GS_PRIV_SLOTS_MAX, "priv");
+_Static_assert(sizeof(struct gs_private) == GS_PAGE_SIZE, "gs_private is one page");
+_Static_assert(GS_PAGE_SIZE == GS_PAGE, "page size");
+_Static_assert(offsetof(struct gs_live, rows_claimed) == GS_LIVE_ROWS_CLAIMED, "live");
+_Static_assert(offsetof(struct gs_drops, unwound) == GS_DROP_UNWOUND, "drops");
+_Static_assert(offsetof(struct gs_drops, too_deep) == GS_DROP_TOO_DEEP, "drops");
+_Static_assert(offsetof(struct gs_drops, no_slot) == GS_DROP_NO_SLOT, "drops");
+_Static_assert(offsetof(struct gs_drops, unmatched) == GS_DROP_UNMATCHED, "drops");
+_Static_assert(offsetof(struct gs_timing, total) == GS_TIM_TOTAL, "timing");
+_Static_assert(offsetof(struct gs_timing, max) == GS_TIM_MAX, "timing");
+_Static_assert(offsetof(struct gs_timing, min_inverted) == GS_TIM_MIN_INV, "timing");
+_Static_assert(offsetof(struct gs_timing, hist) == GS_TIM_HIST, "timing");
+_Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
+_Static_assert(GS_HIST_FIRST_BIT == GS_HIST_FIRST_LOG2 - 1, "histogram");
+#endif
 
 #endif

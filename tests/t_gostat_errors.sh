@@ -27,7 +27,7 @@ kinds=(
     "truncate|truncated: 20480 bytes, header says 24576"
     "short|truncated: 100 bytes, shorter than the"
     "empty|empty file"
-    "bad-magic|not a stats file (no GOSTATv1 magic"
+    "bad-magic|not a stats file (no GOSTATv2 magic"
     "no-magic|still being written"
     "bad-version|unsupported format version 99"
     "header-size|corrupt: header_size 8"
@@ -42,13 +42,25 @@ kinds=(
     "bad-stride|corrupt: row_stride 100"
     "live-oob|corrupt: live_off"
     "exe-no-nul|corrupt: exe is not NUL-terminated"
+    "counts-oob|corrupt: counts_off 4088 (2 counters of 8 bytes must fit in a 4096-byte row"
+    "timing:timing-size|corrupt: timing_size 64 (expected 280)"
+    "timing:timing-index|corrupt: function 0: timing record 1 (the file has 1)"
+    "timing:timing-oob|corrupt: 28 timing records at row offset 4096 (must be page aligned, after the counters, inside the 8192-byte row)"
+    "timing:pagemap-overlap|corrupt: the 2-byte page map at row offset 64 overlaps the counters at 64"
+    "timing:untimed-oob|corrupt: function 0: untimed reason offset"
 )
 for entry in "${kinds[@]}"; do
     kind=${entry%%|*}
     phrase=${entry#*|}
+    timing=()
+    # timing:KIND: a file built for timing (function c.d timed, a.b not).
+    if [[ $kind == timing:* ]]; then
+        kind=${kind#timing:}
+        timing=(--timing --untimed 0:inlined)
+    fi
     f=$dir/gostat.bad.$kind
-    "$MKSTATS" "$f" --pid 4194305 --func a.b:0x10:3 --func c.d:0x20:4:/src/c.go:9 --corrupt "$kind" \
-        || { fail "mkstats --corrupt $kind"; continue; }
+    "$MKSTATS" "$f" --pid 4194305 --func a.b:0x10:3 --func c.d:0x20:4:/src/c.go:9 ${timing[@]+"${timing[@]}"} \
+        --corrupt "$kind" || { fail "mkstats --corrupt $kind"; continue; }
     expect_error "$kind (table)" 2 "gostat: $f: " "$phrase" "$f"
     expect_error "$kind (json)" 2 "gostat: $f: " "$phrase" --json "$f"
     expect_error "$kind (watch)" 2 "gostat: $f: " "$phrase" --watch 0.1 "$f"
@@ -67,7 +79,7 @@ good=$dir/good
 "$MKSTATS" "$good" --pid 4194305 --func a.b:0x10:3
 expect_error "bad --top" 1 "gostat: " "--top needs a positive whole number, not 'x'" --top x "$good"
 expect_error "zero --top" 1 "gostat: " "--top needs a positive whole number" --top 0 "$good"
-expect_error "bad --sort" 1 "gostat: " "--sort takes 'calls' or 'name'" --sort size "$good"
+expect_error "bad --sort" 1 "gostat: " "--sort takes 'calls', 'name' or 'time', not 'size'" --sort size "$good"
 expect_error "bad --filter" 1 "gostat: " "--filter: bad regular expression '('" --filter '(' "$good"
 expect_error "bad --watch" 1 "gostat: " "--watch needs a number of seconds" --watch 0 "$good"
 expect_error "missing value" 1 "gostat: " "--top needs a value" "$good" --top

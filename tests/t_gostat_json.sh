@@ -41,7 +41,9 @@ f=$dir/gostat.fib.$$
     --func runtime.add:0x401000:0 || fail "mkstats"
 
 json_check "full object" '
-list(j.keys()) == ["pid", "exe", "live", "build_id", "go_version", "start_time_ns", "total_calls", "functions"]
+list(j.keys()) == ["pid", "exe", "live", "build_id", "go_version", "start_time_ns", "total_calls", "timing", "tsc_hz", "clock_source", "drops", "functions"]
+j["timing"] is False and j["tsc_hz"] is None and j["clock_source"] is None
+j["drops"] == {"unwound": 0, "too_deep": 0, "no_slot": 0, "unmatched": 0, "no_space": 0}
 j["pid"] == '$$'
 j["exe"] == "/opt/my \"fib\""
 j["live"] is True
@@ -50,10 +52,12 @@ j["go_version"] == "go1.22.12"
 j["start_time_ns"] == 1700000000123456789
 j["total_calls"] == 832047
 [f["name"] for f in j["functions"]] == ["main.fib", "main.(*T).Get", "runtime.add"]
-all(list(f.keys()) == ["name", "entry", "calls", "file", "line", "inlined"] for f in j["functions"])
-j["functions"][0] == {"name": "main.fib", "entry": "0x480900", "calls": 832040, "file": "/src/fib.go", "line": 10, "inlined": False}
-j["functions"][1] == {"name": "main.(*T).Get", "entry": "0x480b00", "calls": 7, "file": "/src/t.go", "line": 5, "inlined": True}
-j["functions"][2] == {"name": "runtime.add", "entry": "0x401000", "calls": 0, "file": "", "line": 0, "inlined": False}
+all(list(f.keys()) == ["name", "entry", "calls", "file", "line", "inlined", "timed", "untimed_reason", "timed_calls", "total_ns", "mean_ns", "p50_ns", "p90_ns", "p99_ns", "min_ns", "max_ns"] for f in j["functions"])
+all(f["timed"] is False and f["untimed_reason"] == "not built for timing" and f["timed_calls"] is None for f in j["functions"])
+all(f[k] is None for f in j["functions"] for k in ["total_ns", "mean_ns", "p50_ns", "p90_ns", "p99_ns", "min_ns", "max_ns"])
+{k: j["functions"][0][k] for k in list(j["functions"][0])[:6]} == {"name": "main.fib", "entry": "0x480900", "calls": 832040, "file": "/src/fib.go", "line": 10, "inlined": False}
+{k: j["functions"][1][k] for k in list(j["functions"][1])[:6]} == {"name": "main.(*T).Get", "entry": "0x480b00", "calls": 7, "file": "/src/t.go", "line": 5, "inlined": True}
+{k: j["functions"][2][k] for k in list(j["functions"][2])[:6]} == {"name": "runtime.add", "entry": "0x401000", "calls": 0, "file": "", "line": 0, "inlined": False}
 ' "$f"
 
 # The same by PID, from the private GOSTAT_DIR.
@@ -78,7 +82,7 @@ json_check "--filter" '
 "$MKSTATS" "$dir/small" --pid 31 --exe /x --start-ns 5 --func a.b:0x10:3:/a.go:7
 "$GOSTAT" --json "$dir/small" >"$dir/out"
 expect "exact JSON text" \
-    '{"pid":31,"exe":"/x","live":false,"build_id":"","go_version":"","start_time_ns":5,"total_calls":3,"functions":[{"name":"a.b","entry":"0x10","calls":3,"file":"/a.go","line":7,"inlined":false}]}' \
+    '{"pid":31,"exe":"/x","live":false,"build_id":"","go_version":"","start_time_ns":5,"total_calls":3,"timing":false,"tsc_hz":null,"clock_source":null,"drops":{"unwound":0,"too_deep":0,"no_slot":0,"unmatched":0,"no_space":0},"functions":[{"name":"a.b","entry":"0x10","calls":3,"file":"/a.go","line":7,"inlined":false,"timed":false,"untimed_reason":"not built for timing","timed_calls":null,"total_ns":null,"mean_ns":null,"p50_ns":null,"p90_ns":null,"p99_ns":null,"min_ns":null,"max_ns":null}]}' \
     "$(cat "$dir/out")"
 
 # Escaping: quote, backslash, control characters, valid UTF-8 kept,

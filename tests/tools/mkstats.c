@@ -6,13 +6,24 @@
  *   mkstats OUT --pid N [--exe PATH] [--build-id ID] [--go-version V] [--start-ns NS]
  *               [--start-ticks T] [--rows R] [--spread] [--claimed K]
  *               [--stray] [--corrupt KIND]
+ *               [--timing] [--no-tsc] [--tsc TSC0:MONO0:TSC1:MONO1] [--boot-id ID]
+ *               [--untimed INDEX:REASON]... [--time INDEX:ROW:TOTAL:MIN:MAX:B=N[,B=N...]]...
+ *               [--drops ROW:UNWOUND:TOO_DEEP:NO_SLOT:UNMATCHED:NO_SPACE]...
+ *               [--pagemap ROW:PAGE:VALUE]...
  *               --func NAME:ENTRY:CALLS[:FILE:LINE[:inlined]] ...
  *   mkstats --bump FILE INDEX N [ROW]   add N to function INDEX's counter
  *                                       (in ROW, default 0), as a program would
  *
  * --spread puts CALLS across rows 0..R-1 and claims them all; --claimed
  * sets live.rows_claimed explicitly; --stray writes large counts into the
- * rows past the claimed ones, which readers must ignore. */
+ * rows past the claimed ones, which readers must ignore.
+ *
+ * Timing: --timing sets GS_HDR_TIMING and gives every function a timing
+ * record (in order) except those named by --untimed. --time writes function
+ * INDEX's record in ROW (total, min and max ticks, histogram buckets) and
+ * marks its page backed in the row's page map; --pagemap then overrides a
+ * page map byte (e.g. 2: backing failed, so readers must skip the page).
+ * --drops fills a row's struct gs_drops. */
 #include "gostat_format.h"
 
 #include <fcntl.h>
@@ -27,6 +38,7 @@
 #include <unistd.h>
 
 #define MAX_FUNCS 4096
+#define MAX_EDITS 64
 #define STRAY_CALLS 1000000u
 
 struct func_spec {
@@ -36,6 +48,14 @@ struct func_spec {
     const char *file;
     uint32_t line;
     bool inlined;
+    const char *untimed;       /* reason, or NULL: timed (in a timing file) */
+    uint32_t timing;           /* record index, or GS_UNTIMED */
+};
+
+/* Row edits applied after the counters: --time, --drops, --pagemap. */
+struct edit {
+    char kind;                 /* 't', 'd' or 'p' */
+    char *arg;
 };
 
 struct spec {
@@ -51,13 +71,22 @@ struct spec {
     bool stray;
     int64_t claimed;           /* -1: derived from --spread */
     const char *corrupt;
+    bool timing, no_tsc;
+    uint64_t tsc[4];           /* tsc0, mono0_ns, tsc1, mono1_ns */
+    const char *boot_id;
+    uint32_t ntimed;
     struct func_spec funcs[MAX_FUNCS];
     uint32_t nfuncs;
+    struct edit edits[MAX_EDITS];
+    uint32_t nedits;
+    char *untimed[MAX_EDITS];
+    uint32_t nuntimed;
 };
 
 /* Where each part of the file goes. */
 struct plan {
     uint64_t strtab_size, functab_off, strtab_off, live_off, rows_off, row_stride, file_size;
+    uint64_t counts_off, timing_off;
 };
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -109,6 +138,33 @@ static void parse_func(char *arg, struct func_spec *f)
     f->inlined = n == 6;
 }
 
+/* A:B:C...: exactly n numbers separated by ':'. */
+static void parse_numbers(const char *arg, uint64_t *v, int n, const char *what)
+{
+    char copy[512], *rest = copy;
+    snprintf(copy, sizeof copy, "%s", arg);
+    for (int k = 0; k < n; k++)
+        v[k] = parse_u64(strsep(&rest, ":"), what);
+    if (rest)
+        die("%s: too many fields in '%s'", what, arg);
+}
+
+/* Timing record indexes in function order; reasons of --untimed INDEX:REASON. */
+static void assign_timing(struct spec *s)
+{
+    for (uint32_t k = 0; k < s->nuntimed; k++) {
+        char *rest = s->untimed[k];
+        uint64_t index = parse_u64(strsep(&rest, ":"), "--untimed INDEX");
+        if (index >= s->nfuncs || !rest)
+            die("--untimed wants INDEX:REASON with INDEX < %u", s->nfuncs);
+        s->funcs[index].untimed = rest;
+    }
+    for (uint32_t i = 0; i < s->nfuncs; i++) {
+        struct func_spec *f = &s->funcs[i];
+        f->timing = s->timing && !f->untimed ? s->ntimed++ : GS_UNTIMED;
+    }
+}
+
 static char *next_arg(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc)
@@ -150,6 +206,19 @@ static void parse_args(int argc, char **argv, struct spec *s)
             s->stray = true;
         else if (strcmp(a, "--corrupt") == 0)
             s->corrupt = next_arg(argc, argv, &i);
+        else if (strcmp(a, "--timing") == 0)
+            s->timing = true;
+        else if (strcmp(a, "--no-tsc") == 0)
+            s->no_tsc = true;
+        else if (strcmp(a, "--tsc") == 0)
+            parse_numbers(next_arg(argc, argv, &i), s->tsc, 4, a);
+        else if (strcmp(a, "--boot-id") == 0)
+            s->boot_id = next_arg(argc, argv, &i);
+        else if (strcmp(a, "--untimed") == 0 && s->nuntimed < MAX_EDITS)
+            s->untimed[s->nuntimed++] = next_arg(argc, argv, &i);
+        else if ((strcmp(a, "--time") == 0 || strcmp(a, "--drops") == 0 || strcmp(a, "--pagemap") == 0)
+                 && s->nedits < MAX_EDITS)
+            s->edits[s->nedits++] = (struct edit){ a[2], next_arg(argc, argv, &i) };
         else if (strcmp(a, "--func") == 0) {
             if (s->nfuncs == MAX_FUNCS)
                 die("more than %d functions", MAX_FUNCS);
@@ -163,18 +232,44 @@ static void parse_args(int argc, char **argv, struct spec *s)
     }
     if (!s->out || s->pid < 0 || s->rows == 0)
         die("usage: mkstats OUT --pid N [--rows R>=1] [--func NAME:ENTRY:CALLS[:FILE:LINE[:inlined]]]...");
+    assign_timing(s);
+}
+
+static uint64_t string_size(const char *str)
+{
+    return str && str[0] ? strlen(str) + 1 : 0;
+}
+
+/* A row as gorewrite lays it out: drops and the page map, the counters
+ * (64-byte aligned), then whole timing pages; the map's size depends on the
+ * row's, hence the loop. */
+static void plan_row(const struct spec *s, struct plan *p)
+{
+    uint64_t timing_pages = (s->ntimed + GS_TIMING_PER_PAGE - 1) / GS_TIMING_PER_PAGE;
+    uint64_t head_pages = 1;
+    for (;;) {
+        p->counts_off = round_up(GS_ROW_PAGEMAP + head_pages + timing_pages, 64);
+        uint64_t need = round_up(p->counts_off + sizeof(struct gs_counter) * (s->nfuncs ? s->nfuncs : 1),
+                                 GS_PAGE) / GS_PAGE;
+        if (need <= head_pages)
+            break;
+        head_pages = need;
+    }
+    p->timing_off = head_pages * GS_PAGE;
+    p->row_stride = (head_pages + timing_pages) * GS_PAGE;
 }
 
 static struct plan plan_layout(const struct spec *s)
 {
     struct plan p = { .strtab_size = 1 };
     for (uint32_t i = 0; i < s->nfuncs; i++)
-        p.strtab_size += strlen(s->funcs[i].name) + 1 + (s->funcs[i].file[0] ? strlen(s->funcs[i].file) + 1 : 0);
+        p.strtab_size += string_size(s->funcs[i].name) + string_size(s->funcs[i].file)
+                         + string_size(s->funcs[i].untimed);
     p.functab_off = sizeof(struct gs_header);
     p.strtab_off = p.functab_off + (uint64_t)s->nfuncs * sizeof(struct gs_func);
     p.live_off = round_up(p.strtab_off + p.strtab_size, GS_PAGE);
     p.rows_off = p.live_off + GS_PAGE;
-    p.row_stride = round_up(s->nfuncs ? (uint64_t)s->nfuncs * sizeof(struct gs_counter) : 1, GS_PAGE);
+    plan_row(s, &p);
     p.file_size = p.rows_off + p.row_stride * s->rows;
     return p;
 }
@@ -187,6 +282,19 @@ static uint32_t add_string(unsigned char *strtab, uint64_t *used, const char *st
     memcpy(strtab + off, str, strlen(str) + 1);
     *used += strlen(str) + 1;
     return off;
+}
+
+static void fill_timing_header(struct gs_header *h, const struct spec *s, const struct plan *p)
+{
+    h->flags |= GS_HDR_TIMING | (s->no_tsc ? GS_HDR_NO_TSC : 0);
+    h->ntimed = s->ntimed;
+    h->timing_size = sizeof(struct gs_timing);
+    h->timing_off = p->timing_off;
+    h->tsc0 = s->tsc[0];
+    h->mono0_ns = s->tsc[1];
+    h->tsc1 = s->tsc[2];
+    h->mono1_ns = s->tsc[3];
+    snprintf(h->boot_id, sizeof h->boot_id, "%s", s->boot_id ? s->boot_id : "");
 }
 
 static void fill_header(unsigned char *buf, const struct spec *s, const struct plan *p)
@@ -210,6 +318,9 @@ static void fill_header(unsigned char *buf, const struct spec *s, const struct p
     h.row_stride = p->row_stride;
     h.max_rows = s->rows;
     h.counter_size = sizeof(struct gs_counter);
+    h.counts_off = p->counts_off;
+    if (s->timing)
+        fill_timing_header(&h, s, p);
     snprintf(h.exe, sizeof h.exe, "%s", s->exe);
     snprintf(h.build_id, sizeof h.build_id, "%s", s->build_id);
     snprintf(h.go_version, sizeof h.go_version, "%s", s->go_version);
@@ -228,6 +339,8 @@ static void fill_tables(unsigned char *buf, const struct spec *s, const struct p
             .file_off = add_string(buf + p->strtab_off, &used, f->file),
             .line = f->line,
             .flags = f->inlined ? GS_FUNC_INLINED : 0,
+            .timing = f->timing,
+            .untimed_off = f->untimed ? add_string(buf + p->strtab_off, &used, f->untimed) : 0,
         };
         memcpy(buf + p->functab_off + i * sizeof g, &g, sizeof g);
     }
@@ -235,7 +348,8 @@ static void fill_tables(unsigned char *buf, const struct spec *s, const struct p
 
 static void put_counter(unsigned char *buf, const struct plan *p, uint32_t row, uint32_t i, uint64_t v)
 {
-    memcpy(buf + p->rows_off + row * p->row_stride + i * sizeof(struct gs_counter), &v, sizeof v);
+    memcpy(buf + p->rows_off + row * p->row_stride + p->counts_off + i * sizeof(struct gs_counter),
+           &v, sizeof v);
 }
 
 static void fill_counters(unsigned char *buf, const struct spec *s, const struct plan *p)
@@ -251,6 +365,61 @@ static void fill_counters(unsigned char *buf, const struct spec *s, const struct
             put_counter(buf, p, r, i, c / used_rows + (r < c % used_rows));
         for (uint64_t r = claimed + 1; s->stray && r < s->rows; r++)
             put_counter(buf, p, (uint32_t)r, i, STRAY_CALLS);
+    }
+}
+
+static unsigned char *row_at(unsigned char *buf, const struct spec *s, const struct plan *p, uint64_t row)
+{
+    if (row >= s->rows)
+        die("row %" PRIu64 " out of range", row);
+    return buf + p->rows_off + row * p->row_stride;
+}
+
+/* INDEX:ROW:TOTAL:MIN:MAX:B=N[,B=N...] */
+static void edit_time(unsigned char *buf, const struct spec *s, const struct plan *p, char *arg)
+{
+    char *hist = arg;
+    for (int k = 0; k < 5 && hist; k++)
+        hist = strchr(hist, ':') ? strchr(hist, ':') + 1 : NULL;
+    if (!hist)
+        die("--time wants INDEX:ROW:TOTAL:MIN:MAX:B=N[,B=N...], got '%s'", arg);
+    hist[-1] = '\0';
+    uint64_t v[5];
+    parse_numbers(arg, v, 5, "--time");
+    if (v[0] >= s->nfuncs || s->funcs[v[0]].timing == GS_UNTIMED)
+        die("--time: function %" PRIu64 " is not timed", v[0]);
+    struct gs_timing t = { .total = v[2], .min_inverted = ~v[3], .max = v[4] };
+    for (char *item; (item = strsep(&hist, ",")) != NULL;) {
+        char *eq = strchr(item, '=');
+        if (!eq)
+            die("--time: bad bucket '%s'", item);
+        *eq = '\0';
+        uint64_t b = parse_u64(item, "bucket");
+        if (b >= GS_HIST_BUCKETS)
+            die("--time: bucket %" PRIu64 " out of range", b);
+        t.hist[b] = parse_u64(eq + 1, "bucket count");
+    }
+    uint64_t off = gs_timing_offset(p->timing_off, s->funcs[v[0]].timing);
+    unsigned char *row = row_at(buf, s, p, v[1]);
+    memcpy(row + off, &t, sizeof t);
+    row[GS_ROW_PAGEMAP + off / GS_PAGE] = 1;
+}
+
+static void apply_edit(unsigned char *buf, const struct spec *s, const struct plan *p, const struct edit *e)
+{
+    uint64_t v[6];
+    if (e->kind == 't') {
+        edit_time(buf, s, p, e->arg);
+    } else if (e->kind == 'd') {
+        parse_numbers(e->arg, v, 6, "--drops");
+        struct gs_drops d = { .unwound = v[1], .too_deep = v[2], .no_slot = v[3],
+                              .unmatched = v[4], .no_space = v[5] };
+        memcpy(row_at(buf, s, p, v[0]), &d, sizeof d);
+    } else {
+        parse_numbers(e->arg, v, 3, "--pagemap");
+        if (v[1] >= p->row_stride / GS_PAGE)
+            die("--pagemap: page %" PRIu64 " out of range", v[1]);
+        row_at(buf, s, p, v[0])[GS_ROW_PAGEMAP + v[1]] = (unsigned char)v[2];
     }
 }
 
@@ -296,6 +465,18 @@ static uint64_t corrupt(unsigned char *buf, const char *kind, const struct plan 
         h->live_off = p->file_size;
     else if (strcmp(kind, "exe-no-nul") == 0)
         memset(h->exe, 'A', sizeof h->exe);
+    else if (strcmp(kind, "counts-oob") == 0)
+        h->counts_off = h->row_stride - 8 * h->nfuncs + 8;
+    else if (strcmp(kind, "timing-size") == 0)
+        h->timing_size = 64;
+    else if (strcmp(kind, "timing-index") == 0)
+        ((struct gs_func *)(buf + p->functab_off))->timing = h->ntimed;
+    else if (strcmp(kind, "timing-oob") == 0)
+        h->ntimed = (uint32_t)(h->row_stride / GS_PAGE * GS_TIMING_PER_PAGE);
+    else if (strcmp(kind, "pagemap-overlap") == 0)
+        h->counts_off = GS_ROW_PAGEMAP;
+    else if (strcmp(kind, "untimed-oob") == 0)
+        ((struct gs_func *)(buf + p->functab_off))->untimed_off = (uint32_t)p->strtab_size;
     else
         die("unknown --corrupt kind '%s'", kind);
     return p->file_size;
@@ -334,7 +515,8 @@ static int bump(int argc, char **argv)
     memcpy(&h, m, sizeof h);
     if (index >= h.nfuncs || row >= h.max_rows)
         die("INDEX or ROW out of range in %s", argv[2]);
-    __atomic_fetch_add((uint64_t *)(void *)(m + h.rows_off + row * h.row_stride + index * h.counter_size),
+    __atomic_fetch_add((uint64_t *)(void *)(m + h.rows_off + row * h.row_stride + h.counts_off
+                                            + index * h.counter_size),
                        n, __ATOMIC_RELAXED);
     munmap(m, (size_t)sb.st_size);
     close(fd);
@@ -355,6 +537,8 @@ int main(int argc, char **argv)
     fill_header(buf, &s, &p);
     fill_tables(buf, &s, &p);
     fill_counters(buf, &s, &p);
+    for (uint32_t k = 0; k < s.nedits; k++)
+        apply_edit(buf, &s, &p, &s.edits[k]);
     write_file(s.out, buf, corrupt(buf, s.corrupt, &p));
     free(buf);
     return 0;

@@ -1,0 +1,24 @@
+/* clock.h: turning a stats file's TSC ticks into nanoseconds. */
+#ifndef GOSTAT_CLOCK_H
+#define GOSTAT_CLOCK_H
+
+#include "gostat_format.h"
+
+#include <stdbool.h>
+
+#define GST_CLOCK_THIS_BOOT "this boot"
+#define GST_CLOCK_STARTUP "start-up calibration"
+
+struct gst_clock {
+    bool known;                /* false: no usable calibration, durations unknown */
+    double ns_per_tick;
+    const char *source;        /* GST_CLOCK_THIS_BOOT, GST_CLOCK_STARTUP, or NULL */
+};
+
+/* The best rate for hdr: if the file was written during this boot (same
+ * boot_id) and has a start-up pair, the TSC and CLOCK_MONOTONIC now against
+ * that pair, a baseline as long as the program's age; else the start-up
+ * calibration pair (tsc0, mono0_ns) .. (tsc1, mono1_ns). */
+struct gst_clock gst_clock_for(const struct gs_header *hdr);
+
+#endif

@@ -1,0 +1,19 @@
+/* hist.h: percentiles from a function's log2 duration histogram. */
+#ifndef GOSTAT_HIST_H
+#define GOSTAT_HIST_H
+
+#include "gostat_format.h"
+
+#include <stdint.h>
+
+/* The pct-th percentile (0 < pct <= 100) in ticks of the durations counted
+ * in hist (GS_HIST_BUCKETS buckets, gostat_format.h), whose smallest and
+ * largest are min and max. The rank is ceil(pct/100 * count); within the
+ * bucket holding it, the value is lo + (hi - lo) * (rank - before) / n,
+ * where [lo, hi) is the bucket's range (hi = max for the open last bucket),
+ * n its count and before the count of the buckets below; then clamped to
+ * [min, max]. Returns 0 for an empty histogram. */
+double gst_hist_percentile(const uint64_t hist[GS_HIST_BUCKETS], uint64_t min, uint64_t max,
+                           unsigned pct);
+
+#endif

@@ -1,0 +1,25 @@
+/* times.c: per-function durations in nanoseconds. */
+#include "times.h"
+
+#include "hist.h"
+
+struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func *f)
+{
+    struct gst_times t = { 0 };
+    double k = st->clock.ns_per_tick;
+
+    if (!f->timed || !st->clock.known)
+        return t;
+    t.known = true;
+    t.total_ns = (double)f->total_ticks * k;
+    if (f->timed_calls == 0)
+        return t;
+    t.any = true;
+    t.mean_ns = t.total_ns / (double)f->timed_calls;
+    t.p50_ns = gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, 50) * k;
+    t.p90_ns = gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, 90) * k;
+    t.p99_ns = gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, 99) * k;
+    t.min_ns = (double)f->min_ticks * k;
+    t.max_ns = (double)f->max_ticks * k;
+    return t;
+}

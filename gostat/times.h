@@ -1,0 +1,19 @@
+/* times.h: a function's durations in nanoseconds, as shown by the table
+ * and JSON outputs: its tick sums and histogram through the file's clock. */
+#ifndef GOSTAT_TIMES_H
+#define GOSTAT_TIMES_H
+
+#include "statsfile.h"
+
+#include <stdbool.h>
+
+struct gst_times {
+    bool known;                /* timed, and the clock is usable */
+    bool any;                  /* known and at least one timed call: mean,
+                                  percentiles, min and max exist */
+    double total_ns, mean_ns, p50_ns, p90_ns, p99_ns, min_ns, max_ns;
+};
+
+struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func *f);
+
+#endif

@@ -1,0 +1,57 @@
+/* exits.h: a function's returns and branch targets (part of stage 3,
+ * patch planning). Each ret gets a 5-byte jmp to an exit trampoline that
+ * replays the instructions it covers; that is only safe when no branch lands
+ * inside the covered bytes, so every direct branch target and every
+ * jump-table target in the function is collected first. */
+#ifndef GR_EXITS_H
+#define GR_EXITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <Zydis/Zydis.h>
+
+#include "elf_read.h"
+
+/* One patchable return: [addr, addr + len) holds the replayed
+ * instructions, the ret at addr + ret_off, and possibly int3 padding. */
+struct gr_exit {
+    uint64_t addr;
+    uint8_t len;
+    uint8_t ret_off;
+};
+
+struct gr_exit_list {
+    struct gr_exit *items;
+    size_t n, cap;
+};
+
+/* Scratch reused from function to function. */
+struct gr_exit_scan {
+    ZydisDecoder zy;
+    uint32_t *starts;       /* instruction offsets from the entry */
+    uint8_t *kind;          /* per instruction: other, plain (replayable), ret */
+    size_t ninsns, cap_insns;
+    uint32_t *targets;      /* branch target offsets, sorted after the sweep */
+    size_t ntargets, cap_targets;
+};
+
+struct gr_body {
+    const char *entry_reason;   /* why the entry patch is unsafe, or NULL */
+    const char *untimed_reason; /* why the returns cannot all be patched, or NULL */
+    size_t first_exit, nexits;  /* in the exit list, when timed */
+};
+
+void gr_exit_scan_init(struct gr_exit_scan *s);
+void gr_exit_scan_free(struct gr_exit_scan *s);
+
+/* Scans [entry, entry + size) (code holds its bytes); entry_len bytes at
+ * the entry will be replaced too. Appends the exits to list when all can be
+ * patched. Returns -1 only when out of memory. */
+int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t *code,
+                  size_t size, uint64_t entry, unsigned entry_len, struct gr_exit_list *list,
+                  struct gr_body *out);
+
+void gr_exit_list_free(struct gr_exit_list *list);
+
+#endif

@@ -1,0 +1,270 @@
+// Command timing calls functions whose durations are known or measured,
+// for the timing tests (tests/t_timing.sh): a 10 ms sleep, a busy loop,
+// recursion, 1000 goroutines sleeping across threads, panics recovered
+// mid-call, recursion deep enough to move the stack, a jump-table switch
+// and runtime.Goexit. Standard output is deterministic; with TIMING_OUT set,
+// the program also writes what it measured itself (time.Now) there as JSON.
+//
+// Functions whose timing is asserted call rare() behind a flag that is
+// never set, so that the compiler gives them a stack check.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+)
+
+var never bool
+
+func rare() { fmt.Fprintln(os.Stderr, "never") }
+
+//go:noinline
+func sleep10ms() {
+	if never {
+		rare()
+	}
+	time.Sleep(10 * time.Millisecond)
+}
+
+//go:noinline
+func spin(n int) int {
+	if never {
+		rare()
+	}
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i*i ^ (s >> 3)
+	}
+	return s
+}
+
+//go:noinline
+func fib(n int) int {
+	if never {
+		rare()
+	}
+	if n < 2 {
+		return n
+	}
+	return fib(n-1) + fib(n-2)
+}
+
+//go:noinline
+func fibRoot() int {
+	if never {
+		rare()
+	}
+	return fib(25)
+}
+
+//go:noinline
+func nap() {
+	if never {
+		rare()
+	}
+	time.Sleep(2 * time.Millisecond)
+	runtime.Gosched()
+}
+
+//go:noinline
+func mayPanic(i int) int {
+	if never {
+		rare()
+	}
+	if i%2 == 1 {
+		panic(i)
+	}
+	return i
+}
+
+//go:noinline
+func guard(i int) (r int) {
+	if never {
+		rare()
+	}
+	defer func() {
+		if recover() != nil {
+			r = -1
+		}
+	}()
+	return mayPanic(i)
+}
+
+//go:noinline
+func deep(n int) int {
+	var pad [256]byte
+	if never {
+		rare()
+	}
+	pad[n%256] = byte(n)
+	if n == 0 {
+		return int(pad[0])
+	}
+	return deep(n-1) + int(pad[n%256])
+}
+
+//go:noinline
+func deepRoot() int {
+	if never {
+		rare()
+	}
+	return deep(20000)
+}
+
+//go:noinline
+func classify(x int) int {
+	if never {
+		rare()
+	}
+	switch x {
+	case 0:
+		return 3
+	case 1:
+		return 1
+	case 2:
+		return 4
+	case 3:
+		return 1
+	case 4:
+		return 5
+	case 5:
+		return 9
+	case 6:
+		return 2
+	case 7:
+		return 6
+	case 8:
+		return 5
+	case 9:
+		return 3
+	case 10:
+		return 5
+	case 11:
+		return 8
+	}
+	return -1
+}
+
+//go:noinline
+func exitNow() {
+	if never {
+		rare()
+	}
+	runtime.Goexit()
+}
+
+//go:noinline
+func goexitWorker(wg *sync.WaitGroup) {
+	defer wg.Done()
+	if never {
+		rare()
+	}
+	exitNow()
+}
+
+//go:noinline
+func afterGoexit(i int) int {
+	if never {
+		rare()
+	}
+	return i * 2
+}
+
+// measured holds what the program timed itself, in nanoseconds.
+type measured struct {
+	Sleep10msMean float64 `json:"sleep10ms_mean_ns"`
+	SpinMean      float64 `json:"spin_mean_ns"`
+	FibRoot       float64 `json:"fibroot_ns"`
+	NapMean       float64 `json:"nap_mean_ns"`
+	DeepRootMean  float64 `json:"deeproot_mean_ns"`
+}
+
+func meanOf(n int, f func()) float64 {
+	var total time.Duration
+	for i := 0; i < n; i++ {
+		t := time.Now()
+		f()
+		total += time.Since(t)
+	}
+	return float64(total.Nanoseconds()) / float64(n)
+}
+
+func naps() float64 {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var total time.Duration
+	for i := 0; i < 1000; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := time.Now()
+			nap()
+			d := time.Since(t)
+			mu.Lock()
+			total += d
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return float64(total.Nanoseconds()) / 1000
+}
+
+func goexits() int {
+	var wg sync.WaitGroup
+	for i := 0; i < 100; i++ {
+		wg.Add(1)
+		go goexitWorker(&wg)
+	}
+	wg.Wait()
+	sum := 0
+	var mu sync.Mutex
+	for i := 0; i < 1000; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			v := afterGoexit(i)
+			mu.Lock()
+			sum += v
+			mu.Unlock()
+		}(i)
+	}
+	wg.Wait()
+	return sum
+}
+
+func main() {
+	var m measured
+	m.Sleep10msMean = meanOf(20, sleep10ms)
+	spins := 0
+	m.SpinMean = meanOf(50, func() { spins += spin(2000000) & 1 })
+	fibv := 0
+	m.FibRoot = meanOf(1, func() { fibv = fibRoot() })
+	m.NapMean = naps()
+	guarded := 0
+	for i := 0; i < 2000; i++ {
+		guarded += guard(i)
+	}
+	deepv := 0
+	m.DeepRootMean = meanOf(3, func() { deepv += deepRoot() })
+	classes := 0
+	for i := 0; i < 1200; i++ {
+		classes += classify(i % 13)
+	}
+	fmt.Println("fib(25) =", fibv)
+	fmt.Println("guarded sum =", guarded)
+	fmt.Println("deep =", deepv)
+	fmt.Println("classes =", classes)
+	fmt.Println("after goexit =", goexits())
+	fmt.Println("spins =", spins >= 0)
+	if path := os.Getenv("TIMING_OUT"); path != "" {
+		b, _ := json.Marshal(m)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# t_timing: per-function latency. testdata/timing, built with every Go
+# version, runs instrumented (timing is the default) and reports through
+# gostat --json durations that agree with what the program measured itself
+# with time.Now: a 10 ms sleep (mean within 10 % of 10 ms and of the
+# program's own mean), a busy loop, fib(25) whose root call includes all its
+# children, 1000 goroutines sleeping across threads, panics recovered
+# mid-call, recursion deep enough to move the stack, a jump-table switch and
+# runtime.Goexit. Calls that cannot be timed are counted as drops, never
+# mis-timed. The same program built with --count-only counts exactly and
+# reports no timing.
+# Environment: GOVERS="1.22" restricts the Go versions.
+
+. "$(dirname "$0")/lib.sh"
+require_tools
+
+WORK=$(mktemp_dir)
+trap 'rm -rf "$WORK"' EXIT
+DIR=$ROOT/testdata/timing
+
+check_timing() {
+    python3 - "$@" <<'PY'
+import json, sys
+stats = json.load(open(sys.argv[1]))
+self = json.load(open(sys.argv[2]))
+funcs = {}
+for f in stats["functions"]:
+    if f["name"].startswith("main."):
+        funcs[f["name"]] = f
+bad = []
+
+def f(name):
+    return funcs["main." + name]
+
+def near(what, got, want, tol=0.10):
+    if not (abs(got - want) <= tol * want):
+        bad.append("%s: %.0f ns, want %.0f ns +-%d%%" % (what, got, want, tol * 100))
+
+def timed(name, n):
+    got = f(name)["timed_calls"]
+    if got != n:
+        bad.append("main.%s: %s timed calls, want %d" % (name, got, n))
+
+if stats.get("timing") is not True:
+    bad.append("timing is not on")
+for name in ["sleep10ms", "spin", "fibRoot", "fib", "nap", "guard", "classify", "afterGoexit", "main"]:
+    timed(name, f(name)["calls"])
+near("main.sleep10ms mean vs 10 ms", f("sleep10ms")["mean_ns"], 10e6)
+near("main.sleep10ms mean vs the program's own", f("sleep10ms")["mean_ns"], self["sleep10ms_mean_ns"])
+near("main.spin mean vs the program's own", f("spin")["mean_ns"], self["spin_mean_ns"])
+near("main.fibRoot vs the program's own", f("fibRoot")["total_ns"], self["fibroot_ns"])
+# the root call of fib(25) is fib's longest and holds all its children
+if not (0.9 * f("fibRoot")["max_ns"] <= f("fib")["max_ns"] <= f("fibRoot")["max_ns"]):
+    bad.append("main.fib max %s outside 90-100%% of main.fibRoot %s" % (f("fib")["max_ns"], f("fibRoot")["max_ns"]))
+near("main.nap mean (1000 goroutines) vs the program's own", f("nap")["mean_ns"], self["nap_mean_ns"])
+if f("nap")["min_ns"] < 2e6:
+    bad.append("main.nap min %s < its 2 ms sleep" % f("nap")["min_ns"])
+# every odd call panics and is recovered in guard: only the even ones return
+timed("mayPanic", 1000)
+# deep(20000) moves the stack many times; deepRoot's calls span it
+timed("deepRoot", 3)
+near("main.deepRoot mean vs the program's own", f("deepRoot")["mean_ns"], self["deeproot_mean_ns"])
+if not (0 < f("deep")["timed_calls"] < f("deep")["calls"]):
+    bad.append("main.deep: %s of %s calls timed; the deepest cannot be" % (f("deep")["timed_calls"], f("deep")["calls"]))
+# runtime.Goexit unwinds exitNow and goexitWorker: never timed, never mis-timed
+timed("exitNow", 0)
+timed("goexitWorker", 0)
+drops = stats["drops"]
+if drops["unwound"] < 1000 + 200:
+    bad.append("drops: %d unwound, want at least 1200 (panics and Goexit)" % drops["unwound"])
+if drops["too_deep"] < f("deep")["calls"] - f("deep")["timed_calls"]:
+    bad.append("drops: too_deep %d < main.deep's untimed calls" % drops["too_deep"])
+for name, g in funcs.items():
+    if g["timed_calls"] is None:
+        continue
+    if g["timed_calls"] > g["calls"]:
+        bad.append("%s: more timed calls than calls" % name)
+    if g["timed_calls"] > 0:
+        q = [g["min_ns"], g["p50_ns"], g["p90_ns"], g["p99_ns"], g["max_ns"]]
+        if q != sorted(q) or abs(g["mean_ns"] * g["timed_calls"] - g["total_ns"]) > g["timed_calls"] + 1:
+            bad.append("%s: inconsistent min/p50/p90/p99/max %s or mean %s" % (name, q, g["mean_ns"]))
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+check_count_only() {
+    python3 - "$@" <<'PY'
+import json, sys
+stats = json.load(open(sys.argv[1]))
+bad = []
+if stats.get("timing") is not False:
+    bad.append("timing is %r, want false" % stats.get("timing"))
+for f in stats["functions"]:
+    if f["timed_calls"] is not None or f["timed"] or f.get("untimed_reason") != "--count-only":
+        bad.append("%s: timed_calls %r timed %r reason %r" % (f["name"], f["timed_calls"], f["timed"], f.get("untimed_reason")))
+        break
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+for v in ${GOVERS:-$GO_VERSIONS}; do
+    orig=$ROOT/build/testbin/go$v/exe/timing
+    if ! build_go "$v" "$DIR" "$orig"; then
+        fail "go$v: build failed"
+        continue
+    fi
+    for mode in timed count-only; do
+        id="go$v $mode"
+        instr=$WORK/go$v/timing.$mode
+        mkdir -p "$WORK/go$v"
+        flags=()
+        [ $mode = count-only ] && flags=(--count-only)
+        if ! "$GOREWRITE" ${flags[@]+"${flags[@]}"} "$orig" "$instr" >/dev/null; then
+            fail "$id: bin/gorewrite failed"
+            continue
+        fi
+        self=$WORK/go$v/self.$mode.json
+        if ! TIMING_OUT=$self run_compare "$orig" "$instr"; then
+            fail "$id: the instrumented program behaves differently"
+            continue
+        fi
+        stats=$(stats_file_for "$RC_STATDIR") || { fail "$id: no stats file"; continue; }
+        json=$RC_WORK/stats.json
+        gostat_json "$stats" "$json" || { fail "$id: gostat --json failed"; continue; }
+        ok=1
+        check_counts "$json" "$DIR/expect" "$v" || ok=0
+        if [ $mode = timed ]; then
+            check_timing "$json" "$self" || ok=0
+        else
+            check_count_only "$json" || ok=0
+        fi
+        if [ $ok -eq 1 ]; then
+            echo "ok   $id"
+        else
+            cp "$json" "$ROOT/build/test-logs/t_timing.go$v.$mode.json" 2>/dev/null
+            fail "$id: wrong timing (above)"
+        fi
+    done
+done
+[ $fails -eq 0 ]
