@@ -122,7 +122,9 @@ static void put_clock(FILE *out, const struct gst_stats *st)
 {
     const struct gst_drops *d = &st->drops;
 
-    fprintf(out, ",\"timing\":%s,\"tsc_hz\":", st->timing ? "true" : "false");
+    fprintf(out, ",\"timing\":%s,\"sample_every\":%" PRIu32 ",\"tsc_hz\":",
+            st->timing ? "true" : "false",
+            st->hdr.sample_every > 1 ? st->hdr.sample_every : 1);
     if (st->clock.known)
         fprintf(out, "%.0f,\"clock_source\":", 1e9 / st->clock.ns_per_tick);
     else

@@ -12,6 +12,8 @@ struct gst_times {
     bool any;                  /* known and at least one timed call: mean,
                                   percentiles, min and max exist */
     double total_ns, mean_ns, p50_ns, p90_ns, p99_ns, min_ns, max_ns;
+                               /* with sampled timing, total_ns is the
+                                  estimate mean_ns x calls */
 };
 
 struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func *f);

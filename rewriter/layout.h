@@ -24,6 +24,7 @@ struct gr_layout {
     uint64_t timing_off;      /* in a row: first timing page */
     uint64_t slots_off;       /* from rw_vaddr: goroutine timing stacks */
     uint64_t nslots;          /* 0 when not timing */
+    uint32_t sample;          /* time about 1 call in this many (1: all) */
 
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;

@@ -14,7 +14,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gorewrite [-v] [--count-only] [--max-threads N] INPUT OUTPUT\n"
+            "usage: gorewrite [-v] [--count-only | --sample N] [--max-threads N] INPUT OUTPUT\n"
             "\n"
             "Writes OUTPUT, a copy of the Go program INPUT that counts and times every\n"
             "call of every Go function with a stack check. INPUT is never modified. Run\n"
@@ -24,6 +24,9 @@ static void usage(FILE *out)
             "  -v               list every function with its decision, and why it is\n"
             "                   skipped or untimed\n"
             "  --count-only     count calls, do not time them (cheaper, smaller)\n"
+            "  --sample N       count every call, time about 1 call in N (at random\n"
+            "                   intervals; mean and percentiles stay unbiased, totals\n"
+            "                   are estimated as mean x calls); N from 1 to 1000000\n"
             "  --max-threads N  threads that count without locks (default %d); more\n"
             "                   threads still count exactly, with a locked increment\n"
             "  -h, --help       this text\n"
@@ -32,12 +35,12 @@ static void usage(FILE *out)
             DEFAULT_MAX_THREADS);
 }
 
-static int parse_count(const char *s, uint32_t *out)
+static int parse_number(const char *s, unsigned long max, uint32_t *out)
 {
     char *end;
     errno = 0;
     unsigned long v = strtoul(s, &end, 10);
-    if (errno || *end || v < 1 || v > 4095)
+    if (errno || *end || *s < '0' || *s > '9' || v < 1 || v > max)
         return -1;
     *out = (uint32_t)v;
     return 0;
@@ -54,11 +57,16 @@ int main(int argc, char **argv)
             opt.verbose = 1;
         } else if (strcmp(argv[i], "--count-only") == 0) {
             opt.count_only = 1;
+        } else if (strcmp(argv[i], "--sample") == 0 && i + 1 < argc) {
+            if (parse_number(argv[++i], 1000000, &opt.sample) < 0) {
+                fprintf(stderr, "gorewrite: --sample takes a number from 1 to 1000000\n");
+                return EXIT_USAGE;
+            }
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return 0;
         } else if (strcmp(argv[i], "--max-threads") == 0 && i + 1 < argc) {
-            if (parse_count(argv[++i], &threads) < 0) {
+            if (parse_number(argv[++i], 4095, &threads) < 0) {
                 fprintf(stderr, "gorewrite: --max-threads takes a number from 1 to 4095\n");
                 return EXIT_USAGE;
             }
@@ -72,6 +80,10 @@ int main(int argc, char **argv)
         } else {
             paths[npaths++] = argv[i];
         }
+    }
+    if (opt.count_only && opt.sample > 1) {
+        fprintf(stderr, "gorewrite: --count-only and --sample exclude each other\n");
+        return EXIT_USAGE;
     }
     if (npaths != 2) {
         usage(stderr);

@@ -58,7 +58,9 @@ static struct gr_stub_routines stub_routines(const struct rx_parts *rx)
     uint64_t blob = rx->code.base + rx->blob_off;
     return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
                                      .time_enter = blob + h->time_enter_off,
-                                     .time_exit = blob + h->time_exit_off};
+                                     .time_exit = blob + h->time_exit_off,
+                                     .time_enter_sampled = blob + h->time_enter_sampled_off,
+                                     .time_exit_sampled = blob + h->time_exit_sampled_off};
 }
 
 static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const struct gr_plan *plan,
@@ -81,6 +83,7 @@ static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const str
         .row_head = l->row_head,
         .slots_off = l->slots_off,
         .nslots = l->nslots,
+        .sample = l->sample,
     };
     memcpy(rx->code.bytes + rx->blob_off + h->config_off, &cfg, sizeof cfg);
 }
@@ -180,7 +183,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     struct gr_elf elf;
     struct gr_program prog = {0};
     struct gr_plan plan = {0};
-    struct gr_layout layout;
+    struct gr_layout layout = {.sample = opt->sample > 1 ? opt->sample : 1};
     struct rx_parts rx = {0};
     int rc = gr_elf_read(in_path, &elf, err);
     if (rc == 0 && gr_elf_section(&elf, GR_TEXT_SECTION))

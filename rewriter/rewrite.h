@@ -12,6 +12,7 @@
 struct gr_options {
     int verbose;            /* list every function's decision on the log */
     int count_only;         /* no timing: entry patches only */
+    uint32_t sample;        /* time about 1 call in this many (0, 1: all) */
     uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
 };
 

@@ -67,6 +67,7 @@ static void fill_header(struct gs_header *h, const struct gr_program *prog,
     h->ntimed = l->ntimed;
     h->timing_size = sizeof(struct gs_timing);
     h->timing_off = l->timing_off;
+    h->sample_every = l->sample;
 }
 
 int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *prog,

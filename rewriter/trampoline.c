@@ -19,6 +19,9 @@
  *       mov r12d, record           ; its timing record's offset in a row
  *       lea r13, [rip + back]
  *       jmp gs_time_enter          ; stubs/timing.S; continues at r13
+ *     or, with --sample N, first
+ *       dec qword [r12 + countdown]; jns back
+ *     and gs_time_enter_sampled, which draws the next countdown
  *   S:  lea r13, [rip + C]
  *       jmp gs_claim_row           ; r12 = a new row, or 0 if none is left
  *   C:  test r12, r12
@@ -34,6 +37,7 @@
  *   X:  <the covered instructions before the ret, re-encoded>
  *       mov r12d, record
  *       jmp gs_time_exit           ; which ends with the function's ret
+ *                                  ; (gs_time_exit_sampled with --sample)
  *
  * Only R12 and R13 (scratch at entry and at return in Go's register ABI;
  * the linker's own large-frame check clobbers R12) and the flags (dead at
@@ -50,6 +54,7 @@
 
 #include "go_runtime.h"
 #include "gostat_format.h"
+#include "stub_abi.h"
 
 #define R12 ZYDIS_REGISTER_R12
 #define R13 ZYDIS_REGISTER_R13
@@ -124,7 +129,13 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
     TRY(JUMP(JZ, in->b));
     found->a = gr_code_here(c);                               /* I */
     TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
-    if (fc->pf->timing != GR_UNTIMED) {
+    if (fc->pf->timing != GR_UNTIMED && fc->layout->sample > 1) {
+        TRY(GR_EMIT(c, err, DEC, GR_MEM(R12, GS_ROW_SAMPLE_COUNTDOWN)));
+        TRY(JUMP(JNS, back));
+        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
+        TRY(JUMP(JMP, fc->stubs->time_enter_sampled));
+    } else if (fc->pf->timing != GR_UNTIMED) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
         TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
         TRY(JUMP(JMP, fc->stubs->time_enter));
@@ -163,7 +174,9 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
         off += in.insn.length;
     }
     TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-    return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, fc->stubs->time_exit, err);
+    return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP,
+                          fc->layout->sample > 1 ? fc->stubs->time_exit_sampled : fc->stubs->time_exit,
+                          err);
 }
 
 static int emit_exits(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,

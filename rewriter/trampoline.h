@@ -13,6 +13,8 @@ struct gr_stub_routines {
     uint64_t claim_row;
     uint64_t time_enter;
     uint64_t time_exit;
+    uint64_t time_enter_sampled;
+    uint64_t time_exit_sampled;
 };
 
 struct gr_tramp_addrs {

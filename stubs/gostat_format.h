@@ -94,7 +94,10 @@ struct gs_header {
     uint64_t tsc0, mono0_ns;
     uint64_t tsc1, mono1_ns;
     char boot_id[GS_BOOTID_MAX];   /* /proc/sys/kernel/random/boot_id */
-    uint8_t reserved[384];         /* zero; room for later fields */
+    uint32_t sample_every;         /* timing: about 1 call in this many is
+                                      timed (all are counted); 0 or 1: all */
+    uint32_t reserved32;
+    uint8_t reserved[376];         /* zero; room for later fields */
 };
 
 #define GS_CALIBRATE_NS 200000u
@@ -128,7 +131,10 @@ struct gs_drops {
     uint64_t no_slot;              /* more goroutines than timing stacks */
     uint64_t unmatched;            /* returns with no recorded entry */
     uint64_t no_space;             /* no memory for the record's page */
-    uint64_t reserved[3];
+    uint64_t sample_countdown;     /* sampled timing: calls until the next
+                                      timed one (the thread's own state) */
+    uint64_t sample_rng;           /* sampled timing: xorshift state */
+    uint64_t reserved[1];
 };
 
 /* Per thread and timed function. A duration of d ticks adds 1 to

@@ -29,6 +29,7 @@
 #define GS_CFG_ROW_STRIDE 80
 #define GS_CFG_MAX_ROWS 88
 #define GS_CFG_ROW_HEAD 96
+#define GS_CFG_SAMPLE 120
 
 #define GS_PAGE_SIZE 4096
 
@@ -52,6 +53,8 @@
 #define GS_DROP_NO_SLOT 16
 #define GS_DROP_UNMATCHED 24
 #define GS_DROP_NO_SPACE 32
+#define GS_ROW_SAMPLE_COUNTDOWN 40
+#define GS_ROW_SAMPLE_RNG 48
 
 /* a row: struct gs_drops at 0, then the page map */
 #define GS_ROW_MAP 64
@@ -91,6 +94,8 @@ struct gs_blob_header {
     uint32_t claim_row_off; /* in: r13 = continue; out: r12 = row or 0 */
     uint32_t time_enter_off;/* in: r12d = record offset, r13 = continue */
     uint32_t time_exit_off; /* in: r12d = record offset; returns to the caller */
+    uint32_t time_enter_sampled_off; /* like time_enter, for 1-in-N timing */
+    uint32_t time_exit_sampled_off;  /* like time_exit, for 1-in-N timing */
     uint32_t reserved;
 };
 
@@ -111,6 +116,7 @@ struct gs_stub_config {
                                drops, page map, counters */
     uint64_t slots_off;     /* from rw: timing stacks */
     uint64_t nslots;        /* 0: built with --count-only */
+    uint64_t sample;        /* time about 1 call in this many (>= 1) */
 };
 
 /* Process-private state; first page of the RW segment. */
@@ -132,6 +138,9 @@ _Static_assert(offsetof(struct gs_stub_config, max_rows) == GS_CFG_MAX_ROWS, "cf
 _Static_assert(offsetof(struct gs_stub_config, row_head) == GS_CFG_ROW_HEAD, "cfg");
 _Static_assert(GS_ROW_PAGEMAP == GS_ROW_MAP, "row layout");
 _Static_assert(offsetof(struct gs_drops, no_space) == GS_DROP_NO_SPACE, "drops");
+_Static_assert(offsetof(struct gs_drops, sample_countdown) == GS_ROW_SAMPLE_COUNTDOWN, "row");
+_Static_assert(offsetof(struct gs_drops, sample_rng) == GS_ROW_SAMPLE_RNG, "row");
+_Static_assert(offsetof(struct gs_stub_config, sample) == GS_CFG_SAMPLE, "cfg");
 _Static_assert(offsetof(struct gs_private, slots_base) == GS_PRIV_SLOTS_BASE, "priv");
 _Static_assert(offsetof(struct gs_private, slots_next) == GS_PRIV_SLOTS_NEXT, "priv");
 _Static_assert(offsetof(struct gs_private, slots_max) == GS_PRIV_SLOTS_MAX, "priv");

@@ -96,6 +96,7 @@ gs_time_enter:
     mov %rax, -8(%rsp)
     mov %rdx, -16(%rsp)
     mov %rcx, -24(%rsp)
+.Lenter_saved:
     mov gs_config+GS_CFG_G_SLOT(%rip), %rax
     mov (%r14,%rax), %rax                           /* this goroutine's stack */
     cmp $GS_SLOT_NONE, %rax
@@ -191,9 +192,10 @@ gs_time_exit:
     sub $GS_ENT_SIZE, %ecx
     mov %ecx, GS_SLOT_TOP(%rax)
     sub GS_SLOT_ENTRIES+GS_ENT_TSC(%rax,%rcx), %r13 /* duration */
-    jns 1f
+    jns .Lexit_row
     xor %r13d, %r13d                                /* TSC behind on this core */
-1:  mov gs_config+GS_CFG_G_M(%rip), %rax
+.Lexit_row:                                         /* r13 = duration */
+    mov gs_config+GS_CFG_G_M(%rip), %rax
     mov (%r14,%rax), %rax
     add gs_config+GS_CFG_M_ROW(%rip), %rax
     mov (%rax), %rax                                /* this thread's row */
@@ -266,5 +268,81 @@ gs_time_exit:
     jmp .Lexit_out
 4:  movb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
     jmp .Lexit_record
+
+/* Sampled timing (gorewrite --sample N): the entry trampoline counts every
+ * call and decrements the thread's countdown; the call that takes it below
+ * zero comes here. The next countdown is drawn uniformly from [0, 2N-2]
+ * (xorshift64, per thread), so about 1 call in N is timed and which call
+ * is timed does not follow any period of the program's own. */
+    .globl gs_time_enter_sampled
+gs_time_enter_sampled:
+    mov %rax, -8(%rsp)
+    mov %rdx, -16(%rsp)
+    mov %rcx, -24(%rsp)
+    mov gs_config+GS_CFG_G_M(%rip), %rax
+    mov (%r14,%rax), %rax
+    add gs_config+GS_CFG_M_ROW(%rip), %rax
+    mov (%rax), %rcx                                /* this thread's row */
+    mov GS_ROW_SAMPLE_RNG(%rcx), %rax
+    test %rax, %rax
+    jnz 1f
+    mov %rcx, %rax                                  /* seed: the row's address */
+1:  mov %rax, %rdx
+    shl $13, %rdx
+    xor %rdx, %rax
+    mov %rax, %rdx
+    shr $7, %rdx
+    xor %rdx, %rax
+    mov %rax, %rdx
+    shl $17, %rdx
+    xor %rdx, %rax
+    mov %rax, GS_ROW_SAMPLE_RNG(%rcx)
+    shr $32, %rax
+    mov gs_config+GS_CFG_SAMPLE(%rip), %rdx
+    lea -1(%rdx,%rdx), %rdx                         /* 2N - 1 */
+    imul %rdx, %rax
+    shr $32, %rax                                   /* in [0, 2N-2] */
+    mov %rax, GS_ROW_SAMPLE_COUNTDOWN(%rcx)
+    jmp .Lenter_saved
+
+/* The exit of every call of a timed function, sampled or not: only a call
+ * whose entry is on top is timed, and the TSC is read only then. Returns
+ * of calls that were not sampled are not counted as unmatched. */
+    .globl gs_time_exit_sampled
+gs_time_exit_sampled:
+    mov %rax, -8(%rsp)
+    mov %rcx, -16(%rsp)
+    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
+    mov (%r14,%rax), %rax
+    cmp $GS_SLOT_NONE, %rax
+    jbe .Lexit_out
+    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
+    mov (%r14,%rdx), %rdx
+    sub %rsp, %rdx                                  /* depth */
+    mov GS_SLOT_TOP(%rax), %ecx
+.Lsx_scan:
+    test %ecx, %ecx
+    jz .Lexit_out
+    cmp GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_DEPTH(%rax,%rcx), %edx
+    jb .Lsx_unwound
+    ja .Lexit_out                                   /* a caller's: not sampled */
+    cmp GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_REC(%rax,%rcx), %r12d
+    jne .Lsx_unwound
+    sub $GS_ENT_SIZE, %ecx
+    mov %ecx, GS_SLOT_TOP(%rax)
+    mov GS_SLOT_ENTRIES+GS_ENT_TSC(%rax,%rcx), %r13
+    rdtsc
+    shl $32, %rdx
+    or %rdx, %rax
+    sub %r13, %rax
+    mov %rax, %r13                                  /* duration */
+    jns .Lexit_row
+    xor %r13d, %r13d
+    jmp .Lexit_row
+.Lsx_unwound:
+    sub $GS_ENT_SIZE, %ecx
+    mov %ecx, GS_SLOT_TOP(%rax)
+    COUNT_DROP GS_DROP_UNWOUND
+    jmp .Lsx_scan
 
     .section .note.GNU-stack,"",@progbits

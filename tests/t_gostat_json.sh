@@ -41,7 +41,7 @@ f=$dir/gostat.fib.$$
     --func runtime.add:0x401000:0 || fail "mkstats"
 
 json_check "full object" '
-list(j.keys()) == ["pid", "exe", "live", "build_id", "go_version", "start_time_ns", "total_calls", "timing", "tsc_hz", "clock_source", "drops", "functions"]
+list(j.keys()) == ["pid", "exe", "live", "build_id", "go_version", "start_time_ns", "total_calls", "timing", "sample_every", "tsc_hz", "clock_source", "drops", "functions"]
 j["timing"] is False and j["tsc_hz"] is None and j["clock_source"] is None
 j["drops"] == {"unwound": 0, "too_deep": 0, "no_slot": 0, "unmatched": 0, "no_space": 0}
 j["pid"] == '$$'
@@ -82,7 +82,7 @@ json_check "--filter" '
 "$MKSTATS" "$dir/small" --pid 31 --exe /x --start-ns 5 --func a.b:0x10:3:/a.go:7
 "$GOSTAT" --json "$dir/small" >"$dir/out"
 expect "exact JSON text" \
-    '{"pid":31,"exe":"/x","live":false,"build_id":"","go_version":"","start_time_ns":5,"total_calls":3,"timing":false,"tsc_hz":null,"clock_source":null,"drops":{"unwound":0,"too_deep":0,"no_slot":0,"unmatched":0,"no_space":0},"functions":[{"name":"a.b","entry":"0x10","calls":3,"file":"/a.go","line":7,"inlined":false,"timed":false,"untimed_reason":"not built for timing","timed_calls":null,"total_ns":null,"mean_ns":null,"p50_ns":null,"p90_ns":null,"p99_ns":null,"min_ns":null,"max_ns":null}]}' \
+    '{"pid":31,"exe":"/x","live":false,"build_id":"","go_version":"","start_time_ns":5,"total_calls":3,"timing":false,"sample_every":1,"tsc_hz":null,"clock_source":null,"drops":{"unwound":0,"too_deep":0,"no_slot":0,"unmatched":0,"no_space":0},"functions":[{"name":"a.b","entry":"0x10","calls":3,"file":"/a.go","line":7,"inlined":false,"timed":false,"untimed_reason":"not built for timing","timed_calls":null,"total_ns":null,"mean_ns":null,"p50_ns":null,"p90_ns":null,"p99_ns":null,"min_ns":null,"max_ns":null}]}' \
     "$(cat "$dir/out")"
 
 # Escaping: quote, backslash, control characters, valid UTF-8 kept,

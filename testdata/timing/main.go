@@ -42,6 +42,21 @@ func spin(n int) int {
 	return s
 }
 
+// work is short and steady, and called often: enough calls for sampled
+// timing to be checked against the program's own mean.
+//
+//go:noinline
+func work(n int) int {
+	if never {
+		rare()
+	}
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i ^ (s >> 1)
+	}
+	return s
+}
+
 //go:noinline
 func fib(n int) int {
 	if never {
@@ -178,19 +193,31 @@ func afterGoexit(i int) int {
 type measured struct {
 	Sleep10msMean float64 `json:"sleep10ms_mean_ns"`
 	SpinMean      float64 `json:"spin_mean_ns"`
+	WorkMean      float64 `json:"work_mean_ns"`
+	WorkMin       float64 `json:"work_min_ns"`
 	FibRoot       float64 `json:"fibroot_ns"`
 	NapMean       float64 `json:"nap_mean_ns"`
 	DeepRootMean  float64 `json:"deeproot_mean_ns"`
 }
 
 func meanOf(n int, f func()) float64 {
+	mean, _ := meanMinOf(n, f)
+	return mean
+}
+
+func meanMinOf(n int, f func()) (mean, min float64) {
 	var total time.Duration
+	least := time.Duration(1<<63 - 1)
 	for i := 0; i < n; i++ {
 		t := time.Now()
 		f()
-		total += time.Since(t)
+		d := time.Since(t)
+		total += d
+		if d < least {
+			least = d
+		}
 	}
-	return float64(total.Nanoseconds()) / float64(n)
+	return float64(total.Nanoseconds()) / float64(n), float64(least.Nanoseconds())
 }
 
 func naps() float64 {
@@ -241,6 +268,7 @@ func main() {
 	m.Sleep10msMean = meanOf(20, sleep10ms)
 	spins := 0
 	m.SpinMean = meanOf(50, func() { spins += spin(2000000) & 1 })
+	m.WorkMean, m.WorkMin = meanMinOf(4000, func() { spins += work(20000) & 1 })
 	fibv := 0
 	m.FibRoot = meanOf(1, func() { fibv = fibRoot() })
 	m.NapMean = naps()
