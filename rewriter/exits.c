@@ -8,15 +8,18 @@
  * is safe. A jmp to another function (tail call), an unresolvable
  * indirect jmp, or a function with no ret leaves the function untimed.
  *
- * For each ret, the covered bytes grow backwards over plain instructions
- * (no branch, call or trap) until there are 5; the first covered
- * instruction may be a branch target, no later one may be. */
+ * For each ret, the covered bytes grow backwards over instructions that
+ * can be replayed elsewhere (no call, trap or possible fault; conditional
+ * branches are fine) until there are 5, or forwards over int3 padding; the
+ * first covered instruction may be a branch target, no later one may be. */
 #include "exits.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define JMP_LEN 5
+#define JMP8_LEN 2
+#define JMP8_REACH 127
 #define TABLE_LOOKBACK 3      /* instructions between the lea and the jmp */
 #define TABLE_MAX 65536
 
@@ -216,38 +219,90 @@ static int is_target(const struct gr_exit_scan *s, uint32_t off)
     return off == 0 || target_inside(s, off - 1, off + 1);
 }
 
+/* Can the instruction at off run from an exit trampoline? It must not
+ * fault: a fault at a PC outside Go text is fatal, where the original
+ * would have panicked (a nil dereference, say). So memory operands must be
+ * on the stack (RSP or RBP based) or static (RIP-relative), and no
+ * division. */
+static int cannot_fault(struct gr_exit_scan *s, const uint8_t *code, size_t size, uint32_t off)
+{
+    ZydisDecodedInstruction in;
+    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+    if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + off, size - off, &in, ops)))
+        return 0;
+    if (in.mnemonic == ZYDIS_MNEMONIC_DIV || in.mnemonic == ZYDIS_MNEMONIC_IDIV)
+        return 0;
+    for (unsigned i = 0; i < in.operand_count; i++) {
+        ZydisRegister base = ops[i].mem.base;
+        if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY && ops[i].mem.type == ZYDIS_MEMOP_TYPE_MEM &&
+            base != ZYDIS_REGISTER_RSP && base != ZYDIS_REGISTER_RBP && base != ZYDIS_REGISTER_RIP)
+            return 0;
+    }
+    return 1;
+}
+
 /* Can the covered bytes grow back over instruction first - 1? Plain
  * instructions and conditional branches are re-encoded exactly (a taken
  * branch still goes to its target in the function); calls never are, as
  * their return address would point at our code. */
-static int can_grow_back(const struct gr_exit_scan *s, size_t first, unsigned entry_len)
+static int can_grow_back(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t first,
+                         unsigned entry_len)
 {
     return first > 0 && !is_target(s, s->starts[first]) && s->starts[first - 1] >= entry_len &&
-           (s->kind[first - 1] == PLAIN || s->kind[first - 1] == JCC);
+           (s->kind[first - 1] == PLAIN || s->kind[first - 1] == JCC) &&
+           cannot_fault(s, code, size, s->starts[first - 1]);
 }
 
 /* Pass 2: the covered bytes for the ret at instruction index i: back over
  * replayable instructions, then forward over int3 padding that follows
  * the ret (never executed), until there are 5. */
-static const char *cover_ret(const struct gr_exit_scan *s, size_t i, unsigned entry_len,
-                             uint64_t entry, struct gr_exit *out)
+static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t i,
+                             unsigned entry_len, uint64_t entry, struct gr_exit *out)
 {
     uint32_t ret = s->starts[i], end = ret + 1;
     size_t first = i;
-    while (end - s->starts[first] < JMP_LEN && can_grow_back(s, first, entry_len))
+    while (end - s->starts[first] < JMP_LEN && can_grow_back(s, code, size, first, entry_len))
         first--;
     for (size_t j = i + 1; end - s->starts[first] < JMP_LEN && j < s->ninsns; j++) {
         if (s->kind[j] != PAD || is_target(s, s->starts[j]))
             break;
         end = s->starts[j] + 1;
     }
-    if (end - s->starts[first] < JMP_LEN)
-        return "a return with fewer than 5 replaceable bytes around it";
+    if (end - s->starts[first] < JMP8_LEN)
+        return "a return with fewer than 2 replaceable bytes before it";
     if (target_inside(s, s->starts[first], end))
         return "a branch lands inside a return's epilogue";
     out->addr = entry + s->starts[first];
+    out->island = 0;
     out->len = (uint8_t)(end - s->starts[first]);
     out->ret_off = (uint8_t)(ret - s->starts[first]);
+    return NULL;
+}
+
+/* Offset where the function's trailing int3 padding starts. */
+static uint32_t padding_start(const struct gr_exit_scan *s, size_t size)
+{
+    size_t i = s->ninsns;
+    while (i > 0 && s->kind[i - 1] == PAD)
+        i--;
+    return i < s->ninsns ? s->starts[i] : (uint32_t)size;
+}
+
+/* Gives each short exit (len < 5) a 5-byte island in the trailing padding
+ * within jmp rel8 reach, taken from the end down; pad_lo is the first
+ * padding byte no exit covers. */
+static const char *place_islands(struct gr_exit_list *list, size_t first_exit, uint64_t pad_lo,
+                                 uint64_t pad_hi)
+{
+    for (size_t k = first_exit; k < list->n; k++) {
+        struct gr_exit *e = &list->items[k];
+        if (e->len >= JMP_LEN)
+            continue;
+        if (pad_hi < pad_lo + JMP_LEN || pad_hi - JMP_LEN - (e->addr + JMP8_LEN) > JMP8_REACH)
+            return "a return with fewer than 5 replaceable bytes and no padding in reach";
+        pad_hi -= JMP_LEN;
+        e->island = pad_hi;
+    }
     return NULL;
 }
 
@@ -274,18 +329,24 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
     if (out->entry_reason || out->untimed_reason)
         return 0;
     out->first_exit = list->n;
+    uint64_t pad_lo = entry + padding_start(s, size);
     for (size_t i = 0; i < s->ninsns; i++) {
         if (s->kind[i] != RET)
             continue;
         struct gr_exit e;
-        out->untimed_reason = cover_ret(s, i, entry_len, entry, &e);
+        out->untimed_reason = cover_ret(s, code, size, i, entry_len, entry, &e);
         if (out->untimed_reason) {
             list->n = out->first_exit;
             return 0;
         }
         if (add_exit(list, &e) < 0)
             return -1;
+        if (e.addr + e.len > pad_lo)
+            pad_lo = e.addr + e.len;
     }
+    out->untimed_reason = place_islands(list, out->first_exit, pad_lo, entry + size);
+    if (out->untimed_reason)
+        list->n = out->first_exit;
     out->nexits = list->n - out->first_exit;
     return 0;
 }

@@ -67,7 +67,9 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
         pf->skip_reason = body.entry_reason;
         return 0;
     }
-    pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
+    pf->untimed_reason = no_timing                    ? no_timing
+                         : pf->prologue.loads_g_from_tls ? "assembly (ABI0): R14 need not be g at its returns"
+                                                         : body.untimed_reason;
     if (pf->untimed_reason) {
         plan->exits.n -= body.nexits;   /* timing is off: its returns stay */
         return 0;

@@ -1,8 +1,9 @@
 // Command timing calls functions whose durations are known or measured,
 // for the timing tests (tests/t_timing.sh): a 10 ms sleep, a busy loop,
 // recursion, 1000 goroutines sleeping across threads, panics recovered
-// mid-call, recursion deep enough to move the stack, a jump-table switch
-// and runtime.Goexit. Standard output is deterministic; with TIMING_OUT set,
+// mid-call, recursion deep enough to move the stack, a jump-table switch,
+// runtime.Goexit, and crypto/sha256, whose assembly block function has a
+// stack check but uses R14 (g in Go code) as a scratch register. Standard output is deterministic; with TIMING_OUT set,
 // the program also writes what it measured itself (time.Now) there as JSON.
 //
 // Functions whose timing is asserted call rare() behind a flag that is
@@ -10,6 +11,7 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -189,6 +191,19 @@ func afterGoexit(i int) int {
 	return i * 2
 }
 
+// hashes runs sha256's assembly block function many times.
+func hashes() [32]byte {
+	data := make([]byte, 1<<16)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	sum := sha256.Sum256(data)
+	for i := 0; i < 200; i++ {
+		sum = sha256.Sum256(append(data[:1000], sum[:]...))
+	}
+	return sum
+}
+
 // measured holds what the program timed itself, in nanoseconds.
 type measured struct {
 	Sleep10msMean float64 `json:"sleep10ms_mean_ns"`
@@ -288,6 +303,7 @@ func main() {
 	fmt.Println("classes =", classes)
 	fmt.Println("after goexit =", goexits())
 	fmt.Println("spins =", spins >= 0)
+	fmt.Printf("sha256 = %x\n", hashes())
 	if path := os.Getenv("TIMING_OUT"); path != "" {
 		b, _ := json.Marshal(m)
 		if err := os.WriteFile(path, b, 0o644); err != nil {
