@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/demo.sh (make demo): build the recursion test program with Go 1.22,
-# instrument it, run it, and show gostat's table of its calls.
+# instrument it, run it, and show gostat's tables of its calls and times.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,7 +26,7 @@ echo "# Build a small Go program (testdata/recursion: fib(25), isEven/isOdd, ack
 echo "\$ (cd testdata/recursion && GO111MODULE=off $(go_bin 1.22) build -o $ROOT/$DEMO/fib .)"
 build_go 1.22 testdata/recursion "$DEMO/fib" || exit 1
 echo
-echo "# Instrument it: every Go function with a stack check now counts its calls."
+echo "# Instrument it: every Go function with a stack check now counts and times its calls."
 show bin/gorewrite "$DEMO/fib" "$DEMO/fib.instr" || exit 1
 echo
 echo "# Run the instrumented copy; it behaves exactly like the original."
@@ -36,9 +36,12 @@ rc=$?
 [ $rc -eq 0 ] || { echo "demo: $DEMO/fib.instr exited $rc" >&2; exit 1; }
 echo
 stats=$(stats_file_for "$STATDIR") || exit 1
-echo "# It left its counts in $stats."
+echo "# It left its statistics in $stats."
 echo "\$ ls $STATDIR"
 ls "$STATDIR"
 echo
 echo "# The 15 most-called functions (fib(25) makes 242785 calls of main.fib):"
 show bin/gostat "$stats" --top 15
+echo
+echo "# Where the time went (inclusive: a call's time contains its callees'):"
+show bin/gostat "$stats" --sort time --top 8

@@ -37,9 +37,34 @@
     add gs_config+GS_CFG_M_ROW(%rip), %rbx
     mov (%rbx), %rbx
     test %rbx, %rbx
-    jz 1f
+    jz 9f
     incq \field(%rbx)                   /* struct gs_drops is at the row's start */
-1:  mov -48(%rsp), %rbx
+9:  mov -48(%rsp), %rbx
+.endm
+
+/* Pops this call's entry (depth g.stack.hi - RSP, record r12d) from the
+ * goroutine's timing stack at rax, dropping deeper entries (and one at the
+ * same depth for another function) as unwound. Jumps to \missing when the
+ * top entry is a caller's or the stack is empty; else ecx is the popped
+ * entry's offset. Changes rdx, rcx. */
+.macro POP_ENTRY missing
+    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
+    mov (%r14,%rdx), %rdx
+    sub %rsp, %rdx                                  /* depth */
+    mov GS_SLOT_TOP(%rax), %ecx
+1:  test %ecx, %ecx
+    jz \missing
+    cmp GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_DEPTH(%rax,%rcx), %edx
+    jb 2f                                           /* a deeper frame's: gone */
+    ja \missing                                     /* a caller's: ours is missing */
+    cmp GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_REC(%rax,%rcx), %r12d
+    je 3f
+2:  sub $GS_ENT_SIZE, %ecx
+    mov %ecx, GS_SLOT_TOP(%rax)
+    COUNT_DROP GS_DROP_UNWOUND
+    jmp 1b
+3:  sub $GS_ENT_SIZE, %ecx
+    mov %ecx, GS_SLOT_TOP(%rax)
 .endm
 
 /* gs_claim_row: a thread's first counted call. in: r13 = where to continue.
@@ -177,20 +202,7 @@ gs_time_exit:
     mov (%r14,%rax), %rax
     cmp $GS_SLOT_NONE, %rax
     jbe .Lexit_unmatched
-    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
-    mov (%r14,%rdx), %rdx
-    sub %rsp, %rdx                                  /* depth */
-    mov GS_SLOT_TOP(%rax), %ecx
-.Lexit_scan:
-    test %ecx, %ecx
-    jz .Lexit_unmatched
-    cmp GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_DEPTH(%rax,%rcx), %edx
-    jb .Lexit_unwound                               /* a deeper frame's: gone */
-    ja .Lexit_unmatched                             /* a caller's: ours is missing */
-    cmp GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_REC(%rax,%rcx), %r12d
-    jne .Lexit_unwound
-    sub $GS_ENT_SIZE, %ecx
-    mov %ecx, GS_SLOT_TOP(%rax)
+    POP_ENTRY .Lexit_unmatched
     sub GS_SLOT_ENTRIES+GS_ENT_TSC(%rax,%rcx), %r13 /* duration */
     jns .Lexit_row
     xor %r13d, %r13d                                /* TSC behind on this core */
@@ -226,11 +238,6 @@ gs_time_exit:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rcx
     ret
-.Lexit_unwound:
-    sub $GS_ENT_SIZE, %ecx
-    mov %ecx, GS_SLOT_TOP(%rax)
-    COUNT_DROP GS_DROP_UNWOUND
-    jmp .Lexit_scan
 .Lexit_unmatched:
     COUNT_DROP GS_DROP_UNMATCHED
     jmp .Lexit_out
@@ -316,20 +323,7 @@ gs_time_exit_sampled:
     mov (%r14,%rax), %rax
     cmp $GS_SLOT_NONE, %rax
     jbe .Lexit_out
-    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
-    mov (%r14,%rdx), %rdx
-    sub %rsp, %rdx                                  /* depth */
-    mov GS_SLOT_TOP(%rax), %ecx
-.Lsx_scan:
-    test %ecx, %ecx
-    jz .Lexit_out
-    cmp GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_DEPTH(%rax,%rcx), %edx
-    jb .Lsx_unwound
-    ja .Lexit_out                                   /* a caller's: not sampled */
-    cmp GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_REC(%rax,%rcx), %r12d
-    jne .Lsx_unwound
-    sub $GS_ENT_SIZE, %ecx
-    mov %ecx, GS_SLOT_TOP(%rax)
+    POP_ENTRY .Lexit_out                            /* not sampled: nothing to do */
     mov GS_SLOT_ENTRIES+GS_ENT_TSC(%rax,%rcx), %r13
     rdtsc
     shl $32, %rdx
@@ -339,10 +333,5 @@ gs_time_exit_sampled:
     jns .Lexit_row
     xor %r13d, %r13d
     jmp .Lexit_row
-.Lsx_unwound:
-    sub $GS_ENT_SIZE, %ecx
-    mov %ecx, GS_SLOT_TOP(%rax)
-    COUNT_DROP GS_DROP_UNWOUND
-    jmp .Lsx_scan
 
     .section .note.GNU-stack,"",@progbits
