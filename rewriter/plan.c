@@ -23,7 +23,7 @@ static int in_exec_segment(const struct gr_elf *elf, uint64_t start, uint64_t en
     return 0;
 }
 
-static const char *decide(const struct gr_elf *elf, const struct gr_func *f,
+static const char *decide(const struct gr_elf *elf, const struct gr_func *f, int stack_abi,
                           struct gr_prologue *pro)
 {
     if (!in_exec_segment(elf, f->entry, f->end))
@@ -34,6 +34,10 @@ static const char *decide(const struct gr_elf *elf, const struct gr_func *f,
     const char *reason = gr_prologue_match(code, f->end - f->entry, f->entry, pro);
     if (reason)
         return reason;
+    if (stack_abi && pro->g_reg != ZYDIS_REGISTER_RCX)
+        return "register-ABI check in a Go <= 1.16 program (R14 is not g there)";
+    if (!stack_abi && pro->g_reg != ZYDIS_REGISTER_R14)
+        return "stack-ABI check (g in RCX) in a Go >= 1.17 program";
     if (pro->len < JMP_REL32_LEN)
         return "stack check shorter than a jmp";
     return NULL;
@@ -50,10 +54,11 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog,
     if (!plan->funcs)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
     plan->nfuncs = prog->nfuncs;
+    int stack_abi = plan->rt->minor <= 16;   /* Go <= 1.16: no register ABI, g from TLS */
     for (size_t i = 0; i < prog->nfuncs; i++) {
         struct gr_plan_func *pf = &plan->funcs[i];
         pf->func = &prog->funcs[i];
-        pf->skip_reason = decide(elf, pf->func, &pf->prologue);
+        pf->skip_reason = decide(elf, pf->func, stack_abi, &pf->prologue);
         if (!pf->skip_reason)
             pf->counter = (uint32_t)plan->ninstrumented++;
     }

@@ -119,6 +119,11 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
 
     for (unsigned i = 0; i < pro->ninsns; i++)                /* T: the check */
         TRY(gr_emit_relocated(c, &pro->insns[i], err));
+    /* Go <= 1.16 (stack ABI): the check left g in RCX and every register
+     * but RDX (closure context) and RCX (g, used by wrappers) is scratch at
+     * entry; put g where the code below expects it. */
+    if (pro->g_reg != G)
+        TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));

@@ -51,7 +51,13 @@ PIN
 }
 
 PKGS="$BUILD_PKGS $TEST_PKGS $GO_PKGS"
+# Steps that do not install Debian packages run every time (each is
+# idempotent and quick when done); then the package check below.
+extra_steps() {
+    bash "$(dirname "$0")/old_go.sh"     # Go 1.15 into build/toolchains (issue 6)
+}
 if all_installed $PKGS; then
+    extra_steps
     exit 0
 fi
 need_root $PKGS
@@ -63,3 +69,4 @@ apt-get install -y -q --no-install-recommends $BUILD_PKGS $TEST_PKGS
 apt-get install -y -q --no-install-recommends golang-1.19-go
 apt-get install -y -q --no-install-recommends -t bookworm-backports golang-1.21-go golang-1.22-go golang-1.23-go
 apt-get install -y -q --no-install-recommends -t trixie golang-1.24-go
+extra_steps

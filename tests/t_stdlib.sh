@@ -64,7 +64,7 @@ cases=0
 
 for v in $versions; do
     go=$(go_bin "$v")
-    goroot=/usr/lib/go-$v
+    goroot=$(go_root "$v")
     for pkg in $PKGS; do
         cases=$((cases + 1))
         id="$pkg go$v"
