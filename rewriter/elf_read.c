@@ -216,3 +216,30 @@ uint64_t gr_elf_load_end(const struct gr_elf *elf)
     }
     return end;
 }
+
+static int relative_addend(const struct gr_elf *elf, uint64_t addr, uint64_t *val)
+{
+    for (size_t i = 0; i < elf->nsections; i++) {
+        const struct gr_section *sec = &elf->sections[i];
+        if (sec->type != SHT_RELA)
+            continue;
+        const Elf64_Rela *r = (const Elf64_Rela *)(elf->data + sec->offset);
+        for (uint64_t k = 0; k < sec->size / sizeof *r; k++)
+            if (r[k].r_offset == addr && ELF64_R_TYPE(r[k].r_info) == R_X86_64_RELATIVE) {
+                *val = (uint64_t)r[k].r_addend;
+                return 0;
+            }
+    }
+    return -1;
+}
+
+int gr_elf_read_addr(const struct gr_elf *elf, uint64_t addr, uint64_t *val)
+{
+    const uint8_t *p = gr_elf_bytes_at(elf, addr, 8);
+    if (!p)
+        return -1;
+    memcpy(val, p, 8);
+    if (*val == 0)
+        relative_addend(elf, addr, val);
+    return 0;
+}

@@ -169,6 +169,27 @@ static int read_header_go12(const struct gr_elf *elf, struct tables *t, struct g
     return 0;
 }
 
+/* The base of function offsets (Go >= 1.18). pcHeader.textStart, which a
+ * relative relocation fills in PIE; Go 1.26+ writes 0 there and keeps it
+ * only in moduledata.text (the .go.module section); then runtime.text;
+ * last the .text section (right only for Go's internal linker: gcc puts C
+ * start-up code first). */
+#define MODULEDATA_TEXT 176   /* runtime/symtab.go moduledata, Go 1.16-1.27 */
+static uint64_t text_start(const struct gr_elf *elf, uint64_t field_addr)
+{
+    uint64_t v = 0;
+    if (gr_elf_read_addr(elf, field_addr, &v) == 0 && v)
+        return v;
+    const struct gr_section *mod = gr_elf_section(elf, ".go.module");
+    if (mod && mod->size >= MODULEDATA_TEXT + 8 &&
+        gr_elf_read_addr(elf, mod->addr + MODULEDATA_TEXT, &v) == 0 && v)
+        return v;
+    if (elf->text_sym)
+        return elf->text_sym;
+    const struct gr_section *text = gr_elf_section(elf, ".text");
+    return text ? text->addr : 0;
+}
+
 static int read_header(const struct gr_elf *elf, struct tables *t, struct gr_pclntab *tab,
                        struct gr_error *err)
 {
@@ -191,12 +212,8 @@ static int read_header(const struct gr_elf *elf, struct tables *t, struct gr_pcl
     if (t->nfunc == 0 || t->nfunc > t->functab.size / entry_size - 1)
         return gr_fail(err, "%s: pclntab function count %llu does not fit the table",
                        elf->path, (unsigned long long)t->nfunc);
-    if (t->text_start == 0)
-        t->text_start = elf->text_sym;
-    if (t->text_start == 0 && t->lay->has_text_start) {
-        const struct gr_section *text = gr_elf_section(elf, ".text");
-        t->text_start = text ? text->addr : 0;
-    }
+    if (t->lay->has_text_start)
+        t->text_start = text_start(elf, tab->addr + 8 + 8 * 2);
     tab->text_start = t->text_start;
     return 0;
 }
@@ -262,7 +279,9 @@ static int read_funcs(const struct gr_elf *elf, const struct tables *t, struct g
             functab_entry(t, i + 1, &next_entry, &unused) < 0 || decode_func(t, funcoff, f) < 0)
             return gr_fail(err, "%s: pclntab entry %llu is corrupt", elf->path,
                            (unsigned long long)i);
-        if (next_entry <= f->entry || (i > 0 && f->entry < tab->funcs[i - 1].end))
+        /* equal entries: aliases (race builds list ThreadSanitizer's C
+         * functions, some under two names); the first gets size 0 */
+        if (next_entry < f->entry || (i > 0 && f->entry < tab->funcs[i - 1].end))
             return gr_fail(err, "%s: pclntab functions are not in address order at entry %llu",
                            elf->path, (unsigned long long)i);
         f->end = next_entry;

@@ -26,6 +26,10 @@ static int in_exec_segment(const struct gr_elf *elf, uint64_t start, uint64_t en
 static const char *decide(const struct gr_elf *elf, const struct gr_func *f, int stack_abi,
                           struct gr_prologue *pro)
 {
+    if (f->end == f->entry)
+        return "alias of the next function (same entry)";
+    if (strncmp(f->name, "_Z", 2) == 0 || strncmp(f->name, "__", 2) == 0)
+        return "C or C++ code listed in pclntab (ThreadSanitizer in -race builds)";
     if (!in_exec_segment(elf, f->entry, f->end))
         return "not inside executable text";
     const uint8_t *code = gr_elf_bytes_at(elf, f->entry, f->end - f->entry);
