@@ -16,7 +16,7 @@
 struct gr_plan_func {
     const struct gr_func *func;
     const char *skip_reason;   /* NULL: instrumented */
-    struct gr_prologue prologue;
+    struct gr_prologue prologue; /* insns point into the plan's insns array */
     uint32_t counter;          /* index into the counter rows */
 };
 
@@ -25,6 +25,7 @@ struct gr_plan {
     struct gr_plan_func *funcs; /* one per program function, same order */
     size_t nfuncs;
     size_t ninstrumented;
+    struct gr_insn *insns;      /* the matched checks' instructions, all functions */
 };
 
 int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog,

@@ -31,9 +31,11 @@ static int decode_next(struct decoder *d, struct gr_prologue *p)
     if (p->ninsns == GR_PROLOGUE_MAX_INSNS || d->off >= d->size)
         return -1;
     struct gr_insn *in = &p->insns[p->ninsns];
+    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
     if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&d->zy, d->code + d->off, d->size - d->off,
-                                             &in->insn, in->ops)))
+                                             &in->insn, ops)))
         return -1;
+    memcpy(in->ops, ops, sizeof in->ops);
     in->addr = d->entry + d->off;
     d->off += in->insn.length;
     p->ninsns++;
@@ -244,10 +246,12 @@ static const char *match_check(struct decoder *d, struct gr_prologue *p)
 }
 
 const char *gr_prologue_match(const uint8_t *code, size_t size, uint64_t entry,
+                              struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS],
                               struct gr_prologue *out)
 {
     struct decoder d = {.code = code, .size = size, .entry = entry};
     memset(out, 0, sizeof *out);
+    out->insns = scratch;
     ZydisDecoderInit(&d.zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
     if (decode_next(&d, out) < 0)
         return "first instruction does not decode";

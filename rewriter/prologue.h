@@ -31,10 +31,12 @@ enum gr_tls_form {
     GR_TLS_FS_GOT,     /* mov G,[rip+got]; mov G,fs:[G]: initial-exec, not relaxed */
 };
 
+/* One decoded instruction: its visible operands only (all that matching
+ * and re-encoding use), to keep the plan small for 60,000 functions. */
 struct gr_insn {
     uint64_t addr;
     ZydisDecodedInstruction insn;
-    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT_VISIBLE];
 };
 
 struct gr_prologue {
@@ -46,13 +48,16 @@ struct gr_prologue {
     int stackguard1;        /* compares against g.stackguard1 (C-callable) */
     unsigned len;           /* bytes from the entry through the final jbe */
     unsigned ninsns;
-    struct gr_insn insns[GR_PROLOGUE_MAX_INSNS];
+    struct gr_insn *insns;  /* ninsns instructions: the scratch array given to
+                               gr_prologue_match, or the plan's copy of it */
 };
 
 /* Decodes the check at entry (code holds the function's bytes up to its
- * end). Returns NULL and fills out on a match, else the reason it is not
- * one. The check's branches must stay inside the function. */
+ * end) into scratch. Returns NULL and fills out on a match, else the
+ * reason it is not one. The check's branches must stay inside the
+ * function. */
 const char *gr_prologue_match(const uint8_t *code, size_t size, uint64_t entry,
+                              struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS],
                               struct gr_prologue *out);
 
 const char *gr_prologue_shape_name(const struct gr_prologue *p);
