@@ -61,3 +61,4 @@ for w in "loop $LOOP_N" "fib $FIB_N"; do
     rm -f "$GOSTAT_DIR"/*
 done
 } | tee "$OUT/results.md"
+bash scripts/bench_rewrite.sh
