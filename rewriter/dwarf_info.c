@@ -174,6 +174,16 @@ static int read_udata(struct walker *w, Dwarf_Attribute attr, uint64_t *value)
 {
     Dwarf_Unsigned v = 0;
     Dwarf_Error derr = NULL;
+    Dwarf_Half form = 0;
+    /* gcc's DWARF 5 (cgo programs) uses DW_FORM_implicit_const, which this
+     * libdwarf reads only with dwarf_formsdata */
+    if (dwarf_whatform(attr, &form, &derr) == DW_DLV_OK && form == DW_FORM_implicit_const) {
+        Dwarf_Signed sv = 0;
+        if (dwarf_formsdata(attr, &sv, &derr) != DW_DLV_OK || sv < 0)
+            return fail_dwarf(w, derr, "reading a constant attribute");
+        *value = (uint64_t)sv;
+        return 0;
+    }
     if (dwarf_formudata(attr, &v, &derr) != DW_DLV_OK)
         return fail_dwarf(w, derr, "reading a constant attribute");
     *value = v;
