@@ -180,6 +180,18 @@ static int validate_mapped(const char *path, struct gr_elf *elf, struct gr_error
     return rc;
 }
 
+static int lief_view_in_file(const struct gr_elf *elf)
+{
+    for (size_t i = 0; i < elf->nsections; i++)
+        if (elf->sections[i].type != SHT_NOBITS &&
+            !range_in_file(elf, elf->sections[i].offset, elf->sections[i].size))
+            return 0;
+    for (size_t i = 0; i < elf->nsegments; i++)
+        if (!range_in_file(elf, elf->segments[i].offset, elf->segments[i].filesz))
+            return 0;
+    return 1;
+}
+
 int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
 {
     memset(elf, 0, sizeof *elf);
@@ -200,10 +212,13 @@ int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
     if (rc == 0)
         find_text_symbol(elf, lief);
     elf_binary_destroy(lief);
-    /* the file is read again: it must still pass the checks */
+    /* the file is read again: it must still pass the checks, and still
+     * hold what LIEF saw (it may have changed in between) */
     if (rc == 0 && (read_whole_file(path, elf, err) < 0 || check_header(elf, err) < 0 ||
                     check_tables(elf, err) < 0))
         rc = -1;
+    if (rc == 0 && !lief_view_in_file(elf))
+        rc = gr_fail(err, "%s: changed while being read", path);
     if (rc == 0)
         elf->entry = ((const Elf64_Ehdr *)elf->data)->e_entry;
     return rc;

@@ -10,6 +10,8 @@
 # lib.sh), optionally "args" (command-line arguments), "status" (the
 # program's exit status, default 0) and "cgo" (the program uses cgo: built
 # only in the cgo variants).
+# Go: every release of the tests ($GO_VERSIONS in lib.sh) and, in the
+# default variants, also Go 1.26 and 1.27 ($GO_VERSIONS_NEWER).
 # Environment: PROGS="recursion stack" / GOVERS="1.22" restrict the matrix;
 # VARIANTS picks build variants (default "exe pie-stripped"; tests/t_cgo.sh
 # and tests/t_race.sh run this script with theirs):
@@ -26,6 +28,10 @@
 require_tools
 
 versions=${GOVERS:-$GO_VERSIONS}
+# the default run (no GOVERS, no VARIANTS) also covers the newer releases
+if [ -z "${GOVERS:-}" ] && [ -z "${VARIANTS:-}" ]; then
+    versions="$GO_VERSIONS $GO_VERSIONS_NEWER"
+fi
 read -r -a variants <<<"${VARIANTS:-exe pie-stripped}"
 is_cgo_run=0
 for variant in "${variants[@]}"; do
