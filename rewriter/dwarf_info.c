@@ -990,11 +990,13 @@ static void merge_func(struct gr_dwarf_func *into, struct gr_dwarf_func *from)
 
 static int build_result(struct walker *w, struct gr_dwarf_info *out)
 {
-    qsort(w->inline_origins, w->norigins, sizeof *w->inline_origins, compare_offsets);
-    qsort(w->abstracts, w->nabstracts, sizeof *w->abstracts, compare_abstracts);
-    qsort(w->funcs, w->nfuncs, sizeof *w->funcs, compare_raw_funcs);
-    if (w->nfuncs == 0)
+    if (w->nfuncs == 0)   /* e.g. only gcc's C units (stripped cgo program) */
         return 0;
+    if (w->norigins)
+        qsort(w->inline_origins, w->norigins, sizeof *w->inline_origins, compare_offsets);
+    if (w->nabstracts)
+        qsort(w->abstracts, w->nabstracts, sizeof *w->abstracts, compare_abstracts);
+    qsort(w->funcs, w->nfuncs, sizeof *w->funcs, compare_raw_funcs);
     out->funcs = calloc(w->nfuncs, sizeof *out->funcs);
     if (!out->funcs)
         return fail_oom(w);
