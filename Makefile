@@ -80,7 +80,7 @@ bench: deps
 asan: deps
 	$(MAKE) clean
 	$(MAKE) SANITIZE=address,undefined all
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp bash tests/run.sh; rc=$$?; $(MAKE) clean; exit $$rc
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 bash tests/run.sh; rc=$$?; $(MAKE) clean; exit $$rc
 
 clean:
 	rm -rf $(BUILD) bin

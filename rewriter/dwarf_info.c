@@ -174,6 +174,16 @@ static int read_udata(struct walker *w, Dwarf_Attribute attr, uint64_t *value)
 {
     Dwarf_Unsigned v = 0;
     Dwarf_Error derr = NULL;
+    Dwarf_Half form = 0;
+    /* gcc's DWARF 5 (cgo programs) uses DW_FORM_implicit_const, which this
+     * libdwarf reads only with dwarf_formsdata */
+    if (dwarf_whatform(attr, &form, &derr) == DW_DLV_OK && form == DW_FORM_implicit_const) {
+        Dwarf_Signed sv = 0;
+        if (dwarf_formsdata(attr, &sv, &derr) != DW_DLV_OK || sv < 0)
+            return fail_dwarf(w, derr, "reading a constant attribute");
+        *value = (uint64_t)sv;
+        return 0;
+    }
     if (dwarf_formudata(attr, &v, &derr) != DW_DLV_OK)
         return fail_dwarf(w, derr, "reading a constant attribute");
     *value = v;
@@ -980,11 +990,13 @@ static void merge_func(struct gr_dwarf_func *into, struct gr_dwarf_func *from)
 
 static int build_result(struct walker *w, struct gr_dwarf_info *out)
 {
-    qsort(w->inline_origins, w->norigins, sizeof *w->inline_origins, compare_offsets);
-    qsort(w->abstracts, w->nabstracts, sizeof *w->abstracts, compare_abstracts);
-    qsort(w->funcs, w->nfuncs, sizeof *w->funcs, compare_raw_funcs);
-    if (w->nfuncs == 0)
+    if (w->nfuncs == 0)   /* e.g. only gcc's C units (stripped cgo program) */
         return 0;
+    if (w->norigins)
+        qsort(w->inline_origins, w->norigins, sizeof *w->inline_origins, compare_offsets);
+    if (w->nabstracts)
+        qsort(w->abstracts, w->nabstracts, sizeof *w->abstracts, compare_abstracts);
+    qsort(w->funcs, w->nfuncs, sizeof *w->funcs, compare_raw_funcs);
     out->funcs = calloc(w->nfuncs, sizeof *out->funcs);
     if (!out->funcs)
         return fail_oom(w);

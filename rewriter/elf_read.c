@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -148,15 +149,55 @@ static void find_text_symbol(struct gr_elf *elf, Elf_Binary_t *lief)
         }
 }
 
+/* Validates the headers on a read-only mapping, which touches only the
+ * pages they lie in: the whole file is read after LIEF has parsed and
+ * released it, so that LIEF's peak memory and the file's copy do not add
+ * up (LIEF alone peaks at about 4x the file). */
+static int validate_mapped(const char *path, struct gr_elf *elf, struct gr_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return gr_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return gr_fail(err, "%s: not a regular file", path);
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        return gr_fail(err, "%s: not an ELF file", path);
+    }
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return gr_fail(err, "%s: cannot map: %s", path, strerror(errno));
+    elf->data = map;
+    elf->size = (size_t)st.st_size;
+    int rc = check_header(elf, err) < 0 || check_tables(elf, err) < 0 ? -1 : 0;
+    munmap(map, (size_t)st.st_size);
+    elf->data = NULL;
+    elf->size = 0;
+    return rc;
+}
+
+static int lief_view_in_file(const struct gr_elf *elf)
+{
+    for (size_t i = 0; i < elf->nsections; i++)
+        if (elf->sections[i].type != SHT_NOBITS &&
+            !range_in_file(elf, elf->sections[i].offset, elf->sections[i].size))
+            return 0;
+    for (size_t i = 0; i < elf->nsegments; i++)
+        if (!range_in_file(elf, elf->segments[i].offset, elf->segments[i].filesz))
+            return 0;
+    return 1;
+}
+
 int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
 {
     memset(elf, 0, sizeof *elf);
     elf->path = path;
-    if (read_whole_file(path, elf, err) < 0 || check_header(elf, err) < 0 ||
-        check_tables(elf, err) < 0)
+    if (validate_mapped(path, elf, err) < 0)
         return -1;
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
-    elf->entry = eh->e_entry;
 
     Elf_Binary_t *lief = elf_parse(path);
     if (!lief)
@@ -171,6 +212,15 @@ int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
     if (rc == 0)
         find_text_symbol(elf, lief);
     elf_binary_destroy(lief);
+    /* the file is read again: it must still pass the checks, and still
+     * hold what LIEF saw (it may have changed in between) */
+    if (rc == 0 && (read_whole_file(path, elf, err) < 0 || check_header(elf, err) < 0 ||
+                    check_tables(elf, err) < 0))
+        rc = -1;
+    if (rc == 0 && !lief_view_in_file(elf))
+        rc = gr_fail(err, "%s: changed while being read", path);
+    if (rc == 0)
+        elf->entry = ((const Elf64_Ehdr *)elf->data)->e_entry;
     return rc;
 }
 
@@ -215,4 +265,31 @@ uint64_t gr_elf_load_end(const struct gr_elf *elf)
             end = s->vaddr + s->memsz;
     }
     return end;
+}
+
+static int relative_addend(const struct gr_elf *elf, uint64_t addr, uint64_t *val)
+{
+    for (size_t i = 0; i < elf->nsections; i++) {
+        const struct gr_section *sec = &elf->sections[i];
+        if (sec->type != SHT_RELA)
+            continue;
+        const Elf64_Rela *r = (const Elf64_Rela *)(elf->data + sec->offset);
+        for (uint64_t k = 0; k < sec->size / sizeof *r; k++)
+            if (r[k].r_offset == addr && ELF64_R_TYPE(r[k].r_info) == R_X86_64_RELATIVE) {
+                *val = (uint64_t)r[k].r_addend;
+                return 0;
+            }
+    }
+    return -1;
+}
+
+int gr_elf_read_addr(const struct gr_elf *elf, uint64_t addr, uint64_t *val)
+{
+    const uint8_t *p = gr_elf_bytes_at(elf, addr, 8);
+    if (!p)
+        return -1;
+    memcpy(val, p, 8);
+    if (*val == 0)
+        relative_addend(elf, addr, val);
+    return 0;
 }

@@ -51,6 +51,12 @@ const struct gr_section *gr_elf_section(const struct gr_elf *elf, const char *na
  * that range is not entirely backed by file contents. */
 const uint8_t *gr_elf_bytes_at(const struct gr_elf *elf, uint64_t addr, uint64_t len);
 
+/* The 8-byte word the program sees at addr once loaded: the file's bytes,
+ * or, where those are 0 in a position-independent file, the addend of the
+ * R_X86_64_RELATIVE relocation that fills the word in at load time (as a
+ * link-time address). Returns -1 when addr is not backed by the file. */
+int gr_elf_read_addr(const struct gr_elf *elf, uint64_t addr, uint64_t *val);
+
 /* The highest address any PT_LOAD segment occupies in memory. */
 uint64_t gr_elf_load_end(const struct gr_elf *elf);
 

@@ -42,6 +42,18 @@ static void apply_dwarf(struct gr_program *prog)
     }
 }
 
+/* A -race build links ThreadSanitizer and the runtime's race glue; both
+ * are listed in pclntab, also in stripped binaries. */
+static int is_race_build(const struct gr_program *prog)
+{
+    for (size_t i = 0; i < prog->nfuncs; i++) {
+        const char *n = prog->funcs[i].name;
+        if (strcmp(n, "runtime.racecallbackthunk") == 0 || strncmp(n, "__tsan_", 7) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr_error *err)
 {
     memset(prog, 0, sizeof *prog);
@@ -58,6 +70,7 @@ int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr
             .file = p->file, .line = p->line,
         };
     }
+    prog->race = is_race_build(prog);
     if (gr_dwarf_read(elf->path, &prog->dwarf, &prog->dwarf_error) < 0)
         prog->dwarf_ignored = 1;
     else

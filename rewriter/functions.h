@@ -28,6 +28,7 @@ struct gr_program {
     struct gr_error dwarf_error;
     char build_id[128];
     char go_version[32];      /* "go1.22.12"; "" when unknown */
+    int race;                 /* built with -race: g.racectx is in use */
     struct gr_func *funcs;    /* sorted by entry */
     size_t nfuncs;
 };

@@ -2,7 +2,8 @@
  * "\xff Go buildinf:", pointer size, flags; with flag 2 (Go >= 1.18) the
  * version follows at offset 32 as a varint-prefixed string, before that
  * the blob holds the address of a Go string header. Reference:
- * debug/buildinfo/buildinfo.go. */
+ * debug/buildinfo/buildinfo.go. Without .go.buildinfo, the string
+ * runtime.buildVersion is searched for instead. */
 #include "go_version.h"
 
 #include <stdint.h>
@@ -61,12 +62,57 @@ static const uint8_t *find_blob(const struct gr_elf *elf, uint64_t *avail)
     return elf->data + s->offset;
 }
 
+/* "go1.N" or "go1.N.M", optionally followed by a pre-release suffix
+ * ("rc1", "beta2") or " X:experiment": what runtime.buildVersion holds. */
+static int looks_like_version(const uint8_t *s, uint64_t len)
+{
+    if (len < 5 || len > 64 || memcmp(s, "go1.", 4) != 0 || s[4] < '0' || s[4] > '9')
+        return 0;
+    for (uint64_t i = 4; i < len; i++)
+        if (s[i] < 0x20 || s[i] > 0x7e)
+            return 0;
+    return 1;
+}
+
+/* Some stripped programs (esbuild) drop .go.buildinfo. runtime.buildVersion
+ * is still there: a Go string header (pointer, length) in .noptrdata or
+ * .data pointing at the version in .rodata. Every such header must agree. */
+static void scan_build_version(const struct gr_elf *elf, char *buf, size_t size)
+{
+    static const char *secs[] = {".noptrdata", ".data"};
+    char found[65] = "";
+    for (size_t k = 0; k < 2; k++) {
+        const struct gr_section *s = gr_elf_section(elf, secs[k]);
+        if (!s || s->type == 8 /* SHT_NOBITS */)
+            continue;
+        for (uint64_t off = 0; off + 16 <= s->size; off += 8) {
+            uint64_t ptr, len;
+            memcpy(&ptr, elf->data + s->offset + off, 8);
+            memcpy(&len, elf->data + s->offset + off + 8, 8);
+            if (len < 5 || len > 64)
+                continue;
+            const uint8_t *str = gr_elf_bytes_at(elf, ptr, len);
+            if (!str || !looks_like_version(str, len))
+                continue;
+            if (found[0] && (strlen(found) != len || memcmp(found, str, len) != 0))
+                return;   /* two different candidates: do not guess */
+            memcpy(found, str, len);
+            found[len] = 0;
+        }
+    }
+    copy_version(buf, size, (const uint8_t *)found, strlen(found));
+}
+
 void gr_go_version(const struct gr_elf *elf, char *buf, size_t size)
 {
     uint64_t avail = 0;
     const uint8_t *blob = find_blob(elf, &avail);
     buf[0] = 0;
-    if (!blob || blob[14] != 8)
+    if (!blob) {
+        scan_build_version(elf, buf, size);
+        return;
+    }
+    if (blob[14] != 8)
         return;
     if (blob[15] & FLAG_INLINE_STRINGS)
         inline_version(blob, avail, buf, size);

@@ -1,7 +1,7 @@
 /* pclntab.c: finds and decodes Go's pclntab. Supports the header formats
- * of Go 1.16-1.17 (magic 0xfffffffa), 1.18-1.19 (0xfffffff0) and 1.20 on
- * (0xfffffff1); Go 1.2-1.15 (0xfffffffb) is recognised and refused with a
- * clear message. References: runtime/symtab.go, debug/gosym/pclntab.go.
+ * of Go 1.2-1.15 (magic 0xfffffffb), 1.16-1.17 (0xfffffffa), 1.18-1.19
+ * (0xfffffff0) and 1.20 on (0xfffffff1). References: runtime/symtab.go,
+ * debug/gosym/pclntab.go (of the Go release in question).
  * Every offset read from the table is checked against the table's size:
  * the input is untrusted. */
 #include "pclntab.h"
@@ -22,19 +22,21 @@ struct span {
 
 /* The per-format layout of the header, function table and _func. */
 struct layout {
-    int word_functab;         /* functab entries are 2 x uintptr (Go 1.16-1.17) */
+    int go12;                 /* Go 1.2-1.15: one flat table, offsets from its start */
+    int word_functab;         /* functab entries are 2 x uintptr (Go <= 1.17) */
     int has_text_start;
     unsigned func_name_off;   /* offsets inside _func */
     unsigned func_pcfile_off;
     unsigned func_pcln_off;
-    unsigned func_cu_off;
+    int func_cu_off;          /* -1: absent (one file table for all) */
     int func_start_line_off;  /* -1: absent */
     unsigned func_size;
 };
 
-static const struct layout layout_go116 = {1, 0, 8, 24, 28, 36, -1, 44};
-static const struct layout layout_go118 = {0, 1, 4, 20, 24, 32, -1, 40};
-static const struct layout layout_go120 = {0, 1, 4, 20, 24, 32, 36, 44};
+static const struct layout layout_go12 = {1, 1, 0, 8, 24, 28, -1, -1, 40};
+static const struct layout layout_go116 = {0, 1, 0, 8, 24, 28, 36, -1, 44};
+static const struct layout layout_go118 = {0, 0, 1, 4, 20, 24, 32, -1, 40};
+static const struct layout layout_go120 = {0, 0, 1, 4, 20, 24, 32, 36, 44};
 
 static int span_u32(struct span s, uint64_t off, uint32_t *v)
 {
@@ -130,8 +132,11 @@ static int locate(const struct gr_elf *elf, struct span *s, uint64_t *addr)
     return -1;
 }
 
+/* functab holds the (entry, _func offset) pairs; funcdata is the base of
+ * those offsets (the same span except in Go <= 1.15). cutab maps a file
+ * number to an offset in filetab, the file names. */
 struct tables {
-    struct span all, funcnames, cutab, filetab, pctab, functab;
+    struct span all, funcnames, cutab, filetab, pctab, functab, funcdata;
     const struct layout *lay;
     uint64_t nfunc;
     uint64_t text_start;
@@ -145,9 +150,51 @@ static int sub_span(struct span all, uint64_t off, struct span *out)
     return 0;
 }
 
+/* Go 1.2-1.15 (debug/gosym go12Init): nfunctab, then the functab right
+ * after the header, then the file table's offset; every other offset is
+ * from the table's start. */
+static int read_header_go12(const struct gr_elf *elf, struct tables *t, struct gr_error *err)
+{
+    uint32_t fileoff;
+    if (span_u64(t->all, 8, &t->nfunc) < 0)
+        return gr_fail(err, "%s: pclntab header truncated", elf->path);
+    if (t->nfunc == 0 || t->nfunc > t->all.size / 16)
+        return gr_fail(err, "%s: pclntab function count %llu does not fit the table",
+                       elf->path, (unsigned long long)t->nfunc);
+    uint64_t functab_size = t->nfunc * 16 + 8;
+    if (sub_span(t->all, 16, &t->functab) < 0 || span_u32(t->functab, functab_size, &fileoff) < 0 ||
+        sub_span(t->all, fileoff, &t->cutab) < 0)
+        return gr_fail(err, "%s: pclntab header offsets point outside the table", elf->path);
+    t->funcnames = t->filetab = t->pctab = t->funcdata = t->all;
+    return 0;
+}
+
+/* The base of function offsets (Go >= 1.18). pcHeader.textStart, which a
+ * relative relocation fills in PIE; Go 1.26+ writes 0 there and keeps it
+ * only in moduledata.text (the .go.module section); then runtime.text;
+ * last the .text section (right only for Go's internal linker: gcc puts C
+ * start-up code first). */
+#define MODULEDATA_TEXT 176   /* runtime/symtab.go moduledata, Go 1.16-1.27 */
+static uint64_t text_start(const struct gr_elf *elf, uint64_t field_addr)
+{
+    uint64_t v = 0;
+    if (gr_elf_read_addr(elf, field_addr, &v) == 0 && v)
+        return v;
+    const struct gr_section *mod = gr_elf_section(elf, ".go.module");
+    if (mod && mod->size >= MODULEDATA_TEXT + 8 &&
+        gr_elf_read_addr(elf, mod->addr + MODULEDATA_TEXT, &v) == 0 && v)
+        return v;
+    if (elf->text_sym)
+        return elf->text_sym;
+    const struct gr_section *text = gr_elf_section(elf, ".text");
+    return text ? text->addr : 0;
+}
+
 static int read_header(const struct gr_elf *elf, struct tables *t, struct gr_pclntab *tab,
                        struct gr_error *err)
 {
+    if (t->lay->go12)
+        return read_header_go12(elf, t, err);
     uint64_t w[8];
     for (unsigned i = 0; i < 8; i++)
         if (span_u64(t->all, 8 + 8 * (uint64_t)i, &w[i]) < 0)
@@ -160,16 +207,13 @@ static int read_header(const struct gr_elf *elf, struct tables *t, struct gr_pcl
         sub_span(t->all, filetab, &t->filetab) < 0 || sub_span(t->all, pctab, &t->pctab) < 0 ||
         sub_span(t->all, pcln, &t->functab) < 0)
         return gr_fail(err, "%s: pclntab header offsets point outside the table", elf->path);
+    t->funcdata = t->functab;
     uint64_t entry_size = t->lay->word_functab ? 16 : 8;
     if (t->nfunc == 0 || t->nfunc > t->functab.size / entry_size - 1)
         return gr_fail(err, "%s: pclntab function count %llu does not fit the table",
                        elf->path, (unsigned long long)t->nfunc);
-    if (t->text_start == 0)
-        t->text_start = elf->text_sym;
-    if (t->text_start == 0 && t->lay->has_text_start) {
-        const struct gr_section *text = gr_elf_section(elf, ".text");
-        t->text_start = text ? text->addr : 0;
-    }
+    if (t->lay->has_text_start)
+        t->text_start = text_start(elf, tab->addr + 8 + 8 * 2);
     tab->text_start = t->text_start;
     return 0;
 }
@@ -198,14 +242,15 @@ static const char *file_name(const struct tables *t, uint32_t cu_off, int32_t fi
 static int decode_func(const struct tables *t, uint64_t funcoff, struct gr_pcln_func *f)
 {
     const struct layout *l = t->lay;
-    if (funcoff > t->functab.size || t->functab.size - funcoff < l->func_size)
+    if (funcoff > t->funcdata.size || t->funcdata.size - funcoff < l->func_size)
         return -1;
-    const uint8_t *p = t->functab.p + funcoff;
-    uint32_t nameoff, pcfile, pcln, cu;
+    const uint8_t *p = t->funcdata.p + funcoff;
+    uint32_t nameoff, pcfile, pcln, cu = 0;
     memcpy(&nameoff, p + l->func_name_off, 4);
     memcpy(&pcfile, p + l->func_pcfile_off, 4);
     memcpy(&pcln, p + l->func_pcln_off, 4);
-    memcpy(&cu, p + l->func_cu_off, 4);
+    if (l->func_cu_off >= 0)
+        memcpy(&cu, p + l->func_cu_off, 4);
     f->name = span_str(t->funcnames, nameoff);
     if (!f->name)
         return -1;
@@ -234,7 +279,9 @@ static int read_funcs(const struct gr_elf *elf, const struct tables *t, struct g
             functab_entry(t, i + 1, &next_entry, &unused) < 0 || decode_func(t, funcoff, f) < 0)
             return gr_fail(err, "%s: pclntab entry %llu is corrupt", elf->path,
                            (unsigned long long)i);
-        if (next_entry <= f->entry || (i > 0 && f->entry < tab->funcs[i - 1].end))
+        /* equal entries: aliases (race builds list ThreadSanitizer's C
+         * functions, some under two names); the first gets size 0 */
+        if (next_entry < f->entry || (i > 0 && f->entry < tab->funcs[i - 1].end))
             return gr_fail(err, "%s: pclntab functions are not in address order at entry %llu",
                            elf->path, (unsigned long long)i);
         f->end = next_entry;
@@ -252,12 +299,12 @@ int gr_pclntab_read(const struct gr_elf *elf, struct gr_pclntab *tab, struct gr_
         return gr_fail(err, "%s: not a Go program (no pclntab found)", elf->path);
     memcpy(&tab->magic, t.all.p, 4);
     switch (tab->magic) {
+    case MAGIC_GO12: t.lay = &layout_go12; break;    /* Go 1.2-1.15 */
     case MAGIC_GO116: t.lay = &layout_go116; break;  /* Go 1.16-1.17 */
     case MAGIC_GO118: t.lay = &layout_go118; break;  /* Go 1.18-1.19 */
     case MAGIC_GO120: t.lay = &layout_go120; break;  /* Go 1.20 and later */
     default:
-        return gr_fail(err, "%s: built with Go 1.15 or older (pclntab magic 0x%x): not supported yet",
-                       elf->path, tab->magic);
+        return gr_fail(err, "%s: unknown pclntab magic 0x%x", elf->path, tab->magic);
     }
     if (read_header(elf, &t, tab, err) < 0 || read_funcs(elf, &t, tab, err) < 0) {
         gr_pclntab_free(tab);

@@ -12,7 +12,7 @@
 
 struct gr_pcln_func {
     uint64_t entry;
-    uint64_t end;           /* entry of the next function */
+    uint64_t end;           /* entry of the next function (== entry: an alias of it) */
     const char *name;       /* inside the input file's bytes, NUL-terminated */
     const char *file;       /* likewise; NULL when unknown */
     uint32_t line;          /* declaration line (Go >= 1.20) or line at entry; 0 unknown */

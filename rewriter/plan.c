@@ -25,29 +25,46 @@ static int in_exec_segment(const struct gr_elf *elf, uint64_t start, uint64_t en
     return 0;
 }
 
-static const char *decide(const struct gr_elf *elf, const struct gr_func *f,
-                          struct gr_prologue *pro)
+static const char *decide(const struct gr_elf *elf, const struct gr_func *f, int stack_abi,
+                          struct gr_insn *scratch, struct gr_prologue *pro)
 {
+    if (f->end == f->entry)
+        return "alias of the next function (same entry)";
+    if (strncmp(f->name, "_Z", 2) == 0 || strncmp(f->name, "__", 2) == 0)
+        return "C or C++ code listed in pclntab (ThreadSanitizer in -race builds)";
     if (!in_exec_segment(elf, f->entry, f->end))
         return "not inside executable text";
     const uint8_t *code = gr_elf_bytes_at(elf, f->entry, f->end - f->entry);
     if (!code)
         return "bytes not in the file";
-    const char *reason = gr_prologue_match(code, f->end - f->entry, f->entry, pro);
+    const char *reason = gr_prologue_match(code, f->end - f->entry, f->entry, scratch, pro);
     if (reason)
         return reason;
+    if (stack_abi && pro->g_reg != ZYDIS_REGISTER_RCX)
+        return "register-ABI check in a Go <= 1.16 program (R14 is not g there)";
+    if (!stack_abi && pro->g_reg != ZYDIS_REGISTER_R14)
+        return "stack-ABI check (g in RCX) in a Go >= 1.17 program";
     if (pro->len < JMP_REL32_LEN)
         return "stack check shorter than a jmp";
     return NULL;
 }
 
-/* -race builds keep the race detector's context in g.racectx, the word the
- * timing code uses for the goroutine's timing stack. */
-static int is_race_build(const struct gr_program *prog)
+/* Appends the matched check's instructions (still in the decoder's
+ * scratch) to plan->insns; pointers are set once the array stops moving. */
+static int keep_insns(struct gr_plan *plan, size_t *n, size_t *cap, struct gr_plan_func *pf)
 {
-    for (size_t i = 0; i < prog->nfuncs; i++)
-        if (strcmp(prog->funcs[i].name, "runtime.racecallbackthunk") == 0)
-            return 1;
+    unsigned k = pf->prologue.ninsns;
+    if (*n + k > *cap) {
+        size_t ncap = *cap ? *cap * 2 : 4096;
+        struct gr_insn *p = realloc(plan->insns, ncap * sizeof *p);
+        if (!p)
+            return -1;
+        plan->insns = p;
+        *cap = ncap;
+    }
+    memcpy(plan->insns + *n, pf->prologue.insns, k * sizeof *plan->insns);
+    *n += k;
+    pf->prologue.insns = NULL;
     return 0;
 }
 
@@ -67,9 +84,7 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
         pf->skip_reason = body.entry_reason;
         return 0;
     }
-    pf->untimed_reason = no_timing                    ? no_timing
-                         : pf->prologue.loads_g_from_tls ? "assembly (ABI0): R14 need not be g at its returns"
-                                                         : body.untimed_reason;
+    pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
     if (pf->untimed_reason) {
         plan->exits.n -= body.nexits;   /* timing is off: its returns stay */
         return 0;
@@ -78,6 +93,25 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     pf->first_exit = body.first_exit;
     pf->nexits = body.nexits;
     return 0;
+}
+
+/* Plans one function: skipped, or instrumented (and maybe timed) with its
+ * check's instructions kept. */
+static int plan_func(const struct gr_elf *elf, struct gr_plan *plan, struct gr_exit_scan *scan,
+                     const char *no_timing, struct gr_insn *scratch, size_t *ninsns, size_t *cap,
+                     struct gr_plan_func *pf)
+{
+    pf->skip_reason = decide(elf, pf->func, plan->rt->minor <= 16, scratch, &pf->prologue);
+    if (!pf->skip_reason && plan_body(elf, scan, no_timing, plan, pf) < 0)
+        return -1;
+    if (pf->skip_reason) {
+        pf->prologue.insns = NULL;
+        pf->prologue.ninsns = 0;
+        pf->timing = GR_UNTIMED;
+        return 0;
+    }
+    pf->counter = (uint32_t)plan->ninstrumented++;
+    return keep_insns(plan, ninsns, cap, pf);
 }
 
 int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
@@ -91,29 +125,36 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     if (!plan->funcs)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
     plan->nfuncs = prog->nfuncs;
-    const char *no_timing = !timing               ? "--count-only"
-                            : is_race_build(prog) ? "built with -race (g.racectx is in use)"
-                                                  : NULL;
+    /* -race builds keep the race detector's context in g.racectx, the word
+       the timing code uses for the goroutine's timing stack */
+    const char *no_timing = !timing    ? "--count-only"
+                            : prog->race ? "built with -race (g.racectx is in use)"
+                                         : NULL;
+    struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
+    size_t ninsns = 0, cap = 0;
     struct gr_exit_scan scan;
     gr_exit_scan_init(&scan);
     int rc = 0;
     for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {
-        struct gr_plan_func *pf = &plan->funcs[i];
-        pf->func = &prog->funcs[i];
-        pf->skip_reason = decide(elf, pf->func, &pf->prologue);
-        if (!pf->skip_reason)
-            rc = plan_body(elf, &scan, no_timing, plan, pf);
-        if (!pf->skip_reason)
-            pf->counter = (uint32_t)plan->ninstrumented++;
+        plan->funcs[i].func = &prog->funcs[i];
+        rc = plan_func(elf, plan, &scan, no_timing, scratch, &ninsns, &cap, &plan->funcs[i]);
     }
     gr_exit_scan_free(&scan);
     if (rc < 0)
-        return gr_fail(err, "%s: out of memory while planning", elf->path);
+        return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
+    for (size_t i = 0, at = 0; i < prog->nfuncs; i++) {   /* the array has settled */
+        struct gr_prologue *p = &plan->funcs[i].prologue;
+        if (p->ninsns) {
+            p->insns = plan->insns + at;
+            at += p->ninsns;
+        }
+    }
     return 0;
 }
 
 void gr_plan_free(struct gr_plan *plan)
 {
+    free(plan->insns);
     free(plan->funcs);
     gr_exit_list_free(&plan->exits);
     memset(plan, 0, sizeof *plan);

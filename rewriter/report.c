@@ -36,7 +36,7 @@ void gr_report_plan(FILE *out, const struct gr_plan *plan)
             fprintf(out, "%s %#10llx %s (%s%s frame check%s; %zu returns)%s%s\n",
                     pf->untimed_reason ? "count      " : "count+time ",
                     (unsigned long long)f->entry, f->name,
-                    pf->prologue.loads_g_from_tls ? "TLS g, " : "",
+                    gr_prologue_tls_name(&pf->prologue),
                     gr_prologue_shape_name(&pf->prologue),
                     pf->prologue.stackguard1 ? ", stackguard1" : "", pf->nexits,
                     pf->untimed_reason ? ": untimed: " : "",

@@ -35,6 +35,7 @@
  * Exit trampoline, per return of a timed function (exits.c chose the
  * covered bytes):
  *   X:  <the covered instructions before the ret, re-encoded>
+ *       [<the check's TLS load of g>; mov r14, g]  ; Go <= 1.16, assembly
  *       mov r12d, record
  *       jmp gs_time_exit           ; which ends with the function's ret
  *                                  ; (gs_time_exit_sampled with --sample)
@@ -123,6 +124,11 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
 
     for (unsigned i = 0; i < pro->ninsns; i++)                /* T: the check */
         TRY(gr_emit_relocated(c, &pro->insns[i], err));
+    /* Go <= 1.16 (stack ABI): the check left g in RCX and every register
+     * but RDX (closure context) and RCX (g, used by wrappers) is scratch at
+     * entry; put g where the code below expects it. */
+    if (pro->g_reg != G)
+        TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
@@ -157,6 +163,19 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
     return 0;
 }
 
+/* R14 = g again at a return of a function whose check loaded g from TLS
+ * (Go <= 1.16, and assembly): its body need not have kept g in R14, so the
+ * check's TLS load is replayed. All it writes is dead at such a return:
+ * results are on the stack in ABI0, and callers reload R14 themselves. */
+static int reload_g(struct gr_codebuf *c, const struct gr_prologue *pro, struct gr_error *err)
+{
+    for (unsigned i = 0; i < pro->tls_ninsns; i++)
+        TRY(gr_emit_relocated(c, &pro->insns[i], err));
+    if (pro->tls_ninsns && pro->g_reg != G)
+        TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
+    return 0;
+}
+
 /* X: replays the covered instructions, then hands over to gs_time_exit. */
 static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
                      const struct gr_exit *e, struct gr_error *err)
@@ -167,12 +186,15 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
                        (unsigned long long)e->addr);
     for (unsigned off = 0; off < e->ret_off;) {       /* up to the ret */
         struct gr_insn in = {.addr = e->addr + off};
-        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&fc->zy, bytes + off, e->ret_off - off, &in.insn, in.ops)))
+        ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&fc->zy, bytes + off, e->ret_off - off, &in.insn, ops)))
             return gr_fail(err, "internal error: cannot decode epilogue at 0x%llx",
                            (unsigned long long)in.addr);
+        memcpy(in.ops, ops, sizeof in.ops);             /* the visible ones */
         TRY(gr_emit_relocated(c, &in, err));
         off += in.insn.length;
     }
+    TRY(reload_g(c, &fc->pf->prologue, err));
     TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
     return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP,
                           fc->layout->sample > 1 ? fc->stubs->time_exit_sampled : fc->stubs->time_exit,

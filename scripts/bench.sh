@@ -70,3 +70,4 @@ done
 echo
 echo "One rdtsc costs $("$OUT/rdtsc_cost") ns here (median of 5 x 10^7 reads); a timed call reads it twice."
 } | tee "$OUT/results.md"
+bash scripts/bench_rewrite.sh

@@ -51,7 +51,19 @@ PIN
 }
 
 PKGS="$BUILD_PKGS $TEST_PKGS $GO_PKGS"
+# Steps that do not install Debian packages run every time (each is
+# idempotent and quick when done); then the package check below.
+extra_steps() {
+    bash "$(dirname "$0")/go_toolchains.sh"   # Go 1.15, 1.26, 1.27 into build/toolchains (issue 6)
+    bash "$(dirname "$0")/npm_progs.sh"       # esbuild, tsgo, buf into build/npm (issue 6)
+    # large Debian Go programs for tests/t_realprogs.sh (issue 6)
+    if ! all_installed rclone restic; then
+        need_root rclone restic
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends rclone restic
+    fi
+}
 if all_installed $PKGS; then
+    extra_steps
     exit 0
 fi
 need_root $PKGS
@@ -63,3 +75,4 @@ apt-get install -y -q --no-install-recommends $BUILD_PKGS $TEST_PKGS
 apt-get install -y -q --no-install-recommends golang-1.19-go
 apt-get install -y -q --no-install-recommends -t bookworm-backports golang-1.21-go golang-1.22-go golang-1.23-go
 apt-get install -y -q --no-install-recommends -t trixie golang-1.24-go
+extra_steps

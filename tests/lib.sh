@@ -7,8 +7,12 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 GOREWRITE=${GOREWRITE:-$ROOT/bin/gorewrite}
 GOSTAT=${GOSTAT:-$ROOT/bin/gostat}
-# Every Go toolchain the tests build with (Debian packages golang-1.XX-go).
-GO_VERSIONS="1.19 1.21 1.22 1.23 1.24"
+# Every Go toolchain the tests build with (Debian packages golang-1.XX-go;
+# Go 1.15 is unpacked into build/toolchains by scripts/go_toolchains.sh).
+GO_VERSIONS="1.15 1.19 1.21 1.22 1.23 1.24"
+# Newer than any Debian 12 toolchain (from sid, unpacked into build/toolchains
+# by scripts/go_toolchains.sh): tests/t_testdata.sh builds with them too.
+GO_VERSIONS_NEWER="1.26 1.27"
 # Time limit for one run of a program under test (seconds).
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 
@@ -20,21 +24,32 @@ fail() {
     fails=$((fails + 1))
 }
 
+# go_root VERSION: that toolchain's GOROOT (installed system-wide, or
+# project-local under build/toolchains for releases Debian 12 lacks).
+go_root() {
+    if [ -d "/usr/lib/go-$1" ]; then
+        echo "/usr/lib/go-$1"
+    else
+        echo "$ROOT/build/toolchains/usr/lib/go-$1"
+    fi
+}
+
 # go_bin VERSION: path of that toolchain's go command.
 go_bin() {
-    echo "/usr/lib/go-$1/bin/go"
+    echo "$(go_root "$1")/bin/go"
 }
 
 # go_env VERSION CMD...: runs CMD with an offline, hermetic Go environment
 # for that toolchain: GOPATH mode (single-directory programs, no go.mod, no
 # network), build cache under build/gocache/goVERSION, nothing under $HOME.
+# cgo is off unless GO_CGO=1.
 go_env() {
     local v=$1
     shift
     mkdir -p "$ROOT/build/gocache/go$v" "$ROOT/build/gopath"
     env -u GOROOT -u GOOS -u GOARCH -u GOAMD64 -u GOEXPERIMENT \
         GOTOOLCHAIN=local GOPROXY=off GOFLAGS= GO111MODULE=off GOENV=off \
-        GOTELEMETRY=off GOWORK=off CGO_ENABLED=0 \
+        GOTELEMETRY=off GOWORK=off CGO_ENABLED="${GO_CGO:-0}" \
         GOCACHE="$ROOT/build/gocache/go$v" GOPATH="$ROOT/build/gopath" \
         "$@"
 }

@@ -24,7 +24,8 @@ pkg_expect() {
     case $1 in
         strings) echo "strings.Index >0
 strings_test.TestIndex 1" ;;
-        sort) echo "sort.pdqsort >0
+        sort) echo "go1.15: sort.quickSort >0
+go>=1.19: sort.pdqsort >0
 sort_test.TestSortLarge_Random 1" ;;
         strconv) echo "strconv.genericFtoa >0
 strconv.ParseInt >0
@@ -48,7 +49,11 @@ math/big.TestScanPi 3" ;;
         compress/flate) echo "compress/flate.(*compressor).deflate >0
 compress/flate.(*decompressor).huffmanBlock >0
 compress/flate.TestDeflate 1" ;;
-        *) echo "t_stdlib: no expectations for package $1" >&2; return 1 ;;
+        *) if [ -z "${STDLIB_MATRIX:-}" ]; then
+               echo "t_stdlib: no expectations for package $1" >&2
+               return 1
+           fi
+           echo "# $1: only the generic checks (every test that ran counted exactly)" ;;
     esac
 }
 
@@ -62,10 +67,26 @@ test_lines() {
 
 cases=0
 
-for v in $versions; do
-    go=$(go_bin "$v")
-    goroot=/usr/lib/go-$v
-    for pkg in $PKGS; do
+# the cases: "VERSION PACKAGE", every version x every package, or the list
+# STDLIB_MATRIX gives ("pkg@1.22 ...", tests/t_stdlib40.sh)
+matrix=()
+if [ -n "${STDLIB_MATRIX:-}" ]; then
+    for c in $STDLIB_MATRIX; do
+        matrix+=("${c#*@} ${c%@*}")
+    done
+else
+    for v in $versions; do
+        for pkg in $PKGS; do
+            matrix+=("$v $pkg")
+        done
+    done
+fi
+
+for c in "${matrix[@]}"; do
+        v=${c%% *}
+        pkg=${c#* }
+        go=$(go_bin "$v")
+        goroot=$(go_root "$v")
         cases=$((cases + 1))
         id="$pkg go$v"
         exp=$WORK/expect
@@ -145,7 +166,9 @@ for v in $versions; do
             done >"$runs/ran"
         nran=$(wc -l <"$runs/ran")
         check_meta "$json" "$instr" "$pid" "$v" || ok=0
-        check_counts "$json" "$exp" "$v" || ok=0
+        if grep -qv '^#' "$exp"; then
+            check_counts "$json" "$exp" "$v" || ok=0
+        fi
         python3 - "$json" "$runs/ran" "$exp" "$WORK/rewrite.log" "$runs/counted" <<'PY' || ok=0
 import json, re, sys
 # names the expect list asserts itself (tests also called directly) are skipped
@@ -183,6 +206,14 @@ PY
         # every process's stats file (tests that re-execute themselves make
         # several) must be complete and no longer live
         for f in "$runs/stat.instr"/gostat.*; do
+            # os/exec's tests start helper processes (the test binary again)
+            # and kill some at once: such a process may die in the
+            # start-up stub, before it writes the file's magic
+            if [ "$pkg" = os/exec ] && [ "$f" != "$stats" ] &&
+                ! "$GOSTAT" --json "$f" >/dev/null 2>&1 &&
+                "$GOSTAT" --json "$f" 2>&1 | grep -qE 'no GOSTATv1 magic|empty file'; then
+                continue
+            fi
             if ! gostat_json "$f" "$runs/other.json"; then
                 ok=0
             elif ! python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["live"] is not False)' "$runs/other.json"; then
@@ -200,7 +231,6 @@ PY
             fail "$id: wrong stats (above)"
             cp "$json" "$ROOT/build/test-logs/t_stdlib.$name.go$v.json" 2>/dev/null
         fi
-    done
 done
 
 echo "$((cases - fails)) of $cases cases passed"

@@ -7,17 +7,38 @@
 # name the instrumented executable and the run's pid.
 #
 # testdata/<prog>/ holds package main, "expect" (see check_counts in
-# lib.sh), optionally "args" (command-line arguments) and "status" (the
-# program's exit status, default 0).
-# Environment: PROGS="recursion stack" / GOVERS="1.22" restrict the matrix.
+# lib.sh), optionally "args" (command-line arguments), "status" (the
+# program's exit status, default 0) and "cgo" (the program uses cgo: built
+# only in the cgo variants).
+# Go: every release of the tests ($GO_VERSIONS in lib.sh) and, in the
+# default variants, also Go 1.26 and 1.27 ($GO_VERSIONS_NEWER).
+# Environment: PROGS="recursion stack" / GOVERS="1.22" restrict the matrix;
+# VARIANTS picks build variants (default "exe pie-stripped"; tests/t_cgo.sh
+# and tests/t_race.sh run this script with theirs):
+#   exe                  static executable (Go's internal linker)
+#   pie-stripped         -buildmode=pie -ldflags=-s -w
+#   cgo-ext              cgo, linked by gcc (-linkmode=external): libc's
+#                        _start, the dynamic loader, C code in .text
+#   cgo-extpie-stripped  the same as a stripped PIE (no .gopclntab section)
+#   race                 -race (ThreadSanitizer's C code in pclntab)
+# In the cgo variants a program without cgo of its own gets a file importing
+# runtime/cgo (so that every Go release links it with gcc).
 
 . "$(dirname "$0")/lib.sh"
 require_tools
 
-progs=${PROGS:-$(cd "$ROOT/testdata" && for d in */; do [ -f "$d/expect" ] && echo "${d%/}"; done)}
 versions=${GOVERS:-$GO_VERSIONS}
-# build variants: a plain executable, and a stripped position-independent one
-variants=("exe" "pie-stripped")
+# the default run (no GOVERS, no VARIANTS) also covers the newer releases
+if [ -z "${GOVERS:-}" ] && [ -z "${VARIANTS:-}" ]; then
+    versions="$GO_VERSIONS $GO_VERSIONS_NEWER"
+fi
+read -r -a variants <<<"${VARIANTS:-exe pie-stripped}"
+is_cgo_run=0
+for variant in "${variants[@]}"; do
+    case $variant in cgo-* | race) is_cgo_run=1 ;; esac
+done
+progs=${PROGS:-$(cd "$ROOT/testdata" && for d in */; do
+    [ -f "$d/expect" ] && { [ ! -f "$d/cgo" ] || [ $is_cgo_run = 1 ]; } && echo "${d%/}"; done)}
 
 WORK=$(mktemp_dir)
 trap 'rm -rf "$WORK"' EXIT
@@ -39,10 +60,28 @@ for v in $versions; do
             id="$prog go$v $variant"
             orig=$BIN/go$v/$variant/$prog
             vflags=()
+            src=$dir
+            cgo=0
             case $variant in
                 pie-stripped) vflags=(-buildmode=pie "-ldflags=-s -w") ;;
+                cgo-ext) vflags=("-ldflags=-linkmode=external"); cgo=1 ;;
+                cgo-extpie-stripped) vflags=(-buildmode=pie "-ldflags=-linkmode=external -s -w"); cgo=1 ;;
+                race) vflags=(-race); cgo=1 ;;
+                exe) ;;
+                *) fail "$id: unknown variant"; continue ;;
             esac
-            if ! build_go "$v" "$dir" "$orig" ${vflags[@]+"${vflags[@]}"}; then
+            if [ $cgo = 0 ] && [ -f "$dir/cgo" ]; then
+                cases=$((cases - 1))
+                continue
+            fi
+            if [ $cgo = 1 ] && [ ! -f "$dir/cgo" ]; then
+                src=$WORK/src/$prog
+                rm -rf "$src"
+                mkdir -p "$src"
+                cp "$dir"/*.go "$src/"
+                printf 'package main\n\nimport _ "runtime/cgo"\n' >"$src/zz_cgo.go"
+            fi
+            if ! GO_CGO=$cgo build_go "$v" "$src" "$orig" ${vflags[@]+"${vflags[@]}"}; then
                 fail "$id: build failed"
                 continue
             fi

@@ -4,7 +4,7 @@ package main
 
 import (
 	"fmt"
-	"io"
+	"io/ioutil"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -48,7 +48,7 @@ func gcLoop(stop *int32, done chan<- int) {
 }
 
 func main() {
-	if err := pprof.StartCPUProfile(io.Discard); err != nil {
+	if err := pprof.StartCPUProfile(ioutil.Discard); err != nil {
 		fmt.Fprintln(os.Stderr, "pprof:", err)
 		os.Exit(1)
 	}

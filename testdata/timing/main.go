@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io/ioutil"
 	"os"
 	"runtime"
 	"sync"
@@ -304,9 +305,9 @@ func main() {
 	fmt.Println("after goexit =", goexits())
 	fmt.Println("spins =", spins >= 0)
 	fmt.Printf("sha256 = %x\n", hashes())
-	if path := os.Getenv("TIMING_OUT"); path != "" {
+	if path := os.Getenv("TIMING_OUT"); path != "" { // ioutil: Go 1.15 has no os.WriteFile
 		b, _ := json.Marshal(m)
-		if err := os.WriteFile(path, b, 0o644); err != nil {
+		if err := ioutil.WriteFile(path, b, 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
