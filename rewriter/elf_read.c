@@ -1,15 +1,20 @@
 /* elf_read.c: reads the input file, checks it is an x86-64 ELF whose
  * headers and tables lie inside the file, then lets LIEF parse sections,
  * segments and symbols. The checks come first because LIEF 0.9 crashes on
- * some malformed inputs and silently accepts truncated ones. */
+ * some malformed inputs and silently accepts truncated ones. LIEF 0.9 only
+ * parses a path, so it is given a private in-memory copy (memfd) of the
+ * bytes we checked: the input file can change under us (a download still
+ * being written, a hostile writer), and LIEF must see what we validated. */
 #include "elf_read.h"
 
 #include <LIEF/ELF.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -148,22 +153,42 @@ static void find_text_symbol(struct gr_elf *elf, Elf_Binary_t *lief)
         }
 }
 
-int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
+/* Copies the validated bytes into a memfd that LIEF and libdwarf read
+ * instead of the input path. */
+static int make_private_copy(struct gr_elf *elf, struct gr_error *err)
 {
-    memset(elf, 0, sizeof *elf);
-    elf->path = path;
-    if (read_whole_file(path, elf, err) < 0 || check_header(elf, err) < 0 ||
-        check_tables(elf, err) < 0)
+    elf->fd = memfd_create("gorewrite-input", MFD_CLOEXEC);
+    if (elf->fd < 0)
+        return gr_fail(err, "%s: cannot create an in-memory copy: %s", elf->path, strerror(errno));
+    size_t done = 0;
+    while (done < elf->size) {
+        ssize_t n = write(elf->fd, elf->data + done, elf->size - done);
+        if (n <= 0)
+            return gr_fail(err, "%s: cannot write the in-memory copy: %s", elf->path,
+                           n ? strerror(errno) : "short write");
+        done += (size_t)n;
+    }
+    return 0;
+}
+
+/* Validates elf->data (already filled) and fills in the rest from LIEF. */
+static int parse_checked(struct gr_elf *elf, struct gr_error *err)
+{
+    if (check_header(elf, err) < 0 || check_tables(elf, err) < 0)
         return -1;
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
     elf->entry = eh->e_entry;
 
-    Elf_Binary_t *lief = elf_parse(path);
+    if (make_private_copy(elf, err) < 0)
+        return -1;
+    char fdpath[64];
+    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", elf->fd);
+    Elf_Binary_t *lief = elf_parse(fdpath);
     if (!lief)
-        return gr_fail(err, "%s: LIEF could not parse the ELF file", path);
+        return gr_fail(err, "%s: LIEF could not parse the ELF file", elf->path);
     int rc = 0;
     if (!lief->sections || !lief->segments)
-        rc = gr_fail(err, "%s: LIEF found no sections or segments", path);
+        rc = gr_fail(err, "%s: LIEF found no sections or segments", elf->path);
     if (rc == 0)
         rc = copy_sections(elf, lief, err);
     if (rc == 0)
@@ -174,6 +199,31 @@ int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
     return rc;
 }
 
+int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
+{
+    memset(elf, 0, sizeof *elf);
+    elf->fd = -1;
+    elf->path = path;
+    if (read_whole_file(path, elf, err) < 0)
+        return -1;
+    return parse_checked(elf, err);
+}
+
+int gr_elf_read_mem(const char *name, const uint8_t *data, size_t size, struct gr_elf *elf,
+                    struct gr_error *err)
+{
+    memset(elf, 0, sizeof *elf);
+    elf->fd = -1;
+    elf->path = name;
+    elf->size = size;
+    elf->mode = 0755;
+    elf->data = malloc(size ? size : 1);
+    if (!elf->data)
+        return gr_fail(err, "%s: out of memory copying %zu bytes", name, size);
+    memcpy(elf->data, data, size);
+    return parse_checked(elf, err);
+}
+
 void gr_elf_free(struct gr_elf *elf)
 {
     for (size_t i = 0; i < elf->nsections; i++)
@@ -181,7 +231,10 @@ void gr_elf_free(struct gr_elf *elf)
     free(elf->sections);
     free(elf->segments);
     free(elf->data);
+    if (elf->fd >= 0)
+        close(elf->fd);
     memset(elf, 0, sizeof *elf);
+    elf->fd = -1;
 }
 
 const struct gr_section *gr_elf_section(const struct gr_elf *elf, const char *name)
