@@ -93,8 +93,44 @@ static int check_tables(const struct gr_elf *elf, struct gr_error *err)
             return gr_fail(err, "%s: section %u lies outside the file (truncated?)", elf->path, i);
     }
     const Elf64_Shdr *strtab = &sh[eh->e_shstrndx];
-    if (strtab->sh_size == 0 || elf->data[strtab->sh_offset + strtab->sh_size - 1] != 0)
-        return gr_fail(err, "%s: section name table is not NUL-terminated", elf->path);
+    /* A NOBITS table skipped the range check above: it has no bytes. */
+    if (strtab->sh_type == SHT_NOBITS || strtab->sh_size == 0 ||
+        elf->data[strtab->sh_offset + strtab->sh_size - 1] != 0)
+        return gr_fail(err, "%s: section name table is missing or not NUL-terminated", elf->path);
+    for (unsigned i = 0; i < eh->e_shnum; i++)
+        if (sh[i].sh_name >= strtab->sh_size)
+            return gr_fail(err, "%s: section %u has its name outside the section name table",
+                           elf->path, i);
+    return 0;
+}
+
+/* Loadable segments must not overlap or wrap, and must lie in user space:
+ * gorewrite places its own segments above the highest one, and the entry
+ * point it continues at must be code the program really loads. */
+static int check_loads(const struct gr_elf *elf, struct gr_error *err)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
+    const Elf64_Phdr *ph = (const Elf64_Phdr *)(elf->data + eh->e_phoff);
+    const uint64_t user_end = 1ull << 47;
+    int entry_ok = 0;
+    for (unsigned i = 0; i < eh->e_phnum; i++) {
+        const Elf64_Phdr *a = &ph[i];
+        if (a->p_type != PT_LOAD)
+            continue;
+        if (a->p_vaddr > user_end || a->p_memsz > user_end - a->p_vaddr)
+            return gr_fail(err, "%s: segment %u does not fit in the address space", elf->path, i);
+        for (unsigned j = 0; j < i; j++) {
+            const Elf64_Phdr *b = &ph[j];
+            if (b->p_type == PT_LOAD && a->p_memsz && b->p_memsz &&
+                a->p_vaddr < b->p_vaddr + b->p_memsz && b->p_vaddr < a->p_vaddr + a->p_memsz)
+                return gr_fail(err, "%s: segments %u and %u overlap in memory", elf->path, j, i);
+        }
+        if ((a->p_flags & PF_X) && eh->e_entry >= a->p_vaddr && eh->e_entry - a->p_vaddr < a->p_filesz)
+            entry_ok = 1;
+    }
+    if (!entry_ok)
+        return gr_fail(err, "%s: entry point 0x%llx is not in a loaded executable segment",
+                       elf->path, (unsigned long long)eh->e_entry);
     return 0;
 }
 
@@ -174,7 +210,7 @@ static int make_private_copy(struct gr_elf *elf, struct gr_error *err)
 /* Validates elf->data (already filled) and fills in the rest from LIEF. */
 static int parse_checked(struct gr_elf *elf, struct gr_error *err)
 {
-    if (check_header(elf, err) < 0 || check_tables(elf, err) < 0)
+    if (check_header(elf, err) < 0 || check_tables(elf, err) < 0 || check_loads(elf, err) < 0)
         return -1;
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
     elf->entry = eh->e_entry;
