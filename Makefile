@@ -22,7 +22,7 @@ TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 
 LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm
 
-.PHONY: all deps check demo clean bench asan fuzz fuzz-build fuzz-corpus
+.PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus
 all: bin/gorewrite bin/gostat $(TOOLS)
 
 deps:
@@ -30,6 +30,12 @@ deps:
 
 bin/gorewrite: $(REWRITER_OBJ)
 	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+
+# gorewrite linked inside $(BUILD): `make BUILD=build/plain SANITIZE=
+# build/plain/gorewrite` gives tests/t_valgrind.sh an unsanitized binary
+# under `make asan` (valgrind cannot run ASan builds).
+$(BUILD)/gorewrite: $(REWRITER_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 
 bin/gostat: $(GOSTAT_OBJ)
@@ -77,10 +83,12 @@ bench: deps
 
 # Builds everything with ASan+UBSan, runs the tests, and cleans again so
 # no sanitized object lingers in later normal builds.
+# The Go build cache survives (clean-objs), so the tests' Go builds stay
+# fast; the fuzz harnesses are ASan/UBSan builds anyway.
 asan: deps
-	$(MAKE) clean
-	$(MAKE) SANITIZE=address,undefined all
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp bash tests/run.sh; rc=$$?; $(MAKE) clean; exit $$rc
+	$(MAKE) clean-objs
+	$(MAKE) SANITIZE=address,undefined all fuzz-build
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp bash tests/run.sh; rc=$$?; $(MAKE) clean-objs; exit $$rc
 
 # Fuzzing (fuzz/README.md): libFuzzer harnesses built with clang, ASan and
 # UBSan. `make check` replays the committed corpus and crash reproducers
@@ -120,3 +128,6 @@ fuzz-corpus: deps
 
 clean:
 	rm -rf $(BUILD) bin
+
+clean-objs:
+	rm -rf bin $(filter-out $(BUILD)/gocache $(BUILD)/gopath,$(wildcard $(BUILD)/*))
