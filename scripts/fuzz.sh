@@ -8,9 +8,9 @@
 #                            it found into the corpus
 #   fuzz.sh corpus           rebuild the committed corpus from fresh seeds
 #                            only (after the stats-file format changed)
-# The ELF corpus is kept as fuzz/corpus/elf.tar.xz (mutated Go binaries of
-# about 1 MB that differ in a few bytes compress 50-fold together); the
-# stats-file corpus as plain files in fuzz/corpus/statsfile/. Crash
+# Each corpus is kept as fuzz/corpus/<harness>.tar.xz: its inputs (Go
+# binaries of about 1 MB, stats files of about 80 KB, mostly zero rows)
+# differ in a few bytes and compress 20- to 100-fold together. Crash
 # reproducers are kept in fuzz/crashes/<harness>/ and replayed forever.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,25 +61,17 @@ statsfile_seeds() {
 
 # corpus_dir H: the committed corpus of harness H unpacked into a directory.
 corpus_dir() {
-    local h=$1 d=$B/corpus/$1
+    local d=$B/corpus/$1
     rm -rf "$d"; mkdir -p "$d"
-    if [ "$h" = elf ]; then
-        [ -f fuzz/corpus/elf.tar.xz ] && tar -xJf fuzz/corpus/elf.tar.xz -C "$d"
-    else
-        [ -d fuzz/corpus/$h ] && cp fuzz/corpus/$h/* "$d"/ 2>/dev/null || true
-    fi
+    [ -f "fuzz/corpus/$1.tar.xz" ] && tar -xJf "fuzz/corpus/$1.tar.xz" -C "$d"
     echo "$d"
 }
 
-# store_corpus H DIR: DIR (minimized) becomes the committed corpus of H.
+# store_corpus H DIR: DIR (minimized) becomes the committed corpus of H,
+# packed reproducibly (sorted names, fixed owner and time).
 store_corpus() {
-    local h=$1 d=$2
-    if [ "$h" = elf ]; then
-        (cd "$d" && ls | LC_ALL=C sort | tar --owner=0 --group=0 --mtime=@0 -cf - -T - | xz -9e >"$ROOT/fuzz/corpus/elf.tar.xz")
-    else
-        rm -rf "fuzz/corpus/$h"; mkdir -p "fuzz/corpus/$h"
-        cp "$d"/* "fuzz/corpus/$h"/
-    fi
+    (cd "$2" && ls | LC_ALL=C sort | tar --owner=0 --group=0 --mtime=@0 -cf - -T - | xz -9e) \
+        >"$ROOT/fuzz/corpus/$1.tar.xz"
 }
 
 # merge H OUT INPUTDIRS...: minimizes INPUTDIRS into the empty dir OUT.

@@ -42,7 +42,8 @@ tar -xJf "$ROOT/fuzz/corpus/elf.tar.xz" -C "$WORK/elf" || fail "cannot unpack fu
 cp "$ROOT"/fuzz/crashes/elf/* "$WORK/elf/" 2>/dev/null
 replay elf "-max_len=2500000 -malloc_limit_mb=512 -rss_limit_mb=2048" "$WORK/elf"
 
-cp "$ROOT"/fuzz/corpus/statsfile/* "$WORK/statsfile/" || fail "no stats-file corpus in fuzz/corpus/statsfile"
+tar -xJf "$ROOT/fuzz/corpus/statsfile.tar.xz" -C "$WORK/statsfile" || fail "cannot unpack fuzz/corpus/statsfile.tar.xz"
+[ "$(ls "$WORK/statsfile" | wc -l)" -ge 2 ] || fail "the stats-file corpus has fewer than 2 inputs"
 cp "$ROOT"/fuzz/crashes/statsfile/* "$WORK/statsfile/" 2>/dev/null
 # A fresh real file, and every corruption mkstats knows.
 build_go 1.22 "$ROOT/fuzz/seedprog" "$WORK/seed" || exit 1
