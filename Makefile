@@ -83,8 +83,8 @@ bench: deps
 
 # Builds everything with ASan+UBSan, runs the tests, and cleans again so
 # no sanitized object lingers in later normal builds.
-# The Go build cache survives (clean-objs), so the tests' Go builds stay
-# fast; the fuzz harnesses are ASan/UBSan builds anyway.
+# clean-objs keeps the Go build cache (the tests' Go builds stay fast) and
+# the fuzz harnesses (ASan/UBSan builds whatever SANITIZE says).
 asan: deps
 	$(MAKE) clean-objs
 	$(MAKE) SANITIZE=address,undefined all fuzz-build
@@ -130,4 +130,4 @@ clean:
 	rm -rf $(BUILD) bin
 
 clean-objs:
-	rm -rf bin $(filter-out $(BUILD)/gocache $(BUILD)/gopath,$(wildcard $(BUILD)/*))
+	rm -rf bin $(filter-out $(BUILD)/gocache $(BUILD)/gopath $(BUILD)/fuzz,$(wildcard $(BUILD)/*))
