@@ -88,7 +88,7 @@ bench: deps
 asan: deps
 	$(MAKE) clean-objs
 	$(MAKE) SANITIZE=address,undefined all fuzz-build
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp bash tests/run.sh; rc=$$?; $(MAKE) clean-objs; exit $$rc
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 bash tests/run.sh; rc=$$?; $(MAKE) clean-objs; exit $$rc
 
 # Fuzzing (fuzz/README.md): libFuzzer harnesses built with clang, ASan and
 # UBSan. `make check` replays the committed corpus and crash reproducers
