@@ -22,7 +22,7 @@ TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 
 LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm
 
-.PHONY: all deps check demo clean bench asan
+.PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus
 all: bin/gorewrite bin/gostat $(TOOLS)
 
 deps:
@@ -30,6 +30,12 @@ deps:
 
 bin/gorewrite: $(REWRITER_OBJ)
 	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+
+# gorewrite linked inside $(BUILD): `make BUILD=build/plain SANITIZE=
+# build/plain/gorewrite` gives tests/t_valgrind.sh an unsanitized binary
+# under `make asan` (valgrind cannot run ASan builds).
+$(BUILD)/gorewrite: $(REWRITER_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 
 bin/gostat: $(GOSTAT_OBJ)
@@ -64,7 +70,7 @@ $(BUILD)/rewriter/stub_blob.o: rewriter/stub_blob.S $(BUILD)/stubs/blob.bin
 	$(CC) -c -DBLOB_PATH='"$(BUILD)/stubs/blob.bin"' -o $@ rewriter/stub_blob.S
 
 check: deps
-	$(MAKE) all
+	$(MAKE) all fuzz-build
 	bash tests/run.sh
 
 demo: deps
@@ -77,10 +83,51 @@ bench: deps
 
 # Builds everything with ASan+UBSan, runs the tests, and cleans again so
 # no sanitized object lingers in later normal builds.
+# clean-objs keeps the Go build cache (the tests' Go builds stay fast) and
+# the fuzz harnesses (ASan/UBSan builds whatever SANITIZE says).
 asan: deps
-	$(MAKE) clean
-	$(MAKE) SANITIZE=address,undefined all
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 bash tests/run.sh; rc=$$?; $(MAKE) clean; exit $$rc
+	$(MAKE) clean-objs
+	$(MAKE) SANITIZE=address,undefined all fuzz-build
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 bash tests/run.sh; rc=$$?; $(MAKE) clean-objs; exit $$rc
+
+# Fuzzing (fuzz/README.md): libFuzzer harnesses built with clang, ASan and
+# UBSan. `make check` replays the committed corpus and crash reproducers
+# (tests/t_fuzz_replay.sh); `make fuzz` fuzzes each harness for
+# FUZZ_SECONDS on one core and merges new inputs into the corpus;
+# `make fuzz-corpus` rebuilds the corpus from fresh seeds (after a change
+# of the stats-file format).
+FUZZ_CC      := clang-14
+FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -Istubs -Irewriter -Ielfpatch -Igostat \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
+FUZZ_ELF_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_elf.c \
+	$(filter-out rewriter/main.c rewriter/rewrite.c,$(wildcard rewriter/*.c)))
+FUZZ_STATS_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_statsfile.c \
+	$(filter-out gostat/main.c,$(GOSTAT_SRC)) rewriter/error.c)
+FUZZ_SECONDS ?= 600
+
+fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile
+
+$(BUILD)/fuzz/%.o: %.c $(wildcard */*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_elf: $(FUZZ_ELF_OBJ)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+
+$(BUILD)/fuzz/fuzz_statsfile: $(FUZZ_STATS_OBJ)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^
+
+fuzz: deps
+	$(MAKE) all fuzz-build
+	bash scripts/fuzz.sh run $(FUZZ_SECONDS)
+
+fuzz-corpus: deps
+	$(MAKE) all fuzz-build
+	bash scripts/fuzz.sh corpus
 
 clean:
 	rm -rf $(BUILD) bin
+
+clean-objs:
+	rm -rf bin $(filter-out $(BUILD)/gocache $(BUILD)/gopath $(BUILD)/fuzz,$(wildcard $(BUILD)/*))

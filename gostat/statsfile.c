@@ -223,6 +223,14 @@ static void finish_sums(struct gst_stats *st)
     }
 }
 
+/* A thread's row may be read once the program has backed it with memory
+ * (gs_live.rows_backed); row 0 always is. */
+static bool row_backed(const unsigned char *live, uint64_t r)
+{
+    const unsigned char *word = live + offsetof(struct gs_live, rows_backed) + (r / 64) * 8;
+    return r == 0 || (__atomic_load_n((const uint64_t *)(const void *)word, __ATOMIC_ACQUIRE) >> (r % 64) & 1);
+}
+
 static void sum_counters(struct gst_stats *st)
 {
     const struct gs_header *h = &st->hdr;
@@ -236,6 +244,8 @@ static void sum_counters(struct gst_stats *st)
      * no timing. */
     for (uint64_t r = 0; r < nrows; r++) {
         const unsigned char *row = rows + r * h->row_stride;
+        if (!row_backed(live, r))
+            continue;
         sum_calls(st, row);
         if (st->timing) {
             sum_drops(&st->drops, row);

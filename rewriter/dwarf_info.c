@@ -1051,12 +1051,18 @@ int gr_dwarf_read(const char *path, struct gr_dwarf_info *out, struct gr_error *
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return gr_fail(err, "%s: %s", path, strerror(errno));
+    int rc = gr_dwarf_read_fd(path, fd, out, err);
+    close(fd);
+    return rc;
+}
+
+int gr_dwarf_read_fd(const char *path, int fd, struct gr_dwarf_info *out, struct gr_error *err)
+{
+    memset(out, 0, sizeof *out);
     Dwarf_Debug dbg = NULL;
     int opened = open_dwarf(path, fd, &dbg, err);
-    if (opened <= 0) {
-        close(fd);
+    if (opened <= 0)
         return opened;
-    }
     struct walker w = {.dbg = dbg, .fd = fd, .path = path, .err = err};
     int rc = walk_units(&w);
     if (rc == 0)
@@ -1065,7 +1071,6 @@ int gr_dwarf_read(const char *path, struct gr_dwarf_info *out, struct gr_error *
     Dwarf_Error derr = NULL;
     if (dwarf_finish(dbg, &derr) == DW_DLV_ERROR)
         dwarf_dealloc_error(NULL, derr);
-    close(fd);
     if (rc < 0) {
         gr_dwarf_free(out);
         return -1;

@@ -29,6 +29,10 @@ struct gr_dwarf_info {
  * present=0 and returns 0. Corrupt DWARF returns -1 with a message naming
  * the file. On failure *out is left empty (safe to pass to gr_dwarf_free). */
 int gr_dwarf_read(const char *path, struct gr_dwarf_info *out, struct gr_error *err);
+/* The same from an open fd (not closed); path only names it in messages.
+ * gorewrite passes the in-memory copy it validated, never the input path
+ * again, so a file changed after validation cannot be read twice. */
+int gr_dwarf_read_fd(const char *path, int fd, struct gr_dwarf_info *out, struct gr_error *err);
 
 /* The function whose out-of-line code starts exactly at low_pc, or NULL. */
 const struct gr_dwarf_func *gr_dwarf_find(const struct gr_dwarf_info *info, uint64_t low_pc);

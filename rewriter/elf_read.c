@@ -1,47 +1,115 @@
 /* elf_read.c: reads the input file, checks it is an x86-64 ELF whose
  * headers and tables lie inside the file, then lets LIEF parse sections,
  * segments and symbols. The checks come first because LIEF 0.9 crashes on
- * some malformed inputs and silently accepts truncated ones. */
+ * some malformed inputs and silently accepts truncated ones. LIEF 0.9 only
+ * parses a path, so it is given a private in-memory copy (memfd) of the
+ * bytes we checked: the input file can change under us (a download still
+ * being written, a hostile writer), and LIEF must see what we validated. */
 #include "elf_read.h"
 
 #include <LIEF/ELF.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int read_whole_file(const char *path, struct gr_elf *elf, struct gr_error *err)
+#define COPY_CHUNK (1u << 20)
+
+/* Appends n bytes to the snapshot. */
+static int snapshot_write(struct gr_elf *elf, const uint8_t *p, size_t n, struct gr_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    while (n) {
+        ssize_t w = write(elf->fd, p, n);
+        if (w <= 0)
+            return gr_fail(err, "%s: cannot write the in-memory copy: %s", elf->path,
+                           w ? strerror(errno) : "short write");
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Copies the open input into the snapshot, in chunks (never the whole
+ * file in our own memory at once). */
+static int snapshot_copy(struct gr_elf *elf, int in, struct gr_error *err)
+{
+    uint8_t *buf = malloc(COPY_CHUNK);
+    if (!buf)
+        return gr_fail(err, "%s: out of memory", elf->path);
+    size_t got = 0;
+    int rc = 0;
+    while (rc == 0 && got < elf->size) {
+        size_t want = elf->size - got < COPY_CHUNK ? elf->size - got : COPY_CHUNK;
+        ssize_t n = read(in, buf, want);
+        if (n <= 0)
+            rc = gr_fail(err, "%s: read failed: %s", elf->path, n ? strerror(errno) : "short read");
+        else if ((rc = snapshot_write(elf, buf, (size_t)n, err)) == 0)
+            got += (size_t)n;
+    }
+    free(buf);
+    return rc;
+}
+
+/* A sealed memfd that everything reads from here on (our checks, LIEF,
+ * libdwarf): the input file may change while we work (a download still
+ * being written, a hostile writer), the snapshot cannot. */
+static int snapshot_open(struct gr_elf *elf, struct gr_error *err)
+{
+    elf->fd = memfd_create("gorewrite-input", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (elf->fd < 0)
+        return gr_fail(err, "%s: cannot create an in-memory copy: %s", elf->path, strerror(errno));
+    return 0;
+}
+
+static int snapshot_seal(struct gr_elf *elf, struct gr_error *err)
+{
+    if (fcntl(elf->fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
+        return gr_fail(err, "%s: cannot seal the in-memory copy: %s", elf->path, strerror(errno));
+    return 0;
+}
+
+static int snapshot_file(const char *path, struct gr_elf *elf, struct gr_error *err)
+{
+    int in = open(path, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
         return gr_fail(err, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return gr_fail(err, "%s: not a regular file", path);
+    int rc = 0;
+    if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode))
+        rc = gr_fail(err, "%s: not a regular file", path);
+    if (rc == 0 && st.st_size == 0)
+        rc = gr_fail(err, "%s: not an ELF file (empty)", path);
+    if (rc == 0) {
+        elf->size = (size_t)st.st_size;
+        elf->mode = st.st_mode & 07777;
+        rc = snapshot_open(elf, err);
     }
-    elf->size = (size_t)st.st_size;
-    elf->mode = st.st_mode & 07777;
-    elf->data = malloc(elf->size ? elf->size : 1);
-    if (!elf->data) {
-        close(fd);
-        return gr_fail(err, "%s: out of memory reading %zu bytes", path, elf->size);
-    }
-    size_t got = 0;
-    while (got < elf->size) {
-        ssize_t n = read(fd, elf->data + got, elf->size - got);
-        if (n <= 0) {
-            close(fd);
-            return gr_fail(err, "%s: read failed: %s", path, n ? strerror(errno) : "short read");
-        }
-        got += (size_t)n;
-    }
-    close(fd);
+    if (rc == 0)
+        rc = snapshot_copy(elf, in, err);
+    close(in);
+    return rc == 0 ? snapshot_seal(elf, err) : rc;
+}
+
+/* elf->data = a read-only view of the snapshot. */
+static int snapshot_map(struct gr_elf *elf, struct gr_error *err)
+{
+    void *map = mmap(NULL, elf->size, PROT_READ, MAP_SHARED, elf->fd, 0);
+    if (map == MAP_FAILED)
+        return gr_fail(err, "%s: cannot map the in-memory copy: %s", elf->path, strerror(errno));
+    elf->data = map;
     return 0;
+}
+
+static void snapshot_unmap(struct gr_elf *elf)
+{
+    if (elf->data)
+        munmap((void *)elf->data, elf->size);   /* our own mapping */
+    elf->data = NULL;
 }
 
 static int range_in_file(const struct gr_elf *elf, uint64_t off, uint64_t len)
@@ -89,8 +157,44 @@ static int check_tables(const struct gr_elf *elf, struct gr_error *err)
             return gr_fail(err, "%s: section %u lies outside the file (truncated?)", elf->path, i);
     }
     const Elf64_Shdr *strtab = &sh[eh->e_shstrndx];
-    if (strtab->sh_size == 0 || elf->data[strtab->sh_offset + strtab->sh_size - 1] != 0)
-        return gr_fail(err, "%s: section name table is not NUL-terminated", elf->path);
+    /* A NOBITS table skipped the range check above: it has no bytes. */
+    if (strtab->sh_type == SHT_NOBITS || strtab->sh_size == 0 ||
+        elf->data[strtab->sh_offset + strtab->sh_size - 1] != 0)
+        return gr_fail(err, "%s: section name table is missing or not NUL-terminated", elf->path);
+    for (unsigned i = 0; i < eh->e_shnum; i++)
+        if (sh[i].sh_name >= strtab->sh_size)
+            return gr_fail(err, "%s: section %u has its name outside the section name table",
+                           elf->path, i);
+    return 0;
+}
+
+/* Loadable segments must not overlap or wrap, and must lie in user space:
+ * gorewrite places its own segments above the highest one, and the entry
+ * point it continues at must be code the program really loads. */
+static int check_loads(const struct gr_elf *elf, struct gr_error *err)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
+    const Elf64_Phdr *ph = (const Elf64_Phdr *)(elf->data + eh->e_phoff);
+    const uint64_t user_end = 1ull << 47;
+    int entry_ok = 0;
+    for (unsigned i = 0; i < eh->e_phnum; i++) {
+        const Elf64_Phdr *a = &ph[i];
+        if (a->p_type != PT_LOAD)
+            continue;
+        if (a->p_vaddr > user_end || a->p_memsz > user_end - a->p_vaddr)
+            return gr_fail(err, "%s: segment %u does not fit in the address space", elf->path, i);
+        for (unsigned j = 0; j < i; j++) {
+            const Elf64_Phdr *b = &ph[j];
+            if (b->p_type == PT_LOAD && a->p_memsz && b->p_memsz &&
+                a->p_vaddr < b->p_vaddr + b->p_memsz && b->p_vaddr < a->p_vaddr + a->p_memsz)
+                return gr_fail(err, "%s: segments %u and %u overlap in memory", elf->path, j, i);
+        }
+        if ((a->p_flags & PF_X) && eh->e_entry >= a->p_vaddr && eh->e_entry - a->p_vaddr < a->p_filesz)
+            entry_ok = 1;
+    }
+    if (!entry_ok)
+        return gr_fail(err, "%s: entry point 0x%llx is not in a loaded executable segment",
+                       elf->path, (unsigned long long)eh->e_entry);
     return 0;
 }
 
@@ -149,62 +253,26 @@ static void find_text_symbol(struct gr_elf *elf, Elf_Binary_t *lief)
         }
 }
 
-/* Validates the headers on a read-only mapping, which touches only the
- * pages they lie in: the whole file is read after LIEF has parsed and
- * released it, so that LIEF's peak memory and the file's copy do not add
- * up (LIEF alone peaks at about 4x the file). */
-static int validate_mapped(const char *path, struct gr_elf *elf, struct gr_error *err)
+/* Checks the snapshot's headers, then lets LIEF parse it. The view is
+ * unmapped while LIEF runs (LIEF alone peaks at about 4x the file; the two
+ * would add up) and mapped again for the stages after this one. */
+static int parse_snapshot(struct gr_elf *elf, struct gr_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return gr_fail(err, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return gr_fail(err, "%s: not a regular file", path);
-    }
-    if (st.st_size == 0) {
-        close(fd);
-        return gr_fail(err, "%s: not an ELF file", path);
-    }
-    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (map == MAP_FAILED)
-        return gr_fail(err, "%s: cannot map: %s", path, strerror(errno));
-    elf->data = map;
-    elf->size = (size_t)st.st_size;
-    int rc = check_header(elf, err) < 0 || check_tables(elf, err) < 0 ? -1 : 0;
-    munmap(map, (size_t)st.st_size);
-    elf->data = NULL;
-    elf->size = 0;
-    return rc;
-}
-
-static int lief_view_in_file(const struct gr_elf *elf)
-{
-    for (size_t i = 0; i < elf->nsections; i++)
-        if (elf->sections[i].type != SHT_NOBITS &&
-            !range_in_file(elf, elf->sections[i].offset, elf->sections[i].size))
-            return 0;
-    for (size_t i = 0; i < elf->nsegments; i++)
-        if (!range_in_file(elf, elf->segments[i].offset, elf->segments[i].filesz))
-            return 0;
-    return 1;
-}
-
-int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
-{
-    memset(elf, 0, sizeof *elf);
-    elf->path = path;
-    if (validate_mapped(path, elf, err) < 0)
+    if (snapshot_map(elf, err) < 0)
         return -1;
+    if (check_header(elf, err) < 0 || check_tables(elf, err) < 0 || check_loads(elf, err) < 0)
+        return -1;
+    elf->entry = ((const Elf64_Ehdr *)elf->data)->e_entry;
+    snapshot_unmap(elf);
 
-    Elf_Binary_t *lief = elf_parse(path);
+    char fdpath[64];
+    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", elf->fd);
+    Elf_Binary_t *lief = elf_parse(fdpath);
     if (!lief)
-        return gr_fail(err, "%s: LIEF could not parse the ELF file", path);
+        return gr_fail(err, "%s: LIEF could not parse the ELF file", elf->path);
     int rc = 0;
     if (!lief->sections || !lief->segments)
-        rc = gr_fail(err, "%s: LIEF found no sections or segments", path);
+        rc = gr_fail(err, "%s: LIEF found no sections or segments", elf->path);
     if (rc == 0)
         rc = copy_sections(elf, lief, err);
     if (rc == 0)
@@ -212,16 +280,33 @@ int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
     if (rc == 0)
         find_text_symbol(elf, lief);
     elf_binary_destroy(lief);
-    /* the file is read again: it must still pass the checks, and still
-     * hold what LIEF saw (it may have changed in between) */
-    if (rc == 0 && (read_whole_file(path, elf, err) < 0 || check_header(elf, err) < 0 ||
-                    check_tables(elf, err) < 0))
-        rc = -1;
-    if (rc == 0 && !lief_view_in_file(elf))
-        rc = gr_fail(err, "%s: changed while being read", path);
-    if (rc == 0)
-        elf->entry = ((const Elf64_Ehdr *)elf->data)->e_entry;
-    return rc;
+    return rc == 0 ? snapshot_map(elf, err) : rc;
+}
+
+int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)
+{
+    memset(elf, 0, sizeof *elf);
+    elf->fd = -1;
+    elf->path = path;
+    if (snapshot_file(path, elf, err) < 0)
+        return -1;
+    return parse_snapshot(elf, err);
+}
+
+int gr_elf_read_mem(const char *name, const uint8_t *data, size_t size, struct gr_elf *elf,
+                    struct gr_error *err)
+{
+    memset(elf, 0, sizeof *elf);
+    elf->fd = -1;
+    elf->path = name;
+    elf->size = size;
+    elf->mode = 0755;
+    if (size == 0)
+        return gr_fail(err, "%s: not an ELF file (empty)", name);
+    if (snapshot_open(elf, err) < 0 || snapshot_write(elf, data, size, err) < 0 ||
+        snapshot_seal(elf, err) < 0)
+        return -1;
+    return parse_snapshot(elf, err);
 }
 
 void gr_elf_free(struct gr_elf *elf)
@@ -230,8 +315,11 @@ void gr_elf_free(struct gr_elf *elf)
         free(elf->sections[i].name);
     free(elf->sections);
     free(elf->segments);
-    free(elf->data);
+    snapshot_unmap(elf);
+    if (elf->fd >= 0)
+        close(elf->fd);
     memset(elf, 0, sizeof *elf);
+    elf->fd = -1;
 }
 
 const struct gr_section *gr_elf_section(const struct gr_elf *elf, const char *name)

@@ -30,9 +30,11 @@ struct gr_segment {
 
 struct gr_elf {
     const char *path;
-    uint8_t *data;          /* the whole input file */
+    const uint8_t *data;    /* the whole input file: a read-only view of fd */
     size_t size;
     uint32_t mode;          /* permission bits of the input */
+    int fd;                 /* memfd holding exactly data[0..size): what LIEF
+                               and libdwarf read; -1 when closed */
     uint64_t entry;
     struct gr_section *sections;
     size_t nsections;
@@ -43,6 +45,10 @@ struct gr_elf {
 
 /* Reads and validates path. Returns 0, or -1 with a reason in err. */
 int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err);
+/* The same for bytes already in memory (name labels messages); they are
+ * copied. Used by the fuzzing harness (fuzz/), which has no file. */
+int gr_elf_read_mem(const char *name, const uint8_t *data, size_t size, struct gr_elf *elf,
+                    struct gr_error *err);
 void gr_elf_free(struct gr_elf *elf);
 
 const struct gr_section *gr_elf_section(const struct gr_elf *elf, const char *name);

@@ -71,7 +71,7 @@ int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr
         };
     }
     prog->race = is_race_build(prog);
-    if (gr_dwarf_read(elf->path, &prog->dwarf, &prog->dwarf_error) < 0)
+    if (gr_dwarf_read_fd(elf->path, elf->fd, &prog->dwarf, &prog->dwarf_error) < 0)
         prog->dwarf_ignored = 1;
     else
         apply_dwarf(prog);

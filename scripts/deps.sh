@@ -7,7 +7,7 @@ set -euo pipefail
 
 SOURCES=/etc/apt/sources.list.d/debian.sources
 BUILD_PKGS="build-essential pkg-config liblief-dev libzydis-dev libzycore-dev libdwarf-dev libelf-dev"
-TEST_PKGS="python3 binutils gdb file valgrind"
+TEST_PKGS="python3 binutils gdb file valgrind clang-14 libclang-rt-14-dev xz-utils"
 GO_PKGS="golang-1.19-go golang-1.21-go golang-1.22-go golang-1.23-go golang-1.24-go"
 
 need_root() {

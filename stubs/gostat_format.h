@@ -117,7 +117,12 @@ struct gs_func {
 /* Mutable state shared by all threads; the first page of the mapping. */
 struct gs_live {
     uint64_t rows_claimed;         /* thread rows handed out (lock xadd) */
-    uint64_t reserved[511];
+    uint64_t rows_backed[64];      /* bit r: row r's head (drops, page map,
+                                      counters) is backed by memory; readers
+                                      must not touch rows 1.. without it: on
+                                      a full tmpfs, reading an unbacked page
+                                      of the mapping raises SIGBUS */
+    uint64_t reserved[447];
 };
 
 struct gs_counter {

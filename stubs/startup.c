@@ -255,6 +255,40 @@ static int write_all(long fd, const void *buf, uint64_t len, uint64_t off)
     return 0;
 }
 
+/* Writes n zero bytes at off: for file systems without fallocate. */
+static long zero_fill(long fd, uint64_t off, uint64_t n)
+{
+    uint64_t zeros[64];
+    for (unsigned i = 0; i < 64; i++)
+        ((volatile uint64_t *)zeros)[i] = 0;   /* volatile: no memset call */
+    while (n) {
+        uint64_t len = n < sizeof zeros ? n : sizeof zeros;
+        long rc = write_all(fd, zeros, len, off);
+        if (rc < 0)
+            return rc;
+        off += len;
+        n -= len;
+    }
+    return 0;
+}
+
+/* Gives the file real blocks now for everything the program writes before
+ * or without a row of its own: header and tables, the live page and the
+ * shared row 0. Those pages are written through the MAP_SHARED mapping,
+ * where a full file system cannot answer ENOSPC: the kernel raises SIGBUS
+ * and the program dies. Reserving them here makes "full" an error that
+ * start-up handles (unlink, count in memory, one line on stderr). Rows
+ * 1.. are populated by the thread that claims them. */
+static long reserve_eager_pages(long fd, const struct gs_header *hdr)
+{
+    /* row 0 holds no timing: its head is all of it that is ever touched */
+    uint64_t len = hdr->rows_off + (hdr->timing_off ? hdr->timing_off : hdr->row_stride);
+    long rc = gs_syscall6(GS_SYS_fallocate, fd, 0, 0, (long)len, 0, 0);
+    if (rc != -GS_EOPNOTSUPP)
+        return rc;
+    return zero_fill(fd, hdr->live_off, len - hdr->live_off);
+}
+
 /* Writes the prefix with the run-time header fields, maps the shared part
  * of the RW segment onto the file, and only then writes the magic. */
 static long fill_stats_file(long fd, const uint8_t *image, uint64_t image_size,
@@ -262,6 +296,8 @@ static long fill_stats_file(long fd, const uint8_t *image, uint64_t image_size,
 {
     long rc;
     if ((rc = gs_syscall3(GS_SYS_ftruncate, fd, hdr->file_size, 0)) < 0)
+        return rc;
+    if ((rc = reserve_eager_pages(fd, hdr)) < 0)
         return rc;
     if ((rc = write_all(fd, (const uint8_t *)hdr + GS_MAGIC_LEN,
                         sizeof *hdr - GS_MAGIC_LEN, GS_MAGIC_LEN)) < 0)

@@ -46,6 +46,7 @@
 
 /* struct gs_live (gostat_format.h) */
 #define GS_LIVE_ROWS_CLAIMED 0
+#define GS_LIVE_ROWS_BACKED 8
 
 /* struct gs_drops (gostat_format.h) */
 #define GS_DROP_UNWOUND 0
@@ -147,6 +148,7 @@ _Static_assert(offsetof(struct gs_private, slots_max) == GS_PRIV_SLOTS_MAX, "pri
 _Static_assert(sizeof(struct gs_private) == GS_PAGE_SIZE, "gs_private is one page");
 _Static_assert(GS_PAGE_SIZE == GS_PAGE, "page size");
 _Static_assert(offsetof(struct gs_live, rows_claimed) == GS_LIVE_ROWS_CLAIMED, "live");
+_Static_assert(offsetof(struct gs_live, rows_backed) == GS_LIVE_ROWS_BACKED, "live");
 _Static_assert(offsetof(struct gs_drops, unwound) == GS_DROP_UNWOUND, "drops");
 _Static_assert(offsetof(struct gs_drops, too_deep) == GS_DROP_TOO_DEEP, "drops");
 _Static_assert(offsetof(struct gs_drops, no_slot) == GS_DROP_NO_SLOT, "drops");

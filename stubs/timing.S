@@ -90,6 +90,8 @@ gs_claim_row:
     cmp %rcx, %r12
     jae .Lclaim_none
     inc %r12
+    mov %rax, -64(%rsp)
+    mov %r12, -72(%rsp)                             /* the row's index */
     imul gs_config+GS_CFG_ROW_STRIDE(%rip), %r12
     add GS_PRIV_ROWS_BASE(%rax), %r12
     mov %r12, %rdi
@@ -97,10 +99,14 @@ gs_claim_row:
     mov $MADV_POPULATE_WRITE, %edx
     mov $SYS_madvise, %eax
     syscall
+    cmp $-EINVAL, %rax                              /* kernel before 5.14: use it unpopulated */
+    je 1f
     test %rax, %rax
-    jz .Lclaim_out
-    cmp $-EINVAL, %rax              /* kernel before 5.14: use it unpopulated */
-    je .Lclaim_out
+    jnz .Lclaim_none
+1:  mov -64(%rsp), %rax
+    mov -72(%rsp), %rcx
+    lock bts %rcx, GS_PAGE_SIZE+GS_LIVE_ROWS_BACKED(%rax) /* readers may look now */
+    jmp .Lclaim_out
 .Lclaim_none:
     xor %r12d, %r12d
 .Lclaim_out:

@@ -2,7 +2,7 @@
 # t_gostat_list.sh: "gostat" with no target lists $GOSTAT_DIR: exact
 # columns, LIVE for a file whose pid and start time are this shell's, EXITED
 # for a dead pid or a reused one; symlinks, FIFOs, directories, other
-# users' files and other names are skipped; an invalid file is listed as
+# users' files (unless named by path) and other names are skipped; an invalid file is listed as
 # INVALID with its reason on stderr; an empty or missing dir.
 cd "$(dirname "$0")/.."
 . tests/assert.sh
@@ -63,6 +63,10 @@ expect "pid via symlink: message" "gostat: $dir: no stats file for pid 4194301" 
 if [ "$(id -u)" = 0 ]; then
     "$GOSTAT" 4194300 >/dev/null 2>"$outside/err"
     expect "other user's file: exit" 2 $?
+    # ... unless asked for it by path.
+    out=$("$GOSTAT" --json "$dir/gostat.other.4194300" 2>"$outside/err"); rc=$?
+    expect "other user's file by path: exit" 0 $rc
+    [[ $out == *'"name":"o.f"'* ]] || fail "other user's file by path: $out $(cat "$outside/err")"
 fi
 
 # Missing directory.

@@ -2,7 +2,7 @@
 # t_startup: what the instrumented program does before Go starts.
 #  - GOSTAT_DIR missing or read-only: same stdout and exit status as the
 #    original, exactly one extra stderr line, none with GOSTAT_QUIET=1;
-#  - a stale file and a symlink at the names it wants: neither is followed,
+#  - a stale file (another user's) and a symlink at the names it wants: neither is followed,
 #    truncated or reused; it takes the next free name;
 #  - the stats file is mode 0600 and goes to /dev/shm by default;
 #  - counts are visible while the program runs, and stay readable with the
@@ -47,7 +47,8 @@ done
 S=$WORK/stale
 mkdir -p "$S"
 echo "precious" >"$WORK/target"
-GOSTAT_DIR=$S bash -c 'echo stale >"$0/gostat.live.instr.$$"; ln -s "$1" "$0/gostat.live.instr.$$.1"; exec "$2" 100' \
+# The stale file belongs to another user (nobody) when we can arrange it.
+GOSTAT_DIR=$S bash -c 'echo stale >"$0/gostat.live.instr.$$"; [ "$(id -u)" = 0 ] && chown 65534 "$0/gostat.live.instr.$$"; ln -s "$1" "$0/gostat.live.instr.$$.1"; exec "$2" 100' \
     "$S" "$WORK/target" "$P" >"$WORK/out" 2>"$WORK/err" || fail "run beside a stale file failed: $(cat "$WORK/err")"
 [ "$(cat "$WORK/target")" = precious ] || fail "the symlink's target was changed"
 stale=$(ls "$S"/gostat.live.instr.* | grep -v '\.[12]$' | head -1)

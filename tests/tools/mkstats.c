@@ -357,6 +357,8 @@ static void fill_counters(unsigned char *buf, const struct spec *s, const struct
     uint32_t used_rows = s->spread ? s->rows : 1;
     uint64_t claimed = s->claimed >= 0 ? (uint64_t)s->claimed : used_rows - 1;
     struct gs_live live = { .rows_claimed = claimed };
+    for (uint64_t r = 1; r < s->rows && r < 64 * 64; r++)   /* every row is backed */
+        live.rows_backed[r / 64] |= 1ull << (r % 64);
     memcpy(buf + p->live_off, &live, sizeof live);
 
     for (uint32_t i = 0; i < s->nfuncs; i++) {

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh: seeds, runs and minimizes the libFuzzer harnesses in
+# fuzz/ (built by `make fuzz-build` into build/fuzz/).
+#   fuzz.sh seeds            fresh seeds into build/fuzz/seeds/<harness>
+#   fuzz.sh run SECONDS [HARNESS...]
+#                            fuzz each harness (default: elf statsfile)
+#                            SECONDS on one core (nice 19), then merge what
+#                            it found into the corpus
+#   fuzz.sh corpus           rebuild the committed corpus from fresh seeds
+#                            only (after the stats-file format changed)
+# Each corpus is kept as fuzz/corpus/<harness>.tar.xz: its inputs (Go
+# binaries of about 1 MB, stats files of about 80 KB, mostly zero rows)
+# differ in a few bytes and compress 20- to 100-fold together. Crash
+# reproducers are kept in fuzz/crashes/<harness>/ and replayed forever.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+. tests/lib.sh
+B=$ROOT/build/fuzz
+SEEDS=$B/seeds
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0
+export LSAN_OPTIONS=suppressions=$ROOT/tests/lsan.supp
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# Options every run of a harness gets: the input size bound, and a limit
+# per allocation so that trusting a size field from the input is a crash.
+harness_opts() {
+    case $1 in
+        elf) echo "-max_len=2500000 -malloc_limit_mb=512 -rss_limit_mb=2048 -timeout=30" ;;
+        statsfile) echo "-max_len=262144 -malloc_limit_mb=64 -rss_limit_mb=1024 -timeout=10" ;;
+    esac
+}
+
+# ELF seeds: the seed program built by three Go releases, with and without
+# DWARF (-trimpath so the bytes do not depend on the checkout's path).
+elf_seeds() {
+    local d=$SEEDS/elf v
+    rm -rf "$d"; mkdir -p "$d"
+    for v in 1.19 1.22 1.24; do
+        build_go $v fuzz/seedprog "$d/seed-go$v-stripped" -trimpath "-ldflags=-s -w"
+        build_go $v fuzz/seedprog "$d/seed-go$v-dwarf" -trimpath
+    done
+}
+
+# Stats-file seeds: real files written by instrumented runs of the seed
+# program (two counter rows, so a file is ~100 KB), never built by hand, so
+# they follow the format in stubs/gostat_format.h whatever it becomes.
+statsfile_seeds() {
+    local d=$SEEDS/statsfile v tmp
+    rm -rf "$d"; mkdir -p "$d"
+    tmp=$(mktemp -d)
+    for v in 1.19 1.24; do
+        build_go $v fuzz/seedprog "$tmp/p$v" -trimpath "-ldflags=-s -w"
+        "$GOREWRITE" --max-threads 1 "$tmp/p$v" "$tmp/p$v.instr" >/dev/null
+        mkdir -p "$tmp/s$v"
+        GOSTAT_DIR=$tmp/s$v "$tmp/p$v.instr" >/dev/null 2>&1
+        cp "$(stats_file_for "$tmp/s$v")" "$d/run-go$v"
+    done
+    rm -rf "$tmp"
+}
+
+# corpus_dir H: the committed corpus of harness H unpacked into a directory.
+corpus_dir() {
+    local d=$B/corpus/$1
+    rm -rf "$d"; mkdir -p "$d"
+    [ -f "fuzz/corpus/$1.tar.xz" ] && tar -xJf "fuzz/corpus/$1.tar.xz" -C "$d"
+    echo "$d"
+}
+
+# store_corpus H DIR: DIR (minimized) becomes the committed corpus of H,
+# packed reproducibly (sorted names, fixed owner and time).
+store_corpus() {
+    (cd "$2" && ls | LC_ALL=C sort | tar --owner=0 --group=0 --mtime=@0 -cf - -T - | xz -9e) \
+        >"$ROOT/fuzz/corpus/$1.tar.xz"
+}
+
+# merge H OUT INPUTDIRS...: minimizes INPUTDIRS into the empty dir OUT.
+merge() {
+    local h=$1 out=$2
+    shift 2
+    rm -rf "$out"; mkdir -p "$out"
+    # shellcheck disable=SC2046
+    nice -n 19 "$B/fuzz_$h" -merge=1 $(harness_opts "$h") "$out" "$@" 2>"$B/merge-$h.log" ||
+        { tail -20 "$B/merge-$h.log"; exit 1; }
+}
+
+run() {
+    local secs=$1 h
+    shift
+    local hs=("$@")
+    [ ${#hs[@]} -gt 0 ] || hs=(elf statsfile)
+    elf_seeds; statsfile_seeds
+    for h in "${hs[@]}"; do
+        local corpus work=$B/work/$h
+        corpus=$(corpus_dir "$h")
+        mkdir -p "$work" "fuzz/crashes/$h"
+        echo "fuzz.sh: fuzzing $h for ${secs}s (log: $B/fuzz-$h.log)"
+        # shellcheck disable=SC2046
+        nice -n 19 "$B/fuzz_$h" $(harness_opts "$h") -max_total_time="$secs" -print_final_stats=1 \
+            -artifact_prefix="fuzz/crashes/$h/" "$work" "$corpus" "$SEEDS/$h" \
+            >"$B/fuzz-$h.log" 2>&1 || echo "fuzz.sh: $h stopped with a finding; see $B/fuzz-$h.log"
+        grep -E '^stat::(number_of_executed_units|new_units_added)' "$B/fuzz-$h.log" || true
+        merge "$h" "$B/merged-$h" "$corpus" "$work" "$SEEDS/$h"
+        store_corpus "$h" "$B/merged-$h"
+    done
+}
+
+corpus() {
+    local h
+    elf_seeds; statsfile_seeds
+    for h in elf statsfile; do
+        merge "$h" "$B/merged-$h" "$SEEDS/$h"
+        store_corpus "$h" "$B/merged-$h"
+    done
+}
+
+case ${1:-} in
+    seeds) elf_seeds; statsfile_seeds ;;
+    run) shift; run "${1:-600}" ${2:+"${@:2}"} ;;
+    corpus) corpus ;;
+    *) echo "usage: fuzz.sh seeds|run SECONDS|corpus" >&2; exit 1 ;;
+esac
