@@ -8,6 +8,9 @@
 # FILTER: a substring of the test name (e.g. "stdlib" or "t_reject"); with
 # several filters a test runs if it matches any of them.
 # TEST_TIMEOUT: seconds allowed per test script (default 1500).
+# TEST_JOBS: tests run at once (default 2, the machine's cores); tests that
+# measure time or poll a running program (SERIAL below) run alone, after
+# the others.
 # Logs are kept in build/test-logs/<name>.log.
 
 set -u
@@ -37,25 +40,66 @@ failed_names=()
 if [ ${#tests[@]} -eq 0 ]; then
     echo "no tests match: $*"
 fi
-for name in ${tests[@]+"${tests[@]}"}; do
-    log=$LOGDIR/$name.log
+TEST_JOBS=${TEST_JOBS:-2}
+SERIAL=" t_timing t_gostat_watch t_faults t_faults_rows t_gostat_shrink "
+# the longest first, so that the two jobs end together
+LONGEST="t_stdlib t_testdata t_gofmt_vet t_stdlib40 t_dwarf_info t_realprogs t_coverage t_cgo"
+
+# run_test NAME: runs one test script; its log and "status seconds" go to
+# build/test-logs.
+run_test() {
+    local name=$1 start rc
     start=$(date +%s)
-    timeout -k 10 "$TEST_TIMEOUT" bash "tests/$name.sh" >"$log" 2>&1
+    timeout -k 10 "$TEST_TIMEOUT" bash "tests/$name.sh" >"$LOGDIR/$name.log" 2>&1
     rc=$?
-    secs=$(($(date +%s) - start))
-    if [ $rc -eq 0 ]; then
+    echo "$rc $(($(date +%s) - start))" >"$LOGDIR/$name.result"
+}
+
+# report NAME: PASS or FAIL (with the log) for a test that has run.
+report() {
+    local name=$1 rc secs
+    read -r rc secs <"$LOGDIR/$name.result"
+    if [ "$rc" -eq 0 ]; then
         echo "PASS $name (${secs}s)"
         passed=$((passed + 1))
-    else
-        if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-            echo "FAIL $name (${secs}s): timed out after ${TEST_TIMEOUT}s"
-        else
-            echo "FAIL $name (${secs}s): exit status $rc"
-        fi
-        sed 's/^/    /' "$log"
-        failed=$((failed + 1))
-        failed_names+=("$name")
+        return
     fi
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "FAIL $name (${secs}s): timed out after ${TEST_TIMEOUT}s"
+    else
+        echo "FAIL $name (${secs}s): exit status $rc"
+    fi
+    sed 's/^/    /' "$LOGDIR/$name.log"
+    failed=$((failed + 1))
+    failed_names+=("$name")
+}
+
+parallel=()
+serial=()
+ordered=()
+for name in $LONGEST; do
+    case " ${tests[*]-} " in *" $name "*) ordered+=("$name") ;; esac
+done
+for name in ${tests[@]+"${tests[@]}"}; do
+    case " $LONGEST " in *" $name "*) ;; *) ordered+=("$name") ;; esac
+done
+for name in ${ordered[@]+"${ordered[@]}"}; do
+    rm -f "$LOGDIR/$name.result"
+    case $SERIAL in *" $name "*) serial+=("$name") ;; *) parallel+=("$name") ;; esac
+done
+for name in ${parallel[@]+"${parallel[@]}"}; do
+    while [ "$(jobs -rp | wc -l)" -ge "$TEST_JOBS" ]; do
+        wait -n
+    done
+    run_test "$name" &
+done
+wait
+for name in ${parallel[@]+"${parallel[@]}"}; do
+    report "$name"
+done
+for name in ${serial[@]+"${serial[@]}"}; do
+    run_test "$name"
+    report "$name"
 done
 
 if [ $failed -gt 0 ]; then

@@ -211,7 +211,7 @@ PY
             # start-up stub, before it writes the file's magic
             if [ "$pkg" = os/exec ] && [ "$f" != "$stats" ] &&
                 ! "$GOSTAT" --json "$f" >/dev/null 2>&1 &&
-                "$GOSTAT" --json "$f" 2>&1 | grep -qE 'no GOSTATv1 magic|empty file'; then
+                "$GOSTAT" --json "$f" 2>&1 | grep -qE 'no GOSTATv[0-9]+ magic|empty file'; then
                 continue
             fi
             if ! gostat_json "$f" "$runs/other.json"; then
