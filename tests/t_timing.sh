@@ -135,7 +135,7 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-for v in ${GOVERS:-$GO_VERSIONS}; do
+for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
     orig=$ROOT/build/testbin/go$v/exe/timing
     if ! build_go "$v" "$DIR" "$orig"; then
         fail "go$v: build failed"
