@@ -83,8 +83,9 @@ bench: deps
 
 # Builds everything with ASan+UBSan, runs the tests, and cleans again so
 # no sanitized object lingers in later normal builds.
-# clean-objs keeps the Go build cache (the tests' Go builds stay fast) and
-# the fuzz harnesses (ASan/UBSan builds whatever SANITIZE says).
+# clean-objs keeps the Go build cache (the tests' Go builds stay fast), the
+# fuzz harnesses (ASan/UBSan builds whatever SANITIZE says) and what deps
+# installs project-locally (build/toolchains, build/npm).
 asan: deps
 	$(MAKE) clean-objs
 	$(MAKE) SANITIZE=address,undefined all fuzz-build
@@ -130,4 +131,4 @@ clean:
 	rm -rf $(BUILD) bin
 
 clean-objs:
-	rm -rf bin $(filter-out $(BUILD)/gocache $(BUILD)/gopath $(BUILD)/fuzz,$(wildcard $(BUILD)/*))
+	rm -rf bin $(filter-out $(BUILD)/gocache $(BUILD)/gopath $(BUILD)/fuzz $(BUILD)/toolchains $(BUILD)/npm,$(wildcard $(BUILD)/*))
