@@ -5,17 +5,6 @@
 cd "$(dirname "$0")/.."
 . tests/assert.sh
 
-# expect NAME EXPECTED ACTUAL
-# row N: line N of the last output, words separated by single spaces.
-row() { sed -n "$1p" <<<"$out" | tr -s ' '; }
-
-# run_ok NAME ARGS...: runs gostat, fails NAME unless it exits 0 silently on stderr.
-run_ok() {
-    local name=$1; shift
-    out=$("$GOSTAT" "$@" 2>"$dir/stderr"); local rc=$?
-    [ $rc -eq 0 ] || fail "$name: exit $rc"
-    [ -s "$dir/stderr" ] && fail "$name: stderr: $(cat "$dir/stderr")"
-}
 
 my_ticks=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
 fib=$dir/gostat.fib.4242

@@ -8,13 +8,6 @@
 cd "$(dirname "$0")/.."
 . tests/assert.sh
 
-row() { sed -n "$1p" <<<"$out" | tr -s ' '; }
-run_ok() {
-    local name=$1; shift
-    out=$("$GOSTAT" "$@" 2>"$dir/stderr"); local rc=$?
-    [ $rc -eq 0 ] || fail "$name: exit $rc"
-    [ -s "$dir/stderr" ] && fail "$name: stderr: $(cat "$dir/stderr")"
-}
 
 # Clock: tsc1 - tsc0 = 2,000,000 ticks over mono1 - mono0 = 1,000,000 ns:
 # 0.5 ns per tick (2 GHz). No boot_id, so the start-up calibration is used.
