@@ -49,7 +49,7 @@ static inline uint64_t gr_layout_rows_base_slot(const struct gr_layout *l) { ret
 static inline uint64_t gr_layout_rows_claimed(const struct gr_layout *l) { return l->rw_vaddr + GR_PAGE; }
 static inline uint64_t gr_layout_row0(const struct gr_layout *l) { return l->rw_vaddr + 2 * GR_PAGE; }
 
-/* Offset in a row of function counter i, and of timing record k. */
+/* Offset in a row of function counter i (timing records: gs_timing_offset). */
 static inline uint64_t gr_layout_counter(const struct gr_layout *l, uint32_t i)
 {
     return l->counts_off + 8ull * i;

@@ -12,6 +12,7 @@
 #include "exits.h"
 #include "functions.h"
 #include "go_runtime.h"
+#include "gostat_format.h"
 #include "prologue.h"
 
 struct gr_plan_func {
@@ -24,7 +25,7 @@ struct gr_plan_func {
     size_t first_exit, nexits; /* its returns, in gr_plan.exits */
 };
 
-#define GR_UNTIMED 0xffffffffu
+#define GR_UNTIMED GS_UNTIMED  /* the stats file's own marker */
 
 struct gr_plan {
     const struct gr_go_layout *rt; /* the program's g/m layout */

@@ -98,7 +98,7 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
         g->file_off = add_string(strtab, &used, f->file);
         g->line = f->line;
         g->flags = f->inlined_elsewhere ? GS_FUNC_INLINED : 0;
-        g->timing = pf->timing == GR_UNTIMED ? GS_UNTIMED : pf->timing;
+        g->timing = pf->timing;    /* GR_UNTIMED is GS_UNTIMED */
         g->untimed_off = add_string(strtab, &used, pf->untimed_reason);
     }
     return 0;

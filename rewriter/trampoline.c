@@ -135,16 +135,15 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
     TRY(JUMP(JZ, in->b));
     found->a = gr_code_here(c);                               /* I */
     TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
-    if (fc->pf->timing != GR_UNTIMED && fc->layout->sample > 1) {
-        TRY(GR_EMIT(c, err, DEC, GR_MEM(R12, GS_ROW_SAMPLE_COUNTDOWN)));
-        TRY(JUMP(JNS, back));
+    if (fc->pf->timing != GR_UNTIMED) {
+        int sampled = fc->layout->sample > 1;
+        if (sampled) {
+            TRY(GR_EMIT(c, err, DEC, GR_MEM(R12, GS_ROW_SAMPLE_COUNTDOWN)));
+            TRY(JUMP(JNS, back));
+        }
         TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
         TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
-        TRY(JUMP(JMP, fc->stubs->time_enter_sampled));
-    } else if (fc->pf->timing != GR_UNTIMED) {
-        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
-        TRY(JUMP(JMP, fc->stubs->time_enter));
+        TRY(JUMP(JMP, sampled ? fc->stubs->time_enter_sampled : fc->stubs->time_enter));
     } else {
         TRY(JUMP(JMP, back));
     }
