@@ -21,6 +21,8 @@ GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/error.o
 TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 
 LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm
+# gostat's commands each add the library they read or write through.
+LIBS_GOSTAT   :=
 
 .PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus
 all: bin/gorewrite bin/gostat $(TOOLS)
@@ -40,7 +42,7 @@ $(BUILD)/gorewrite: $(REWRITER_OBJ)
 
 bin/gostat: $(GOSTAT_OBJ)
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
 
 $(BUILD)/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
@@ -117,7 +119,7 @@ $(BUILD)/fuzz/fuzz_elf: $(FUZZ_ELF_OBJ)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 
 $(BUILD)/fuzz/fuzz_statsfile: $(FUZZ_STATS_OBJ)
-	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
 
 fuzz: deps
 	$(MAKE) all fuzz-build

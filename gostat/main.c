@@ -2,14 +2,16 @@
  * the user named (or list the dir), and hand it to one output. Errors from
  * below arrive as values; here they become one stderr line and an exit
  * status. */
+#include "commands.h"
 #include "error.h"
-#include "findpid.h"
+#include "exitcode.h"
 #include "json.h"
 #include "listing.h"
 #include "options.h"
 #include "statsdir.h"
 #include "statsfile.h"
 #include "table.h"
+#include "target.h"
 #include "view.h"
 #include "watch.h"
 
@@ -19,33 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum exit_status {
-    EXIT_OK = 0,
-    EXIT_USAGE = 1,
-    EXIT_STATS_FILE = 2,       /* missing, unreadable or invalid */
-};
-
 static int report(const struct gr_error *err, int status)
 {
     fprintf(stderr, "gostat: %s\n", err->msg);
     return status;
-}
-
-/* A target of only digits is a pid (-1 when too big to be one); anything
- * else is a path (write ./123 for a file named 123). */
-static bool parse_pid(const char *s, int64_t *pid)
-{
-    int64_t n = 0;
-    if (!*s)
-        return false;
-    for (const char *p = s; *p; p++) {
-        if (*p < '0' || *p > '9')
-            return false;
-        if (n <= INT32_MAX)
-            n = n * 10 + (*p - '0');
-    }
-    *pid = n >= 1 && n <= INT32_MAX ? n : -1;
-    return true;
 }
 
 static int compile_filter(const char *pattern, regex_t *re, struct gr_error *err)
@@ -57,14 +36,6 @@ static int compile_filter(const char *pattern, regex_t *re, struct gr_error *err
         return gr_fail(err, "--filter: bad regular expression '%s': %s", pattern, why);
     }
     return 0;
-}
-
-static int open_target(const char *target, struct gst_stats *st, struct gr_error *err)
-{
-    int64_t pid;
-    if (parse_pid(target, &pid))
-        return gst_find_pid_file(gst_stats_dir(), pid, st, err);
-    return gst_stats_open(st, target, err);
 }
 
 /* JSON always lists zero-call functions: scripts want every function. */
@@ -92,12 +63,12 @@ static int show_target(const struct gst_options *o, const regex_t *filter)
         .sort = o->sort, .filter = filter, .nonzero = o->nonzero, .top = o->top,
     };
 
-    if (open_target(o->target, &st, &err) < 0)
-        return report(&err, EXIT_STATS_FILE);
+    if (gst_open_target(o->target, &st, &err) < 0)
+        return report(&err, GST_EXIT_STATS);
     int rc = o->watch_seconds > 0 ? gst_watch(stdout, &st, &vo, o->watch_seconds, &err)
                                   : print_once(o, vo, &st, &err);
     gst_stats_close(&st);
-    return rc < 0 ? report(&err, EXIT_STATS_FILE) : EXIT_OK;
+    return rc < 0 ? report(&err, GST_EXIT_STATS) : GST_EXIT_OK;
 }
 
 static int run(const struct gst_options *o)
@@ -108,19 +79,29 @@ static int run(const struct gst_options *o)
 
     if (!o->target) {
         if (gst_list_dir(stdout, stderr, gst_stats_dir(), &err) < 0)
-            return report(&err, EXIT_STATS_FILE);
-        return EXIT_OK;
+            return report(&err, GST_EXIT_STATS);
+        return GST_EXIT_OK;
     }
     int64_t pid;
-    if (parse_pid(o->target, &pid) && pid < 0) {
+    if (gst_parse_pid(o->target, &pid) && pid < 0) {
         gr_fail(&err, "'%s' is not a valid pid (use ./%s for a file)", o->target, o->target);
-        return report(&err, EXIT_USAGE);
+        return report(&err, GST_EXIT_USAGE);
     }
     if (o->filter && compile_filter(o->filter, &filter, &err) < 0)
-        return report(&err, EXIT_USAGE);
+        return report(&err, GST_EXIT_USAGE);
     status = show_target(o, o->filter ? &filter : NULL);
     if (o->filter)
         regfree(&filter);
+    return status;
+}
+
+/* A full disk or closed pipe on stdout is an error, not a silent success. */
+static int finish(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("gostat: writing output");
+        return status ? status : GST_EXIT_STATS;
+    }
     return status;
 }
 
@@ -129,16 +110,15 @@ int main(int argc, char **argv)
     struct gst_options o;
     struct gr_error err;
 
+    const struct gst_command *cmd = argc > 1 ? gst_command_find(argv[1]) : NULL;
+    if (cmd)
+        return finish(cmd->run(argc - 1, argv + 1));
+
     if (gst_parse_options(argc, argv, &o, &err) < 0)
-        return report(&err, EXIT_USAGE);
+        return report(&err, GST_EXIT_USAGE);
     if (o.help) {
         gst_print_usage(stdout);
-        return EXIT_OK;
+        return GST_EXIT_OK;
     }
-    int status = run(&o);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        perror("gostat: writing output");
-        return EXIT_STATS_FILE;
-    }
-    return status;
+    return finish(run(&o));
 }

@@ -1,0 +1,177 @@
+/* cmd_clean.c: "gostat clean": remove the stats files of processes that
+ * have exited. Only the user's own regular files in $GOSTAT_DIR are
+ * considered (statsdir.c). A file without a valid header may belong to a
+ * program that is still starting up: it is removed only when no process
+ * with a pid its name could carry is running. */
+#include "commands.h"
+#include "exitcode.h"
+#include "statsdir.h"
+#include "statsfile.h"
+#include "term.h"
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct clean_state {
+    bool dry_run;
+    unsigned removed, kept_live, kept_starting, failed;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: gostat clean [-n|--dry-run]\n"
+        "\n"
+        "Removes the stats files in $GOSTAT_DIR (default %s) whose process has\n"
+        "exited, and files without a valid header (a program killed while\n"
+        "starting) when no process with the pid in their name is running.\n"
+        "Only your own regular files named " GS_FILE_PREFIX "* are touched; symlinks\n"
+        "and other users' files are left alone. Prints one line per file removed.\n"
+        "\n"
+        "  -n, --dry-run   print what would be removed, remove nothing\n"
+        "  -h, --help      this text\n"
+        "\n"
+        "exit status: 0 ok, 1 usage error, 2 the directory is unreadable or a\n"
+        "file could not be removed\n",
+        GST_DEFAULT_DIR);
+}
+
+static bool pid_running(const char *digits, size_t len)
+{
+    char path[64];
+    if (len == 0 || len > 10)
+        return false;
+    snprintf(path, sizeof path, "/proc/%.*s", (int)len, digits);
+    return access(path, F_OK) == 0;
+}
+
+/* Names are gostat.<exe>.<pid>[.<n>], and exe may hold dots: the last two
+ * all-digit components are both possible pids. */
+static bool named_pid_running(const char *name)
+{
+    const char *end = name + strlen(name);
+    for (int tries = 0; tries < 2 && end > name; tries++) {
+        const char *dot = end;
+        while (dot > name && dot[-1] != '.')
+            dot--;
+        size_t len = (size_t)(end - dot);
+        if (strspn(dot, "0123456789") < len || len == 0)
+            return false;
+        if (pid_running(dot, len))
+            return true;
+        end = dot - 1;
+    }
+    return false;
+}
+
+/* Unlinks path only if it is still the file fd has open. */
+static int remove_file(struct clean_state *c, const char *path, int fd, const char *why)
+{
+    struct stat open_sb, now_sb;
+    if (fstat(fd, &open_sb) < 0 || lstat(path, &now_sb) < 0 ||
+        open_sb.st_dev != now_sb.st_dev || open_sb.st_ino != now_sb.st_ino)
+        return 0;   /* replaced or removed meanwhile: not ours to judge */
+    if (!c->dry_run && unlink(path) < 0) {
+        fprintf(stderr, "gostat: clean: cannot remove %s: %m\n", path);
+        c->failed++;
+        return 0;
+    }
+    fputs(c->dry_run ? "would remove " : "removed ", stdout);
+    gst_put_cell(stdout, path, 0, false);
+    printf(" (%s)\n", why);
+    c->removed++;
+    return 0;
+}
+
+static int visit(void *ctx, const char *name, const char *path, int fd,
+                 const struct gr_error *open_err)
+{
+    struct clean_state *c = ctx;
+    struct gst_stats st;
+    struct gr_error err;
+    char why[64];
+
+    if (fd < 0) {
+        fprintf(stderr, "gostat: %s\n", open_err->msg);
+        c->failed++;
+        return 0;
+    }
+    int keep = dup(fd);   /* gst_stats_open_fd consumes fd */
+    if (keep < 0) {
+        close(fd);
+        c->failed++;
+        return 0;
+    }
+    if (gst_stats_open_fd(&st, fd, path, &err) == 0) {
+        bool live = st.live;
+        snprintf(why, sizeof why, "pid %lld exited", (long long)st.hdr.pid);
+        gst_stats_close(&st);
+        if (live)
+            c->kept_live++;
+        else
+            remove_file(c, path, keep, why);
+    } else if (named_pid_running(name)) {
+        c->kept_starting++;
+    } else {
+        remove_file(c, path, keep, "invalid, and no process has its pid");
+    }
+    close(keep);
+    return 0;
+}
+
+static int parse(int argc, char **argv, struct clean_state *c)
+{
+    static const struct option opts[] = {
+        { "dry-run", no_argument, NULL, 'n' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int opt;
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "nh", opts, NULL)) != -1) {
+        if (opt == 'n') {
+            c->dry_run = true;
+        } else if (opt == 'h') {
+            usage(stdout);
+            return GST_EXIT_OK;
+        } else {
+            fprintf(stderr, "gostat: clean: unknown option '%s' (see gostat clean --help)\n",
+                    argv[optind - 1]);
+            return GST_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gostat: clean: unexpected argument '%s' (see gostat clean --help)\n",
+                argv[optind]);
+        return GST_EXIT_USAGE;
+    }
+    return -1;
+}
+
+int gst_cmd_clean(int argc, char **argv)
+{
+    struct clean_state c = { 0 };
+    struct gr_error err;
+    int status = parse(argc, argv, &c);
+    if (status >= 0)
+        return status;
+
+    const char *dir = gst_stats_dir();
+    if (gst_dir_scan(dir, visit, &c, &err) < 0) {
+        fprintf(stderr, "gostat: %s\n", err.msg);
+        return GST_EXIT_STATS;
+    }
+    printf("%s %u file%s in %s; kept %u of running processes",
+           c.dry_run ? "would remove" : "removed", c.removed, c.removed == 1 ? "" : "s", dir,
+           c.kept_live + c.kept_starting);
+    if (c.kept_starting)
+        printf(" (%u still starting)", c.kept_starting);
+    printf("\n");
+    return c.failed ? GST_EXIT_STATS : GST_EXIT_OK;
+}

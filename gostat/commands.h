@@ -1,0 +1,24 @@
+/* commands.h: gostat's subcommands ("gostat top", "gostat pprof", ...).
+ * Each lives in its own cmd_*.c, parses its own arguments (argv[0] is the
+ * command's name), answers --help, and returns a gst_exit status.
+ * "gostat [options] [PID|FILE]" without a command is the table (main.c). */
+#ifndef GOSTAT_COMMANDS_H
+#define GOSTAT_COMMANDS_H
+
+#include <stdio.h>
+
+struct gst_command {
+    const char *name;
+    const char *summary;       /* one line for gostat --help */
+    int (*run)(int argc, char **argv);
+};
+
+/* The command called name, or NULL. */
+const struct gst_command *gst_command_find(const char *name);
+
+/* One "  name  summary" line per command. */
+void gst_commands_print(FILE *out);
+
+int gst_cmd_clean(int argc, char **argv);
+
+#endif

@@ -1,0 +1,32 @@
+/* goroutines.c: goroutine counts from two runtime functions' calls. */
+#include "goroutines.h"
+
+#include <string.h>
+
+struct gst_goroutines gst_goroutines_from(bool known, uint64_t created, uint64_t exited)
+{
+    struct gst_goroutines g = { .known = known };
+    if (!known)
+        return g;
+    g.created = created;
+    g.exited = exited;
+    /* Counters are read one after the other while the program runs, so an
+     * exit may be seen before its goroutine's creation. */
+    g.live = created > exited ? created - exited : 0;
+    return g;
+}
+
+static const struct gst_func *find(const struct gst_stats *st, const char *name)
+{
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++)
+        if (strcmp(st->funcs[i].name, name) == 0)
+            return &st->funcs[i];
+    return NULL;
+}
+
+struct gst_goroutines gst_goroutines_of(const struct gst_stats *st)
+{
+    const struct gst_func *create = find(st, GST_GOROUTINE_CREATE);
+    const struct gst_func *exit = find(st, GST_GOROUTINE_EXIT);
+    return gst_goroutines_from(create && exit, create ? create->calls : 0, exit ? exit->calls : 0);
+}
