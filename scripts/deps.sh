@@ -8,6 +8,9 @@ set -euo pipefail
 SOURCES=/etc/apt/sources.list.d/debian.sources
 BUILD_PKGS="build-essential pkg-config liblief-dev libzydis-dev libzycore-dev libdwarf-dev libelf-dev"
 TEST_PKGS="python3 binutils gdb file valgrind clang-14 libclang-rt-14-dev xz-utils"
+# gostat's commands: top (ncurses; tmux drives it in the tests), serve
+# (libmicrohttpd), pprof (protobuf-c), merge/diff (jansson)
+GOSTAT_PKGS="libncurses-dev tmux libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler libjansson-dev"
 GO_PKGS="golang-1.19-go golang-1.21-go golang-1.22-go golang-1.23-go golang-1.24-go"
 
 need_root() {
@@ -50,7 +53,7 @@ Pin-Priority: 100
 PIN
 }
 
-PKGS="$BUILD_PKGS $TEST_PKGS $GO_PKGS"
+PKGS="$BUILD_PKGS $TEST_PKGS $GOSTAT_PKGS $GO_PKGS"
 # Steps that do not install Debian packages run every time (each is
 # idempotent and quick when done); then the package check below.
 extra_steps() {
@@ -71,7 +74,7 @@ command -v python3 >/dev/null || { apt-get update -q; apt-get install -y -q pyth
 enable_suites
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-apt-get install -y -q --no-install-recommends $BUILD_PKGS $TEST_PKGS
+apt-get install -y -q --no-install-recommends $BUILD_PKGS $TEST_PKGS $GOSTAT_PKGS
 apt-get install -y -q --no-install-recommends golang-1.19-go
 apt-get install -y -q --no-install-recommends -t bookworm-backports golang-1.21-go golang-1.22-go golang-1.23-go
 apt-get install -y -q --no-install-recommends -t trixie golang-1.24-go
