@@ -1,6 +1,7 @@
 /* json.c: JSON output with correct string escaping. */
 #include "json.h"
 
+#include "goroutines.h"
 #include "times.h"
 
 #include <inttypes.h>
@@ -138,6 +139,17 @@ static void put_clock(FILE *out, const struct gst_stats *st)
             d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space);
 }
 
+static void put_goroutines(FILE *out, const struct gst_stats *st)
+{
+    struct gst_goroutines g = gst_goroutines_of(st);
+    if (!g.known) {
+        fputs(",\"goroutines\":null", out);
+        return;
+    }
+    fprintf(out, ",\"goroutines\":{\"created\":%" PRIu64 ",\"exited\":%" PRIu64 ",\"live\":%" PRIu64 "}",
+            g.created, g.exited, g.live);
+}
+
 void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view *view)
 {
     fprintf(out, "{\"pid\":%" PRId64 ",\"exe\":", st->hdr.pid);
@@ -149,6 +161,7 @@ void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view
     fprintf(out, ",\"start_time_ns\":%" PRIu64 ",\"total_calls\":%" PRIu64,
             st->hdr.start_time_ns, st->total_calls);
     put_clock(out, st);
+    put_goroutines(out, st);
     fputs(",\"functions\":[", out);
     for (size_t i = 0; i < view->count; i++) {
         if (i)

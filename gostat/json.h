@@ -9,7 +9,8 @@
 
 /* Prints {"pid":..,"exe":..,"live":..,"build_id":..,"go_version":..,
  * "start_time_ns":..,"total_calls":..,"timing":..,"tsc_hz":..,
- * "clock_source":..,"drops":{..},"functions":[..]} and a newline.
+ * "clock_source":..,"drops":{..},"goroutines":{..}|null,
+ * "functions":[..]} and a newline.
  * total_calls and drops cover the whole file; functions lists the view
  * (filter, sort and top applied), each with its timing ("timed",
  * "untimed_reason" when untimed, "timed_calls", null when untimed, and

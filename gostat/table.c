@@ -6,6 +6,7 @@
 #include "table.h"
 
 #include "duration.h"
+#include "goroutines.h"
 #include "term.h"
 #include "times.h"
 
@@ -153,6 +154,10 @@ static void print_summary(FILE *out, const struct gst_stats *st, const struct gs
         fprintf(out, "  tsc %.3f GHz (%s)", 1.0 / st->clock.ns_per_tick, st->clock.source);
     if (st->timing && st->hdr.sample_every > 1)
         fprintf(out, "  timing 1 call in %" PRIu32 " (TOTAL estimated)", st->hdr.sample_every);
+    struct gst_goroutines g = gst_goroutines_of(st);
+    if (g.known)
+        fprintf(out, "  goroutines %" PRIu64 " live (%" PRIu64 " created, %" PRIu64 " exited)",
+                g.live, g.created, g.exited);
     fputc('\n', out);
 }
 

@@ -41,7 +41,7 @@ f=$dir/gostat.fib.$$
     --func runtime.add:0x401000:0 || fail "mkstats"
 
 json_check "full object" '
-list(j.keys()) == ["pid", "exe", "live", "build_id", "go_version", "start_time_ns", "total_calls", "timing", "sample_every", "tsc_hz", "clock_source", "drops", "functions"]
+list(j.keys()) == ["pid", "exe", "live", "build_id", "go_version", "start_time_ns", "total_calls", "timing", "sample_every", "tsc_hz", "clock_source", "drops", "goroutines", "functions"]
 j["timing"] is False and j["tsc_hz"] is None and j["clock_source"] is None
 j["drops"] == {"unwound": 0, "too_deep": 0, "no_slot": 0, "unmatched": 0, "no_space": 0}
 j["pid"] == '$$'
@@ -82,7 +82,7 @@ json_check "--filter" '
 "$MKSTATS" "$dir/small" --pid 31 --exe /x --start-ns 5 --func a.b:0x10:3:/a.go:7
 "$GOSTAT" --json "$dir/small" >"$dir/out"
 expect "exact JSON text" \
-    '{"pid":31,"exe":"/x","live":false,"build_id":"","go_version":"","start_time_ns":5,"total_calls":3,"timing":false,"sample_every":1,"tsc_hz":null,"clock_source":null,"drops":{"unwound":0,"too_deep":0,"no_slot":0,"unmatched":0,"no_space":0},"functions":[{"name":"a.b","entry":"0x10","calls":3,"file":"/a.go","line":7,"inlined":false,"timed":false,"untimed_reason":"not built for timing","timed_calls":null,"total_ns":null,"mean_ns":null,"p50_ns":null,"p90_ns":null,"p99_ns":null,"min_ns":null,"max_ns":null}]}' \
+    '{"pid":31,"exe":"/x","live":false,"build_id":"","go_version":"","start_time_ns":5,"total_calls":3,"timing":false,"sample_every":1,"tsc_hz":null,"clock_source":null,"drops":{"unwound":0,"too_deep":0,"no_slot":0,"unmatched":0,"no_space":0},"goroutines":null,"functions":[{"name":"a.b","entry":"0x10","calls":3,"file":"/a.go","line":7,"inlined":false,"timed":false,"untimed_reason":"not built for timing","timed_calls":null,"total_ns":null,"mean_ns":null,"p50_ns":null,"p90_ns":null,"p99_ns":null,"min_ns":null,"max_ns":null}]}' \
     "$(cat "$dir/out")"
 
 # Escaping: quote, backslash, control characters, valid UTF-8 kept,
@@ -98,5 +98,23 @@ j["functions"][1]["name"] == "q\"b\\s\x01c\x1fn\nt\x7f"
 ' "$dir/esc"
 "$GOSTAT" --json "$dir/esc" >"$dir/out"
 grep -qF '"name":"q\"b\\s\u0001c\u001fn\u000at' "$dir/out" || fail "control characters as \\u00XX: $(cat "$dir/out")"
+
+# Goroutines: created = calls of runtime.newproc1, exited = calls of
+# runtime.goexit1 (counters read while the program runs may show an exit
+# before its creation: live is then 0, never negative).
+"$MKSTATS" "$dir/gor" --pid 33 --exe /g --func runtime.newproc1:0x10:12 --func runtime.goexit1:0x20:5 --func main.main:0x30:1
+json_check "goroutines" '
+j["goroutines"] == {"created": 12, "exited": 5, "live": 7}
+' "$dir/gor"
+run_ok "goroutines table" "$dir/gor"
+expect "goroutines in the summary line" "pid 33 exited exe /g calls 18 functions 3 goroutines 7 live (12 created, 5 exited)" "$(row 1)"
+"$MKSTATS" "$dir/gor2" --pid 34 --exe /g --func runtime.newproc1:0x10:4 --func runtime.goexit1:0x20:5
+json_check "goroutines: exit seen before creation" '
+j["goroutines"] == {"created": 4, "exited": 5, "live": 0}
+' "$dir/gor2"
+"$MKSTATS" "$dir/gor3" --pid 35 --exe /g --func runtime.newproc1:0x10:4
+json_check "goroutines: unknown without runtime.goexit1" '
+j["goroutines"] is None
+' "$dir/gor3"
 
 finish t_gostat_json
