@@ -1,6 +1,7 @@
 /* options.c: parsing and checking gostat's arguments. */
 #include "options.h"
 
+#include "commands.h"
 #include "statsdir.h"
 
 #include <errno.h>
@@ -29,12 +30,16 @@ void gst_print_usage(FILE *out)
 {
     fprintf(out,
         "usage: gostat [PID|FILE] [options]\n"
+        "       gostat COMMAND [ARGS]   (gostat COMMAND --help for each)\n"
         "\n"
         "  gostat                  list stats files in $GOSTAT_DIR (default %s)\n"
         "  gostat PID|FILE         per-function call counts (and times), most-called first\n"
         "  gostat --json PID|FILE  the same as one JSON object\n"
         "\n"
         "A PID selects gostat.<exe>.<pid>[.<n>] in $GOSTAT_DIR (the newest live one).\n"
+        "A file named like a command or a number needs a path: ./top, ./123.\n"
+        "The summary line (and JSON) shows goroutines created, exited and live,\n"
+        "from the calls of runtime.newproc1 and runtime.goexit1.\n"
         "\n"
         "options (with PID|FILE):\n"
         "  --top N           show only the first N functions\n"
@@ -48,8 +53,13 @@ void gst_print_usage(FILE *out)
         "  --json            print JSON instead of a table\n"
         "  -h, --help        this text\n"
         "\n"
-        "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or invalid\n",
+        "commands:\n",
         GST_DEFAULT_DIR);
+    gst_commands_print(out);
+    fprintf(out,
+        "\n"
+        "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or invalid\n"
+        "(gostat diff --fail-on-regression: 3 when a regression is found)\n");
 }
 
 static int parse_top(const char *arg, size_t *top, struct gr_error *err)
