@@ -24,7 +24,7 @@ LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm
 # gostat's commands each add the library they read or write through.
 LIBS_GOSTAT   :=
 
-.PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus
+.PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus install uninstall
 all: bin/gorewrite bin/gostat $(TOOLS)
 
 deps:
@@ -70,6 +70,20 @@ $(BUILD)/stubs/blob.bin: $(STUB_SRC) stubs/blob.ld $(wildcard stubs/*.h)
 $(BUILD)/rewriter/stub_blob.o: rewriter/stub_blob.S $(BUILD)/stubs/blob.bin
 	@mkdir -p $(dir $@)
 	$(CC) -c -DBLOB_PATH='"$(BUILD)/stubs/blob.bin"' -o $@ rewriter/stub_blob.S
+
+# `make install PREFIX=/usr/local DESTDIR=` installs the two programs and
+# their manual pages (docs/man); uninstall removes exactly those files.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  := $(DESTDIR)$(PREFIX)/bin
+MAN1DIR := $(DESTDIR)$(PREFIX)/share/man/man1
+install: bin/gorewrite bin/gostat
+	install -d $(BINDIR) $(MAN1DIR)
+	install -m 0755 bin/gorewrite bin/gostat $(BINDIR)/
+	install -m 0644 docs/man/gorewrite.1 docs/man/gostat.1 $(MAN1DIR)/
+
+uninstall:
+	rm -f $(BINDIR)/gorewrite $(BINDIR)/gostat $(MAN1DIR)/gorewrite.1 $(MAN1DIR)/gostat.1
 
 check: deps
 	$(MAKE) all fuzz-build
