@@ -5,6 +5,9 @@
 
 static const struct gst_command commands[] = {
     { "clean", "remove stats files of processes that have exited", gst_cmd_clean },
+    { "merge", "sum several processes' counts by function into one JSON profile", gst_cmd_merge },
+    { "diff", "functions whose calls or time changed between two profiles (CI)", gst_cmd_diff },
+    { "coverage", "instrumented functions never called, per package", gst_cmd_coverage },
 };
 
 const struct gst_command *gst_command_find(const char *name)

@@ -20,5 +20,8 @@ const struct gst_command *gst_command_find(const char *name);
 void gst_commands_print(FILE *out);
 
 int gst_cmd_clean(int argc, char **argv);
+int gst_cmd_merge(int argc, char **argv);
+int gst_cmd_diff(int argc, char **argv);
+int gst_cmd_coverage(int argc, char **argv);
 
 #endif

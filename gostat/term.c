@@ -38,3 +38,14 @@ void gst_put_cell(FILE *out, const char *s, size_t width, bool align_right)
     if (!align_right)
         pad(out, fill);
 }
+
+char *gst_safe_text(char *buf, size_t size, const char *s)
+{
+    size_t n = 0;
+    if (size == 0)
+        return buf;
+    for (const unsigned char *p = (const unsigned char *)s; *p && n + 1 < size; p++)
+        buf[n++] = is_control(*p) ? '?' : (char)*p;
+    buf[n] = '\0';
+    return buf;
+}

@@ -15,4 +15,8 @@ size_t gst_text_width(const char *s);
 /* Prints s, made safe, padded with spaces to width (left or right aligned). */
 void gst_put_cell(FILE *out, const char *s, size_t width, bool align_right);
 
+/* Copies s into buf (truncated to size - 1 bytes) with control characters
+ * as '?', for messages that embed untrusted strings. Returns buf. */
+char *gst_safe_text(char *buf, size_t size, const char *s);
+
 #endif

@@ -1,0 +1,100 @@
+/* profdiff.c: walking two name-sorted profiles side by side. A change by
+ * factor T either way means new >= T x base (grew) or base >= T x new
+ * (shrank), each computed as one division of the two values so that
+ * exact multiples compare exactly. */
+#include "profdiff.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool reaches(double from, double to, double threshold)
+{
+    if (from == to)
+        return false;
+    if (from == 0 || to == 0)
+        return true;
+    return to / from >= threshold || from / to >= threshold;
+}
+
+/* Factor of the change, >= 1 whichever way (INFINITY from or to 0). */
+static double factor(double from, double to)
+{
+    if (from == 0 || to == 0)
+        return INFINITY;
+    return to > from ? to / from : from / to;
+}
+
+static void compare_time(struct gst_change *c, const struct gst_pfunc *b, const struct gst_pfunc *n,
+                         const struct gst_diff_options *o)
+{
+    c->base_time_known = b && b->time_known;
+    c->new_time_known = n && n->time_known;
+    c->base_ns = c->base_time_known ? b->total_ns : 0;
+    c->new_ns = c->new_time_known ? n->total_ns : 0;
+    c->time_compared = c->base_time_known && c->new_time_known && c->base_ns > 0 && c->new_ns > 0;
+    c->time_changed = (o->metric & GST_METRIC_TIME) && c->time_compared &&
+                      reaches(c->base_ns, c->new_ns, o->threshold);
+}
+
+/* Fills c from the function's entries (either may be NULL); returns
+ * whether it changed enough to be listed. */
+static bool compare(struct gst_change *c, const struct gst_pfunc *b, const struct gst_pfunc *n,
+                    const struct gst_diff_options *o)
+{
+    memset(c, 0, sizeof *c);
+    c->name = b ? b->name : n->name;
+    c->base_calls = b ? b->calls : 0;
+    c->new_calls = n ? n->calls : 0;
+    c->calls_changed = (o->metric & GST_METRIC_CALLS) &&
+                       reaches((double)c->base_calls, (double)c->new_calls, o->threshold);
+    compare_time(c, b, n, o);
+    if (c->calls_changed)
+        c->severity = factor((double)c->base_calls, (double)c->new_calls);
+    if (c->time_changed && factor(c->base_ns, c->new_ns) > c->severity)
+        c->severity = factor(c->base_ns, c->new_ns);
+    c->regression = (c->calls_changed && c->new_calls > c->base_calls) ||
+                    (c->time_changed && c->new_ns > c->base_ns);
+    return c->calls_changed || c->time_changed;
+}
+
+static int by_severity(const void *a, const void *b)
+{
+    const struct gst_change *x = a, *y = b;
+    if (x->severity != y->severity)
+        return x->severity < y->severity ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+int gst_diff_profiles(const struct gst_profile *base, const struct gst_profile *next,
+                      const struct gst_diff_options *o, struct gst_diff *d, struct gr_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->changes = calloc(base->nfuncs + next->nfuncs + 1, sizeof *d->changes);
+    if (!d->changes)
+        return gr_fail(err, "out of memory comparing %zu and %zu functions", base->nfuncs,
+                       next->nfuncs);
+    size_t i = 0, j = 0;
+    while (i < base->nfuncs || j < next->nfuncs) {
+        int order = i == base->nfuncs   ? 1
+                    : j == next->nfuncs ? -1
+                                        : strcmp(base->funcs[i].name, next->funcs[j].name);
+        const struct gst_pfunc *b = order <= 0 ? &base->funcs[i++] : NULL;
+        const struct gst_pfunc *n = order >= 0 ? &next->funcs[j++] : NULL;
+        if ((b ? b->calls : 0) < o->min_calls && (n ? n->calls : 0) < o->min_calls)
+            continue;
+        d->compared++;
+        if (compare(&d->changes[d->count], b, n, o)) {
+            d->regressions += d->changes[d->count].regression;
+            d->count++;
+        }
+    }
+    qsort(d->changes, d->count, sizeof *d->changes, by_severity);
+    return 0;
+}
+
+void gst_diff_free(struct gst_diff *d)
+{
+    free(d->changes);
+    memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,49 @@
+/* profdiff.h: what changed between two profiles (gostat diff): per
+ * function, the factor by which its calls and its total time changed, and
+ * whether that factor reaches the threshold either way. */
+#ifndef GOSTAT_PROFDIFF_H
+#define GOSTAT_PROFDIFF_H
+
+#include "error.h"
+#include "profile.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum gst_metric { GST_METRIC_CALLS = 1, GST_METRIC_TIME = 2, GST_METRIC_BOTH = 3 };
+
+struct gst_diff_options {
+    double threshold;          /* > 1: a change of at least this factor counts */
+    uint64_t min_calls;        /* functions with fewer calls in both are ignored */
+    enum gst_metric metric;    /* which changes count */
+};
+
+/* One function that changed. A function absent from one profile has 0
+ * calls there. */
+struct gst_change {
+    const char *name;
+    uint64_t base_calls, new_calls;
+    bool time_compared;        /* both totals known and > 0 */
+    double base_ns, new_ns;    /* total_ns; 0 unless known */
+    bool base_time_known, new_time_known;
+    bool calls_changed, time_changed;  /* reached the threshold (and counted) */
+    bool regression;           /* calls or time grew by the threshold or more */
+    double severity;           /* the largest factor counted, up or down
+                                  (INFINITY for 0 -> n and n -> 0) */
+};
+
+struct gst_diff {
+    struct gst_change *changes;   /* most severe first, then by name */
+    size_t count;
+    size_t compared;              /* functions not ignored by min_calls */
+    size_t regressions;
+};
+
+/* Compares two sorted profiles. Returns 0, or -1 with err (no memory). */
+int gst_diff_profiles(const struct gst_profile *base, const struct gst_profile *next,
+                      const struct gst_diff_options *o, struct gst_diff *d, struct gr_error *err);
+
+void gst_diff_free(struct gst_diff *d);
+
+#endif

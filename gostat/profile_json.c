@@ -1,0 +1,275 @@
+/* profile_json.c: parsing (with jansson) and writing profiles as JSON.
+ * Writing goes through json.c's string escaper rather than jansson, which
+ * refuses strings that are not valid UTF-8: names come from binaries and
+ * must still come out as valid JSON. */
+#include "profile_json.h"
+
+#include "goroutines.h"
+#include "json.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Where a value being checked sits, for error messages: the file and a
+ * path like "functions[3]". */
+struct where {
+    const char *file;
+    char at[64];
+    struct gr_error *err;
+};
+
+static int bad(const struct where *w, const char *key, const char *want)
+{
+    return gr_fail(w->err, "%s: %s%s%s: expected %s", w->file, w->at, w->at[0] ? "." : "", key,
+                   want);
+}
+
+/* Optional string: absent or null leaves *out as is. */
+static int get_string(const struct where *w, json_t *obj, const char *key, const char **out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_string(v))
+        return bad(w, key, "a string");
+    *out = json_string_value(v);
+    return 0;
+}
+
+/* Optional integer in [0, max]: absent or null gives *present false. */
+static int get_uint(const struct where *w, json_t *obj, const char *key, uint64_t max,
+                    uint64_t *out, bool *present)
+{
+    json_t *v = json_object_get(obj, key);
+    *present = v && !json_is_null(v);
+    if (!*present)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max)
+        return bad(w, key, max == UINT64_MAX ? "an integer >= 0" : "an integer in range");
+    *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
+static int need_uint(const struct where *w, json_t *obj, const char *key, uint64_t *out)
+{
+    bool present;
+    if (get_uint(w, obj, key, UINT64_MAX, out, &present) < 0)
+        return -1;
+    return present ? 0 : bad(w, key, "an integer >= 0");
+}
+
+/* Optional number >= 0 (a duration): absent or null gives *present false. */
+static int get_ns(const struct where *w, json_t *obj, const char *key, double *out, bool *present)
+{
+    json_t *v = json_object_get(obj, key);
+    *present = v && !json_is_null(v);
+    if (!*present)
+        return 0;
+    if (!json_is_number(v) || json_number_value(v) < 0)
+        return bad(w, key, "a number >= 0 or null");
+    *out = json_number_value(v);
+    return 0;
+}
+
+static int get_bool(const struct where *w, json_t *obj, const char *key, bool *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_boolean(v))
+        return bad(w, key, "true or false");
+    *out = json_is_true(v);
+    return 0;
+}
+
+static int read_process(const struct where *w, json_t *obj, struct gst_profile *p)
+{
+    struct gst_process proc = { .exe = "", .build_id = "", .go_version = "", .source = (char *)w->file };
+    uint64_t pid;
+    const char *exe = "", *build_id = "", *go_version = "", *source = w->file;
+    if (need_uint(w, obj, "pid", &pid) < 0 || get_string(w, obj, "exe", &exe) < 0 ||
+        get_string(w, obj, "build_id", &build_id) < 0 ||
+        get_string(w, obj, "go_version", &go_version) < 0 ||
+        get_string(w, obj, "source", &source) < 0 || get_bool(w, obj, "live", &proc.live) < 0)
+        return -1;
+    if (pid > INT64_MAX)
+        return bad(w, "pid", "a process id");
+    proc.pid = (int64_t)pid;
+    proc.exe = (char *)exe;
+    proc.build_id = (char *)build_id;
+    proc.go_version = (char *)go_version;
+    proc.source = (char *)source;
+    return gst_profile_add_process(p, &proc, w->err);
+}
+
+static int read_processes(struct where *w, json_t *root, struct gst_profile *p)
+{
+    json_t *procs = json_object_get(root, "processes");
+    if (!procs) /* "gostat --json": the one process is the top level */
+        return read_process(w, root, p);
+    if (!json_is_array(procs))
+        return bad(w, "processes", "an array");
+    for (size_t i = 0; i < json_array_size(procs); i++) {
+        snprintf(w->at, sizeof w->at, "processes[%zu]", i);
+        json_t *obj = json_array_get(procs, i);
+        if (!json_is_object(obj))
+            return gr_fail(w->err, "%s: %s: expected an object", w->file, w->at);
+        if (read_process(w, obj, p) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Durations: the measured sum is the mean times the timed calls (the mean
+ * being what "gostat --json" prints; rounded to whole ns). */
+static int read_times(const struct where *w, json_t *obj, struct gst_pfunc *f)
+{
+    bool has_timed_calls, has_mean, has_min, has_max;
+    double mean = 0;
+    if (get_uint(w, obj, "timed_calls", UINT64_MAX, &f->timed_calls, &has_timed_calls) < 0 ||
+        get_ns(w, obj, "total_ns", &f->total_ns, &f->time_known) < 0 ||
+        get_ns(w, obj, "mean_ns", &mean, &has_mean) < 0 ||
+        get_ns(w, obj, "min_ns", &f->min_ns, &has_min) < 0 ||
+        get_ns(w, obj, "max_ns", &f->max_ns, &has_max) < 0)
+        return -1;
+    f->timed = has_timed_calls;
+    if (get_bool(w, obj, "timed", &f->timed) < 0)
+        return -1;
+    f->any_time = has_timed_calls && f->timed_calls > 0 && has_mean && has_min && has_max;
+    if (f->any_time && f->min_ns > f->max_ns)
+        return bad(w, "min_ns", "a value <= max_ns");
+    f->timed_ns = f->any_time ? mean * (double)f->timed_calls : 0;
+    return 0;
+}
+
+static int read_function(const struct where *w, json_t *obj, struct gst_profile *p)
+{
+    struct gst_pfunc f = { .name = NULL };
+    const char *name = NULL, *file = "";
+    uint64_t line = 0;
+    bool has_line;
+    if (get_string(w, obj, "name", &name) < 0 || get_string(w, obj, "file", &file) < 0 ||
+        get_uint(w, obj, "line", UINT32_MAX, &line, &has_line) < 0 ||
+        need_uint(w, obj, "calls", &f.calls) < 0 || read_times(w, obj, &f) < 0)
+        return -1;
+    if (!name)
+        return bad(w, "name", "a string");
+    f.name = (char *)name;
+    f.file = (char *)file;
+    f.line = (uint32_t)line;
+    return gst_profile_add_func(p, &f, w->err);
+}
+
+static int read_functions(struct where *w, json_t *root, struct gst_profile *p)
+{
+    json_t *funcs = json_object_get(root, "functions");
+    w->at[0] = '\0';
+    if (!json_is_array(funcs))
+        return bad(w, "functions", "an array");
+    for (size_t i = 0; i < json_array_size(funcs); i++) {
+        snprintf(w->at, sizeof w->at, "functions[%zu]", i);
+        json_t *obj = json_array_get(funcs, i);
+        if (!json_is_object(obj))
+            return gr_fail(w->err, "%s: %s: expected an object", w->file, w->at);
+        if (read_function(w, obj, p) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int gst_profile_read_json(const char *path, struct gst_profile *p, struct gr_error *err)
+{
+    struct where w = { .file = path, .err = err };
+    json_error_t jerr;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        if (json_error_code(&jerr) == json_error_cannot_open_file)
+            return gr_fail(err, "%s", jerr.text);
+        return gr_fail(err, "%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column, jerr.text);
+    }
+    int rc;
+    if (!json_is_object(root))
+        rc = gr_fail(err, "%s: expected a JSON object (gostat --json or gostat merge output)", path);
+    else
+        rc = read_processes(&w, root, p) < 0 || read_functions(&w, root, p) < 0 ? -1 : 0;
+    json_decref(root);
+    return rc;
+}
+
+/* A duration in whole nanoseconds, or null. */
+static void put_ns(FILE *out, const char *key, bool known, double ns)
+{
+    if (known)
+        fprintf(out, ",\"%s\":%.0f", key, ns);
+    else
+        fprintf(out, ",\"%s\":null", key);
+}
+
+static void put_process(FILE *out, const struct gst_process *proc)
+{
+    fprintf(out, "{\"pid\":%" PRId64 ",\"exe\":", proc->pid);
+    gst_json_put_string(out, proc->exe);
+    fprintf(out, ",\"live\":%s,\"build_id\":", proc->live ? "true" : "false");
+    gst_json_put_string(out, proc->build_id);
+    fputs(",\"go_version\":", out);
+    gst_json_put_string(out, proc->go_version);
+    fputs(",\"source\":", out);
+    gst_json_put_string(out, proc->source);
+    fputc('}', out);
+}
+
+/* Percentiles need the duration histograms, which a profile does not
+ * keep: they are null, as is any duration not measured. */
+static void put_function(FILE *out, const struct gst_pfunc *f)
+{
+    fputs("{\"name\":", out);
+    gst_json_put_string(out, f->name);
+    fputs(",\"file\":", out);
+    gst_json_put_string(out, f->file);
+    fprintf(out, ",\"line\":%" PRIu32 ",\"calls\":%" PRIu64 ",\"timed\":%s", f->line, f->calls,
+            f->timed ? "true" : "false");
+    if (f->timed)
+        fprintf(out, ",\"timed_calls\":%" PRIu64, f->timed_calls);
+    else
+        fputs(",\"timed_calls\":null", out);
+    put_ns(out, "total_ns", f->time_known, f->total_ns);
+    put_ns(out, "mean_ns", f->any_time, f->any_time ? f->timed_ns / (double)f->timed_calls : 0);
+    fputs(",\"p50_ns\":null,\"p90_ns\":null,\"p99_ns\":null", out);
+    put_ns(out, "min_ns", f->any_time, f->min_ns);
+    put_ns(out, "max_ns", f->any_time, f->max_ns);
+    fputc('}', out);
+}
+
+static void put_goroutines(FILE *out, const struct gst_profile *p)
+{
+    const struct gst_pfunc *create = gst_profile_find(p, GST_GOROUTINE_CREATE);
+    const struct gst_pfunc *exit = gst_profile_find(p, GST_GOROUTINE_EXIT);
+    struct gst_goroutines g = gst_goroutines_from(create && exit, create ? create->calls : 0,
+                                                  exit ? exit->calls : 0);
+    if (!g.known) {
+        fputs(",\"goroutines\":null", out);
+        return;
+    }
+    fprintf(out, ",\"goroutines\":{\"created\":%" PRIu64 ",\"exited\":%" PRIu64 ",\"live\":%" PRIu64 "}",
+            g.created, g.exited, g.live);
+}
+
+void gst_profile_write_json(FILE *out, const struct gst_profile *p)
+{
+    fputs("{\"processes\":[", out);
+    for (size_t i = 0; i < p->nprocs; i++) {
+        fputs(i ? ",\n" : "\n", out);
+        put_process(out, &p->procs[i]);
+    }
+    fprintf(out, "],\n\"total_calls\":%" PRIu64, gst_profile_total_calls(p));
+    put_goroutines(out, p);
+    fputs(",\n\"functions\":[", out);
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        fputs(i ? ",\n" : "\n", out);
+        put_function(out, &p->funcs[i]);
+    }
+    fputs("]}\n", out);
+}

@@ -1,0 +1,78 @@
+/* profile_load.c: a profile from a PID, a stats file or a JSON file. */
+#include "profile_load.h"
+
+#include "profile_json.h"
+#include "target.h"
+#include "times.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+static struct gst_pfunc func_of(const struct gst_stats *st, const struct gst_func *f)
+{
+    struct gst_times t = gst_times_of(st, f);
+    return (struct gst_pfunc){
+        .name = (char *)f->name, .file = (char *)f->file, .line = f->line, .calls = f->calls,
+        .timed = f->timed, .timed_calls = f->timed ? f->timed_calls : 0,
+        .timed_ns = t.any ? (double)f->total_ticks * st->clock.ns_per_tick : 0,
+        .time_known = t.known, .total_ns = t.total_ns,
+        .any_time = t.any, .min_ns = t.min_ns, .max_ns = t.max_ns,
+    };
+}
+
+int gst_profile_add_stats(struct gst_profile *p, const struct gst_stats *st, struct gr_error *err)
+{
+    struct gst_process proc = {
+        .pid = st->hdr.pid, .live = st->live, .exe = (char *)st->hdr.exe,
+        .build_id = (char *)st->hdr.build_id, .go_version = (char *)st->hdr.go_version,
+        .source = (char *)st->path,
+    };
+    if (gst_profile_add_process(p, &proc, err) < 0)
+        return -1;
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
+        struct gst_pfunc f = func_of(st, &st->funcs[i]);
+        if (gst_profile_add_func(p, &f, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int load_stats(const char *target, struct gst_profile *p, struct gr_error *err)
+{
+    struct gst_stats st;
+    if (gst_open_target(target, &st, err) < 0)
+        return -1;
+    int rc = gst_profile_add_stats(p, &st, err);
+    gst_stats_close(&st);
+    return rc;
+}
+
+/* JSON starts with '{' (after blanks); a stats file starts with its magic,
+ * or with zeros while its program is starting up. Errors opening the file
+ * are left to the stats reader, which words them best. */
+static bool looks_like_json(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    int c;
+    do
+        c = getc(f);
+    while (c != EOF && isspace(c));
+    fclose(f);
+    return c == '{';
+}
+
+int gst_profile_load(const char *target, struct gst_profile *p, struct gr_error *err)
+{
+    int64_t pid;
+    int rc;
+    if (!gst_parse_pid(target, &pid) && looks_like_json(target))
+        rc = gst_profile_read_json(target, p, err);
+    else
+        rc = load_stats(target, p, err);
+    if (rc == 0)
+        gst_profile_sort(p);
+    return rc;
+}

@@ -1,0 +1,3 @@
+module example.com/cihot
+
+go 1.22
