@@ -32,7 +32,7 @@ calls=$("$D$P/bin/gostat" --json "$(stats_file_for "$WORK/stats")" |
 for page in gorewrite gostat; do
     w=$(groff -man -Tutf8 -ww -z "$D$P/share/man/man1/$page.1" 2>&1)
     [ -z "$w" ] || fail "$page.1: groff warnings: $w"
-    MANPATH=$D$P/share/man MANWIDTH=100 man "$page" 2>"$WORK/man.err" | col -b >"$WORK/$page.txt"
+    LC_ALL=C MANPATH=$D$P/share/man MANWIDTH=100 man "$page" 2>"$WORK/man.err" | col -b >"$WORK/$page.txt"
     [ -s "$WORK/$page.txt" ] && [ ! -s "$WORK/man.err" ] || fail "man $page: $(cat "$WORK/man.err")"
     head -1 "$WORK/$page.txt" | grep -q "^${page^^}(1)" || fail "man $page: header $(head -1 "$WORK/$page.txt")"
 done
