@@ -5,6 +5,8 @@
 
 static const struct gst_command commands[] = {
     { "clean", "remove stats files of processes that have exited", gst_cmd_clean },
+    { "pprof", "write a pprof profile (calls and inclusive times) for go tool pprof", gst_cmd_pprof },
+    { "callgrind", "write a Callgrind profile for callgrind_annotate and KCachegrind", gst_cmd_callgrind },
 };
 
 const struct gst_command *gst_command_find(const char *name)
