@@ -24,6 +24,11 @@ LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm
 # gostat's commands each add the library they read or write through.
 LIBS_GOSTAT   :=
 LIBS_GOSTAT += -ljansson
+# gostat pprof: profile.proto, compiled by protoc-c into $(PROTO_GEN) at
+# build time, encoded by libprotobuf-c and gzipped by zlib.
+PROTO_GEN    := $(BUILD)/gen
+GOSTAT_OBJ   += $(PROTO_GEN)/profile.pb-c.o
+LIBS_GOSTAT  += -lprotobuf-c -lz -lm
 
 .PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus install uninstall
 all: bin/gorewrite bin/gostat $(TOOLS)
@@ -52,6 +57,17 @@ $(BUILD)/%.o: %.c $(wildcard */*.h)
 $(BUILD)/tests/%: tests/tools/%.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+# Multiple targets of a pattern rule are made by one run of its recipe.
+$(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h: gostat/%.proto
+	@mkdir -p $(PROTO_GEN)
+	protoc-c --proto_path=gostat --c_out=$(PROTO_GEN) $<
+
+$(PROTO_GEN)/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
+	$(CC) $(CFLAGS) -I$(PROTO_GEN) -c -o $@ $<
+
+$(BUILD)/gostat/pprof.o: $(PROTO_GEN)/profile.pb-c.h
+$(BUILD)/gostat/pprof.o: CFLAGS += -I$(PROTO_GEN)
 
 # The stub blob: freestanding, position-independent code that runs inside the
 # instrumented program. Linked at two different bases; identical bytes prove
@@ -122,6 +138,7 @@ FUZZ_ELF_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_elf.c \
 	$(filter-out rewriter/main.c rewriter/rewrite.c,$(wildcard rewriter/*.c)))
 FUZZ_STATS_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_statsfile.c \
 	$(filter-out gostat/main.c,$(GOSTAT_SRC)) rewriter/error.c)
+FUZZ_STATS_OBJ += $(BUILD)/fuzz/gen/profile.pb-c.o
 FUZZ_SECONDS ?= 600
 
 fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile
@@ -129,6 +146,13 @@ fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile
 $(BUILD)/fuzz/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(BUILD)/fuzz/gen/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(PROTO_GEN) -c -o $@ $<
+
+$(BUILD)/fuzz/gostat/pprof.o: $(PROTO_GEN)/profile.pb-c.h
+$(BUILD)/fuzz/gostat/pprof.o: FUZZ_CFLAGS += -I$(PROTO_GEN)
 
 $(BUILD)/fuzz/fuzz_elf: $(FUZZ_ELF_OBJ)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_REWRITER)

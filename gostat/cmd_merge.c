@@ -1,9 +1,9 @@
 /* cmd_merge.c: "gostat merge": one profile from many processes (test
  * shards, subprocesses), summed by function name, written as JSON that
  * gostat diff and gostat coverage read back. */
-#include "atomicfile.h"
 #include "commands.h"
 #include "exitcode.h"
+#include "outfile.h"
 #include "profile.h"
 #include "profile_json.h"
 #include "profile_load.h"
@@ -208,15 +208,15 @@ static int check_processes(const struct gst_profile *p, bool force, struct gr_er
 
 static int write_output(const char *path, const struct gst_profile *p, struct gr_error *err)
 {
-    struct gst_atomic_file a;
+    struct gst_outfile o;
     if (!path) {
         gst_profile_write_json(stdout, p);
         return 0;
     }
-    if (gst_atomic_open(&a, path, err) < 0)
+    if (gst_outfile_open(&o, path, err) < 0)
         return -1;
-    gst_profile_write_json(a.out, p);
-    return gst_atomic_commit(&a, err);
+    gst_profile_write_json(o.fp, p);
+    return gst_outfile_commit(&o, err);
 }
 
 static size_t called_functions(const struct gst_profile *p)

@@ -8,6 +8,8 @@ static const struct gst_command commands[] = {
     { "merge", "sum several processes' counts by function into one JSON profile", gst_cmd_merge },
     { "diff", "functions whose calls or time changed between two profiles (CI)", gst_cmd_diff },
     { "coverage", "instrumented functions never called, per package", gst_cmd_coverage },
+    { "pprof", "write a pprof profile (calls and inclusive times) for go tool pprof", gst_cmd_pprof },
+    { "callgrind", "write a Callgrind profile for callgrind_annotate and KCachegrind", gst_cmd_callgrind },
 };
 
 const struct gst_command *gst_command_find(const char *name)

@@ -23,5 +23,7 @@ int gst_cmd_clean(int argc, char **argv);
 int gst_cmd_merge(int argc, char **argv);
 int gst_cmd_diff(int argc, char **argv);
 int gst_cmd_coverage(int argc, char **argv);
+int gst_cmd_pprof(int argc, char **argv);
+int gst_cmd_callgrind(int argc, char **argv);
 
 #endif

@@ -3,48 +3,10 @@
 
 #include "goroutines.h"
 #include "times.h"
+#include "utf8.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
-
-static bool is_continuation(unsigned char c)
-{
-    return (c & 0xC0) == 0x80;
-}
-
-/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
- * forms, no surrogates, nothing above U+10FFFF), or 0 if there is none. */
-static size_t utf8_sequence_length(const unsigned char *p)
-{
-    unsigned char lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
-    size_t len;
-
-    if (p[0] < 0x80)
-        return 1;
-    if (p[0] >= 0xC2 && p[0] <= 0xDF)
-        len = 2;
-    else if (p[0] >= 0xE0 && p[0] <= 0xEF)
-        len = 3;
-    else if (p[0] >= 0xF0 && p[0] <= 0xF4)
-        len = 4;
-    else
-        return 0;
-    if (p[0] == 0xE0)
-        lo = 0xA0;
-    else if (p[0] == 0xED)
-        hi = 0x9F;
-    else if (p[0] == 0xF0)
-        lo = 0x90;
-    else if (p[0] == 0xF4)
-        hi = 0x8F;
-    if (p[1] < lo || p[1] > hi)
-        return 0;
-    /* p[1] is not NUL here, so reading on stops at the string's end. */
-    for (size_t i = 2; i < len; i++)
-        if (!is_continuation(p[i]))
-            return 0;
-    return len;
-}
 
 static void put_escaped_ascii(FILE *out, unsigned char c)
 {
@@ -62,7 +24,7 @@ void gst_json_put_string(FILE *out, const char *s)
 
     fputc('"', out);
     while (*p) {
-        size_t len = utf8_sequence_length(p);
+        size_t len = gst_utf8_sequence_length(p);
         if (len == 0) {
             fputs("\\ufffd", out);
             p++;

@@ -106,7 +106,7 @@ fails_with "merge bad input" 2 "gostat: merge: $dir/neg.json: functions[0].calls
     merge -o "$dir/keep.json" "$m" "$dir/neg.json"
 expect "old output kept" old "$(cat "$dir/keep.json")"
 fails_with "merge into a missing directory" 2 "" merge -o "$dir/no/such/dir/m.json" "$m"
-expect "no temporary files left" "" "$(ls "$dir" | grep -E '\.tmp\.' || true)"
+expect "no temporary files left" "" "$(ls -A "$dir" | grep -E '^\.|\.tmp\.' || true)"
 fails_with "merge nothing" 1 "" merge
 fails_with "merge empty dir" 2 "gostat: merge: no valid stats files in $dir/empty" merge --dir "$(mkdir "$dir/empty" && echo "$dir/empty")"
 fails_with "merge bad regex" 1 "" merge --filter '(' "$m"

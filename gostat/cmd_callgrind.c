@@ -1,0 +1,60 @@
+/* cmd_callgrind.c: "gostat callgrind": a stats file in the Callgrind
+ * format. */
+#include "callgrind.h"
+#include "commands.h"
+#include "export.h"
+
+#include <inttypes.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: gostat callgrind [-o FILE] [--filter REGEX] PID|FILE\n"
+        "\n"
+        "Writes the call counts and times of a stats file (a live process's\n"
+        "counters at this moment, or an exited one's final ones) in the Callgrind\n"
+        "format, for callgrind_annotate and KCachegrind.\n"
+        "\n"
+        "  -o, --output FILE  write FILE (- for standard output); default\n"
+        "                     callgrind.out.<pid> in the current directory, the\n"
+        "                     name KCachegrind looks for. FILE is replaced at once\n"
+        "                     when complete; on error nothing is written\n"
+        "  --filter REGEX     only functions whose name matches (POSIX extended)\n"
+        "  -h, --help         this text\n"
+        "\n"
+        "Each function called at least once has one cost line, at its source file\n"
+        "and line, with two events: Calls, the exact number of calls, and TimeNs,\n"
+        "the total time of those calls in nanoseconds. The times are INCLUSIVE: a\n"
+        "function's time includes its callees'. There is no call graph, so the\n"
+        "readers show that inclusive time as self cost, and totals and percentages\n"
+        "count nested calls more than once. Functions without a time (untimed, or\n"
+        "timing off) have TimeNs 0. Control characters in names become '?' and\n"
+        "invalid UTF-8 U+FFFD, so every name stays on its line.\n"
+        "\n"
+        "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or\n"
+        "invalid, or FILE could not be written\n");
+}
+
+static void default_path(const struct gst_stats *st, char *buf, size_t len)
+{
+    snprintf(buf, len, "callgrind.out.%" PRId64, st->hdr.pid);
+}
+
+static int write_callgrind(FILE *out, const char *path, const struct gst_stats *st,
+                           const struct gst_view *view, struct gr_error *err)
+{
+    (void)path;
+    return gst_callgrind_write(out, st, view, err);
+}
+
+static const struct gst_exporter callgrind_exporter = {
+    .name = "callgrind",
+    .usage = usage,
+    .default_path = default_path,
+    .write = write_callgrind,
+};
+
+int gst_cmd_callgrind(int argc, char **argv)
+{
+    return gst_export_main(argc, argv, &callgrind_exporter);
+}
