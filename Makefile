@@ -23,6 +23,7 @@ TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm
 # gostat's commands each add the library they read or write through.
 LIBS_GOSTAT   :=
+LIBS_GOSTAT   += -lmicrohttpd
 
 .PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus
 all: bin/gorewrite bin/gostat $(TOOLS)
@@ -87,7 +88,7 @@ bench: deps
 # no sanitized object lingers in later normal builds.
 # clean-objs keeps the Go build cache (the tests' Go builds stay fast), the
 # fuzz harnesses (ASan/UBSan builds whatever SANITIZE says) and what deps
-# installs project-locally (build/toolchains, build/npm).
+# installs project-locally (build/toolchains, build/npm, build/prometheus).
 asan: deps
 	$(MAKE) clean-objs
 	$(MAKE) SANITIZE=address,undefined all fuzz-build
@@ -133,4 +134,4 @@ clean:
 	rm -rf $(BUILD) bin
 
 clean-objs:
-	rm -rf bin $(filter-out $(BUILD)/gocache $(BUILD)/gopath $(BUILD)/fuzz $(BUILD)/toolchains $(BUILD)/npm,$(wildcard $(BUILD)/*))
+	rm -rf bin $(filter-out $(BUILD)/gocache $(BUILD)/gopath $(BUILD)/fuzz $(BUILD)/toolchains $(BUILD)/npm $(BUILD)/prometheus,$(wildcard $(BUILD)/*))

@@ -1,7 +1,7 @@
 /* fuzz_statsfile.c: libFuzzer harness over gostat's stats-file reader:
  * validation (layout.c), loading and counter snapshots (statsfile.c), and
  * the views and outputs built from a file that passed (view.c, json.c,
- * table.c). The input is served from a memfd, as a file in $GOSTAT_DIR
+ * table.c, openmetrics.c). The input is served from a memfd, as a file in $GOSTAT_DIR
  * would be. Run with -malloc_limit_mb so that sizing a buffer from an
  * unchecked header field counts as a crash. */
 #include <stddef.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "openmetrics.h"
 #include "statsfile.h"
 #include "table.h"
 #include "view.h"
@@ -46,6 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gst_stats_refresh(&st, &err) == 0 && gst_view_build(&st, &opt, &view, &err) == 0) {
         gst_json_print(devnull, &st, &view);
         gst_table_print(devnull, &st, &view, NULL);
+        struct gst_stats *procs[] = { &st };
+        struct gst_scrape scrape = { .procs = procs, .nprocs = 1 };
+        gst_expo_write(devnull, GST_EXPO_OPENMETRICS, &scrape);
     }
     gst_view_free(&view);
     gst_stats_close(&st);

@@ -5,6 +5,7 @@
 
 static const struct gst_command commands[] = {
     { "clean", "remove stats files of processes that have exited", gst_cmd_clean },
+    { "serve", "serve live processes' metrics to Prometheus over HTTP", gst_cmd_serve },
 };
 
 const struct gst_command *gst_command_find(const char *name)
