@@ -23,7 +23,7 @@ TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm
 # gostat's commands each add the library they read or write through.
 LIBS_GOSTAT   :=
-LIBS_GOSTAT   += -lmicrohttpd
+LIBS_GOSTAT   += -lmicrohttpd -lz
 
 .PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus
 all: bin/gorewrite bin/gostat $(TOOLS)

@@ -1,6 +1,8 @@
 /* http_server.c: routing and replies on top of libmicrohttpd. */
 #include "http_server.h"
 
+#include "gzip.h"
+
 #include <microhttpd.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -36,6 +38,20 @@ static enum MHD_Result send_static(struct MHD_Connection *c, unsigned status, co
     return ok;
 }
 
+/* Replaces the body by its gzip form if the client accepts that. */
+static bool compress_for(struct MHD_Connection *c, struct gst_http_reply *reply)
+{
+    const char *enc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+    char *gz;
+    size_t gz_len;
+    if (!gst_gzip_accepted(enc) || gst_gzip(reply->body, reply->len, &gz, &gz_len) < 0)
+        return false;
+    free(reply->body);
+    reply->body = gz;
+    reply->len = gz_len;
+    return true;
+}
+
 static enum MHD_Result send_metrics(struct gst_http_server *srv, struct MHD_Connection *c)
 {
     const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
@@ -43,6 +59,7 @@ static enum MHD_Result send_metrics(struct gst_http_server *srv, struct MHD_Conn
     if (srv->metrics(srv->ctx, accept, &reply) < 0)
         return send_static(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8",
                            "gostat serve: out of memory\n", NULL);
+    bool gzipped = compress_for(c, &reply);
     struct MHD_Response *r =
         MHD_create_response_from_buffer(reply.len, reply.body, MHD_RESPMEM_MUST_FREE);
     if (!r) {
@@ -50,6 +67,9 @@ static enum MHD_Result send_metrics(struct gst_http_server *srv, struct MHD_Conn
         return MHD_NO;
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, reply.content_type);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+    if (gzipped)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     enum MHD_Result ok = MHD_queue_response(c, reply.status, r);
     MHD_destroy_response(r);
     return ok;

@@ -1,6 +1,7 @@
 /* http_server.h: the HTTP side of gostat serve (libmicrohttpd): GET and
- * HEAD of /metrics answered by a callback, a small index page at /, 405
- * for other methods there and 404 elsewhere. Requests are served one at a
+ * HEAD of /metrics answered by a callback (gzip-compressed when the client
+ * accepts it), a small index page at /, 405 for other methods there and
+ * 404 elsewhere. Requests are served one at a
  * time by a single thread, so the callback never runs concurrently. */
 #ifndef GOSTAT_HTTP_SERVER_H
 #define GOSTAT_HTTP_SERVER_H

@@ -157,6 +157,7 @@ struct expo {
     const struct gst_scrape *s;
     struct proc *procs;
     struct strbuf func;        /* scratch: the labels of one function's samples */
+    bool failed;               /* memory ran out */
 };
 
 /* Each source bucket goes to the first bound at or above its upper end, so
@@ -239,8 +240,10 @@ static void put_process_info(struct expo *x)
         extra.len = 0;
         sb_label(&extra, "go_version", p->st->hdr.go_version);
         sb_label(&extra, "build_id", p->st->hdr.build_id);
-        put_u64(x, &fam_info, p, extra.p, 1);
+        if (!extra.failed)
+            put_u64(x, &fam_info, p, extra.p, 1);
     }
+    x->failed |= extra.failed;
     free(extra.p);
     put_header(x, &fam_start);
     for (size_t i = 0; i < x->s->nprocs; i++) {
@@ -404,7 +407,6 @@ int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape 
         prepare(&x.procs[i], s->procs[i]);
         failed |= x.procs[i].labels.failed;
     }
-    sb_puts(&x.func, "");
     if (!failed) {
         put_process_info(&x);
         put_goroutines(&x);
@@ -415,7 +417,7 @@ int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape 
         put_scrape(&x);
         if (x.om)
             fputs("# EOF\n", out);
-        failed = x.func.failed;
+        failed = x.failed || x.func.failed;
     }
     for (size_t i = 0; i < s->nprocs; i++)
         free(x.procs[i].labels.p);

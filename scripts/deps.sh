@@ -13,6 +13,8 @@ TEST_PKGS="$TEST_PKGS curl python3-prometheus-client"
 # gostat's commands: top (ncurses; tmux drives it in the tests), serve
 # (libmicrohttpd), pprof (protobuf-c), merge/diff (jansson)
 GOSTAT_PKGS="libncurses-dev tmux libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler libjansson-dev"
+# serve: gzip-compressed replies
+GOSTAT_PKGS="$GOSTAT_PKGS zlib1g-dev"
 GO_PKGS="golang-1.19-go golang-1.21-go golang-1.22-go golang-1.23-go golang-1.24-go"
 
 need_root() {

@@ -132,6 +132,11 @@ odd=$'odd"name\\with\nnewline\xff\x1b[31m'
     --start-ns 1700000001000000000 --exe /opt/sampled --go-version go1.24.1 \
     --rows 2 --spread --timing --tsc 1000:0:1025000:1000000 --sample-every 8 \
     --func b.f:0x10:80 --time 0:1:8000:1000:1020:5=8 || fail "mkstats B"
+# This shell's pid again, started earlier: an instrumented program that
+# exec'd the current one (same pid and process start). Only the newer is
+# exported.
+"$MKSTATS" "$dir/gostat.old.$$" --pid $$ --start-ticks "$my_ticks" --start-ns 1600000000000000000 \
+    --exe /opt/old --func old.f:0x10:1 || fail "mkstats old image"
 "$MKSTATS" "$dir/gostat.gone.4194305" --pid 4194305 --func gone.f:0x10:9 || fail "mkstats exited"
 echo junk >"$dir/gostat.junk.1"
 
@@ -204,8 +209,8 @@ expect "buckets main.work" "$(cumulative 1e-07=3 2e-07=9 5e-06=10)" "$(buckets m
 expect "buckets main.slow" "$(cumulative 0.001=1 0.005=2)" "$(buckets main.slow)"
 expect "buckets b.f (upper end on a bound)" "$(cumulative 1e-06=8)" "$(buckets b.f)"
 expect "buckets odd name" "$(cumulative)" "$(buckets "$ODD")"
-grep -q 'main.never\|main.inl",le=\|gone\|runtime.newproc1",le=' <<<"$text" &&
-    fail "text: exported a never-called, untimed or exited function"
+grep -q 'main.never\|main.inl",le=\|gone\|runtime.newproc1",le=\|/opt/old' <<<"$text" &&
+    fail "text: exported a never-called, untimed or exited function, or a replaced image"
 expect "text: scrape metrics" "\
 gostat_scrape_processes 2
 gostat_scrape_invalid_files 1" "$(grep '^gostat_scrape' <<<"$text")"
@@ -291,6 +296,15 @@ expect "http openmetrics content type" "application/openmetrics-text; version=1.
     "$(grep -i '^content-type:' "$dir/h.om.h" | cut -d' ' -f2- | tr -d '\r')"
 metrics "$dir/h.q" 'application/openmetrics-text;q=0.2,text/plain;q=0.9' || fail "curl q"
 expect "Accept prefers text/plain: text" "$text" "$(cat "$dir/h.q")"
+# gzip when accepted (Prometheus asks for it); the same body once inflated.
+header() { grep -i "^$1:" "$2" | cut -d' ' -f2- | tr -d '\r'; }
+expect "no Accept-Encoding: identity" "" "$(header content-encoding "$dir/h.prom.h")"
+curl -sS -o "$dir/h.gz" -D "$dir/h.gz.h" -H 'Accept-Encoding: gzip' "$url" || fail "curl gzip"
+expect "Accept-Encoding gzip: encoding" gzip "$(header content-encoding "$dir/h.gz.h")"
+expect "gzip body" "$text" "$(gzip -dc "$dir/h.gz")"
+expect "Vary" "Accept, Accept-Encoding" "$(header vary "$dir/h.gz.h")"
+curl -sS -o /dev/null -D "$dir/h.gz0.h" -H 'Accept-Encoding: gzip;q=0, identity' "$url"
+expect "gzip;q=0: identity" "" "$(header content-encoding "$dir/h.gz0.h")"
 
 # Routes.
 code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
@@ -468,6 +482,12 @@ expect "Prometheus: the sampled program still there" 1000 \
 echo exit >&"$sampled_fd"
 wait "$sampled_pid"
 expect "Prometheus: no process left" 0 "$(wait_query 'gostat_scrape_processes' 0)"
+# No process at all: still valid in both formats.
+metrics "$dir/empty.prom" || fail "curl empty text"
+check_promtool "$dir/empty.prom" || fail "promtool: no process"
+metrics "$dir/empty.om" "$OM_ACCEPT" || fail "curl empty openmetrics"
+check_openmetrics "$dir/empty.om" || fail "openmetrics parser: no process"
+grep -q '^gostat_function' "$dir/empty.om" && fail "no process: function samples"
 
 # ---- 4. listening ------------------------------------------------------------
 port=${target##*:}
