@@ -231,7 +231,7 @@ static void put_u64(struct expo *x, const struct family *f, const struct proc *p
     fprintf(x->out, "%" PRIu64 "\n", v);
 }
 
-static void put_process_info(struct expo *x)
+static void put_process(struct expo *x)
 {
     struct strbuf extra = { 0 };
     put_header(x, &fam_info);
@@ -303,9 +303,14 @@ static void function_labels(struct expo *x, const struct proc *p, const struct g
 
 /* Only functions called at least once are exported: a large program has
  * tens of thousands of functions, most never called. */
+static bool exported(const struct gst_func *f)
+{
+    return f->calls > 0;
+}
+
 static bool has_durations(const struct proc *p, const struct gst_func *f)
 {
-    return f->timed && p->clock.known;
+    return exported(f) && f->timed && p->clock.known;
 }
 
 static void put_calls(struct expo *x)
@@ -315,7 +320,7 @@ static void put_calls(struct expo *x)
         const struct proc *p = &x->procs[i];
         for (uint32_t k = 0; k < p->st->hdr.nfuncs; k++) {
             const struct gst_func *f = &p->st->funcs[k];
-            if (f->calls == 0)
+            if (!exported(f))
                 continue;
             function_labels(x, p, f);
             put_series(x, &fam_calls, "_total", x->func.p, NULL);
@@ -336,7 +341,7 @@ static void put_seconds(struct expo *x)
         const struct proc *p = &x->procs[i];
         for (uint32_t k = 0; k < p->st->hdr.nfuncs; k++) {
             const struct gst_func *f = &p->st->funcs[k];
-            if (f->calls == 0 || !has_durations(p, f))
+            if (!has_durations(p, f))
                 continue;
             function_labels(x, p, f);
             put_series(x, &fam_seconds, "_total", x->func.p, NULL);
@@ -379,7 +384,7 @@ static void put_durations(struct expo *x)
         const struct proc *p = &x->procs[i];
         for (uint32_t k = 0; k < p->st->hdr.nfuncs; k++) {
             const struct gst_func *f = &p->st->funcs[k];
-            if (f->calls == 0 || !has_durations(p, f))
+            if (!has_durations(p, f))
                 continue;
             function_labels(x, p, f);
             put_histogram(x, p, f);
@@ -408,7 +413,7 @@ int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape 
         failed |= x.procs[i].labels.failed;
     }
     if (!failed) {
-        put_process_info(&x);
+        put_process(&x);
         put_goroutines(&x);
         put_timing_health(&x);
         put_calls(&x);
