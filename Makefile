@@ -29,6 +29,7 @@ LIBS_GOSTAT += -ljansson
 PROTO_GEN    := $(BUILD)/gen
 GOSTAT_OBJ   += $(PROTO_GEN)/profile.pb-c.o
 LIBS_GOSTAT  += -lprotobuf-c -lz -lm
+LIBS_GOSTAT  += -lmicrohttpd
 
 .PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus install uninstall
 all: bin/gorewrite bin/gostat $(TOOLS)
@@ -118,7 +119,7 @@ bench: deps
 # no sanitized object lingers in later normal builds.
 # clean-objs keeps the Go build cache (the tests' Go builds stay fast), the
 # fuzz harnesses (ASan/UBSan builds whatever SANITIZE says) and what deps
-# installs project-locally (build/toolchains, build/npm).
+# installs project-locally (build/toolchains, build/npm, build/prometheus).
 asan: deps
 	$(MAKE) clean-objs
 	$(MAKE) SANITIZE=address,undefined all fuzz-build
@@ -172,4 +173,4 @@ clean:
 	rm -rf $(BUILD) bin
 
 clean-objs:
-	rm -rf bin $(filter-out $(BUILD)/gocache $(BUILD)/gopath $(BUILD)/fuzz $(BUILD)/toolchains $(BUILD)/npm,$(wildcard $(BUILD)/*))
+	rm -rf bin $(filter-out $(BUILD)/gocache $(BUILD)/gopath $(BUILD)/fuzz $(BUILD)/toolchains $(BUILD)/npm $(BUILD)/prometheus,$(wildcard $(BUILD)/*))

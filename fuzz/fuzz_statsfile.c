@@ -1,7 +1,7 @@
 /* fuzz_statsfile.c: libFuzzer harness over gostat's stats-file reader:
  * validation (layout.c), loading and counter snapshots (statsfile.c), and
  * the views and outputs built from a file that passed (view.c, json.c,
- * table.c, pprof.c, callgrind.c). The input is served from a memfd, as a file in $GOSTAT_DIR
+ * table.c, pprof.c, callgrind.c, openmetrics.c). The input is served from a memfd, as a file in $GOSTAT_DIR
  * would be. Run with -malloc_limit_mb so that sizing a buffer from an
  * unchecked header field counts as a crash. */
 #include <stddef.h>
@@ -12,6 +12,7 @@
 
 #include "callgrind.h"
 #include "json.h"
+#include "openmetrics.h"
 #include "pprof.h"
 #include "statsfile.h"
 #include "table.h"
@@ -50,6 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gst_table_print(devnull, &st, &view, NULL);
         gst_pprof_write(devnull, "/dev/null", &st, &view, &err);
         gst_callgrind_write(devnull, &st, &view, &err);
+        struct gst_stats *procs[] = { &st };
+        struct gst_scrape scrape = { .procs = procs, .nprocs = 1 };
+        gst_expo_write(devnull, GST_EXPO_OPENMETRICS, &scrape);
     }
     gst_view_free(&view);
     gst_stats_close(&st);

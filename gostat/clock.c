@@ -95,3 +95,15 @@ struct gst_clock gst_clock_for(const struct gs_header *hdr)
     }
     return c;
 }
+
+struct gst_clock gst_clock_startup(const struct gs_header *hdr)
+{
+    struct gst_clock c = { 0 };
+    if ((hdr->flags & GS_HDR_NO_TSC) || !(hdr->flags & GS_HDR_TIMING))
+        return c;
+    if (rate(hdr->tsc0, hdr->mono0_ns, hdr->tsc1, hdr->mono1_ns, &c.ns_per_tick)) {
+        c.known = true;
+        c.source = GST_CLOCK_STARTUP;
+    }
+    return c;
+}

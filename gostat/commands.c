@@ -10,6 +10,7 @@ static const struct gst_command commands[] = {
     { "coverage", "instrumented functions never called, per package", gst_cmd_coverage },
     { "pprof", "write a pprof profile (calls and inclusive times) for go tool pprof", gst_cmd_pprof },
     { "callgrind", "write a Callgrind profile for callgrind_annotate and KCachegrind", gst_cmd_callgrind },
+    { "serve", "serve live processes' metrics to Prometheus over HTTP", gst_cmd_serve },
 };
 
 const struct gst_command *gst_command_find(const char *name)

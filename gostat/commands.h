@@ -25,5 +25,6 @@ int gst_cmd_diff(int argc, char **argv);
 int gst_cmd_coverage(int argc, char **argv);
 int gst_cmd_pprof(int argc, char **argv);
 int gst_cmd_callgrind(int argc, char **argv);
+int gst_cmd_serve(int argc, char **argv);
 
 #endif

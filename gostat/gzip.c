@@ -27,7 +27,7 @@ static int pump(z_stream *z, int flush, FILE *out, const char *name, struct gr_e
     return 0;
 }
 
-int gst_gzip_write(FILE *out, const void *data, size_t len, const char *name,
+int gst_gzip_write(FILE *out, const void *data, size_t len, int level, const char *name,
                    struct gr_error *err)
 {
     z_stream z;
@@ -35,7 +35,7 @@ int gst_gzip_write(FILE *out, const void *data, size_t len, const char *name,
     int rc = 0;
 
     memset(&z, 0, sizeof z);
-    if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW_BITS, 8,
+    if (deflateInit2(&z, level, Z_DEFLATED, GZIP_WINDOW_BITS, 8,
                      Z_DEFAULT_STRATEGY) != Z_OK)
         return gr_fail(err, "%s: zlib deflateInit2 failed", name);
     /* avail_in is a uInt: feed huge buffers in pieces. */

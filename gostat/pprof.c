@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 typedef Perftools__Profiles__Profile pb_profile;
 typedef Perftools__Profiles__ValueType pb_value_type;
@@ -285,7 +286,7 @@ static int pack_and_write(struct builder *b, FILE *out, const char *name)
     if (!buf)
         return gr_fail(b->err, "%s: out of memory for a %zu-byte profile", name, len);
     protobuf_c_message_pack(&b->profile.base, buf);
-    int rc = gst_gzip_write(out, buf, len, name, b->err);
+    int rc = gst_gzip_write(out, buf, len, Z_DEFAULT_COMPRESSION, name, b->err);
     free(buf);
     return rc;
 }

@@ -7,10 +7,14 @@ set -euo pipefail
 
 SOURCES=/etc/apt/sources.list.d/debian.sources
 BUILD_PKGS="build-essential pkg-config liblief-dev libzydis-dev libzycore-dev libdwarf-dev libelf-dev"
-TEST_PKGS="python3 binutils gdb file valgrind clang-14 libclang-rt-14-dev xz-utils curl"
+TEST_PKGS="python3 binutils gdb file valgrind clang-14 libclang-rt-14-dev xz-utils"
+# gostat serve's tests: curl, and prometheus_client's strict OpenMetrics parser
+TEST_PKGS="$TEST_PKGS curl python3-prometheus-client"
 # gostat's commands: top (ncurses; tmux drives it in the tests), serve
 # (libmicrohttpd), pprof (protobuf-c), merge/diff (jansson)
 GOSTAT_PKGS="libncurses-dev tmux libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler libjansson-dev"
+# serve: gzip-compressed replies
+GOSTAT_PKGS="$GOSTAT_PKGS zlib1g-dev"
 GO_PKGS="golang-1.19-go golang-1.21-go golang-1.22-go golang-1.23-go golang-1.24-go"
 
 need_root() {
@@ -59,6 +63,7 @@ PKGS="$BUILD_PKGS $TEST_PKGS $GOSTAT_PKGS $GO_PKGS"
 extra_steps() {
     bash "$(dirname "$0")/go_toolchains.sh"   # Go 1.15, 1.26, 1.27 into build/toolchains (issue 6)
     bash "$(dirname "$0")/npm_progs.sh"       # esbuild, tsgo, buf into build/npm (issue 6)
+    bash "$(dirname "$0")/prometheus.sh"      # Prometheus 2.42 into build/prometheus (issue 4)
     # large Debian Go programs for tests/t_realprogs.sh (issue 6)
     if ! all_installed rclone restic; then
         need_root rclone restic

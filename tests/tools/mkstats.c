@@ -7,6 +7,7 @@
  *               [--start-ticks T] [--rows R] [--spread] [--claimed K]
  *               [--stray] [--corrupt KIND]
  *               [--timing] [--no-tsc] [--tsc TSC0:MONO0:TSC1:MONO1] [--boot-id ID]
+ *               [--sample-every N]
  *               [--untimed INDEX:REASON]... [--time INDEX:ROW:TOTAL:MIN:MAX:B=N[,B=N...]]...
  *               [--drops ROW:UNWOUND:TOO_DEEP:NO_SLOT:UNMATCHED:NO_SPACE]...
  *               [--pagemap ROW:PAGE:VALUE]...
@@ -23,7 +24,8 @@
  * INDEX's record in ROW (total, min and max ticks, histogram buckets) and
  * marks its page backed in the row's page map; --pagemap then overrides a
  * page map byte (e.g. 2: backing failed, so readers must skip the page).
- * --drops fills a row's struct gs_drops. */
+ * --drops fills a row's struct gs_drops. --sample-every sets the header's
+ * sample_every (sampled timing: about 1 call in N timed). */
 #include "gostat_format.h"
 
 #include <fcntl.h>
@@ -74,6 +76,7 @@ struct spec {
     bool timing, no_tsc;
     uint64_t tsc[4];           /* tsc0, mono0_ns, tsc1, mono1_ns */
     const char *boot_id;
+    uint32_t sample_every;
     uint32_t ntimed;
     struct func_spec funcs[MAX_FUNCS];
     uint32_t nfuncs;
@@ -214,6 +217,8 @@ static void parse_args(int argc, char **argv, struct spec *s)
             parse_numbers(next_arg(argc, argv, &i), s->tsc, 4, a);
         else if (strcmp(a, "--boot-id") == 0)
             s->boot_id = next_arg(argc, argv, &i);
+        else if (strcmp(a, "--sample-every") == 0)
+            s->sample_every = (uint32_t)parse_u64(next_arg(argc, argv, &i), a);
         else if (strcmp(a, "--untimed") == 0 && s->nuntimed < MAX_EDITS)
             s->untimed[s->nuntimed++] = next_arg(argc, argv, &i);
         else if ((strcmp(a, "--time") == 0 || strcmp(a, "--drops") == 0 || strcmp(a, "--pagemap") == 0)
@@ -295,6 +300,7 @@ static void fill_timing_header(struct gs_header *h, const struct spec *s, const 
     h->tsc1 = s->tsc[2];
     h->mono1_ns = s->tsc[3];
     snprintf(h->boot_id, sizeof h->boot_id, "%s", s->boot_id ? s->boot_id : "");
+    h->sample_every = s->sample_every;
 }
 
 static void fill_header(unsigned char *buf, const struct spec *s, const struct plan *p)

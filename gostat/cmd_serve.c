@@ -1,0 +1,195 @@
+/* cmd_serve.c: "gostat serve": the counters of every live instrumented
+ * process in $GOSTAT_DIR as Prometheus / OpenMetrics metrics over HTTP
+ * (http_server.c), or once to stdout. Every scrape re-reads the directory
+ * (scrape.c) and writes the exposition (openmetrics.c) into memory. */
+#include "commands.h"
+#include "exitcode.h"
+#include "http_server.h"
+#include "listenaddr.h"
+#include "openmetrics.h"
+#include "scrape.h"
+#include "statsdir.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_LISTEN "127.0.0.1:9464"
+
+struct serve_opts {
+    const char *listen;
+    bool once;
+    enum gst_expo_format format;   /* of --once */
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: gostat serve [--listen HOST:PORT]\n"
+        "       gostat serve --once [--openmetrics]\n"
+        "\n"
+        "Serves the call counts, durations and goroutine counts of every running\n"
+        "instrumented program with a stats file in $GOSTAT_DIR (default %s) as\n"
+        "metrics for Prometheus: GET http://HOST:PORT/metrics. Each request reads\n"
+        "the directory again: new processes appear, exited ones are gone. Files\n"
+        "that are unreadable or invalid are skipped and counted in\n"
+        "gostat_scrape_invalid_files. The reply is OpenMetrics 1.0.0 when the\n"
+        "Accept header asks for application/openmetrics-text (as Prometheus does),\n"
+        "else the Prometheus text format 0.0.4; gzip-compressed when the client\n"
+        "accepts that. docs/metrics.md lists the metrics.\n"
+        "Runs until SIGINT or SIGTERM.\n"
+        "\n"
+        "  -l, --listen HOST:PORT  address to listen on (default " DEFAULT_LISTEN "):\n"
+        "                          IPV4:PORT, [IPV6]:PORT, NAME:PORT, or :PORT for\n"
+        "                          every IPv4 interface; port 0 picks a free one\n"
+        "      --once              write the metrics to stdout once and exit (e.g.\n"
+        "                          for node_exporter's textfile collector)\n"
+        "      --openmetrics       with --once: OpenMetrics instead of Prometheus text\n"
+        "  -h, --help              this text\n"
+        "\n"
+        "On start it prints \"serving http://HOST:PORT/metrics\" to stdout.\n"
+        "\n"
+        "exit status: 0 stopped by SIGINT/SIGTERM (or --once done), 1 usage error,\n"
+        "2 cannot listen (port in use, bad address) or read $GOSTAT_DIR\n",
+        GST_DEFAULT_DIR);
+}
+
+static int parse(int argc, char **argv, struct serve_opts *o)
+{
+    enum { OPT_ONCE = 256, OPT_OPENMETRICS };
+    static const struct option opts[] = {
+        { "listen", required_argument, NULL, 'l' },
+        { "once", no_argument, NULL, OPT_ONCE },
+        { "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int opt;
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":l:h", opts, NULL)) != -1) {
+        if (opt == 'l') {
+            o->listen = optarg;
+        } else if (opt == OPT_ONCE) {
+            o->once = true;
+        } else if (opt == OPT_OPENMETRICS) {
+            o->format = GST_EXPO_OPENMETRICS;
+        } else if (opt == 'h') {
+            usage(stdout);
+            return GST_EXIT_OK;
+        } else {
+            fprintf(stderr, "gostat: serve: %s '%s' (see gostat serve --help)\n",
+                    opt == ':' ? "missing value for option" : "unknown option", argv[optind - 1]);
+            return GST_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gostat: serve: unexpected argument '%s' (see gostat serve --help)\n",
+                argv[optind]);
+        return GST_EXIT_USAGE;
+    }
+    if (o->format == GST_EXPO_OPENMETRICS && !o->once) {
+        fprintf(stderr, "gostat: serve: --openmetrics goes with --once; the server negotiates the format\n");
+        return GST_EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* One scrape into a malloc'd buffer. */
+static int expose(const char *dir, enum gst_expo_format fmt, char **text, size_t *len,
+                  struct gr_error *err)
+{
+    struct gst_scrape s;
+    if (gst_scrape_collect(&s, dir, err) < 0)
+        return -1;
+    FILE *out = open_memstream(text, len);
+    int rc = out ? gst_expo_write(out, fmt, &s) : -1;
+    if (out && fclose(out) != 0)
+        rc = -1;
+    gst_scrape_free(&s);
+    if (rc < 0) {
+        if (out)
+            free(*text);
+        return gr_fail(err, "out of memory writing the metrics");
+    }
+    return 0;
+}
+
+static int reply_metrics(void *ctx, const char *accept, struct gst_http_reply *reply)
+{
+    const char *dir = ctx;
+    enum gst_expo_format fmt = gst_expo_negotiate(accept);
+    struct gr_error err;
+
+    if (expose(dir, fmt, &reply->body, &reply->len, &err) == 0) {
+        reply->status = 200;
+        reply->content_type = gst_expo_content_type(fmt);
+        return 0;
+    }
+    /* The scrape fails (Prometheus shows up == 0) and says why. */
+    fprintf(stderr, "gostat: serve: %s\n", err.msg);
+    reply->status = 500;
+    reply->content_type = "text/plain; charset=utf-8";
+    if (asprintf(&reply->body, "gostat serve: %s\n", err.msg) < 0)
+        return -1;
+    reply->len = strlen(reply->body);
+    return 0;
+}
+
+static int run_once(const struct serve_opts *o)
+{
+    struct gr_error err;
+    char *text;
+    size_t len;
+    if (expose(gst_stats_dir(), o->format, &text, &len, &err) < 0) {
+        fprintf(stderr, "gostat: serve: %s\n", err.msg);
+        return GST_EXIT_STATS;
+    }
+    size_t written = fwrite(text, 1, len, stdout);
+    free(text);
+    return written == len && fflush(stdout) == 0 ? GST_EXIT_OK : GST_EXIT_STATS;
+}
+
+/* Serves until SIGINT or SIGTERM. The signals are blocked before the
+ * server's thread starts (it inherits the mask) and taken with sigwait. */
+static int run_server(const struct serve_opts *o)
+{
+    struct gr_error err;
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+
+    int fd = gst_listen(o->listen, &err);
+    if (fd < 0) {
+        fprintf(stderr, "gostat: serve: %s\n", err.msg);
+        return GST_EXIT_STATS;
+    }
+    char name[96];
+    gst_listen_name(fd, name, sizeof name);
+    struct gst_http_server *srv = gst_http_start(fd, reply_metrics, (void *)gst_stats_dir(), &err);
+    if (!srv) {
+        fprintf(stderr, "gostat: serve: %s\n", err.msg);
+        return GST_EXIT_STATS;
+    }
+    printf("serving http://%s/metrics\n", name);
+    fflush(stdout);
+
+    int sig;
+    while (sigwait(&stop, &sig) != 0)
+        ;
+    gst_http_stop(srv);
+    return GST_EXIT_OK;
+}
+
+int gst_cmd_serve(int argc, char **argv)
+{
+    struct serve_opts o = { .listen = DEFAULT_LISTEN, .format = GST_EXPO_PROMETHEUS };
+    int status = parse(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    return o.once ? run_once(&o) : run_server(&o);
+}

@@ -1,0 +1,172 @@
+/* http_server.c: routing and replies on top of libmicrohttpd. */
+#include "http_server.h"
+
+#include "gzip.h"
+
+#include <microhttpd.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define CONNECTION_LIMIT 64
+#define CONNECTION_TIMEOUT_S 30
+
+static const char index_page[] =
+    "<!DOCTYPE html>\n<html><head><title>gostat serve</title></head><body>\n"
+    "<h1>gostat serve</h1>\n<p>Call counts and durations of instrumented Go programs: "
+    "<a href=\"/metrics\">/metrics</a></p>\n</body></html>\n";
+
+struct gst_http_server {
+    struct MHD_Daemon *daemon;
+    gst_http_metrics_fn metrics;
+    void *ctx;
+};
+
+static enum MHD_Result send_static(struct MHD_Connection *c, unsigned status, const char *type,
+                                   const char *body, const char *allow)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    if (allow)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+    enum MHD_Result ok = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+/* Does an Accept-Encoding header (NULL: none) accept gzip? "gzip;q=0"
+ * refuses it. */
+static bool gzip_accepted(const char *accept_encoding)
+{
+    const char *p = accept_encoding;
+    while (p && *p) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, ",");
+        size_t token = strcspn(p, ";, \t");
+        if (token == 4 && strncasecmp(p, "gzip", 4) == 0) {
+            const char *q = memchr(p, '=', len);
+            return !q || strtod(q + 1, NULL) > 0;
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return false;
+}
+
+/* Replaces the body by its gzip form if the client accepts that; on any
+ * failure the body goes as it is. The fastest level: a scrape of a huge
+ * program is hundreds of MB. */
+static bool compress_for(struct MHD_Connection *c, struct gst_http_reply *reply)
+{
+    const char *enc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+    struct gr_error err;
+    char *gz = NULL;
+    size_t gz_len = 0;
+    if (!gzip_accepted(enc))
+        return false;
+    FILE *mem = open_memstream(&gz, &gz_len);
+    if (!mem)
+        return false;
+    int rc = gst_gzip_write(mem, reply->body, reply->len, Z_BEST_SPEED, "reply", &err);
+    if (fclose(mem) != 0 || rc < 0) {
+        free(gz);
+        return false;
+    }
+    free(reply->body);
+    reply->body = gz;
+    reply->len = gz_len;
+    return true;
+}
+
+static enum MHD_Result send_metrics(struct gst_http_server *srv, struct MHD_Connection *c)
+{
+    const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    struct gst_http_reply reply = { 0 };
+    if (srv->metrics(srv->ctx, accept, &reply) < 0)
+        return send_static(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8",
+                           "gostat serve: out of memory\n", NULL);
+    bool gzipped = compress_for(c, &reply);
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(reply.len, reply.body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(reply.body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, reply.content_type);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+    if (gzipped)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+    enum MHD_Result ok = MHD_queue_response(c, reply.status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **req_cls)
+{
+    struct gst_http_server *srv = cls;
+    (void)version;
+    (void)upload_data;
+
+    if (*req_cls == NULL) {
+        /* First call: headers only. Any request body arrives in later
+         * calls and is ignored. */
+        *req_cls = srv;
+        return MHD_YES;
+    }
+    if (*upload_data_size) {
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    bool is_metrics = strcmp(url, "/metrics") == 0, is_index = strcmp(url, "/") == 0;
+    if (!is_metrics && !is_index)
+        return send_static(c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8", "not found\n", NULL);
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+        return send_static(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
+                           "method not allowed\n", "GET, HEAD");
+    if (is_index)
+        return send_static(c, MHD_HTTP_OK, "text/html; charset=utf-8", index_page, NULL);
+    return send_metrics(srv, c);
+}
+
+struct gst_http_server *gst_http_start(int listen_fd, gst_http_metrics_fn metrics, void *ctx,
+                                       struct gr_error *err)
+{
+    struct gst_http_server *srv = calloc(1, sizeof *srv);
+    if (!srv) {
+        close(listen_fd);
+        gr_fail(err, "out of memory");
+        return NULL;
+    }
+    srv->metrics = metrics;
+    srv->ctx = ctx;
+    srv->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+                                   on_request, srv,
+                                   MHD_OPTION_LISTEN_SOCKET, listen_fd,
+                                   MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTION_LIMIT,
+                                   MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
+                                   MHD_OPTION_END);
+    if (!srv->daemon) {
+        close(listen_fd);
+        free(srv);
+        gr_fail(err, "cannot start the HTTP server (libmicrohttpd)");
+        return NULL;
+    }
+    return srv;
+}
+
+void gst_http_stop(struct gst_http_server *srv)
+{
+    if (!srv)
+        return;
+    MHD_stop_daemon(srv->daemon);   /* closes the listening socket */
+    free(srv);
+}

@@ -1,0 +1,35 @@
+/* http_server.h: the HTTP side of gostat serve (libmicrohttpd): GET and
+ * HEAD of /metrics answered by a callback (gzip-compressed when the client
+ * accepts it), a small index page at /, 405 for other methods there and
+ * 404 elsewhere. Requests are served one at a
+ * time by a single thread, so the callback never runs concurrently. */
+#ifndef GOSTAT_HTTP_SERVER_H
+#define GOSTAT_HTTP_SERVER_H
+
+#include "error.h"
+
+#include <stddef.h>
+
+struct gst_http_reply {
+    unsigned status;           /* 200, or e.g. 500 with a text/plain body */
+    char *body;                /* malloc'd; the server frees it */
+    size_t len;
+    const char *content_type;  /* static */
+};
+
+/* Fills reply for a GET or HEAD of /metrics; accept is the request's
+ * Accept header, or NULL. Returns 0, or -1 when no reply could be made
+ * (the server then answers 500). */
+typedef int (*gst_http_metrics_fn)(void *ctx, const char *accept, struct gst_http_reply *reply);
+
+struct gst_http_server;
+
+/* Starts serving on listen_fd (which the server then owns). Returns the
+ * server, or NULL with err set. */
+struct gst_http_server *gst_http_start(int listen_fd, gst_http_metrics_fn metrics, void *ctx,
+                                       struct gr_error *err);
+
+/* Stops serving (waiting for the reply in progress) and closes the socket. */
+void gst_http_stop(struct gst_http_server *srv);
+
+#endif
