@@ -23,6 +23,8 @@ TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm
 # gostat's commands each add the library they read or write through.
 LIBS_GOSTAT   :=
+# gostat top: the full-screen view (wide-character curses: UTF-8 names)
+LIBS_GOSTAT   += -lncursesw
 
 .PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus
 all: bin/gorewrite bin/gostat $(TOOLS)

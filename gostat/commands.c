@@ -5,6 +5,7 @@
 
 static const struct gst_command commands[] = {
     { "clean", "remove stats files of processes that have exited", gst_cmd_clean },
+    { "top", "full-screen live view of functions' calls/s and time, like top(1)", gst_cmd_top },
 };
 
 const struct gst_command *gst_command_find(const char *name)

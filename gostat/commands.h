@@ -20,5 +20,6 @@ const struct gst_command *gst_command_find(const char *name);
 void gst_commands_print(FILE *out);
 
 int gst_cmd_clean(int argc, char **argv);
+int gst_cmd_top(int argc, char **argv);
 
 #endif
