@@ -21,15 +21,14 @@ GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/error.o
 TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 
 LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm
-# gostat's commands each add the library they read or write through.
-LIBS_GOSTAT   :=
-LIBS_GOSTAT += -ljansson
-# gostat pprof: profile.proto, compiled by protoc-c into $(PROTO_GEN) at
-# build time, encoded by libprotobuf-c and gzipped by zlib.
-PROTO_GEN    := $(BUILD)/gen
-GOSTAT_OBJ   += $(PROTO_GEN)/profile.pb-c.o
-LIBS_GOSTAT  += -lprotobuf-c -lz -lm
-LIBS_GOSTAT  += -lmicrohttpd
+# gostat's commands each add the library they read or write through:
+# merge/diff read JSON with jansson; pprof encodes profile.proto (compiled
+# by protoc-c into $(PROTO_GEN) at build time) with libprotobuf-c; pprof
+# and serve gzip with zlib; serve is an HTTP server on libmicrohttpd; top
+# draws with wide-character curses (UTF-8 names).
+PROTO_GEN     := $(BUILD)/gen
+GOSTAT_OBJ    += $(PROTO_GEN)/profile.pb-c.o
+LIBS_GOSTAT   := -ljansson -lprotobuf-c -lz -lmicrohttpd -lncursesw -lm
 
 .PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus install uninstall
 all: bin/gorewrite bin/gostat $(TOOLS)

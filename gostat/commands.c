@@ -11,6 +11,7 @@ static const struct gst_command commands[] = {
     { "pprof", "write a pprof profile (calls and inclusive times) for go tool pprof", gst_cmd_pprof },
     { "callgrind", "write a Callgrind profile for callgrind_annotate and KCachegrind", gst_cmd_callgrind },
     { "serve", "serve live processes' metrics to Prometheus over HTTP", gst_cmd_serve },
+    { "top", "full-screen live view of functions' calls/s and time, like top(1)", gst_cmd_top },
 };
 
 const struct gst_command *gst_command_find(const char *name)

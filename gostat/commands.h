@@ -26,5 +26,6 @@ int gst_cmd_coverage(int argc, char **argv);
 int gst_cmd_pprof(int argc, char **argv);
 int gst_cmd_callgrind(int argc, char **argv);
 int gst_cmd_serve(int argc, char **argv);
+int gst_cmd_top(int argc, char **argv);
 
 #endif
