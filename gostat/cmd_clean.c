@@ -3,6 +3,7 @@
  * considered (statsdir.c). A file without a valid header may belong to a
  * program that is still starting up: it is removed only when no process
  * with a pid its name could carry is running. */
+#include "cmdline.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "statsdir.h"
@@ -134,23 +135,18 @@ static int parse(int argc, char **argv, struct clean_state *c)
     int opt;
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "nh", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":nh", opts, NULL)) != -1) {
         if (opt == 'n') {
             c->dry_run = true;
         } else if (opt == 'h') {
             usage(stdout);
             return GST_EXIT_OK;
         } else {
-            fprintf(stderr, "gostat: clean: unknown option '%s' (see gostat clean --help)\n",
-                    argv[optind - 1]);
-            return GST_EXIT_USAGE;
+            return gst_bad_option("clean", opt, argv);
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "gostat: clean: unexpected argument '%s' (see gostat clean --help)\n",
-                argv[optind]);
-        return GST_EXIT_USAGE;
-    }
+    if (optind < argc)
+        return gst_usage_error("clean", "unexpected argument '%s'", argv[optind]);
     return -1;
 }
 

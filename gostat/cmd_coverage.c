@@ -1,5 +1,6 @@
 /* cmd_coverage.c: "gostat coverage": per Go package, how many of its
  * instrumented functions were called, and the ones never called. */
+#include "cmdline.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "gopkg.h"
@@ -79,14 +80,6 @@ static void usage(FILE *out)
           out);
 }
 
-static int bad_usage(const char *fmt, const char *arg)
-{
-    fputs("gostat: coverage: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs(" (see gostat coverage --help)\n", stderr);
-    return GST_EXIT_USAGE;
-}
-
 static int parse(int argc, char **argv, struct coverage_cli *c)
 {
     static const struct option opts[] = {
@@ -98,7 +91,7 @@ static int parse(int argc, char **argv, struct coverage_cli *c)
     int opt;
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "p:jh", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":p:jh", opts, NULL)) != -1) {
         if (opt == 'p') {
             c->pattern = optarg;
         } else if (opt == 'j') {
@@ -107,11 +100,11 @@ static int parse(int argc, char **argv, struct coverage_cli *c)
             usage(stdout);
             return GST_EXIT_OK;
         } else {
-            return bad_usage("bad option '%s'", argv[optind - 1]);
+            return gst_bad_option("coverage", opt, argv);
         }
     }
     if (argc - optind != 1)
-        return bad_usage("%s", argc == optind ? "wants one PID|FILE" : "wants only one PID|FILE");
+        return gst_usage_error("coverage", "%s", argc == optind ? "wants one PID|FILE" : "wants only one PID|FILE");
     c->target = argv[optind];
     return -1;
 }

@@ -1,6 +1,7 @@
 /* cmd_diff.c: "gostat diff BASE NEW": the functions whose calls or total
  * time changed by a factor of --threshold or more, as a table or JSON; in
  * CI, --fail-on-regression turns growth into exit status 3. */
+#include "cmdline.h"
 #include "commands.h"
 #include "duration.h"
 #include "exitcode.h"
@@ -75,14 +76,6 @@ static void usage(FILE *out)
           out);
 }
 
-static int bad_usage(const char *fmt, const char *arg)
-{
-    fputs("gostat: diff: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs(" (see gostat diff --help)\n", stderr);
-    return GST_EXIT_USAGE;
-}
-
 static bool parse_number(const char *s, double *v)
 {
     char *end;
@@ -102,9 +95,9 @@ static bool parse_count(const char *s, uint64_t *v)
 static int parse_option(int opt, const char *arg, struct diff_cli *c)
 {
     if (opt == 't' && (!parse_number(arg, &c->diff.threshold) || c->diff.threshold <= 1))
-        return bad_usage("--threshold wants a number > 1, got '%s'", arg);
+        return gst_usage_error("diff", "--threshold wants a number > 1, got '%s'", arg);
     if (opt == 'm' && !parse_count(arg, &c->diff.min_calls))
-        return bad_usage("--min-calls wants a whole number >= 0, got '%s'", arg);
+        return gst_usage_error("diff", "--min-calls wants a whole number >= 0, got '%s'", arg);
     if (opt == 'M') {
         if (strcmp(arg, "calls") == 0)
             c->diff.metric = GST_METRIC_CALLS;
@@ -113,7 +106,7 @@ static int parse_option(int opt, const char *arg, struct diff_cli *c)
         else if (strcmp(arg, "both") == 0)
             c->diff.metric = GST_METRIC_BOTH;
         else
-            return bad_usage("--metric wants calls, time or both, got '%s'", arg);
+            return gst_usage_error("diff", "--metric wants calls, time or both, got '%s'", arg);
     }
     if (opt == 'r')
         c->filter = arg;
@@ -139,18 +132,18 @@ static int parse(int argc, char **argv, struct diff_cli *c)
     int opt, status;
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "t:m:jh", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":t:m:jh", opts, NULL)) != -1) {
         if (opt == 'h') {
             usage(stdout);
             return GST_EXIT_OK;
         }
         if (opt == '?' || opt == ':')
-            return bad_usage("bad option '%s'", argv[optind - 1]);
+            return gst_bad_option("diff", opt, argv);
         if ((status = parse_option(opt, optarg, c)) >= 0)
             return status;
     }
     if (argc - optind != 2)
-        return bad_usage("%s", argc - optind < 2 ? "wants BASE and NEW" : "wants only BASE and NEW");
+        return gst_usage_error("diff", "%s", argc - optind < 2 ? "wants BASE and NEW" : "wants only BASE and NEW");
     c->base = argv[optind];
     c->next = argv[optind + 1];
     return -1;

@@ -1,6 +1,7 @@
 /* cmd_merge.c: "gostat merge": one profile from many processes (test
  * shards, subprocesses), summed by function name, written as JSON that
  * gostat diff and gostat coverage read back. */
+#include "cmdline.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "outfile.h"
@@ -85,7 +86,7 @@ static int parse(int argc, char **argv, struct merge_options *o)
     int opt;
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "o:d:fh", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":o:d:fh", opts, NULL)) != -1) {
         if (opt == 'o') {
             o->output = optarg;
         } else if (opt == 'd') {
@@ -98,15 +99,12 @@ static int parse(int argc, char **argv, struct merge_options *o)
             usage(stdout);
             return GST_EXIT_OK;
         } else {
-            fprintf(stderr, "gostat: merge: bad option '%s' (see gostat merge --help)\n",
-                    argv[optind - 1]);
-            return GST_EXIT_USAGE;
+            return gst_bad_option("merge", opt, argv);
         }
     }
     if (optind == argc && !o->dir) {
-        fprintf(stderr, "gostat: merge: nothing to merge: name stats files, PIDs, JSON files "
-                        "or --dir DIR (see gostat merge --help)\n");
-        return GST_EXIT_USAGE;
+        return gst_usage_error("merge", "nothing to merge: name stats files, PIDs, JSON files "
+                                        "or --dir DIR");
     }
     return -1;
 }

@@ -2,6 +2,7 @@
  * process in $GOSTAT_DIR as Prometheus / OpenMetrics metrics over HTTP
  * (http_server.c), or once to stdout. Every scrape re-reads the directory
  * (scrape.c) and writes the exposition (openmetrics.c) into memory. */
+#include "cmdline.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "http_server.h"
@@ -80,16 +81,11 @@ static int parse(int argc, char **argv, struct serve_opts *o)
             usage(stdout);
             return GST_EXIT_OK;
         } else {
-            fprintf(stderr, "gostat: serve: %s '%s' (see gostat serve --help)\n",
-                    opt == ':' ? "missing value for option" : "unknown option", argv[optind - 1]);
-            return GST_EXIT_USAGE;
+            return gst_bad_option("serve", opt, argv);
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "gostat: serve: unexpected argument '%s' (see gostat serve --help)\n",
-                argv[optind]);
-        return GST_EXIT_USAGE;
-    }
+    if (optind < argc)
+        return gst_usage_error("serve", "unexpected argument '%s'", argv[optind]);
     if (o->format == GST_EXPO_OPENMETRICS && !o->once) {
         fprintf(stderr, "gostat: serve: --openmetrics goes with --once; the server negotiates the format\n");
         return GST_EXIT_USAGE;

@@ -8,6 +8,7 @@
  * wait at once, and the loop then gives the terminal back before exiting.
  * SIGWINCH is treated the same way, so curses reports the new size as
  * KEY_RESIZE as soon as it happens. */
+#include "cmdline.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "statsdir.h"
@@ -88,14 +89,6 @@ static void usage(FILE *out)
         GST_DEFAULT_DIR);
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fputs("gostat: top: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs(" (see gostat top --help)\n", stderr);
-    return GST_EXIT_USAGE;
-}
-
 static bool parse_delay(const char *s, double *out)
 {
     char *end;
@@ -119,23 +112,21 @@ static int parse(int argc, char **argv, struct top_options *o)
     *o = (struct top_options){ .delay = 1 };
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
         if (opt == 'd') {
             if (!parse_delay(optarg, &o->delay))
-                return usage_error("-d wants seconds from 0.01 to 86400, not '%s'", optarg);
+                return gst_usage_error("top", "-d wants seconds from 0.01 to 86400, not '%s'", optarg);
         } else if (opt == 'h') {
             usage(stdout);
             return GST_EXIT_OK;
-        } else if (optopt == 'd') {
-            return usage_error("%s needs a number of seconds", argv[optind - 1]);
         } else {
-            return usage_error("unknown option '%s'", argv[optind - 1]);
+            return gst_bad_option("top", opt, argv);
         }
     }
     if (optind < argc)
         o->target = argv[optind++];
     if (optind < argc)
-        return usage_error("unexpected argument '%s'", argv[optind]);
+        return gst_usage_error("top", "unexpected argument '%s'", argv[optind]);
     return -1;
 }
 

@@ -1,6 +1,7 @@
 /* export.c: the shared driver of the commands that write a profile file. */
 #include "export.h"
 
+#include "cmdline.h"
 #include "exitcode.h"
 #include "outfile.h"
 #include "target.h"
@@ -19,12 +20,6 @@ struct export_args {
     const char *filter;        /* NULL: all functions */
 };
 
-static int usage_error(const struct gst_exporter *x, const char *what, const char *arg)
-{
-    fprintf(stderr, "gostat: %s: %s '%s' (see gostat %s --help)\n", x->name, what, arg, x->name);
-    return GST_EXIT_USAGE;
-}
-
 /* Returns -1 to go on, else the exit status. */
 static int parse(int argc, char **argv, const struct gst_exporter *x, struct export_args *a)
 {
@@ -37,7 +32,6 @@ static int parse(int argc, char **argv, const struct gst_exporter *x, struct exp
     int opt;
     opterr = 0;
     optind = 1;
-    /* A leading ':' makes a missing value ':' rather than '?'. */
     while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
         if (opt == 'o') {
             a->output = optarg;
@@ -46,18 +40,14 @@ static int parse(int argc, char **argv, const struct gst_exporter *x, struct exp
         } else if (opt == 'h') {
             x->usage(stdout);
             return GST_EXIT_OK;
-        } else if (opt == ':') {
-            return usage_error(x, "missing value for option", argv[optind - 1]);
         } else {
-            return usage_error(x, "unknown option", argv[optind - 1]);
+            return gst_bad_option(x->name, opt, argv);
         }
     }
-    if (optind == argc) {
-        fprintf(stderr, "gostat: %s: missing PID|FILE (see gostat %s --help)\n", x->name, x->name);
-        return GST_EXIT_USAGE;
-    }
+    if (optind == argc)
+        return gst_usage_error(x->name, "missing PID|FILE");
     if (optind + 1 < argc)
-        return usage_error(x, "unexpected argument", argv[optind + 1]);
+        return gst_usage_error(x->name, "unexpected argument '%s'", argv[optind + 1]);
     a->target = argv[optind];
     return -1;
 }

@@ -96,4 +96,22 @@ for opt in --top --sort --filter --nonzero --watch --json; do
     [[ $out == *"$opt"* ]] || fail "--help does not mention $opt"
 done
 
+# Every command words its usage errors alike (gostat/cmdline.c) and exits 1.
+cmds=$(sed -n '/^commands:/,/^$/p' <<<"$out" | awk '$1 == "gostat" {print $2}')
+[ "$(wc -w <<<"$cmds")" -eq 8 ] || fail "--help lists commands: $cmds"
+for c in $cmds; do
+    got=$("$GOSTAT" "$c" --bogus 2>&1); rc=$?
+    expect "$c --bogus" "1 gostat: $c: unknown option '--bogus' (see gostat $c --help)" "$rc $got"
+    got=$("$GOSTAT" "$c" -Z 2>&1); rc=$?
+    expect "$c -Z" "1 gostat: $c: unknown option '-Z' (see gostat $c --help)" "$rc $got"
+done
+got=$("$GOSTAT" merge -o 2>&1); rc=$?
+expect "merge -o without a value" "1 gostat: merge: -o needs a value (see gostat merge --help)" "$rc $got"
+got=$("$GOSTAT" diff --threshold 2>&1); rc=$?
+expect "diff --threshold without a value" "1 gostat: diff: --threshold needs a value (see gostat diff --help)" "$rc $got"
+got=$("$GOSTAT" top $'\e[2J' x 2>&1); rc=$?
+expect "escapes in arguments are shown harmless" "1 gostat: top: unexpected argument 'x' (see gostat top --help)" "$rc $got"
+got=$("$GOSTAT" clean $'\e[2J' 2>&1); rc=$?
+expect "escape in an argument" "1 gostat: clean: unexpected argument '?[2J' (see gostat clean --help)" "$rc $got"
+
 finish t_gostat_errors
