@@ -303,30 +303,15 @@ static void function_labels(struct expo *x, const struct proc *p, const struct g
 
 /* Only functions called at least once are exported: a large program has
  * tens of thousands of functions, most never called. */
-static bool exported(const struct gst_func *f)
+static bool exported(const struct proc *p, const struct gst_func *f)
 {
+    (void)p;
     return f->calls > 0;
 }
 
 static bool has_durations(const struct proc *p, const struct gst_func *f)
 {
-    return exported(f) && f->timed && p->clock.known;
-}
-
-static void put_calls(struct expo *x)
-{
-    put_header(x, &fam_calls);
-    for (size_t i = 0; i < x->s->nprocs; i++) {
-        const struct proc *p = &x->procs[i];
-        for (uint32_t k = 0; k < p->st->hdr.nfuncs; k++) {
-            const struct gst_func *f = &p->st->funcs[k];
-            if (!exported(f))
-                continue;
-            function_labels(x, p, f);
-            put_series(x, &fam_calls, "_total", x->func.p, NULL);
-            fprintf(x->out, "%" PRIu64 "\n", f->calls);
-        }
-    }
+    return exported(p, f) && f->timed && p->clock.known;
 }
 
 static double seconds_of(const struct proc *p, uint64_t ticks)
@@ -334,21 +319,18 @@ static double seconds_of(const struct proc *p, uint64_t ticks)
     return (double)ticks * p->clock.ns_per_tick / 1e9;
 }
 
-static void put_seconds(struct expo *x)
+static void put_calls(struct expo *x, const struct proc *p, const struct gst_func *f)
 {
-    put_header(x, &fam_seconds);
-    for (size_t i = 0; i < x->s->nprocs; i++) {
-        const struct proc *p = &x->procs[i];
-        for (uint32_t k = 0; k < p->st->hdr.nfuncs; k++) {
-            const struct gst_func *f = &p->st->funcs[k];
-            if (!has_durations(p, f))
-                continue;
-            function_labels(x, p, f);
-            put_series(x, &fam_seconds, "_total", x->func.p, NULL);
-            put_double(x->out, seconds_of(p, f->total_ticks));
-            fputc('\n', x->out);
-        }
-    }
+    (void)p;
+    put_series(x, &fam_calls, "_total", x->func.p, NULL);
+    fprintf(x->out, "%" PRIu64 "\n", f->calls);
+}
+
+static void put_seconds(struct expo *x, const struct proc *p, const struct gst_func *f)
+{
+    put_series(x, &fam_seconds, "_total", x->func.p, NULL);
+    put_double(x->out, seconds_of(p, f->total_ticks));
+    fputc('\n', x->out);
 }
 
 static uint64_t add_saturating(uint64_t a, uint64_t b)
@@ -377,17 +359,21 @@ static void put_histogram(struct expo *x, const struct proc *p, const struct gst
     fprintf(x->out, "%" PRIu64 "\n", cumulative);
 }
 
-static void put_durations(struct expo *x)
+/* One per-function family: its header, then put for every function of
+ * every process that wanted accepts, under the function's labels. */
+static void put_function_family(struct expo *x, const struct family *fam,
+                                bool (*wanted)(const struct proc *, const struct gst_func *),
+                                void (*put)(struct expo *, const struct proc *, const struct gst_func *))
 {
-    put_header(x, &fam_duration);
+    put_header(x, fam);
     for (size_t i = 0; i < x->s->nprocs; i++) {
         const struct proc *p = &x->procs[i];
         for (uint32_t k = 0; k < p->st->hdr.nfuncs; k++) {
             const struct gst_func *f = &p->st->funcs[k];
-            if (!has_durations(p, f))
+            if (!wanted(p, f))
                 continue;
             function_labels(x, p, f);
-            put_histogram(x, p, f);
+            put(x, p, f);
         }
     }
 }
@@ -416,9 +402,9 @@ int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape 
         put_process(&x);
         put_goroutines(&x);
         put_timing_health(&x);
-        put_calls(&x);
-        put_seconds(&x);
-        put_durations(&x);
+        put_function_family(&x, &fam_calls, exported, put_calls);
+        put_function_family(&x, &fam_seconds, has_durations, put_seconds);
+        put_function_family(&x, &fam_duration, has_durations, put_histogram);
         put_scrape(&x);
         if (x.om)
             fputs("# EOF\n", out);
