@@ -75,15 +75,25 @@ struct forward {
 };
 
 struct labels {
+    uint64_t later;         /* the placeholder target (in rel32 reach) */
     uint64_t at[NLABELS];
     struct forward fwd[MAX_FORWARD];
     unsigned nfwd;
 };
 
-/* Records that the instruction just emitted refers to label to. */
-static void refer(struct labels *lb, const struct gr_codebuf *c, enum label to)
+/* Records that the instruction just emitted, aimed at lb->later, refers to
+ * label to; checks that its last 4 bytes are indeed that displacement. */
+static int refer(struct labels *lb, const struct gr_codebuf *c, enum label to,
+                 struct gr_error *err)
 {
-    lb->fwd[lb->nfwd++] = (struct forward){.field = c->len - 4, .to = to};
+    size_t field = c->len - 4;
+    int32_t rel;
+    memcpy(&rel, c->bytes + field, sizeof rel);
+    if (c->base + field + 4 + (uint64_t)(int64_t)rel != lb->later)
+        return gr_fail(err, "internal error: no rel32 at the end of the instruction at 0x%llx",
+                       (unsigned long long)(c->base + field));
+    lb->fwd[lb->nfwd++] = (struct forward){.field = field, .to = to};
+    return 0;
 }
 
 static void place(struct labels *lb, const struct gr_codebuf *c, enum label l)
@@ -128,8 +138,7 @@ static uint32_t record_offset(const struct func_ctx *fc)
 /* The entry trampoline in the comment at the top of this file. */
 static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
-    struct labels lb = {.nfwd = 0};
-    uint64_t later = gr_code_here(c);   /* a placeholder target in rel32 reach */
+    struct labels lb = {.later = gr_code_here(c)};
     const struct gr_prologue *pro = &fc->pf->prologue;
     uint64_t back = fc->pf->func->entry + pro->len;
     int64_t counter = (int64_t)gr_layout_counter(fc->layout, fc->pf->counter);
@@ -145,8 +154,8 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, later));
-    refer(&lb, c, LABEL_S);
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_S, err));
     place(&lb, c, LABEL_I);
     TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
     if (fc->pf->timing != GR_UNTIMED) {
@@ -162,13 +171,13 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
         TRY(JUMP(JMP, back));
     }
     place(&lb, c, LABEL_S);
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(later)));
-    refer(&lb, c, LABEL_C);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb.later)));
+    TRY(refer(&lb, c, LABEL_C, err));
     TRY(JUMP(JMP, fc->stubs->claim_row));
     place(&lb, c, LABEL_C);
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, later));
-    refer(&lb, c, LABEL_L);
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_L, err));
     TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
     TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
     TRY(JUMP(JMP, lb.at[LABEL_I]));
