@@ -20,7 +20,7 @@ REWRITER_OBJ := $(REWRITER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/stub_blob.o
 GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/error.o
 TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 
-LIBS_REWRITER := -lLIEF -lZydis -lZycore -ldwarf -lelf -lz -lstdc++ -lm
+LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # gostat's commands each add the library they read or write through:
 # merge/diff read JSON with jansson; pprof encodes profile.proto (compiled
 # by protoc-c into $(PROTO_GEN) at build time) with libprotobuf-c; pprof
@@ -122,7 +122,7 @@ bench: deps
 asan: deps
 	$(MAKE) clean-objs
 	$(MAKE) SANITIZE=address,undefined all fuzz-build
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 bash tests/run.sh; rc=$$?; $(MAKE) clean-objs; exit $$rc
+	ASAN_OPTIONS=detect_leaks=1 bash tests/run.sh; rc=$$?; $(MAKE) clean-objs; exit $$rc
 
 # Fuzzing (fuzz/README.md): libFuzzer harnesses built with clang, ASan and
 # UBSan. `make check` replays the committed corpus and crash reproducers

@@ -1,5 +1,5 @@
 /* fuzz_elf.c: libFuzzer harness over gorewrite's input side: the ELF
- * checks and LIEF parse (elf_read.c), function discovery from pclntab and
+ * checks and table reading (elf_read.c), function discovery from pclntab and
  * DWARF (pclntab.c, dwarf_info.c, functions.c, go_version.c) and the patch
  * planner with its Zydis decoding (prologue.c, plan.c, report.c). Every
  * input must end in a clean error or a plan; the sanitizers turn anything

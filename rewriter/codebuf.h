@@ -62,7 +62,7 @@ int gr_emit(struct gr_codebuf *c, ZydisMnemonic m, ZydisInstructionAttributes pr
             (struct gr_operand[]){__VA_ARGS__}, (err))
 
 /* A near branch to an absolute target, always rel32, so that sizes do not
- * depend on targets and a two-pass layout is exact. */
+ * depend on targets: a forward reference can be patched in place. */
 int gr_emit_branch(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err);
 
 #endif

@@ -1,16 +1,18 @@
-/* elf_read.c: reads the input file, checks it is an x86-64 ELF whose
- * headers and tables lie inside the file, then lets LIEF parse sections,
- * segments and symbols. The checks come first because LIEF 0.9 crashes on
- * some malformed inputs and silently accepts truncated ones. LIEF 0.9 only
- * parses a path, so it is given a private in-memory copy (memfd) of the
- * bytes we checked: the input file can change under us (a download still
- * being written, a hostile writer), and LIEF must see what we validated. */
+/* elf_read.c: reads the input file into a private in-memory copy (a
+ * sealed memfd: the input file can change under us, a download still
+ * being written or a hostile writer, and every later reader must see what
+ * we validated), checks it is an x86-64 ELF whose headers and tables lie
+ * inside the file, then reads sections, segments and the runtime.text
+ * symbol with libelf. Not LIEF 0.9: its C API copies every section's and
+ * segment's contents and zero-fills NOBITS sections, 4-16x the file
+ * (BENCHMARKS.md), where this costs the tables alone. */
 #include "elf_read.h"
 
-#include <LIEF/ELF.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +57,7 @@ static int snapshot_copy(struct gr_elf *elf, int in, struct gr_error *err)
     return rc;
 }
 
-/* A sealed memfd that everything reads from here on (our checks, LIEF,
+/* A sealed memfd that everything reads from here on (our checks, libelf,
  * libdwarf): the input file may change while we work (a download still
  * being written, a hostile writer), the snapshot cannot. */
 static int snapshot_open(struct gr_elf *elf, struct gr_error *err)
@@ -66,9 +68,14 @@ static int snapshot_open(struct gr_elf *elf, struct gr_error *err)
     return 0;
 }
 
+/* F_SEAL_FUTURE_WRITE, not F_SEAL_WRITE: the latter waits for transient
+ * references to the pages (reclaim, compaction, khugepaged) and fails with
+ * EBUSY after ~150 ms, as it did for a 47 MB input on a busy machine. With
+ * no writable mapping of the memfd in existence, both forbid every future
+ * change. */
 static int snapshot_seal(struct gr_elf *elf, struct gr_error *err)
 {
-    if (fcntl(elf->fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
+    if (fcntl(elf->fd, F_ADD_SEALS, F_SEAL_FUTURE_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
         return gr_fail(err, "%s: cannot seal the in-memory copy: %s", elf->path, strerror(errno));
     return 0;
 }
@@ -198,23 +205,32 @@ static int check_loads(const struct gr_elf *elf, struct gr_error *err)
     return 0;
 }
 
-static int copy_sections(struct gr_elf *elf, Elf_Binary_t *lief, struct gr_error *err)
+static int fail_libelf(const struct gr_elf *elf, const char *doing, struct gr_error *err)
 {
-    size_t n = 0;
-    while (lief->sections[n])
-        n++;
+    return gr_fail(err, "%s: %s: %s", elf->path, doing, elf_errmsg(-1));
+}
+
+static int read_sections(struct gr_elf *elf, Elf *e, struct gr_error *err)
+{
+    size_t n = 0, names = 0;
+    if (elf_getshdrnum(e, &n) != 0 || elf_getshdrstrndx(e, &names) != 0)
+        return fail_libelf(elf, "reading the section header table", err);
     elf->sections = calloc(n ? n : 1, sizeof *elf->sections);
     if (!elf->sections)
         return gr_fail(err, "%s: out of memory", elf->path);
     for (size_t i = 0; i < n; i++) {
-        const Elf_Section_t *s = lief->sections[i];
+        GElf_Shdr sh;
+        Elf_Scn *scn = elf_getscn(e, i);
+        if (!scn || !gelf_getshdr(scn, &sh))
+            return fail_libelf(elf, "reading a section header", err);
+        const char *name = elf_strptr(e, names, sh.sh_name);
         struct gr_section *d = &elf->sections[i];
-        d->name = strdup(s->name ? s->name : "");
-        d->type = (uint32_t)s->type;
-        d->flags = s->flags;
-        d->addr = s->virtual_address;
-        d->offset = s->offset;
-        d->size = s->size;
+        d->name = strdup(name ? name : "");
+        d->type = sh.sh_type;
+        d->flags = sh.sh_flags;
+        d->addr = sh.sh_addr;
+        d->offset = sh.sh_offset;
+        d->size = sh.sh_size;
         elf->nsections = i + 1;
         if (!d->name)
             return gr_fail(err, "%s: out of memory", elf->path);
@@ -222,40 +238,72 @@ static int copy_sections(struct gr_elf *elf, Elf_Binary_t *lief, struct gr_error
     return 0;
 }
 
-static int copy_segments(struct gr_elf *elf, Elf_Binary_t *lief, struct gr_error *err)
+static int read_segments(struct gr_elf *elf, Elf *e, struct gr_error *err)
 {
     size_t n = 0;
-    while (lief->segments[n])
-        n++;
+    if (elf_getphdrnum(e, &n) != 0)
+        return fail_libelf(elf, "reading the program header table", err);
     elf->segments = calloc(n ? n : 1, sizeof *elf->segments);
     if (!elf->segments)
         return gr_fail(err, "%s: out of memory", elf->path);
     for (size_t i = 0; i < n; i++) {
-        const Elf_Segment_t *s = lief->segments[i];
+        GElf_Phdr ph;
+        if (!gelf_getphdr(e, (int)i, &ph))
+            return fail_libelf(elf, "reading a program header", err);
         elf->segments[i] = (struct gr_segment){
-            .type = (uint32_t)s->type, .flags = s->flags, .offset = s->offset,
-            .vaddr = s->virtual_address, .filesz = s->size, .memsz = s->virtual_size,
-            .align = s->alignment,
+            .type = ph.p_type, .flags = ph.p_flags, .offset = ph.p_offset,
+            .vaddr = ph.p_vaddr, .filesz = ph.p_filesz, .memsz = ph.p_memsz,
+            .align = ph.p_align,
         };
     }
     elf->nsegments = n;
     return 0;
 }
 
-static void find_text_symbol(struct gr_elf *elf, Elf_Binary_t *lief)
+/* runtime.text from .symtab, when there is one: Go's own function-offset
+ * base where pclntab's textStart is 0. Symbols with unreadable names are
+ * passed over, as a stripped file would be. */
+static void find_text_symbol(struct gr_elf *elf, Elf *e)
 {
-    if (!lief->static_symbols)
-        return;
-    for (Elf_Symbol_t **s = lief->static_symbols; *s; s++)
-        if ((*s)->name && strcmp((*s)->name, "runtime.text") == 0) {
-            elf->text_sym = (*s)->value;
-            return;
+    for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
+            continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        size_t count = data ? data->d_size / sh.sh_entsize : 0;
+        for (size_t i = 0; i < count; i++) {
+            GElf_Sym sym;
+            const char *name = gelf_getsym(data, (int)i, &sym) ?
+                               elf_strptr(e, sh.sh_link, sym.st_name) : NULL;
+            if (name && strcmp(name, "runtime.text") == 0) {
+                elf->text_sym = sym.st_value;
+                return;
+            }
         }
+    }
 }
 
-/* Checks the snapshot's headers, then lets LIEF parse it. The view is
- * unmapped while LIEF runs (LIEF alone peaks at about 4x the file; the two
- * would add up) and mapped again for the stages after this one. */
+/* Sections, segments and runtime.text, read with libelf from the checked
+ * snapshot. libelf maps it and reads the tables in place: nothing the size
+ * of a section is copied (a 33 MB .noptrbss costs nothing). */
+static int read_tables(struct gr_elf *elf, struct gr_error *err)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return fail_libelf(elf, "initialising libelf", err);
+    Elf *e = elf_begin(elf->fd, ELF_C_READ_MMAP, NULL);
+    if (!e)
+        return fail_libelf(elf, "reading the ELF tables", err);
+    int rc = read_sections(elf, e, err);
+    if (rc == 0)
+        rc = read_segments(elf, e, err);
+    if (rc == 0)
+        find_text_symbol(elf, e);
+    elf_end(e);
+    return rc;
+}
+
+/* Checks the snapshot's headers, then reads its tables; the read-only
+ * view stays mapped for the stages after this one. */
 static int parse_snapshot(struct gr_elf *elf, struct gr_error *err)
 {
     if (snapshot_map(elf, err) < 0)
@@ -263,24 +311,7 @@ static int parse_snapshot(struct gr_elf *elf, struct gr_error *err)
     if (check_header(elf, err) < 0 || check_tables(elf, err) < 0 || check_loads(elf, err) < 0)
         return -1;
     elf->entry = ((const Elf64_Ehdr *)elf->data)->e_entry;
-    snapshot_unmap(elf);
-
-    char fdpath[64];
-    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", elf->fd);
-    Elf_Binary_t *lief = elf_parse(fdpath);
-    if (!lief)
-        return gr_fail(err, "%s: LIEF could not parse the ELF file", elf->path);
-    int rc = 0;
-    if (!lief->sections || !lief->segments)
-        rc = gr_fail(err, "%s: LIEF found no sections or segments", elf->path);
-    if (rc == 0)
-        rc = copy_sections(elf, lief, err);
-    if (rc == 0)
-        rc = copy_segments(elf, lief, err);
-    if (rc == 0)
-        find_text_symbol(elf, lief);
-    elf_binary_destroy(lief);
-    return rc == 0 ? snapshot_map(elf, err) : rc;
+    return read_tables(elf, err);
 }
 
 int gr_elf_read(const char *path, struct gr_elf *elf, struct gr_error *err)

@@ -33,7 +33,7 @@ struct gr_elf {
     const uint8_t *data;    /* the whole input file: a read-only view of fd */
     size_t size;
     uint32_t mode;          /* permission bits of the input */
-    int fd;                 /* memfd holding exactly data[0..size): what LIEF
+    int fd;                 /* memfd holding exactly data[0..size): what libelf
                                and libdwarf read; -1 when closed */
     uint64_t entry;
     struct gr_section *sections;

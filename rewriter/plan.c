@@ -49,25 +49,6 @@ static const char *decide(const struct gr_elf *elf, const struct gr_func *f, int
     return NULL;
 }
 
-/* Appends the matched check's instructions (still in the decoder's
- * scratch) to plan->insns; pointers are set once the array stops moving. */
-static int keep_insns(struct gr_plan *plan, size_t *n, size_t *cap, struct gr_plan_func *pf)
-{
-    unsigned k = pf->prologue.ninsns;
-    if (*n + k > *cap) {
-        size_t ncap = *cap ? *cap * 2 : 4096;
-        struct gr_insn *p = realloc(plan->insns, ncap * sizeof *p);
-        if (!p)
-            return -1;
-        plan->insns = p;
-        *cap = ncap;
-    }
-    memcpy(plan->insns + *n, pf->prologue.insns, k * sizeof *plan->insns);
-    *n += k;
-    pf->prologue.insns = NULL;
-    return 0;
-}
-
 /* Scans the body of an instrumented function: a branch into its check
  * makes it skipped; returns that cannot all be patched make it untimed. */
 static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const char *no_timing,
@@ -95,23 +76,21 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     return 0;
 }
 
-/* Plans one function: skipped, or instrumented (and maybe timed) with its
- * check's instructions kept. */
+/* Plans one function: skipped, or instrumented (and maybe timed). */
 static int plan_func(const struct gr_elf *elf, struct gr_plan *plan, struct gr_exit_scan *scan,
-                     const char *no_timing, struct gr_insn *scratch, size_t *ninsns, size_t *cap,
-                     struct gr_plan_func *pf)
+                     const char *no_timing, struct gr_insn *scratch, struct gr_plan_func *pf)
 {
     pf->skip_reason = decide(elf, pf->func, plan->rt->minor <= 16, scratch, &pf->prologue);
+    pf->prologue.insns = NULL;   /* scratch: reused by the next function */
     if (!pf->skip_reason && plan_body(elf, scan, no_timing, plan, pf) < 0)
         return -1;
     if (pf->skip_reason) {
-        pf->prologue.insns = NULL;
         pf->prologue.ninsns = 0;
         pf->timing = GR_UNTIMED;
         return 0;
     }
     pf->counter = (uint32_t)plan->ninstrumented++;
-    return keep_insns(plan, ninsns, cap, pf);
+    return 0;
 }
 
 int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
@@ -131,30 +110,21 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
                             : prog->race ? "built with -race (g.racectx is in use)"
                                          : NULL;
     struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
-    size_t ninsns = 0, cap = 0;
     struct gr_exit_scan scan;
     gr_exit_scan_init(&scan);
     int rc = 0;
     for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {
         plan->funcs[i].func = &prog->funcs[i];
-        rc = plan_func(elf, plan, &scan, no_timing, scratch, &ninsns, &cap, &plan->funcs[i]);
+        rc = plan_func(elf, plan, &scan, no_timing, scratch, &plan->funcs[i]);
     }
     gr_exit_scan_free(&scan);
     if (rc < 0)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
-    for (size_t i = 0, at = 0; i < prog->nfuncs; i++) {   /* the array has settled */
-        struct gr_prologue *p = &plan->funcs[i].prologue;
-        if (p->ninsns) {
-            p->insns = plan->insns + at;
-            at += p->ninsns;
-        }
-    }
     return 0;
 }
 
 void gr_plan_free(struct gr_plan *plan)
 {
-    free(plan->insns);
     free(plan->funcs);
     gr_exit_list_free(&plan->exits);
     memset(plan, 0, sizeof *plan);

@@ -18,7 +18,7 @@
 struct gr_plan_func {
     const struct gr_func *func;
     const char *skip_reason;   /* NULL: instrumented */
-    struct gr_prologue prologue; /* insns point into the plan's insns array */
+    struct gr_prologue prologue; /* its summary; insns is NULL */
     uint32_t counter;          /* index into the counter rows */
     uint32_t timing;           /* index of its timing record, or GR_UNTIMED */
     const char *untimed_reason;/* instrumented but not timed: why */
@@ -34,7 +34,6 @@ struct gr_plan {
     size_t ninstrumented;
     size_t ntimed;
     struct gr_exit_list exits;  /* every timed function's returns */
-    struct gr_insn *insns;      /* the matched checks' instructions, all functions */
 };
 
 /* timing: 0 for --count-only. */

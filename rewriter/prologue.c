@@ -263,6 +263,18 @@ const char *gr_prologue_match(const uint8_t *code, size_t size, uint64_t entry,
     return reason;
 }
 
+int gr_prologue_decode(const uint8_t *code, size_t size, uint64_t entry, unsigned ninsns,
+                       struct gr_insn out[GR_PROLOGUE_MAX_INSNS])
+{
+    struct decoder d = {.code = code, .size = size, .entry = entry};
+    struct gr_prologue p = {.insns = out};
+    ZydisDecoderInit(&d.zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+    while (p.ninsns < ninsns)                 /* the check is contiguous from entry */
+        if (decode_next(&d, &p) < 0)
+            return -1;
+    return 0;
+}
+
 const char *gr_prologue_shape_name(const struct gr_prologue *p)
 {
     static const char *names[] = {"small", "large", "huge", "huge"};

@@ -49,7 +49,8 @@ struct gr_prologue {
     unsigned len;           /* bytes from the entry through the final jbe */
     unsigned ninsns;
     struct gr_insn *insns;  /* ninsns instructions: the scratch array given to
-                               gr_prologue_match, or the plan's copy of it */
+                               gr_prologue_match; NULL in the plan, which keeps
+                               only this summary (gr_prologue_decode) */
 };
 
 /* Decodes the check at entry (code holds the function's bytes up to its
@@ -59,6 +60,13 @@ struct gr_prologue {
 const char *gr_prologue_match(const uint8_t *code, size_t size, uint64_t entry,
                               struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS],
                               struct gr_prologue *out);
+
+/* Decodes again the ninsns instructions of a check gr_prologue_match
+ * accepted at entry, into out. The plan does not keep them: at 736 bytes
+ * per decoded instruction they took 1.4x a 54 MB input (rclone). Returns
+ * -1 if they no longer decode (an internal error). */
+int gr_prologue_decode(const uint8_t *code, size_t size, uint64_t entry, unsigned ninsns,
+                       struct gr_insn out[GR_PROLOGUE_MAX_INSNS]);
 
 const char *gr_prologue_shape_name(const struct gr_prologue *p);
 const char *gr_prologue_tls_name(const struct gr_prologue *p);

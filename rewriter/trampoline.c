@@ -61,32 +61,55 @@
 #define R13 ZYDIS_REGISTER_R13
 #define G ZYDIS_REGISTER_R14   /* the goroutine, after the check in every shape */
 
-/* Labels inside one emitted sequence. Pass 1 emits with placeholder
- * targets to learn where the labels fall; pass 2 emits the real thing.
- * Every branch we emit is rel32 and every rip-relative operand disp32, so
- * both passes produce the same sizes. */
-struct labels {
-    uint64_t a, b, c, d;
+/* Labels inside the entry trampoline (the comment at the top). A branch
+ * or rip-relative lea that refers to a label not yet placed is emitted
+ * with a placeholder target and patched once the label is known: every
+ * branch we emit is rel32 and every rip-relative operand disp32, and both
+ * are the instruction's last 4 bytes, so the patch changes no size. */
+enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, NLABELS };
+#define MAX_FORWARD 3       /* to S, C and L */
+
+struct forward {
+    size_t field;           /* offset in the code buffer of the rel32/disp32 */
+    enum label to;
 };
 
-typedef int (*emit_fn)(struct gr_codebuf *c, const void *ctx, const struct labels *in,
-                       struct labels *found, struct gr_error *err);
+struct labels {
+    uint64_t later;         /* the placeholder target (in rel32 reach) */
+    uint64_t at[NLABELS];
+    struct forward fwd[MAX_FORWARD];
+    unsigned nfwd;
+};
 
-static int emit_two_pass(struct gr_codebuf *c, emit_fn fn, const void *ctx, struct gr_error *err)
+/* Records that the instruction just emitted, aimed at lb->later, refers to
+ * label to; checks that its last 4 bytes are indeed that displacement. */
+static int refer(struct labels *lb, const struct gr_codebuf *c, enum label to,
+                 struct gr_error *err)
 {
-    size_t start = c->len;
-    uint64_t here = gr_code_here(c);
-    struct labels guess = {here, here, here, here}, found = guess;
-    if (fn(c, ctx, &guess, &found, err) < 0)
-        return -1;
-    size_t len = c->len - start;
-    c->len = start;
-    struct labels again = found;
-    if (fn(c, ctx, &found, &again, err) < 0)
-        return -1;
-    if (c->len - start != len || memcmp(&again, &found, sizeof found) != 0)
-        return gr_fail(err, "internal error: trampoline size changed between passes");
+    size_t field = c->len - 4;
+    int32_t rel;
+    memcpy(&rel, c->bytes + field, sizeof rel);
+    if (c->base + field + 4 + (uint64_t)(int64_t)rel != lb->later)
+        return gr_fail(err, "internal error: no rel32 at the end of the instruction at 0x%llx",
+                       (unsigned long long)(c->base + field));
+    lb->fwd[lb->nfwd++] = (struct forward){.field = field, .to = to};
     return 0;
+}
+
+static void place(struct labels *lb, const struct gr_codebuf *c, enum label l)
+{
+    lb->at[l] = gr_code_here(c);
+}
+
+/* Patches every forward reference; the displacement counts from the end of
+ * the instruction, which is the end of the field. */
+static void resolve(const struct labels *lb, struct gr_codebuf *c)
+{
+    for (unsigned i = 0; i < lb->nfwd; i++) {
+        const struct forward *f = &lb->fwd[i];
+        int32_t rel = (int32_t)(lb->at[f->to] - (c->base + f->field + 4));
+        memcpy(c->bytes + f->field, &rel, sizeof rel);
+    }
 }
 
 /* Returns -1 from the enclosing emitter when an instruction fails. */
@@ -103,6 +126,7 @@ struct func_ctx {
     const struct gr_layout *layout;
     const struct gr_stub_routines *stubs;
     ZydisDecoder zy;          /* re-decodes the covered epilogue bytes */
+    struct gr_insn check[GR_PROLOGUE_MAX_INSNS]; /* pf's check, decoded again */
 };
 
 /* The function's timing record: its offset in a row. */
@@ -111,19 +135,17 @@ static uint32_t record_offset(const struct func_ctx *fc)
     return (uint32_t)gs_timing_offset(fc->layout->timing_off, fc->pf->timing);
 }
 
-/* The sequence in the comment at the top of this file. Labels: a = I,
- * b = S, c = C, d = L. */
-static int emit_function(struct gr_codebuf *c, const void *ctx, const struct labels *in,
-                         struct labels *found, struct gr_error *err)
+/* The entry trampoline in the comment at the top of this file. */
+static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
-    const struct func_ctx *fc = ctx;
+    struct labels lb = {.later = gr_code_here(c)};
     const struct gr_prologue *pro = &fc->pf->prologue;
     uint64_t back = fc->pf->func->entry + pro->len;
     int64_t counter = (int64_t)gr_layout_counter(fc->layout, fc->pf->counter);
     uint64_t shared_counter = gr_layout_row0(fc->layout) + (uint64_t)counter;
 
     for (unsigned i = 0; i < pro->ninsns; i++)                /* T: the check */
-        TRY(gr_emit_relocated(c, &pro->insns[i], err));
+        TRY(gr_emit_relocated(c, &fc->check[i], err));
     /* Go <= 1.16 (stack ABI): the check left g in RCX and every register
      * but RDX (closure context) and RCX (g, used by wrappers) is scratch at
      * entry; put g where the code below expects it. */
@@ -132,8 +154,9 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, in->b));
-    found->a = gr_code_here(c);                               /* I */
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_S, err));
+    place(&lb, c, LABEL_I);
     TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
     if (fc->pf->timing != GR_UNTIMED) {
         int sampled = fc->layout->sample > 1;
@@ -147,18 +170,21 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
     } else {
         TRY(JUMP(JMP, back));
     }
-    found->b = gr_code_here(c);                               /* S */
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(in->c)));
+    place(&lb, c, LABEL_S);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb.later)));
+    TRY(refer(&lb, c, LABEL_C, err));
     TRY(JUMP(JMP, fc->stubs->claim_row));
-    found->c = gr_code_here(c);                               /* C */
+    place(&lb, c, LABEL_C);
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, in->d));
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_L, err));
     TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
     TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
-    TRY(JUMP(JMP, in->a));
-    found->d = gr_code_here(c);                               /* L */
+    TRY(JUMP(JMP, lb.at[LABEL_I]));
+    place(&lb, c, LABEL_L);
     TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
     TRY(JUMP(JMP, back));
+    resolve(&lb, c);
     return 0;
 }
 
@@ -166,10 +192,11 @@ static int emit_function(struct gr_codebuf *c, const void *ctx, const struct lab
  * (Go <= 1.16, and assembly): its body need not have kept g in R14, so the
  * check's TLS load is replayed. All it writes is dead at such a return:
  * results are on the stack in ABI0, and callers reload R14 themselves. */
-static int reload_g(struct gr_codebuf *c, const struct gr_prologue *pro, struct gr_error *err)
+static int reload_g(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
+    const struct gr_prologue *pro = &fc->pf->prologue;
     for (unsigned i = 0; i < pro->tls_ninsns; i++)
-        TRY(gr_emit_relocated(c, &pro->insns[i], err));
+        TRY(gr_emit_relocated(c, &fc->check[i], err));
     if (pro->tls_ninsns && pro->g_reg != G)
         TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
     return 0;
@@ -193,7 +220,7 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
         TRY(gr_emit_relocated(c, &in, err));
         off += in.insn.length;
     }
-    TRY(reload_g(c, &fc->pf->prologue, err));
+    TRY(reload_g(c, fc, err));
     TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
     return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP,
                           fc->layout->sample > 1 ? fc->stubs->time_exit_sampled : fc->stubs->time_exit,
@@ -213,6 +240,18 @@ static int emit_exits(struct gr_codebuf *c, const struct gr_elf *elf, const stru
     return 0;
 }
 
+/* fc->check = the instructions of fc->pf's stack check. */
+static int decode_check(const struct gr_elf *elf, struct func_ctx *fc, struct gr_error *err)
+{
+    const struct gr_prologue *pro = &fc->pf->prologue;
+    uint64_t entry = fc->pf->func->entry;
+    const uint8_t *code = gr_elf_bytes_at(elf, entry, pro->len);
+    if (!code || gr_prologue_decode(code, pro->len, entry, pro->ninsns, fc->check) < 0)
+        return gr_fail(err, "internal error: cannot decode the check at 0x%llx again",
+                       (unsigned long long)entry);
+    return 0;
+}
+
 int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
                             const struct gr_layout *l, const struct gr_stub_routines *stubs,
                             struct gr_codebuf *code, struct gr_tramp_addrs *out,
@@ -227,8 +266,10 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
         if (gr_code_pad(code, 16, 0xcc, err) < 0)
             return -1;
         fc.pf = &plan->funcs[i];
+        if (decode_check(elf, &fc, err) < 0)
+            return -1;
         out->entry[i] = gr_code_here(code);
-        if (emit_two_pass(code, emit_function, &fc, err) < 0)
+        if (emit_function(code, &fc, err) < 0)
             return -1;
         if (fc.pf->timing != GR_UNTIMED &&
             emit_exits(code, elf, &fc, &plan->exits, out->exit, err) < 0)

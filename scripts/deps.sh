@@ -6,8 +6,9 @@
 set -euo pipefail
 
 SOURCES=/etc/apt/sources.list.d/debian.sources
-BUILD_PKGS="build-essential pkg-config liblief-dev libzydis-dev libzycore-dev libdwarf-dev libelf-dev"
-TEST_PKGS="python3 binutils gdb file valgrind clang-14 libclang-rt-14-dev xz-utils"
+BUILD_PKGS="build-essential pkg-config libzydis-dev libzycore-dev libdwarf-dev libelf-dev"
+# (liblief-dev: make bench's reference, LIEF 0.9 parsing the same inputs)
+TEST_PKGS="python3 binutils gdb file valgrind clang-14 libclang-rt-14-dev xz-utils liblief-dev"
 # gostat serve's tests: curl, and prometheus_client's strict OpenMetrics parser
 TEST_PKGS="$TEST_PKGS curl python3-prometheus-client"
 # gostat's commands: top (ncurses; tmux drives it in the tests), serve

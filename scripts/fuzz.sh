@@ -19,7 +19,6 @@ cd "$ROOT"
 B=$ROOT/build/fuzz
 SEEDS=$B/seeds
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0
-export LSAN_OPTIONS=suppressions=$ROOT/tests/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 # Options every run of a harness gets: the input size bound, and a limit

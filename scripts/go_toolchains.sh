@@ -8,6 +8,11 @@
 # changed, in a private apt state under build/toolchains/apt: no repository
 # host is written here. Idempotent; called by scripts/deps.sh.
 # Result: build/toolchains/usr/lib/go-1.NN/bin/go (tests/lib.sh go_root).
+# No Go 1.16 (so gorewrite refuses it, its runtime layout unverified): no
+# suite of this archive carries golang-1.16 (checked 2026-11-21 the same
+# way: bullseye, bullseye-updates and bullseye-security have 1.15 at most;
+# bullseye-backports, buster and buster-backports are no longer in it;
+# bookworm, bookworm-backports, trixie, sid and experimental have none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEST=$PWD/build/toolchains

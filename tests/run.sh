@@ -43,7 +43,7 @@ fi
 TEST_JOBS=${TEST_JOBS:-2}
 SERIAL=" t_timing t_gostat_watch t_faults t_faults_rows t_gostat_shrink "
 # the longest first, so that the two jobs end together
-LONGEST="t_stdlib t_testdata t_gofmt_vet t_stdlib40 t_dwarf_info t_realprogs t_coverage t_cgo"
+LONGEST="t_stdlib t_testdata t_stdlib40 t_stdlib40_new t_gofmt_vet t_dwarf_info t_realprogs t_coverage t_cgo"
 
 # run_test NAME: runs one test script; its log and "status seconds" go to
 # build/test-logs.

@@ -18,7 +18,6 @@ for h in elf statsfile; do
     [ -x "$B/fuzz_$h" ] || { echo "FAIL: $B/fuzz_$h missing; run 'make fuzz-build'"; exit 1; }
 done
 export ASAN_OPTIONS=detect_leaks=1
-export LSAN_OPTIONS=suppressions=$ROOT/tests/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 # replay HARNESS OPTIONS DIR...: every file in DIRs, once.

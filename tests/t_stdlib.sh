@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # t_stdlib: Go's own standard-library tests, instrumented. For every installed
 # Go and each package below, `go test -c` builds the test binary (cached in
-# build/stdlib/goV/), bin/gorewrite instruments it, and both the original and
+# build/stdlib/goV/; in module mode from GOROOT/src, as `go test std` does,
+# so that the binary gets the GODEBUG defaults of its own release: in GOPATH
+# mode it gets Go 1.20's, and net/http's own tests fail with Go >= 1.22),
+# bin/gorewrite instruments it, and both the original and
 # the instrumented binary run with -test.short -test.count=1 -test.v from the
 # package's source directory (tests read testdata/ relative to it). Both must
 # exit 0 and end with PASS, the same tests must pass and skip, and the stats
@@ -57,6 +60,26 @@ compress/flate.TestDeflate 1" ;;
     esac
 }
 
+# pkg_exclude PACKAGE VERSION: a top-level test left out (exact name), one
+# that fails in the original binary on this machine, for a reason outside
+# gorewrite.
+pkg_exclude() {
+    case $1@$2 in
+        # runs `go tool nm` on the go command, which Debian strips (Go >= 1.20
+        # skips it then)
+        net/http@1.15 | net/http@1.19) echo TestCmdGoNoHTTPServer ;;
+    esac
+}
+
+# run_args BINARY EXCLUDED: -test.run selecting every top-level test of
+# BINARY but EXCLUDED (no -test.skip before Go 1.20), or nothing.
+run_args() {
+    [ -n "$2" ] || return 0
+    local names
+    names=$("$1" -test.list . | grep -vx -e "$2" | paste -sd '|')
+    printf '%s\n' -test.run "^($names)\$"
+}
+
 WORK=$(mktemp_dir)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -92,10 +115,13 @@ for c in "${matrix[@]}"; do
         exp=$WORK/expect
         pkg_expect "$pkg" >"$exp" || { fail "$id: no expectations"; continue; }
         name=$(echo "$pkg" | tr / _)
-        bin=$ROOT/build/stdlib/go$v/$name.test
+        # not build/stdlib/goV as before: `go test -c` keeps an existing
+        # output whose link differs only in its GODEBUG defaults, so a binary
+        # an earlier version of this test built in GOPATH mode would stay
+        bin=$ROOT/build/stdlib/mod/go$v/$name.test
         mkdir -p "$(dirname "$bin")"
         start=$(date +%s)
-        if ! log=$(cd "$WORK" && go_env "$v" "$go" test -c -o "$bin" "$pkg" 2>&1); then
+        if ! log=$(cd "$goroot/src" && go_env "$v" env GO111MODULE=on "$go" test -c -o "$bin" "$pkg" 2>&1); then
             fail "$id: go test -c failed: $log"
             continue
         fi
@@ -112,6 +138,7 @@ for c in "${matrix[@]}"; do
         rm -rf "$runs"
         mkdir -p "$runs/stat.orig" "$runs/stat.instr" "$runs/tmp"
         targs=(-test.short -test.count=1 -test.v)
+        mapfile -t -O 3 targs < <(cd "$src" && run_args "$bin" "$(pkg_exclude "$pkg" "$v")")
         (cd "$src" && TMPDIR=$runs/tmp run_one "$runs/orig" "$runs/stat.orig" "$bin" "${targs[@]}")
         (cd "$src" && TMPDIR=$runs/tmp run_one "$runs/instr" "$runs/stat.instr" "$instr" "${targs[@]}")
         ok=1

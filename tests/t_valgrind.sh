@@ -2,7 +2,7 @@
 # t_valgrind: valgrind memcheck on gorewrite over real Go programs (Go 1.19
 # with DWARF, a Go 1.22 PIE, a stripped Go 1.24 program) and over two
 # rejected inputs: no invalid read or write, no use of uninitialised
-# memory, no leak (LIEF's own leaks are suppressed: tests/valgrind.supp).
+# memory, no leak.
 # Under `make asan` bin/gorewrite carries ASan, which valgrind cannot run,
 # so an unsanitized build is made in build/plain.
 . "$(dirname "$0")/lib.sh"
@@ -28,7 +28,7 @@ vg() {
     local want=$1 in=$2 rc
     rm -f "$WORK/out"
     valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
-        --errors-for-leak-kinds=definite,indirect --suppressions="$ROOT/tests/valgrind.supp" \
+        --errors-for-leak-kinds=definite,indirect \
         "$GR" "$in" "$WORK/out" >/dev/null 2>"$WORK/vg.log"
     rc=$?
     if [ $rc -eq "$want" ]; then
