@@ -45,3 +45,9 @@ show bin/gostat "$stats" --top 15
 echo
 echo "# Where the time went (inclusive: a call's time contains its callees'):"
 show bin/gostat "$stats" --sort time --top 8
+echo
+echo "# The same numbers for other tools: a pprof profile, read by Go's own pprof:"
+show bin/gostat pprof -o "$DEMO/fib.pb.gz" "$stats" || exit 1
+go_env 1.22 "$(go_bin 1.22)" tool pprof -top -nodecount=5 "$DEMO/fib.pb.gz" 2>/dev/null | sed 's/^/    /'
+echo "# While a program runs: gostat top PID (live view), gostat serve (Prometheus /metrics);"
+echo "# in CI: gostat merge / diff / coverage (docs/ci.md). gostat --help lists every command."
