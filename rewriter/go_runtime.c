@@ -6,6 +6,20 @@
  *   1.15  scripts/go_layout.py on testdata/recursion built by go1.15.15
  *         (Debian bullseye golang-1.15-go, scripts/go_toolchains.sh); Go 1.15 has
  *         the stack ABI: g is loaded from TLS by every prologue
+ *   1.16  no Go 1.16 toolchain or unstripped binary at hand. Computed from
+ *         go1.16.14's src/runtime/runtime2.go (read through the code search:
+ *         fire1220/annotation-go1.16.14; no released 1.16.x changed these
+ *         structs): g lists the same members as 1.15's up to racectx
+ *         (stack, stackguard0/1, _panic, _defer, m, gobuf sched of 7 words,
+ *         ... ancestors, startpc), and m the same ones up to tls (g0, gobuf
+ *         morebuf, divmod, procid, gsignal, gsignalStack of 5 words, sigset
+ *         [2]uint32), so the 1.15 row; the same hand computation gives the
+ *         known 1.15 (0x130/0x88) and 1.19 (racectx 0x140) rows. Checked in
+ *         the stripped esbuild 0.11.23 (npm, go1.16.3) rt0_go: LEAQ m0+0x88
+ *         before settls, MOVQ AX, 0x30(CX) for g0.m, MOVQ SP, 0x8(DI) for
+ *         g0.stack.hi (racectx is used only by -race builds). That esbuild
+ *         runs identically instrumented, timed and --count-only, with exact
+ *         counts (tests/realprogs/esbuild116.sh)
  *   1.19, 1.21-1.24  objdump --dwarf=info of binaries built by Debian's
  *         toolchains (re-checked with scripts/go_layout.py)
  *   1.26, 1.27  scripts/go_layout.py on testdata/recursion built by
@@ -20,6 +34,7 @@
 static const struct gr_go_layout layouts[] = {
     /* minor  g.m   stack.hi racectx m.tls */
     {15, 0x30, 0x08, 0x130, 0x88},
+    {16, 0x30, 0x08, 0x130, 0x88},
     {19, 0x30, 0x08, 0x140, 0x88},
     {21, 0x30, 0x08, 0x130, 0x88},
     {22, 0x30, 0x08, 0x130, 0x88},
@@ -39,5 +54,5 @@ const struct gr_go_layout *gr_go_layout(int minor)
 
 const char *gr_go_layouts_known(void)
 {
-    return "1.15, 1.19, 1.21-1.24, 1.26, 1.27";
+    return "1.15, 1.16, 1.19, 1.21-1.24, 1.26, 1.27";
 }

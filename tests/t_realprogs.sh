@@ -2,7 +2,9 @@
 # t_realprogs: real Go programs nobody here wrote, instrumented, must give
 # byte-identical results offline:
 #   - esbuild (npm, Go 1.26, no .go.buildinfo) bundles and minifies
-#     tests/realprogs/jsproj; tsgo (npm, Go 1.26) type-checks and compiles
+#     tests/realprogs/jsproj; so does esbuild 0.11.23 (npm, Go 1.16.3),
+#     timed and --count-only, with exact call counts
+#     (tests/realprogs/esbuild116.sh); tsgo (npm, Go 1.26) type-checks and compiles
 #     it; buf (npm, Go 1.27, 46 MB) formats, lints and builds
 #     tests/realprogs/proto;
 #   - rclone (Debian, 54 MB) and restic (Debian) copy, checksum, back up
@@ -68,10 +70,12 @@ check_stats() {
     return $bad
 }
 
-# case_run NAME ORIG INSTR SRCDIR: runs tests/realprogs/NAME.sh with ORIG in
-# a copy of SRCDIR and with INSTR in another; compares everything.
+# case_run NAME ORIG INSTR SRCDIR [SCRIPT]: runs tests/realprogs/SCRIPT.sh
+# (default NAME.sh) with ORIG in a copy of SRCDIR and with INSTR in another;
+# compares everything. The instrumented run's stats files stay in
+# $WORK/NAME.instr/stat.
 case_run() {
-    local name=$1 orig=$2 instr=$3 src=$4 r prog start
+    local name=$1 orig=$2 instr=$3 src=$4 script=${5:-$1} r prog start
     start=$(date +%s)
     for r in orig instr; do
         prog=$orig
@@ -80,7 +84,7 @@ case_run() {
         mkdir -p "$WORK/$name.$r/stat" "$WORK/$name.$r/tree"
         cp -r "$src/." "$WORK/$name.$r/tree/"
         (cd "$WORK/$name.$r/tree" && GOSTAT_DIR=$WORK/$name.$r/stat timeout -k 10 "$RUN_TIMEOUT" \
-            sh "$RP/$name.sh" "$prog" </dev/null >../out 2>../err; echo $? >../rc)
+            sh "$RP/$script.sh" "$prog" </dev/null >../out 2>../err; echo $? >../rc)
     done
     local ok=1 what
     for what in out err rc; do
@@ -126,7 +130,7 @@ instr_of() {
 }
 
 make_data "$WORK/data.src/data"
-selected=${REALPROGS:-"esbuild tsgo buf rclone restic toolchain"}
+selected=${REALPROGS:-"esbuild esbuild116 tsgo buf rclone restic toolchain"}
 
 for name in $selected; do
     case $name in
@@ -148,6 +152,8 @@ for name in $selected; do
             i=$(instr_of "$name" "$o") && case_run "$name" "$o" "$i" "$WORK/data.src" || fail "$name: not instrumented" ;;
         toolchain)
             . "$RP/toolchain.sh" ;;
+        esbuild116)
+            . "$RP/esbuild116.sh" ;;
         *) fail "unknown program $name" ;;
     esac
 done
