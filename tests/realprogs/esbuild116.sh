@@ -14,7 +14,10 @@
 #     main.*) has the same call count, summed over the processes of the
 #     transform workload (run with one P), in the timed and the count-only
 #     run. (Runtime and standard library counts vary from run to run: GC,
-#     sync.Pool, map seeds, scheduling.)
+#     sync.Pool, map seeds, scheduling.) Left out: the functions of the
+#     hashing goroutine esbuild starts and never waits for
+#     (generateIsolatedHash, xxhash, hashWrite*, Joiner.Done): with one P it runs only if main is
+#     preempted before exiting, which a loaded machine can make happen.
 e116_orig=$NPM/esbuild-linux-64/bin/esbuild
 e116_ok=1
 e116_timed=$WORK/bin/esbuild116
@@ -82,11 +85,12 @@ for d in timed:
 if ntimed < 4 * 300:
     bad.append("only %d timed functions with calls in 4 processes" % ntimed)
 own = re.compile(r"^(github\.com/evanw/esbuild/|main\.)")
+unwaited = re.compile(r"generateIsolatedHash|xxhash|\.hashWrite|Joiner\)?\.Done")
 def sums(ds):
     c = {}
     for d in ds:
         for f in d["functions"]:
-            if own.match(f["name"]):
+            if own.match(f["name"]) and not unwaited.search(f["name"]):
                 c[f["name"]] = c.get(f["name"], 0) + f["calls"]
     return c
 a, b = sums(timed), sums(count)
