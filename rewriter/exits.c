@@ -18,8 +18,6 @@
 #include <string.h>
 
 #define JMP_LEN 5
-#define JMP8_LEN 2
-#define JMP8_REACH 127
 #define TABLE_LOOKBACK 3      /* instructions between the lea and the jmp */
 #define TABLE_MAX 65536
 #define INT3 0xcc
@@ -274,41 +272,17 @@ static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t
             break;
         end = s->starts[j] + 1;
     }
-    if (end - s->starts[first] < JMP8_LEN)
-        return "a return with fewer than 2 replaceable bytes before it";
+    /* A shorter return would need a jmp rel8 to code placed in the trailing
+     * padding; the function's pc tables do not cover the padding, and a
+     * signal landing there (async preemption, the profiler) makes the
+     * runtime throw "invalid runtime symbol table". */
+    if (end - s->starts[first] < JMP_LEN)
+        return "a return with fewer than 5 replaceable bytes";
     if (target_inside(s, s->starts[first], end))
         return "a branch lands inside a return's epilogue";
     out->addr = entry + s->starts[first];
-    out->island = 0;
     out->len = (uint8_t)(end - s->starts[first]);
     out->ret_off = (uint8_t)(ret - s->starts[first]);
-    return NULL;
-}
-
-/* Offset where the function's trailing int3 padding starts. */
-static uint32_t padding_start(const struct gr_exit_scan *s, size_t size)
-{
-    size_t i = s->ninsns;
-    while (i > 0 && s->kind[i - 1] == PAD)
-        i--;
-    return i < s->ninsns ? s->starts[i] : (uint32_t)size;
-}
-
-/* Gives each short exit (len < 5) a 5-byte island in the trailing padding
- * within jmp rel8 reach, taken from the end down; pad_lo is the first
- * padding byte no exit covers. */
-static const char *place_islands(struct gr_exit_list *list, size_t first_exit, uint64_t pad_lo,
-                                 uint64_t pad_hi)
-{
-    for (size_t k = first_exit; k < list->n; k++) {
-        struct gr_exit *e = &list->items[k];
-        if (e->len >= JMP_LEN)
-            continue;
-        if (pad_hi < pad_lo + JMP_LEN || pad_hi - JMP_LEN - (e->addr + JMP8_LEN) > JMP8_REACH)
-            return "a return with fewer than 5 replaceable bytes and no padding in reach";
-        pad_hi -= JMP_LEN;
-        e->island = pad_hi;
-    }
     return NULL;
 }
 
@@ -335,7 +309,6 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
     if (out->entry_reason || out->untimed_reason)
         return 0;
     out->first_exit = list->n;
-    uint64_t pad_lo = entry + padding_start(s, size);
     for (size_t i = 0; i < s->ninsns; i++) {
         if (s->kind[i] != RET)
             continue;
@@ -347,12 +320,7 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
         }
         if (add_exit(list, &e) < 0)
             return -1;
-        if (e.addr + e.len > pad_lo)
-            pad_lo = e.addr + e.len;
     }
-    out->untimed_reason = place_islands(list, out->first_exit, pad_lo, entry + size);
-    if (out->untimed_reason)
-        list->n = out->first_exit;
     out->nexits = list->n - out->first_exit;
     return 0;
 }

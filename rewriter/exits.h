@@ -15,12 +15,9 @@
 
 /* One patchable return: [addr, addr + len) holds the replayed
  * instructions, the ret at addr + ret_off, and possibly int3 padding. It
- * becomes a jmp rel32 to the exit trampoline; or, when len < 5, a jmp rel8
- * to island, 5 bytes of the function's trailing int3 padding that become
- * the jmp rel32. */
+ * becomes a jmp rel32 to the exit trampoline (len >= 5). */
 struct gr_exit {
     uint64_t addr;
-    uint64_t island;        /* 0: none */
     uint8_t len;
     uint8_t ret_off;
 };

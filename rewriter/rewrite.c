@@ -26,7 +26,6 @@ extern const uint8_t gr_stub_blob_end[];
 #define GR_TEXT_SECTION ".gorewrite.text"
 #define GR_DATA_SECTION ".gorewrite.data"
 #define JMP_REL32 0xe9
-#define JMP_REL8 0xeb
 #define INT3 0xcc
 
 struct rx_parts {
@@ -125,22 +124,11 @@ static void jmp_patch(struct gr_patch *pt, uint64_t addr, unsigned len, uint64_t
     memset(pt->bytes + 5, INT3, len - 5);
 }
 
-/* A jmp rel8 to island over a short return; the rest int3. */
-static void jmp8_patch(struct gr_patch *pt, uint64_t addr, unsigned len, uint64_t island)
-{
-    pt->addr = addr;
-    pt->len = (uint8_t)len;
-    pt->bytes[0] = JMP_REL8;
-    pt->bytes[1] = (uint8_t)(int8_t)(int64_t)(island - (addr + 2));
-    memset(pt->bytes + 2, INT3, len - 2);
-}
-
-/* Entry patches over the stack checks, exit patches over the returns (and
- * their islands). */
+/* Entry patches over the stack checks, exit patches over the returns. */
 static struct gr_patch *build_patches(const struct gr_plan *plan, const struct gr_tramp_addrs *t,
                                       size_t *npatches)
 {
-    struct gr_patch *p = calloc(plan->ninstrumented + 2 * plan->exits.n + 1, sizeof *p);
+    struct gr_patch *p = calloc(plan->ninstrumented + plan->exits.n + 1, sizeof *p);
     size_t n = 0;
     for (size_t i = 0; p && i < plan->nfuncs; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
@@ -149,12 +137,7 @@ static struct gr_patch *build_patches(const struct gr_plan *plan, const struct g
     }
     for (size_t k = 0; p && k < plan->exits.n; k++) {
         const struct gr_exit *e = &plan->exits.items[k];
-        if (e->island) {
-            jmp8_patch(&p[n++], e->addr, e->len, e->island);
-            jmp_patch(&p[n++], e->island, 5, t->exit[k]);
-        } else {
-            jmp_patch(&p[n++], e->addr, e->len, t->exit[k]);
-        }
+        jmp_patch(&p[n++], e->addr, e->len, t->exit[k]);
     }
     *npatches = n;
     return p;
