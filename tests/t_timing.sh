@@ -135,6 +135,19 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# no_code_in_padding ORIG INSTR: every run of bytes gorewrite changed in
+# the original's part of the file starts at a byte that was not int3
+# padding. Padding lies inside a function's range in Go's function table
+# but outside its pc tables: an instruction of ours starting there (as the
+# old jump islands did) makes the runtime throw "invalid runtime symbol
+# table" when a signal (async preemption, profiling) lands on it.
+no_code_in_padding() {
+    cmp -l "$1" "$2" 2>/dev/null | awk '
+        $1 != prev + 1 && $2 == "314" { printf "patch starting in int3 padding at file offset 0x%x\n", $1 - 1; bad = 1 }
+        { prev = $1 }
+        END { exit bad }'
+}
+
 for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
     orig=$ROOT/build/testbin/go$v/exe/timing
     if ! build_go "$v" "$DIR" "$orig"; then
@@ -152,6 +165,7 @@ for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
             fail "$id: bin/gorewrite failed"
             continue
         fi
+        no_code_in_padding "$orig" "$instr" | head -3 | grep . && fail "$id: code placed in padding"
         self=$WORK/go$v/self.$mode.json
         # cpu.avx2=off: crypto/sha256 takes its plain assembly path, which
         # has a stack check and uses R14 (g in Go code) as a scratch register
