@@ -182,11 +182,25 @@ static int write_atomically(const char *out_path, const struct outbuf *o, uint32
     return gr_fail(err, "%s: cannot write output: %s", out_path, strerror(saved));
 }
 
+/* The output replaces whatever is at its path (rename), so that must be
+ * nothing or a regular file: renaming over /dev/null as root would
+ * replace the device with our file. */
+static int check_output_path(const char *out_path, struct gr_error *err)
+{
+    struct stat sb;
+    if (stat(out_path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return gr_fail(err, "%s: exists and is not a regular file (a device, directory or FIFO); "
+                            "give a file path", out_path);
+    return 0;
+}
+
 int gr_elf_write(const struct gr_elf *in, const struct gr_elf_edit *edit, const char *out_path,
                  struct gr_error *err)
 {
     if (same_file(in->path, out_path))
         return gr_fail(err, "%s: output is the input file; choose another output path", out_path);
+    if (check_output_path(out_path, err) < 0)
+        return -1;
     struct outbuf o = {0};
     int rc = build_image(in, edit, &o, err);
     if (rc == 0)

@@ -139,6 +139,14 @@ new_outdir; expect_reject 2 "Go release with an unverified runtime layout" "$IN/
 new_outdir; expect_reject 2 "missing input" "$IN/does-not-exist" "$OUTDIR/o"
 new_outdir; expect_reject 2 "directory as input" "$IN" "$OUTDIR/o"
 new_outdir; expect_reject 2 "output directory does not exist" "$GOPROG" "$OUTDIR/missing/o"
+# An output path that is not a regular file is refused, never replaced
+# (renaming over a device such as /dev/null as root would replace it).
+mkfifo "$WORK/fifo"
+ln -s "$WORK/fifo" "$WORK/fifo-link"
+new_outdir; expect_reject 2 "output is a FIFO" "$GOPROG" "$WORK/fifo"
+new_outdir; expect_reject 2 "output is a symlink to a FIFO" "$GOPROG" "$WORK/fifo-link"
+new_outdir; expect_reject 2 "output is a directory" "$GOPROG" "$OUTDIR"
+[ -p "$WORK/fifo" ] && [ -L "$WORK/fifo-link" ] || fail "the FIFO or its link was replaced"
 
 # Usage errors (exit 1) ------------------------------------------------
 new_outdir; expect_reject 1 "no arguments"
