@@ -3,7 +3,7 @@
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Istubs -Irewriter -Ielfpatch
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
 SANITIZE ?=
 ifneq ($(SANITIZE),)
 CFLAGS  += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
@@ -11,14 +11,25 @@ LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
 BUILD   := build
-REWRITER_SRC := $(wildcard rewriter/*.c) $(wildcard elfpatch/*.c)
-GOSTAT_SRC   := $(wildcard gostat/*.c)
+PROTO_GEN := $(BUILD)/gen
+
+# Each program sees only the folders it is built from (docs/architecture.md):
+# common/ and format/ are shared by all three; elf/ and rewriter/ are
+# gorewrite's; gostat/ is layered read < model < out < profile, top, serve < cmd.
+REWRITER_DIRS := common elf rewriter rewriter/find rewriter/plan rewriter/gen
+GOSTAT_DIRS   := common gostat gostat/read gostat/model gostat/out gostat/profile \
+	gostat/top gostat/serve gostat/cmd
+REWRITER_INC  := $(addprefix -I,format $(REWRITER_DIRS))
+GOSTAT_INC    := $(addprefix -I,format $(GOSTAT_DIRS)) -I$(PROTO_GEN)
+
+REWRITER_SRC := $(foreach d,$(REWRITER_DIRS),$(wildcard $(d)/*.c))
+GOSTAT_SRC   := $(foreach d,$(GOSTAT_DIRS),$(wildcard $(d)/*.c))
 STUB_SRC     := $(wildcard stubs/*.c) $(wildcard stubs/*.S)
 TOOL_SRC     := $(wildcard tests/tools/*.c)
 
 REWRITER_OBJ := $(REWRITER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/stub_blob.o
-GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/error.o
-TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
+GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(PROTO_GEN)/profile.pb-c.o
+TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(BUILD)/tests/dwarfdump_funcs
 
 LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # gostat's commands each add the library they read or write through:
@@ -26,8 +37,6 @@ LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # by protoc-c into $(PROTO_GEN) at build time) with libprotobuf-c; pprof
 # and serve gzip with zlib; serve is an HTTP server on libmicrohttpd; top
 # draws with wide-character curses (UTF-8 names).
-PROTO_GEN     := $(BUILD)/gen
-GOSTAT_OBJ    += $(PROTO_GEN)/profile.pb-c.o
 LIBS_GOSTAT   := -ljansson -lprotobuf-c -lz -lmicrohttpd -lncursesw -lm
 
 .PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus install uninstall
@@ -50,32 +59,45 @@ bin/gostat: $(GOSTAT_OBJ)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
 
-$(BUILD)/%.o: %.c $(wildcard */*.h)
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/tools/%.c $(wildcard */*.h)
+# Pattern-specific include lists: a file cannot include what its program
+# is not built from.
+$(BUILD)/common/%.o $(BUILD)/elf/%.o $(BUILD)/rewriter/%.o: INC = $(REWRITER_INC)
+$(BUILD)/gostat/%.o: INC = $(GOSTAT_INC)
+
+$(BUILD)/tests/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) -Iformat $(LDFLAGS) -o $@ $<
+
+# tests/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
+# like gorewrite (with SANITIZE under `make asan`).
+DWARFDUMP_OBJ := $(BUILD)/tests/dwarf/dwarfdump_funcs.o $(BUILD)/rewriter/find/dwarf_info.o \
+	$(BUILD)/common/error.o $(BUILD)/common/vec.o
+$(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
+$(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ -ldwarf -lelf -lz
 
 # Multiple targets of a pattern rule are made by one run of its recipe.
-$(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h: gostat/%.proto
+$(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h: gostat/out/%.proto
 	@mkdir -p $(PROTO_GEN)
-	protoc-c --proto_path=gostat --c_out=$(PROTO_GEN) $<
+	protoc-c --proto_path=gostat/out --c_out=$(PROTO_GEN) $<
 
 $(PROTO_GEN)/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
 	$(CC) $(CFLAGS) -I$(PROTO_GEN) -c -o $@ $<
 
-$(BUILD)/gostat/pprof.o: $(PROTO_GEN)/profile.pb-c.h
-$(BUILD)/gostat/pprof.o: CFLAGS += -I$(PROTO_GEN)
+# Generated before the first compile (-MMD lists it only afterwards).
+$(BUILD)/gostat/out/pprof.o: $(PROTO_GEN)/profile.pb-c.h
 
 # The stub blob: freestanding, position-independent code that runs inside the
 # instrumented program. Linked at two different bases; identical bytes prove
 # it has no absolute relocations and can be placed anywhere.
 STUB_CFLAGS := -std=c11 -D_GNU_SOURCE -Os -ffreestanding -fno-builtin -fPIE -fno-stack-protector \
 	-fno-asynchronous-unwind-tables -fno-exceptions -fvisibility=hidden -fno-jump-tables \
-	-mno-red-zone -mgeneral-regs-only -Wall -Wextra -Werror -Istubs -nostdlib -static -Wl,--no-warn-rwx-segments -Wl,--build-id=none
-$(BUILD)/stubs/blob.bin: $(STUB_SRC) stubs/blob.ld $(wildcard stubs/*.h)
+	-mno-red-zone -mgeneral-regs-only -Wall -Wextra -Werror -Iformat -Istubs -nostdlib -static -Wl,--no-warn-rwx-segments -Wl,--build-id=none
+$(BUILD)/stubs/blob.bin: $(STUB_SRC) stubs/blob.ld $(wildcard stubs/*.h format/*.h)
 	@mkdir -p $(BUILD)/stubs
 	$(CC) $(STUB_CFLAGS) -Wl,-T,stubs/blob.ld -Wl,--defsym=BLOB_BASE=0 -o $(BUILD)/stubs/blob0.elf $(STUB_SRC)
 	$(CC) $(STUB_CFLAGS) -Wl,-T,stubs/blob.ld -Wl,--defsym=BLOB_BASE=0x10000 -o $(BUILD)/stubs/blob1.elf $(STUB_SRC)
@@ -131,28 +153,30 @@ asan: deps
 # `make fuzz-corpus` rebuilds the corpus from fresh seeds (after a change
 # of the stats-file format).
 FUZZ_CC      := clang-14
-FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -Istubs -Irewriter -Ielfpatch -Igostat \
+FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -MMD -MP \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_ELF_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_elf.c \
-	$(filter-out rewriter/main.c rewriter/rewrite.c,$(wildcard rewriter/*.c)))
+	$(filter-out rewriter/main.c rewriter/rewrite.c,$(REWRITER_SRC)))
 FUZZ_STATS_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_statsfile.c \
-	$(filter-out gostat/main.c,$(GOSTAT_SRC)) rewriter/error.c)
+	$(filter-out gostat/main.c,$(GOSTAT_SRC)))
 FUZZ_STATS_OBJ += $(BUILD)/fuzz/gen/profile.pb-c.o
 FUZZ_SECONDS ?= 600
 
 fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile
 
-$(BUILD)/fuzz/%.o: %.c $(wildcard */*.h)
+$(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_INC) -c -o $@ $<
+
+$(BUILD)/fuzz/common/%.o $(BUILD)/fuzz/elf/%.o $(BUILD)/fuzz/rewriter/%.o $(BUILD)/fuzz/fuzz/fuzz_elf.o: FUZZ_INC = $(REWRITER_INC)
+$(BUILD)/fuzz/gostat/%.o $(BUILD)/fuzz/fuzz/fuzz_statsfile.o: FUZZ_INC = $(GOSTAT_INC)
 
 $(BUILD)/fuzz/gen/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(PROTO_GEN) -c -o $@ $<
 
-$(BUILD)/fuzz/gostat/pprof.o: $(PROTO_GEN)/profile.pb-c.h
-$(BUILD)/fuzz/gostat/pprof.o: FUZZ_CFLAGS += -I$(PROTO_GEN)
+$(BUILD)/fuzz/gostat/out/pprof.o: $(PROTO_GEN)/profile.pb-c.h
 
 $(BUILD)/fuzz/fuzz_elf: $(FUZZ_ELF_OBJ)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
@@ -167,6 +191,9 @@ fuzz: deps
 fuzz-corpus: deps
 	$(MAKE) all fuzz-build
 	bash scripts/fuzz.sh corpus
+
+# Header dependencies, written by -MMD -MP beside each object.
+-include $(patsubst %.o,%.d,$(REWRITER_OBJ) $(GOSTAT_OBJ) $(FUZZ_ELF_OBJ) $(FUZZ_STATS_OBJ)) $(TOOLS:=.d) $(DWARFDUMP_OBJ:.o=.d)
 
 clean:
 	rm -rf $(BUILD) bin

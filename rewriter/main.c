@@ -5,7 +5,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "go_runtime.h"
 #include "rewrite.h"
+#include "version.h"
 
 #define EXIT_USAGE 1
 #define EXIT_REJECTED 2
@@ -30,6 +32,7 @@ static void usage(FILE *out)
             "  --max-threads N  threads that count without locks (default %d); more\n"
             "                   threads still count exactly, with a locked increment\n"
             "  -h, --help       this text\n"
+            "  --version        gorewrite's version and the Go releases it instruments\n"
             "\n"
             "Exit status: 0 written, 1 usage error, 2 input rejected or output not written.\n",
             DEFAULT_MAX_THREADS);
@@ -64,6 +67,9 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--version") == 0) {
+            printf("gorewrite %s\nGo releases: %s (linux/amd64)\n", GR_VERSION, gr_go_layouts_known());
             return 0;
         } else if (strcmp(argv[i], "--max-threads") == 0 && i + 1 < argc) {
             if (parse_number(argv[++i], 4095, &threads) < 0) {

@@ -13,20 +13,19 @@
 #include "functions.h"
 #include "go_runtime.h"
 #include "go_version.h"
-#include "layout.h"
+#include "segments.h"
 #include "plan.h"
 #include "report.h"
 #include "stats_image.h"
 #include "stub_abi.h"
 #include "trampoline.h"
+#include "x86.h"
 
 extern const uint8_t gr_stub_blob[];
 extern const uint8_t gr_stub_blob_end[];
 
 #define GR_TEXT_SECTION ".gorewrite.text"
 #define GR_DATA_SECTION ".gorewrite.data"
-#define JMP_REL32 0xe9
-#define INT3 0xcc
 
 struct rx_parts {
     struct gr_codebuf code;   /* the whole RX segment */
@@ -49,7 +48,7 @@ static int place_blob(struct rx_parts *rx, const struct gr_layout *l, struct gr_
     rx->blob_off = rx->code.len;
     if (gr_code_append(&rx->code, gr_stub_blob, blob_size, err) < 0)
         return -1;
-    return gr_code_pad(&rx->code, 16, INT3, err);
+    return gr_code_pad(&rx->code, 16, GR_X86_INT3, err);
 }
 
 static struct gr_stub_routines stub_routines(const struct rx_parts *rx)
@@ -101,7 +100,7 @@ static int build_rx(const struct gr_elf *elf, const struct gr_program *prog,
         return -1;
     struct gr_stub_routines stubs = stub_routines(rx);
     if (gr_trampolines_generate(elf, plan, l, &stubs, &rx->code, &rx->tramp, err) < 0 ||
-        gr_code_pad(&rx->code, 16, INT3, err) < 0 ||
+        gr_code_pad(&rx->code, 16, GR_X86_INT3, err) < 0 ||
         gr_stats_image_build(plan, prog, l, &img, err) < 0)
         return -1;
     rx->image_off = rx->code.len;
@@ -119,9 +118,9 @@ static void jmp_patch(struct gr_patch *pt, uint64_t addr, unsigned len, uint64_t
     pt->addr = addr;
     pt->len = (uint8_t)len;
     int32_t rel = (int32_t)(int64_t)(target - (addr + 5));
-    pt->bytes[0] = JMP_REL32;
+    pt->bytes[0] = GR_X86_JMP_REL32;
     memcpy(pt->bytes + 1, &rel, 4);
-    memset(pt->bytes + 5, INT3, len - 5);
+    memset(pt->bytes + GR_X86_JMP_REL32_LEN, GR_X86_INT3, len - GR_X86_JMP_REL32_LEN);
 }
 
 /* Entry patches over the stack checks, exit patches over the returns. */

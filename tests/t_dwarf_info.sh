@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# t_dwarf_info.sh: checks rewriter/dwarf_info.c against Go binaries built by
+# t_dwarf_info.sh: checks rewriter/find/dwarf_info.c against Go binaries built by
 # every installed Go toolchain (/usr/lib/go-1.*): exact declaration lines,
 # file names and "inlined elsewhere" flags of known functions, "no dwarf" for
 # a binary linked with -w, and no crash on truncated or corrupted binaries.
-# Builds its own driver (tests/dwarf/dwarfdump_funcs.c) because it links
-# libdwarf, which the Makefile's tests/tools rule does not.
+# Its driver is tests/dwarf/dwarfdump_funcs.c (build/tests/dwarfdump_funcs).
 # Exit 0: pass. Otherwise prints each failure and exits 1.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -14,13 +13,10 @@ trap 'rm -rf "$TMP"' EXIT
 FAILS=0
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 
-DD=$TMP/dwarfdump_funcs
-SAN_FLAGS=()
-[ -n "${SANITIZE:-}" ] && SAN_FLAGS=(-fsanitize="$SANITIZE" -fno-omit-frame-pointer)
-if ! gcc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror "${SAN_FLAGS[@]}" -Irewriter \
-        -o "$DD" tests/dwarf/dwarfdump_funcs.c rewriter/dwarf_info.c rewriter/error.c \
-        -ldwarf -lelf -lz; then
-    echo "FAIL: cannot build dwarfdump_funcs"
+# Built by `make all` like gorewrite (sanitized under `make asan`).
+DD=$PWD/build/tests/dwarfdump_funcs
+if [ ! -x "$DD" ]; then
+    echo "FAIL: $DD missing (make all builds it)"
     exit 1
 fi
 

@@ -96,7 +96,7 @@ for opt in --top --sort --filter --nonzero --watch --json; do
     [[ $out == *"$opt"* ]] || fail "--help does not mention $opt"
 done
 
-# Every command words its usage errors alike (gostat/cmdline.c) and exits 1.
+# Every command words its usage errors alike (gostat/cmd/cmdline.c) and exits 1.
 cmds=$(sed -n '/^commands:/,/^$/p' <<<"$out" | awk '$1 == "gostat" {print $2}')
 [ "$(wc -w <<<"$cmds")" -eq 8 ] || fail "--help lists commands: $cmds"
 for c in $cmds; do

@@ -226,7 +226,7 @@ wait_for "prompt again" 'Esc cancels): ^main\.'
 keys C-u
 type_in 'main.(alpha'
 keys Enter
-wait_for "bad regex" "bad regex: Unmatched ( or \\("
+wait_for "bad regex" "filter: bad regular expression 'main.(alpha': Unmatched ( or \\("
 expect "bad regex: filter kept" "sort calls/s  filter ^main\\." "$(header 3)"
 # Esc cancels what was typed.
 keys /

@@ -1,4 +1,4 @@
-/* dwarfdump_funcs: test driver for rewriter/dwarf_info.c. Prints what
+/* dwarfdump_funcs.c: test driver for rewriter/find/dwarf_info.c. Prints what
  * gr_dwarf_read found in BINARY, one function a line:
  *     0x<low_pc> <decl_line> <inlined 0|1> <decl_file or ->
  * or "no dwarf". Exit status: 0 on success, 1 (with a message on stderr)

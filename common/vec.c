@@ -1,0 +1,23 @@
+/* vec.c: growing arrays (vec.h). */
+#include "vec.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+void *gr_vec_grow(void *items, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return items;
+    size_t n = *cap < 8 ? 16 : *cap;
+    while (n < need) {
+        if (n > SIZE_MAX / 2)
+            return NULL;
+        n *= 2;
+    }
+    if (elem && n > SIZE_MAX / elem)
+        return NULL;
+    void *grown = realloc(items, n * elem);
+    if (grown)
+        *cap = n;
+    return grown;
+}

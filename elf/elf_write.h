@@ -1,0 +1,47 @@
+/* elf_write.h: writes the output ELF (stage 5): the input's bytes with
+ * patches applied, two new segments, a moved program header table and a
+ * new section header table, written atomically. */
+#ifndef GR_ELF_WRITE_H
+#define GR_ELF_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf_read.h"
+#include "error.h"
+
+#define GR_PATCH_MAX 48
+
+/* Bytes to overwrite in the input's loaded image. */
+struct gr_patch {
+    uint64_t addr;
+    uint8_t len;
+    uint8_t bytes[GR_PATCH_MAX];
+};
+
+struct gr_new_segment {
+    const char *section_name;
+    uint32_t flags;         /* PF_R | PF_W | PF_X */
+    uint64_t vaddr;
+    uint64_t memsz;
+    const uint8_t *bytes;   /* file contents (NULL for zero-filled) */
+    uint64_t filesz;
+};
+
+struct gr_elf_edit {
+    uint64_t entry;
+    struct gr_new_segment rw;  /* zero-filled data: filesz 0 */
+    struct gr_new_segment rx;  /* code; its first phdr_area bytes get the program headers */
+    uint64_t rx_offset;
+    uint64_t phdr_area;
+    const struct gr_patch *patches;
+    size_t npatches;
+};
+
+/* Writes in + edit to out_path through a temporary file in the same
+ * directory, renamed into place only when complete; the input's
+ * permission bits are kept. On failure nothing is left behind. */
+int gr_elf_write(const struct gr_elf *in, const struct gr_elf_edit *edit, const char *out_path,
+                 struct gr_error *err);
+
+#endif

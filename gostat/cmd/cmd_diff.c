@@ -1,0 +1,360 @@
+/* cmd_diff.c: "gostat diff BASE NEW": the functions whose calls or total
+ * time changed by a factor of --threshold or more, as a table or JSON; in
+ * CI, --fail-on-regression turns growth into exit status 3. */
+#include "cmdline.h"
+#include "regex_compile.h"
+#include "commands.h"
+#include "duration.h"
+#include "exitcode.h"
+#include "json.h"
+#include "profdiff.h"
+#include "profile.h"
+#include "profile_load.h"
+#include "term.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CELL 48
+
+struct diff_cli {
+    struct gst_diff_options diff;
+    bool json, fail_on_regression;
+    const char *base, *next;
+    const char *filter;        /* --filter, or NULL */
+};
+
+static void usage(FILE *out)
+{
+    fputs("usage: gostat diff [--threshold X] [--min-calls N] [--metric calls|time|both]\n"
+          "                   [--filter REGEX] [--json] [--fail-on-regression] BASE NEW\n"
+          "\n"
+          "Compares two profiles function by function and lists those whose calls\n"
+          "or total time changed by a factor of X or more, either way. BASE and NEW\n"
+          "are each a PID, a stats file, or JSON from gostat --json or gostat merge\n"
+          "(e.g. a baseline committed to the repository).\n"
+          "\n"
+          "  -t, --threshold X      the factor, a number > 1 (default 2): calls grew\n"
+          "                         when NEW >= X * BASE, shrank when BASE >= X * NEW\n"
+          "  -m, --min-calls N      ignore functions with fewer than N calls in both\n"
+          "                         (default 0: none ignored), to keep rare ones quiet\n"
+          "      --metric WHICH     calls, time or both (default both): which changes\n"
+          "                         count\n"
+          "      --filter REGEX     compare only functions whose name matches REGEX\n"
+          "                         (POSIX extended, unanchored), e.g. your own code's\n"
+          "                         '^example\\.com/app/': the runtime's counts vary\n"
+          "                         from run to run (garbage collections, scheduling)\n"
+          "  -j, --json             JSON instead of the table\n"
+          "      --fail-on-regression\n"
+          "                         exit 3 when any function's calls or time grew by\n"
+          "                         X or more (changes that count, after --min-calls)\n"
+          "  -h, --help             this text\n"
+          "\n"
+          "A function missing from one profile has 0 calls there; going from 0 to any\n"
+          "calls, or from any to 0, is a change of any factor. Total times are\n"
+          "compared only where both profiles measured them and both are > 0 (0 -> n\n"
+          "shows in the calls). Functions are keyed by name.\n"
+          "\n"
+          "Table: FUNCTION, BASE CALLS, NEW CALLS, CALLS (factor: \"10.0x\" grew,\n"
+          "\"0.10x\" shrank, \"new\" from 0, \"gone\" to 0), BASE TIME, NEW TIME, TIME\n"
+          "(\"-\" where not compared), CHANGE (\"grew\" when calls or time grew, else\n"
+          "\"shrank\"); most changed first (largest factor either way, then name);\n"
+          "then one summary line.\n"
+          "JSON: {\"threshold\",\"min_calls\",\"metric\",\"compared\",\"changed\",\n"
+          "\"regressions\",\"functions\":[{\"name\",\"base_calls\",\"new_calls\",\n"
+          "\"calls_ratio\" (NEW/BASE, null when BASE is 0),\"base_total_ns\",\n"
+          "\"new_total_ns\" (null when unknown),\"time_ratio\" (null when not compared),\n"
+          "\"calls_changed\",\"time_changed\",\"regression\"}..]}, in the table's order.\n"
+          "\n"
+          "exit status: 0 ok (also when functions changed, without\n"
+          "--fail-on-regression), 1 usage error, 2 an input is missing or invalid,\n"
+          "3 --fail-on-regression and a function grew (named on stderr)\n",
+          out);
+}
+
+static bool parse_number(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return *s && !*end && errno == 0 && isfinite(*v);
+}
+
+static bool parse_count(const char *s, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtoull(s, &end, 10);
+    return *s >= '0' && *s <= '9' && !*end && errno == 0;
+}
+
+static int parse_option(int opt, const char *arg, struct diff_cli *c)
+{
+    if (opt == 't' && (!parse_number(arg, &c->diff.threshold) || c->diff.threshold <= 1))
+        return gst_usage_error("diff", "--threshold wants a number > 1, got '%s'", arg);
+    if (opt == 'm' && !parse_count(arg, &c->diff.min_calls))
+        return gst_usage_error("diff", "--min-calls wants a whole number >= 0, got '%s'", arg);
+    if (opt == 'M') {
+        if (strcmp(arg, "calls") == 0)
+            c->diff.metric = GST_METRIC_CALLS;
+        else if (strcmp(arg, "time") == 0)
+            c->diff.metric = GST_METRIC_TIME;
+        else if (strcmp(arg, "both") == 0)
+            c->diff.metric = GST_METRIC_BOTH;
+        else
+            return gst_usage_error("diff", "--metric wants calls, time or both, got '%s'", arg);
+    }
+    if (opt == 'r')
+        c->filter = arg;
+    if (opt == 'j')
+        c->json = true;
+    if (opt == 'F')
+        c->fail_on_regression = true;
+    return -1;
+}
+
+static int parse(int argc, char **argv, struct diff_cli *c)
+{
+    static const struct option opts[] = {
+        { "threshold", required_argument, NULL, 't' },
+        { "min-calls", required_argument, NULL, 'm' },
+        { "metric", required_argument, NULL, 'M' },
+        { "filter", required_argument, NULL, 'r' },
+        { "json", no_argument, NULL, 'j' },
+        { "fail-on-regression", no_argument, NULL, 'F' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int opt, status;
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":t:m:jh", opts, NULL)) != -1) {
+        if (opt == 'h') {
+            usage(stdout);
+            return GST_EXIT_OK;
+        }
+        if (opt == '?' || opt == ':')
+            return gst_bad_option("diff", opt, argv);
+        if ((status = parse_option(opt, optarg, c)) >= 0)
+            return status;
+    }
+    if (argc - optind != 2)
+        return gst_usage_error("diff", "%s", argc - optind < 2 ? "wants BASE and NEW" : "wants only BASE and NEW");
+    c->base = argv[optind];
+    c->next = argv[optind + 1];
+    return -1;
+}
+
+/* "10.0x": three significant digits; "new" and "gone" for 0 -> n, n -> 0. */
+static void format_factor(char *buf, double from, double to)
+{
+    if (from == 0 || to == 0) {
+        snprintf(buf, CELL, "%s", from == 0 ? "new" : "gone");
+        return;
+    }
+    double r = to / from;
+    snprintf(buf, CELL, "%.*fx", r >= 99.95 ? 0 : r >= 9.995 ? 1 : 2, r);
+}
+
+enum { C_NAME, C_BASE_CALLS, C_NEW_CALLS, C_CALLS, C_BASE_TIME, C_NEW_TIME, C_TIME, C_CHANGE, NCOLS };
+static const char *const headers[NCOLS] = {
+    "FUNCTION", "BASE CALLS", "NEW CALLS", "CALLS", "BASE TIME", "NEW TIME", "TIME", "CHANGE",
+};
+
+static void format_time(char *buf, bool known, double ns)
+{
+    if (known)
+        gst_format_duration(buf, CELL, ns);
+    else
+        snprintf(buf, CELL, "-");
+}
+
+static void format_row(char cells[NCOLS][CELL], const struct gst_change *c)
+{
+    snprintf(cells[C_BASE_CALLS], CELL, "%" PRIu64, c->base_calls);
+    snprintf(cells[C_NEW_CALLS], CELL, "%" PRIu64, c->new_calls);
+    if (c->base_calls == c->new_calls)
+        snprintf(cells[C_CALLS], CELL, "1.00x");
+    else
+        format_factor(cells[C_CALLS], (double)c->base_calls, (double)c->new_calls);
+    format_time(cells[C_BASE_TIME], c->base_time_known, c->base_ns);
+    format_time(cells[C_NEW_TIME], c->new_time_known, c->new_ns);
+    if (c->time_compared)
+        format_factor(cells[C_TIME], c->base_ns, c->new_ns);
+    else
+        snprintf(cells[C_TIME], CELL, "-");
+    snprintf(cells[C_CHANGE], CELL, "%s", c->regression ? "grew" : "shrank");
+}
+
+static void print_table(const struct gst_diff *d)
+{
+    char cells[NCOLS][CELL];
+    size_t width[NCOLS];
+    for (int k = 0; k < NCOLS; k++)
+        width[k] = strlen(headers[k]);
+    for (size_t i = 0; i < d->count; i++) {
+        format_row(cells, &d->changes[i]);
+        size_t w = gst_text_width(d->changes[i].name);
+        width[C_NAME] = w > width[C_NAME] ? w : width[C_NAME];
+        for (int k = 1; k < NCOLS; k++)
+            width[k] = strlen(cells[k]) > width[k] ? strlen(cells[k]) : width[k];
+    }
+    for (int k = 0; k < NCOLS; k++) {
+        fputs(k ? "  " : "", stdout);
+        gst_put_cell(stdout, headers[k], k == NCOLS - 1 ? 0 : width[k], k > C_NAME && k < C_CHANGE);
+    }
+    putchar('\n');
+    for (size_t i = 0; i < d->count; i++) {
+        format_row(cells, &d->changes[i]);
+        gst_put_cell(stdout, d->changes[i].name, width[C_NAME], false);
+        for (int k = 1; k < NCOLS; k++) {
+            fputs("  ", stdout);
+            gst_put_cell(stdout, cells[k], k == NCOLS - 1 ? 0 : width[k], k < C_CHANGE);
+        }
+        putchar('\n');
+    }
+}
+
+static const char *metric_name(enum gst_metric m)
+{
+    return m == GST_METRIC_CALLS ? "calls" : m == GST_METRIC_TIME ? "time" : "both";
+}
+
+static void print_summary(const struct gst_diff_options *o, const struct gst_diff *d)
+{
+    printf("%zu of %zu function%s changed by %gx or more (%s%s): %zu grew, %zu shrank\n",
+           d->count, d->compared, d->compared == 1 ? "" : "s", o->threshold,
+           o->metric == GST_METRIC_BOTH ? "calls or time" : metric_name(o->metric),
+           o->min_calls ? ", functions with fewer calls ignored" : "", d->regressions,
+           d->count - d->regressions);
+}
+
+static void put_ratio(const char *key, bool defined, double from, double to)
+{
+    if (defined)
+        printf(",\"%s\":%.17g", key, to / from);
+    else
+        printf(",\"%s\":null", key);
+}
+
+static void put_ns(const char *key, bool known, double ns)
+{
+    if (known)
+        printf(",\"%s\":%.0f", key, ns);
+    else
+        printf(",\"%s\":null", key);
+}
+
+static void print_json(const struct gst_diff_options *o, const struct gst_diff *d)
+{
+    printf("{\"threshold\":%.17g,\"min_calls\":%" PRIu64 ",\"metric\":\"%s\",\"compared\":%zu,"
+           "\"changed\":%zu,\"regressions\":%zu,\"functions\":[",
+           o->threshold, o->min_calls, metric_name(o->metric), d->compared, d->count,
+           d->regressions);
+    for (size_t i = 0; i < d->count; i++) {
+        const struct gst_change *c = &d->changes[i];
+        fputs(i ? ",\n{\"name\":" : "\n{\"name\":", stdout);
+        gst_json_put_string(stdout, c->name);
+        printf(",\"base_calls\":%" PRIu64 ",\"new_calls\":%" PRIu64, c->base_calls, c->new_calls);
+        put_ratio("calls_ratio", c->base_calls > 0, (double)c->base_calls, (double)c->new_calls);
+        put_ns("base_total_ns", c->base_time_known, c->base_ns);
+        put_ns("new_total_ns", c->new_time_known, c->new_ns);
+        put_ratio("time_ratio", c->time_compared, c->base_ns, c->new_ns);
+        printf(",\"calls_changed\":%s,\"time_changed\":%s,\"regression\":%s}",
+               c->calls_changed ? "true" : "false", c->time_changed ? "true" : "false",
+               c->regression ? "true" : "false");
+    }
+    puts("]}");
+}
+
+/* One stderr line naming the worst regression and how many more. */
+static void report_regressions(const struct gst_diff *d)
+{
+    const struct gst_change *worst = NULL;
+    for (size_t i = 0; i < d->count && !worst; i++)
+        if (d->changes[i].regression)
+            worst = &d->changes[i];
+    char cells[NCOLS][CELL], name[512];
+    format_row(cells, worst);
+    fprintf(stderr, "gostat: diff: regression: %s calls %s -> %s (%s), time %s -> %s (%s)",
+            gst_safe_text(name, sizeof name, worst->name), cells[C_BASE_CALLS],
+            cells[C_NEW_CALLS], cells[C_CALLS], cells[C_BASE_TIME], cells[C_NEW_TIME],
+            cells[C_TIME]);
+    if (d->regressions > 1)
+        fprintf(stderr, "; and %zu more function%s grew", d->regressions - 1,
+                d->regressions == 2 ? "" : "s");
+    fputc('\n', stderr);
+}
+
+static int load(const char *target, const regex_t *filter, struct gst_profile *p)
+{
+    struct gr_error err;
+    gst_profile_init(p);
+    if (gst_profile_load(target, p, &err) == 0) {
+        if (filter)
+            gst_profile_keep_matching(p, filter);
+        return 0;
+    }
+    fprintf(stderr, "gostat: diff: %s\n", err.msg);
+    return -1;
+}
+
+static int compare(const struct diff_cli *c, const struct gst_profile *base,
+                   const struct gst_profile *next)
+{
+    struct gst_diff d;
+    struct gr_error err;
+    if (gst_diff_profiles(base, next, &c->diff, &d, &err) < 0) {
+        fprintf(stderr, "gostat: diff: %s\n", err.msg);
+        return GST_EXIT_STATS;
+    }
+    if (c->json) {
+        print_json(&c->diff, &d);
+    } else {
+        if (d.count)
+            print_table(&d);
+        print_summary(&c->diff, &d);
+    }
+    int status = GST_EXIT_OK;
+    if (c->fail_on_regression && d.regressions) {
+        report_regressions(&d);
+        status = GST_EXIT_REGRESSION;
+    }
+    gst_diff_free(&d);
+    return status;
+}
+
+static int load_and_compare(const struct diff_cli *c, const regex_t *filter)
+{
+    struct gst_profile base, next;
+    int status = GST_EXIT_STATS;
+    gst_profile_init(&next);
+    if (load(c->base, filter, &base) == 0 && load(c->next, filter, &next) == 0)
+        status = compare(c, &base, &next);
+    gst_profile_free(&base);
+    gst_profile_free(&next);
+    return status;
+}
+
+int gst_cmd_diff(int argc, char **argv)
+{
+    struct diff_cli c = { .diff = { .threshold = 2, .metric = GST_METRIC_BOTH } };
+    struct gr_error err;
+    regex_t filter;
+    int status = parse(argc, argv, &c);
+    if (status >= 0)
+        return status;
+    if (c.filter && gr_regex_compile(&filter, c.filter, "--filter", &err) < 0) {
+        fprintf(stderr, "gostat: diff: %s\n", err.msg);
+        return GST_EXIT_USAGE;
+    }
+    status = load_and_compare(&c, c.filter ? &filter : NULL);
+    if (c.filter)
+        regfree(&filter);
+    return status;
+}

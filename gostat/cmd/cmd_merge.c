@@ -1,0 +1,275 @@
+/* cmd_merge.c: "gostat merge": one profile from many processes (test
+ * shards, subprocesses), summed by function name, written as JSON that
+ * gostat diff and gostat coverage read back. */
+#include "cmdline.h"
+#include "regex_compile.h"
+#include "commands.h"
+#include "exitcode.h"
+#include "outfile.h"
+#include "profile.h"
+#include "profile_json.h"
+#include "profile_load.h"
+#include "statsdir.h"
+#include "statsfile.h"
+#include "term.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct merge_options {
+    const char *output;        /* NULL: stdout */
+    const char *dir;           /* NULL: no --dir */
+    const char *filter;        /* NULL: no --filter */
+    bool force;
+};
+
+static void usage(FILE *out)
+{
+    fputs("usage: gostat merge [-o FILE] [--dir DIR] [--filter REGEX] [--force] [PID|FILE...]\n"
+          "\n"
+          "Sums the counts of several processes (test shards, subprocesses) by\n"
+          "function name and writes one JSON profile, which gostat diff and gostat\n"
+          "coverage read like a stats file. Inputs are PIDs (their stats file in\n"
+          "$GOSTAT_DIR), stats files, or JSON from gostat --json or gostat merge (so\n"
+          "merges can be merged again).\n"
+          "\n"
+          "  -o, --output FILE  write FILE (default: stdout). FILE is written beside\n"
+          "                     its name and renamed into place when complete: it is\n"
+          "                     never left partly written, also on error\n"
+          "  -d, --dir DIR      also read every stats file in DIR (your own regular\n"
+          "                     files named gostat.*); files without a valid header\n"
+          "                     (a process killed while starting) are skipped with a\n"
+          "                     warning\n"
+          "      --filter REGEX keep only functions whose name matches REGEX (POSIX\n"
+          "                     extended, unanchored), e.g. '^example\\.com/app/' for\n"
+          "                     a small baseline of your own code to commit; total_calls\n"
+          "                     and goroutines then count only what is kept\n"
+          "  -f, --force        merge processes of different builds (build ids)\n"
+          "  -h, --help         this text\n"
+          "\n"
+          "Per function: calls, timed calls and their durations add up (total_ns is\n"
+          "the sum of the processes' totals), min_ns and max_ns are the smallest and\n"
+          "largest of any process, mean_ns is over all timed calls. p50/p90/p99 are\n"
+          "null: percentiles of several processes cannot be derived from theirs.\n"
+          "Functions of the same name in one or several programs are one entry.\n"
+          "\n"
+          "Output: {\"processes\":[{\"pid\",\"exe\",\"live\",\"build_id\",\"go_version\",\n"
+          "\"source\"}..],\"total_calls\":N,\"goroutines\":{\"created\",\"exited\",\"live\"}\n"
+          "(null unless runtime.newproc1 and runtime.goexit1 are instrumented),\n"
+          "\"functions\":[{\"name\",\"file\",\"line\",\"calls\",\"timed\",\"timed_calls\",\n"
+          "\"total_ns\",\"mean_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\"min_ns\",\"max_ns\"}..]},\n"
+          "functions sorted by name, one per line. With -o, one summary line goes\n"
+          "to stdout.\n"
+          "\n"
+          "Processes of different builds are refused without --force: a stale stats\n"
+          "file of an earlier build in a reused $GOSTAT_DIR would otherwise be summed\n"
+          "silently. Inputs without a build id are not checked. A process still\n"
+          "running is merged as it is now, with a warning.\n"
+          "\n"
+          "exit status: 0 written, 1 usage error, 2 an input is missing or invalid,\n"
+          "builds differ, no input was found, or the output could not be written\n",
+          out);
+}
+
+static int parse(int argc, char **argv, struct merge_options *o)
+{
+    static const struct option opts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "dir", required_argument, NULL, 'd' },
+        { "filter", required_argument, NULL, 'r' },
+        { "force", no_argument, NULL, 'f' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int opt;
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":o:d:fh", opts, NULL)) != -1) {
+        if (opt == 'o') {
+            o->output = optarg;
+        } else if (opt == 'd') {
+            o->dir = optarg;
+        } else if (opt == 'r') {
+            o->filter = optarg;
+        } else if (opt == 'f') {
+            o->force = true;
+        } else if (opt == 'h') {
+            usage(stdout);
+            return GST_EXIT_OK;
+        } else {
+            return gst_bad_option("merge", opt, argv);
+        }
+    }
+    if (optind == argc && !o->dir) {
+        return gst_usage_error("merge", "nothing to merge: name stats files, PIDs, JSON files "
+                                        "or --dir DIR");
+    }
+    return -1;
+}
+
+struct dir_scan {
+    struct gst_profile *profile;
+    unsigned found;
+    struct gr_error err;
+};
+
+static int visit(void *ctx, const char *name, const char *path, int fd,
+                 const struct gr_error *open_err)
+{
+    struct dir_scan *d = ctx;
+    struct gst_stats st;
+    struct gr_error why;
+    (void)name;
+    if (fd < 0) {
+        d->err = *open_err;
+        return -1;
+    }
+    if (gst_stats_open_fd(&st, fd, path, &why) < 0) {
+        fprintf(stderr, "gostat: merge: warning: skipped %s\n", why.msg);
+        return 0;
+    }
+    int rc = gst_profile_add_stats(d->profile, &st, &d->err);
+    gst_stats_close(&st);
+    d->found++;
+    return rc;
+}
+
+static int load_dir(const char *dir, struct gst_profile *p, struct gr_error *err)
+{
+    struct dir_scan d = { .profile = p };
+    int rc = gst_dir_scan(dir, visit, &d, err);
+    if (rc > 0 || (rc < 0 && d.err.msg[0])) /* the visitor's error */
+        *err = d.err;
+    if (rc != 0)
+        return -1;
+    if (d.found == 0)
+        return gr_fail(err, "no valid stats files in %s", dir);
+    gst_profile_sort(p);
+    return 0;
+}
+
+static int load_all(const struct merge_options *o, char **targets, int n, struct gst_profile *p,
+                    struct gr_error *err)
+{
+    if (o->dir && load_dir(o->dir, p, err) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (gst_profile_load(targets[i], p, err) < 0)
+            return -1;
+    return 0;
+}
+
+/* Sorted by source, so that --dir's order (the directory's) does not show. */
+static int by_source(const void *a, const void *b)
+{
+    const struct gst_process *x = a, *y = b;
+    int c = strcmp(x->source, y->source);
+    return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static void warn_about(const char *what, const struct gst_process *proc)
+{
+    fprintf(stderr, "gostat: merge: warning: %s ", what);
+    gst_put_cell(stderr, proc->source, 0, false);
+    fprintf(stderr, " (pid %" PRId64 ")\n", proc->pid);
+}
+
+/* Refuses (or, with --force, warns about) processes of another build than
+ * the first one with a build id; warns about live ones. */
+static int check_processes(const struct gst_profile *p, bool force, struct gr_error *err)
+{
+    const struct gst_process *first = NULL;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        const struct gst_process *proc = &p->procs[i];
+        if (proc->live)
+            warn_about("counts still changing: process running for", proc);
+        if (!proc->build_id[0])
+            continue;
+        if (!first) {
+            first = proc;
+        } else if (strcmp(first->build_id, proc->build_id) != 0) {
+            char a[256], b[256], ida[96], idb[96];
+            if (!force)
+                return gr_fail(err, "%s and %s come from different builds (build ids %s and %s); "
+                               "--force sums them by function name",
+                               gst_safe_text(a, sizeof a, first->source),
+                               gst_safe_text(b, sizeof b, proc->source),
+                               gst_safe_text(ida, sizeof ida, first->build_id),
+                               gst_safe_text(idb, sizeof idb, proc->build_id));
+            warn_about("summing a different build by function name:", proc);
+        }
+    }
+    return 0;
+}
+
+static int write_output(const char *path, const struct gst_profile *p, struct gr_error *err)
+{
+    struct gst_outfile o;
+    if (!path) {
+        gst_profile_write_json(stdout, p);
+        return 0;
+    }
+    if (gst_outfile_open(&o, path, err) < 0)
+        return -1;
+    gst_profile_write_json(o.fp, p);
+    return gst_outfile_commit(&o, err);
+}
+
+static size_t called_functions(const struct gst_profile *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->nfuncs; i++)
+        n += p->funcs[i].calls > 0;
+    return n;
+}
+
+static int merge(const struct merge_options *o, char **targets, int n, const regex_t *filter)
+{
+    struct gst_profile p;
+    struct gr_error err;
+    int status = GST_EXIT_OK;
+
+    gst_profile_init(&p);
+    int rc = load_all(o, targets, n, &p, &err);
+    if (rc == 0 && filter)
+        gst_profile_keep_matching(&p, filter);
+    if (rc == 0)
+        rc = check_processes(&p, o->force, &err);
+    if (rc == 0) {
+        qsort(p.procs, p.nprocs, sizeof *p.procs, by_source);
+        rc = write_output(o->output, &p, &err);
+    }
+    if (rc < 0) {
+        fprintf(stderr, "gostat: merge: %s\n", err.msg);
+        status = GST_EXIT_STATS;
+    } else if (o->output) {
+        printf("merged %zu process%s: %" PRIu64 " calls, %zu of %zu functions called, into ",
+               p.nprocs, p.nprocs == 1 ? "" : "es", gst_profile_total_calls(&p),
+               called_functions(&p), p.nfuncs);
+        gst_put_cell(stdout, o->output, 0, false);
+        putchar('\n');
+    }
+    gst_profile_free(&p);
+    return status;
+}
+
+int gst_cmd_merge(int argc, char **argv)
+{
+    struct merge_options o = { 0 };
+    struct gr_error err;
+    regex_t filter;
+    int status = parse(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    if (o.filter && gr_regex_compile(&filter, o.filter, "--filter", &err) < 0) {
+        fprintf(stderr, "gostat: merge: %s\n", err.msg);
+        return GST_EXIT_USAGE;
+    }
+    status = merge(&o, argv + optind, argc - optind, o.filter ? &filter : NULL);
+    if (o.filter)
+        regfree(&filter);
+    return status;
+}

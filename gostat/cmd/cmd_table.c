@@ -1,0 +1,100 @@
+/* cmd_table.c: "gostat [options] [PID|FILE]", the command run when no
+ * other is named: the table (or JSON, or a --watch loop) of one stats file,
+ * or the list of stats files in the dir. Errors from below arrive as
+ * values; here they become one stderr line and an exit status. */
+#include "commands.h"
+#include "regex_compile.h"
+#include "error.h"
+#include "exitcode.h"
+#include "json.h"
+#include "listing.h"
+#include "options.h"
+#include "statsdir.h"
+#include "statsfile.h"
+#include "table.h"
+#include "target.h"
+#include "view.h"
+#include "watch.h"
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int report(const struct gr_error *err, int status)
+{
+    fprintf(stderr, "gostat: %s\n", err->msg);
+    return status;
+}
+
+/* JSON always lists zero-call functions: scripts want every function. */
+static int print_once(const struct gst_options *o, struct gst_view_options vo,
+                      const struct gst_stats *st, struct gr_error *err)
+{
+    struct gst_view view;
+    if (o->json)
+        vo.nonzero = false;
+    if (gst_view_build(st, &vo, &view, err) < 0)
+        return -1;
+    if (o->json)
+        gst_json_print(stdout, st, &view);
+    else
+        gst_table_print(stdout, st, &view, NULL);
+    gst_view_free(&view);
+    return 0;
+}
+
+static int show_target(const struct gst_options *o, const regex_t *filter)
+{
+    struct gr_error err;
+    struct gst_stats st;
+    struct gst_view_options vo = {
+        .sort = o->sort, .filter = filter, .nonzero = o->nonzero, .top = o->top,
+    };
+
+    if (gst_open_target(o->target, &st, &err) < 0)
+        return report(&err, GST_EXIT_STATS);
+    int rc = o->watch_seconds > 0 ? gst_watch(stdout, &st, &vo, o->watch_seconds, &err)
+                                  : print_once(o, vo, &st, &err);
+    gst_stats_close(&st);
+    return rc < 0 ? report(&err, GST_EXIT_STATS) : GST_EXIT_OK;
+}
+
+static int run(const struct gst_options *o)
+{
+    struct gr_error err;
+    regex_t filter;
+    int status;
+
+    if (!o->target) {
+        if (gst_list_dir(stdout, stderr, gst_stats_dir(), &err) < 0)
+            return report(&err, GST_EXIT_STATS);
+        return GST_EXIT_OK;
+    }
+    int64_t pid;
+    if (gst_parse_pid(o->target, &pid) && pid < 0) {
+        gr_fail(&err, "'%s' is not a valid pid (use ./%s for a file)", o->target, o->target);
+        return report(&err, GST_EXIT_USAGE);
+    }
+    if (o->filter && gr_regex_compile(&filter, o->filter, "--filter", &err) < 0)
+        return report(&err, GST_EXIT_USAGE);
+    status = show_target(o, o->filter ? &filter : NULL);
+    if (o->filter)
+        regfree(&filter);
+    return status;
+}
+
+int gst_cmd_table(int argc, char **argv)
+{
+    struct gst_options o;
+    struct gr_error err;
+
+    if (gst_parse_options(argc, argv, &o, &err) < 0)
+        return report(&err, GST_EXIT_USAGE);
+    if (o.help) {
+        gst_print_usage(stdout);
+        return GST_EXIT_OK;
+    }
+    return run(&o);
+}

@@ -1,0 +1,142 @@
+/* export.c: the shared driver of the commands that write a profile file. */
+#include "export.h"
+#include "regex_compile.h"
+
+#include "cmdline.h"
+#include "exitcode.h"
+#include "outfile.h"
+#include "target.h"
+#include "term.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdbool.h>
+#include <string.h>
+
+struct export_args {
+    const char *target;
+    const char *output;        /* NULL: the exporter's default */
+    const char *filter;        /* NULL: all functions */
+};
+
+/* Returns -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, const struct gst_exporter *x, struct export_args *a)
+{
+    static const struct option opts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "filter", required_argument, NULL, 'f' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int opt;
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+        if (opt == 'o') {
+            a->output = optarg;
+        } else if (opt == 'f') {
+            a->filter = optarg;
+        } else if (opt == 'h') {
+            x->usage(stdout);
+            return GST_EXIT_OK;
+        } else {
+            return gst_bad_option(x->name, opt, argv);
+        }
+    }
+    if (optind == argc)
+        return gst_usage_error(x->name, "missing PID|FILE");
+    if (optind + 1 < argc)
+        return gst_usage_error(x->name, "unexpected argument '%s'", argv[optind + 1]);
+    a->target = argv[optind];
+    return -1;
+}
+
+static int compile_filter(const struct gst_exporter *x, const char *pattern, regex_t *re)
+{
+    struct gr_error err;
+    if (gr_regex_compile(re, pattern, "--filter", &err) == 0)
+        return 0;
+    fprintf(stderr, "gostat: %s: %s\n", x->name, err.msg);
+    return -1;
+}
+
+void gst_export_exe_base(const struct gst_stats *st, char *buf, size_t len)
+{
+    const char *slash = strrchr(st->hdr.exe, '/');
+    const char *base = slash ? slash + 1 : st->hdr.exe;
+    size_t n = 0;
+
+    if (!*base || strcmp(base, "..") == 0)
+        base = "unknown";
+    for (; *base && n + 1 < len; base++, n++)
+        buf[n] = isalnum((unsigned char)*base) || strchr("._+-", *base) ? *base : '_';
+    if (len)
+        buf[n] = '\0';
+}
+
+static int write_output(const struct gst_exporter *x, const char *path, const struct gst_stats *st,
+                        const struct gst_view *view, struct gr_error *err)
+{
+    struct gst_outfile o;
+    if (gst_outfile_open(&o, path, err) < 0)
+        return -1;
+    if (x->write(o.fp, path, st, view, err) < 0) {
+        gst_outfile_abort(&o);
+        return -1;
+    }
+    return gst_outfile_commit(&o, err);
+}
+
+static int export(const struct gst_exporter *x, const struct export_args *a, const regex_t *filter)
+{
+    struct gst_stats st;
+    struct gst_view view;
+    struct gr_error err;
+    char default_path[PATH_MAX];
+    struct gst_view_options vo = { .sort = GST_SORT_CALLS, .filter = filter, .nonzero = true };
+
+    if (gst_open_target(a->target, &st, &err) < 0) {
+        fprintf(stderr, "gostat: %s\n", err.msg);
+        return GST_EXIT_STATS;
+    }
+    const char *path = a->output;
+    if (!path) {
+        x->default_path(&st, default_path, sizeof default_path);
+        path = default_path;
+    }
+    size_t written = 0;
+    int rc = gst_view_build(&st, &vo, &view, &err);
+    if (rc == 0) {
+        rc = write_output(x, path, &st, &view, &err);
+        written = view.count;
+        gst_view_free(&view);
+    }
+    if (rc == 0 && strcmp(path, "-") != 0) {
+        printf("wrote %zu function%s to ", written, written == 1 ? "" : "s");
+        gst_put_cell(stdout, path, 0, false);
+        printf("\n");
+    }
+    gst_stats_close(&st);
+    if (rc < 0) {
+        fprintf(stderr, "gostat: %s\n", err.msg);
+        return GST_EXIT_STATS;
+    }
+    return GST_EXIT_OK;
+}
+
+int gst_export_main(int argc, char **argv, const struct gst_exporter *x)
+{
+    struct export_args a = { 0 };
+    regex_t filter;
+    int status = parse(argc, argv, x, &a);
+    if (status >= 0)
+        return status;
+    if (a.filter && compile_filter(x, a.filter, &filter) < 0)
+        return GST_EXIT_USAGE;
+    status = export(x, &a, a.filter ? &filter : NULL);
+    if (a.filter)
+        regfree(&filter);
+    return status;
+}

@@ -1,0 +1,456 @@
+/* openmetrics.c: writing a scrape as Prometheus text or OpenMetrics. Both
+ * formats group samples by metric family, so each family is written for
+ * all processes before the next one starts. The two differ only in the
+ * header lines (OpenMetrics names a counter family without its "_total",
+ * has an info type and # UNIT) and in OpenMetrics's closing "# EOF". */
+#include "openmetrics.h"
+#include "vec.h"
+
+#include "clock.h"
+#include "goroutines.h"
+#include "utf8.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The histogram's le bounds in seconds, the same for every process and
+ * host so that series add up with sum by (le): 1-2-5 steps from 100 ns to
+ * 100 s. Labels are spelled as Go's client library spells floats, so they
+ * match other exporters' series. */
+#define LE(v) { v, #v }
+static const struct bound {
+    double seconds;
+    const char *label;
+} bounds[] = {
+    LE(1e-07), LE(2e-07), LE(5e-07), LE(1e-06), LE(2e-06), LE(5e-06),
+    LE(1e-05), LE(2e-05), LE(5e-05), LE(0.0001), LE(0.0002), LE(0.0005),
+    LE(0.001), LE(0.002), LE(0.005), LE(0.01), LE(0.02), LE(0.05),
+    LE(0.1), LE(0.2), LE(0.5), LE(1), LE(2), LE(5), LE(10), LE(20), LE(50), LE(100),
+};
+#define NBOUNDS (sizeof bounds / sizeof bounds[0])   /* index NBOUNDS: +Inf */
+
+enum family_type { COUNTER, GAUGE, HISTOGRAM, INFO };
+
+struct family {
+    const char *name;          /* OpenMetrics family name */
+    enum family_type type;
+    const char *unit;          /* NULL, or the name's unit suffix */
+    const char *help;
+};
+
+static const struct family
+    fam_info = { "gostat_process", INFO, NULL,
+                 "Instrumented Go process: its Go release and build ID." },
+    fam_start = { "gostat_process_start_time_seconds", GAUGE, "seconds",
+                  "Start time of the process since the Unix epoch." },
+    fam_goroutines = { "gostat_goroutines", GAUGE, NULL,
+                       "Goroutines alive: creations minus exits, runtime goroutines included." },
+    fam_creations = { "gostat_goroutine_creations", COUNTER, NULL,
+                      "Goroutines created (calls of runtime.newproc1)." },
+    fam_exits = { "gostat_goroutine_exits", COUNTER, NULL,
+                  "Goroutines that exited (calls of runtime.goexit1)." },
+    fam_sample = { "gostat_timing_sample_every", GAUGE, NULL,
+                   "About 1 call in this many of a timed function is timed (1: all)." },
+    fam_drops = { "gostat_timing_drops", COUNTER, NULL,
+                  "Calls of timed functions that got no duration, by reason." },
+    fam_unmatched = { "gostat_timing_unmatched_returns", COUNTER, NULL,
+                      "Returns of timed functions whose entry was not recorded." },
+    fam_calls = { "gostat_function_calls", COUNTER, NULL,
+                  "Calls of the function (every call, also when timing is sampled)." },
+    fam_seconds = { "gostat_function_seconds", COUNTER, "seconds",
+                    "Time in the function's timed calls, callees included." },
+    fam_duration = { "gostat_function_duration_seconds", HISTOGRAM, "seconds",
+                     "Durations of the function's timed calls, callees included." },
+    fam_procs = { "gostat_scrape_processes", GAUGE, NULL,
+                  "Live instrumented processes in this scrape." },
+    fam_invalid = { "gostat_scrape_invalid_files", GAUGE, NULL,
+                    "Stats files skipped in this scrape: unreadable or invalid." };
+
+/* A growable string; failed stays set once memory ran out. */
+struct strbuf {
+    char *p;
+    size_t len, cap;
+    bool failed;
+};
+
+static void sb_add(struct strbuf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    char *p = gr_vec_grow(b->p, &b->cap, b->len + n + 1, 1);
+    if (!p) {
+        b->failed = true;
+        return;
+    }
+    b->p = p;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void sb_puts(struct strbuf *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
+
+#define REPLACEMENT "\xEF\xBF\xBD"  /* U+FFFD */
+
+/* Is the sequence at p (of len bytes) a C0 or C1 control character, which
+ * could drive a terminal showing the output? */
+static bool is_control(const unsigned char *p, size_t len)
+{
+    if (len == 1)
+        return p[0] < 0x20 || p[0] == 0x7F;
+    return len == 2 && p[0] == 0xC2 && p[1] < 0xA0;
+}
+
+/* Appends s as the inside of a quoted label value: backslash, double quote
+ * and newline escaped as both formats require; invalid UTF-8 and other
+ * control characters each become U+FFFD. */
+static void sb_label_value(struct strbuf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t len = gst_utf8_sequence_length(p);
+        if (len == 1 && (*p == '\\' || *p == '"'))
+            sb_add(b, *p == '\\' ? "\\\\" : "\\\"", 2);
+        else if (len == 1 && *p == '\n')
+            sb_add(b, "\\n", 2);
+        else if (len == 0 || is_control(p, len))
+            sb_puts(b, REPLACEMENT);
+        else
+            sb_add(b, (const char *)p, len);
+        p += len ? len : 1;
+    }
+}
+
+static void sb_label(struct strbuf *b, const char *name, const char *value)
+{
+    if (b->len)
+        sb_add(b, ",", 1);
+    sb_puts(b, name);
+    sb_add(b, "=\"", 2);
+    sb_label_value(b, value);
+    sb_add(b, "\"", 1);
+}
+
+/* A process, prepared once per exposition. */
+struct proc {
+    const struct gst_stats *st;
+    struct strbuf labels;      /* exe="...",pid="..." */
+    struct gst_clock clock;    /* start-up calibration: constant */
+    struct gst_goroutines goroutines;
+    unsigned char bucket_of[GS_HIST_BUCKETS]; /* source bucket -> bounds index */
+};
+
+struct expo {
+    FILE *out;
+    bool om;
+    const struct gst_scrape *s;
+    struct proc *procs;
+    struct strbuf func;        /* scratch: the labels of one function's samples */
+    bool failed;               /* memory ran out */
+};
+
+/* Each source bucket goes to the first bound at or above its upper end, so
+ * no duration is ever reported below its true value. Bucket b holds
+ * durations below 2^(b + GS_HIST_FIRST_LOG2) ticks; the last has no end. */
+static void map_buckets(struct proc *p)
+{
+    for (unsigned b = 0; b < GS_HIST_BUCKETS; b++) {
+        unsigned i = NBOUNDS;
+        if (b + 1 < GS_HIST_BUCKETS) {
+            double upper = (double)(UINT64_C(1) << (b + GS_HIST_FIRST_LOG2)) * p->clock.ns_per_tick / 1e9;
+            for (i = 0; i < NBOUNDS && bounds[i].seconds < upper; i++)
+                ;
+        }
+        p->bucket_of[b] = (unsigned char)i;
+    }
+}
+
+static void prepare(struct proc *p, const struct gst_stats *st)
+{
+    char pid[24];
+    p->st = st;
+    snprintf(pid, sizeof pid, "%" PRId64, st->hdr.pid);
+    sb_label(&p->labels, "exe", st->hdr.exe);
+    sb_label(&p->labels, "pid", pid);
+    p->clock = gst_clock_startup(&st->hdr);
+    p->goroutines = gst_goroutines_of(st);
+    if (p->clock.known)
+        map_buckets(p);
+}
+
+/* Shortest of %.15g and %.17g that reads back as v. */
+static void put_double(FILE *out, double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, sizeof buf, "%.17g", v);
+    fputs(buf, out);
+}
+
+static const char *sample_suffix(enum family_type t)
+{
+    return t == COUNTER ? "_total" : t == INFO ? "_info" : "";
+}
+
+/* The Prometheus text format has no info type and names a counter's
+ * family by its sample name. */
+static void put_header(struct expo *x, const struct family *f)
+{
+    static const char *const types[] = { "counter", "gauge", "histogram", "info" };
+    const char *suffix = x->om ? "" : sample_suffix(f->type);
+    const char *type = !x->om && f->type == INFO ? "gauge" : types[f->type];
+
+    fprintf(x->out, "# HELP %s%s %s\n# TYPE %s%s %s\n", f->name, suffix, f->help, f->name, suffix, type);
+    if (x->om && f->unit)
+        fprintf(x->out, "# UNIT %s %s\n", f->name, f->unit);
+}
+
+/* name{labels[,extra]} */
+static void put_series(struct expo *x, const struct family *f, const char *suffix,
+                       const char *labels, const char *extra)
+{
+    fprintf(x->out, "%s%s{%s%s%s} ", f->name, suffix, labels, extra ? "," : "", extra ? extra : "");
+}
+
+static void put_u64(struct expo *x, const struct family *f, const struct proc *p,
+                    const char *extra, uint64_t v)
+{
+    put_series(x, f, sample_suffix(f->type), p->labels.p, extra);
+    fprintf(x->out, "%" PRIu64 "\n", v);
+}
+
+static void put_process(struct expo *x)
+{
+    struct strbuf extra = { 0 };
+    put_header(x, &fam_info);
+    for (size_t i = 0; i < x->s->nprocs; i++) {
+        const struct proc *p = &x->procs[i];
+        extra.len = 0;
+        sb_label(&extra, "go_version", p->st->hdr.go_version);
+        sb_label(&extra, "build_id", p->st->hdr.build_id);
+        if (!extra.failed)
+            put_u64(x, &fam_info, p, extra.p, 1);
+    }
+    x->failed |= extra.failed;
+    free(extra.p);
+    put_header(x, &fam_start);
+    for (size_t i = 0; i < x->s->nprocs; i++) {
+        put_series(x, &fam_start, "", x->procs[i].labels.p, NULL);
+        put_double(x->out, (double)x->procs[i].st->hdr.start_time_ns / 1e9);
+        fputc('\n', x->out);
+    }
+}
+
+static void put_goroutines(struct expo *x)
+{
+    put_header(x, &fam_goroutines);
+    for (size_t i = 0; i < x->s->nprocs; i++)
+        if (x->procs[i].goroutines.known)
+            put_u64(x, &fam_goroutines, &x->procs[i], NULL, x->procs[i].goroutines.live);
+    put_header(x, &fam_creations);
+    for (size_t i = 0; i < x->s->nprocs; i++)
+        if (x->procs[i].goroutines.known)
+            put_u64(x, &fam_creations, &x->procs[i], NULL, x->procs[i].goroutines.created);
+    put_header(x, &fam_exits);
+    for (size_t i = 0; i < x->s->nprocs; i++)
+        if (x->procs[i].goroutines.known)
+            put_u64(x, &fam_exits, &x->procs[i], NULL, x->procs[i].goroutines.exited);
+}
+
+static void put_timing_health(struct expo *x)
+{
+    put_header(x, &fam_sample);
+    for (size_t i = 0; i < x->s->nprocs; i++) {
+        const struct gst_stats *st = x->procs[i].st;
+        if (st->timing)
+            put_u64(x, &fam_sample, &x->procs[i], NULL, st->hdr.sample_every > 1 ? st->hdr.sample_every : 1);
+    }
+    put_header(x, &fam_drops);
+    for (size_t i = 0; i < x->s->nprocs; i++) {
+        const struct gst_drops *d = &x->procs[i].st->drops;
+        if (!x->procs[i].st->timing)
+            continue;
+        put_u64(x, &fam_drops, &x->procs[i], "reason=\"unwound\"", d->unwound);
+        put_u64(x, &fam_drops, &x->procs[i], "reason=\"too_deep\"", d->too_deep);
+        put_u64(x, &fam_drops, &x->procs[i], "reason=\"no_slot\"", d->no_slot);
+        put_u64(x, &fam_drops, &x->procs[i], "reason=\"no_space\"", d->no_space);
+    }
+    put_header(x, &fam_unmatched);
+    for (size_t i = 0; i < x->s->nprocs; i++)
+        if (x->procs[i].st->timing)
+            put_u64(x, &fam_unmatched, &x->procs[i], NULL, x->procs[i].st->drops.unmatched);
+}
+
+/* Sets x->func to the labels of f's samples in p. */
+static void function_labels(struct expo *x, const struct proc *p, const struct gst_func *f)
+{
+    x->func.len = 0;
+    sb_puts(&x->func, p->labels.p);
+    sb_label(&x->func, "function", f->name);
+}
+
+/* Only functions called at least once are exported: a large program has
+ * tens of thousands of functions, most never called. */
+static bool exported(const struct proc *p, const struct gst_func *f)
+{
+    (void)p;
+    return f->calls > 0;
+}
+
+static bool has_durations(const struct proc *p, const struct gst_func *f)
+{
+    return exported(p, f) && f->timed && p->clock.known;
+}
+
+static double seconds_of(const struct proc *p, uint64_t ticks)
+{
+    return (double)ticks * p->clock.ns_per_tick / 1e9;
+}
+
+static void put_calls(struct expo *x, const struct proc *p, const struct gst_func *f)
+{
+    (void)p;
+    put_series(x, &fam_calls, "_total", x->func.p, NULL);
+    fprintf(x->out, "%" PRIu64 "\n", f->calls);
+}
+
+static void put_seconds(struct expo *x, const struct proc *p, const struct gst_func *f)
+{
+    put_series(x, &fam_seconds, "_total", x->func.p, NULL);
+    put_double(x->out, seconds_of(p, f->total_ticks));
+    fputc('\n', x->out);
+}
+
+static uint64_t add_saturating(uint64_t a, uint64_t b)
+{
+    return __builtin_add_overflow(a, b, &a) ? UINT64_MAX : a;
+}
+
+static void put_histogram(struct expo *x, const struct proc *p, const struct gst_func *f)
+{
+    uint64_t in_bound[NBOUNDS + 1] = { 0 };
+    for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
+        in_bound[p->bucket_of[b]] = add_saturating(in_bound[p->bucket_of[b]], f->hist[b]);
+
+    uint64_t cumulative = 0;
+    char le[40];
+    for (unsigned i = 0; i <= NBOUNDS; i++) {
+        cumulative = add_saturating(cumulative, in_bound[i]);
+        snprintf(le, sizeof le, "le=\"%s\"", i < NBOUNDS ? bounds[i].label : "+Inf");
+        put_series(x, &fam_duration, "_bucket", x->func.p, le);
+        fprintf(x->out, "%" PRIu64 "\n", cumulative);
+    }
+    put_series(x, &fam_duration, "_sum", x->func.p, NULL);
+    put_double(x->out, seconds_of(p, f->total_ticks));
+    fputc('\n', x->out);
+    put_series(x, &fam_duration, "_count", x->func.p, NULL);
+    fprintf(x->out, "%" PRIu64 "\n", cumulative);
+}
+
+/* One per-function family: its header, then put for every function of
+ * every process that wanted accepts, under the function's labels. */
+static void put_function_family(struct expo *x, const struct family *fam,
+                                bool (*wanted)(const struct proc *, const struct gst_func *),
+                                void (*put)(struct expo *, const struct proc *, const struct gst_func *))
+{
+    put_header(x, fam);
+    for (size_t i = 0; i < x->s->nprocs; i++) {
+        const struct proc *p = &x->procs[i];
+        for (uint32_t k = 0; k < p->st->hdr.nfuncs; k++) {
+            const struct gst_func *f = &p->st->funcs[k];
+            if (!wanted(p, f))
+                continue;
+            function_labels(x, p, f);
+            put(x, p, f);
+        }
+    }
+}
+
+static void put_scrape(struct expo *x)
+{
+    put_header(x, &fam_procs);
+    fprintf(x->out, "%s %zu\n", fam_procs.name, x->s->nprocs);
+    put_header(x, &fam_invalid);
+    fprintf(x->out, "%s %u\n", fam_invalid.name, x->s->invalid_files);
+}
+
+int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape *s)
+{
+    struct expo x = { .out = out, .om = fmt == GST_EXPO_OPENMETRICS, .s = s };
+    bool failed = false;
+
+    x.procs = calloc(s->nprocs ? s->nprocs : 1, sizeof *x.procs);
+    if (!x.procs)
+        return -1;
+    for (size_t i = 0; i < s->nprocs; i++) {
+        prepare(&x.procs[i], s->procs[i]);
+        failed |= x.procs[i].labels.failed;
+    }
+    if (!failed) {
+        put_process(&x);
+        put_goroutines(&x);
+        put_timing_health(&x);
+        put_function_family(&x, &fam_calls, exported, put_calls);
+        put_function_family(&x, &fam_seconds, has_durations, put_seconds);
+        put_function_family(&x, &fam_duration, has_durations, put_histogram);
+        put_scrape(&x);
+        if (x.om)
+            fputs("# EOF\n", out);
+        failed = x.failed || x.func.failed;
+    }
+    for (size_t i = 0; i < s->nprocs; i++)
+        free(x.procs[i].labels.p);
+    free(x.procs);
+    free(x.func.p);
+    return failed || ferror(out) ? -1 : 0;
+}
+
+/* The q parameter of one media range's parameters (default 1). */
+static double quality(const char *params, size_t len)
+{
+    for (size_t i = 0; i + 2 <= len; i++) {
+        if (params[i] != ';')
+            continue;
+        size_t j = i + 1;
+        while (j < len && params[j] == ' ')
+            j++;
+        if (j + 2 <= len && (params[j] == 'q' || params[j] == 'Q') && params[j + 1] == '=')
+            return strtod(params + j + 2, NULL);
+    }
+    return 1.0;
+}
+
+enum gst_expo_format gst_expo_negotiate(const char *accept)
+{
+    double om_q = 0, text_q = 0;
+    const char *p = accept;
+    while (p && *p) {
+        p += strspn(p, " \t");
+        size_t range_len = strcspn(p, ",");
+        size_t type_len = strcspn(p, ";,");
+        while (type_len > 0 && (p[type_len - 1] == ' ' || p[type_len - 1] == '\t'))
+            type_len--;
+        double q = quality(p + type_len, range_len - type_len);
+        if (type_len == 28 && strncasecmp(p, "application/openmetrics-text", 28) == 0)
+            om_q = q > om_q ? q : om_q;
+        else if (type_len == 10 && strncasecmp(p, "text/plain", 10) == 0)
+            text_q = q > text_q ? q : text_q;
+        p += range_len;
+        if (*p == ',')
+            p++;
+    }
+    return om_q > 0 && om_q >= text_q ? GST_EXPO_OPENMETRICS : GST_EXPO_PROMETHEUS;
+}
+
+const char *gst_expo_content_type(enum gst_expo_format fmt)
+{
+    return fmt == GST_EXPO_OPENMETRICS ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+                                       : "text/plain; version=0.0.4; charset=utf-8";
+}

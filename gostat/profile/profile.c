@@ -1,0 +1,175 @@
+/* profile.c: building, folding and looking up a profile's functions. */
+#include "profile.h"
+#include "vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void gst_profile_init(struct gst_profile *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+static void free_process(struct gst_process *proc)
+{
+    free(proc->exe);
+    free(proc->build_id);
+    free(proc->go_version);
+    free(proc->source);
+}
+
+static void free_func(struct gst_pfunc *f)
+{
+    free(f->name);
+    free(f->file);
+}
+
+void gst_profile_free(struct gst_profile *p)
+{
+    for (size_t i = 0; i < p->nprocs; i++)
+        free_process(&p->procs[i]);
+    for (size_t i = 0; i < p->nfuncs; i++)
+        free_func(&p->funcs[i]);
+    free(p->procs);
+    free(p->funcs);
+    gst_profile_init(p);
+}
+
+static char *dup_or_empty(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+int gst_profile_add_process(struct gst_profile *p, const struct gst_process *proc,
+                            struct gr_error *err)
+{
+    struct gst_process *procs = gr_vec_grow(p->procs, &p->procs_cap, p->nprocs + 1, sizeof *procs);
+    if (!procs)
+        return gr_fail(err, "out of memory for %zu processes", p->nprocs + 1);
+    p->procs = procs;
+    struct gst_process copy = {
+        .pid = proc->pid, .live = proc->live,
+        .exe = dup_or_empty(proc->exe), .build_id = dup_or_empty(proc->build_id),
+        .go_version = dup_or_empty(proc->go_version), .source = dup_or_empty(proc->source),
+    };
+    if (!copy.exe || !copy.build_id || !copy.go_version || !copy.source) {
+        free_process(&copy);
+        return gr_fail(err, "out of memory");
+    }
+    p->procs[p->nprocs++] = copy;
+    return 0;
+}
+
+int gst_profile_add_func(struct gst_profile *p, const struct gst_pfunc *f, struct gr_error *err)
+{
+    struct gst_pfunc *funcs = gr_vec_grow(p->funcs, &p->funcs_cap, p->nfuncs + 1, sizeof *funcs);
+    if (!funcs)
+        return gr_fail(err, "out of memory for %zu functions", p->nfuncs + 1);
+    p->funcs = funcs;
+    struct gst_pfunc copy = *f;
+    copy.name = dup_or_empty(f->name);
+    copy.file = dup_or_empty(f->file);
+    if (!copy.name || !copy.file) {
+        free_func(&copy);
+        return gr_fail(err, "out of memory");
+    }
+    p->funcs[p->nfuncs++] = copy;
+    return 0;
+}
+
+static int by_name_file_line(const void *a, const void *b)
+{
+    const struct gst_pfunc *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c == 0) /* a known file sorts before an unknown one */
+        c = (x->file[0] == '\0') - (y->file[0] == '\0');
+    if (c == 0)
+        c = strcmp(x->file, y->file);
+    if (c == 0)
+        c = (x->line > y->line) - (x->line < y->line);
+    return c;
+}
+
+static uint64_t add_saturating(uint64_t a, uint64_t b)
+{
+    uint64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
+/* Adds from's counts to into; from is then freed. */
+static void fold(struct gst_pfunc *into, struct gst_pfunc *from)
+{
+    into->calls = add_saturating(into->calls, from->calls);
+    into->timed |= from->timed;
+    into->timed_calls = add_saturating(into->timed_calls, from->timed_calls);
+    into->timed_ns += from->timed_ns;
+    if (from->time_known) {
+        into->total_ns = into->time_known ? into->total_ns + from->total_ns : from->total_ns;
+        into->time_known = true;
+    }
+    if (from->any_time) {
+        into->min_ns = into->any_time && into->min_ns < from->min_ns ? into->min_ns : from->min_ns;
+        into->max_ns = into->any_time && into->max_ns > from->max_ns ? into->max_ns : from->max_ns;
+        into->any_time = true;
+    }
+    free_func(from);
+}
+
+void gst_profile_sort(struct gst_profile *p)
+{
+    if (p->nfuncs == 0)
+        return;
+    qsort(p->funcs, p->nfuncs, sizeof *p->funcs, by_name_file_line);
+    size_t kept = 0;
+    for (size_t i = 1; i < p->nfuncs; i++) {
+        if (strcmp(p->funcs[kept].name, p->funcs[i].name) == 0)
+            fold(&p->funcs[kept], &p->funcs[i]);
+        else
+            p->funcs[++kept] = p->funcs[i];
+    }
+    p->nfuncs = kept + 1;
+}
+
+static int by_name_key(const void *key, const void *elem)
+{
+    return strcmp(key, ((const struct gst_pfunc *)elem)->name);
+}
+
+const struct gst_pfunc *gst_profile_find(const struct gst_profile *p, const char *name)
+{
+    if (p->nfuncs == 0)
+        return NULL;
+    return bsearch(name, p->funcs, p->nfuncs, sizeof *p->funcs, by_name_key);
+}
+
+int gst_profile_merge(struct gst_profile *dst, const struct gst_profile *src, struct gr_error *err)
+{
+    for (size_t i = 0; i < src->nprocs; i++)
+        if (gst_profile_add_process(dst, &src->procs[i], err) < 0)
+            return -1;
+    for (size_t i = 0; i < src->nfuncs; i++)
+        if (gst_profile_add_func(dst, &src->funcs[i], err) < 0)
+            return -1;
+    gst_profile_sort(dst);
+    return 0;
+}
+
+void gst_profile_keep_matching(struct gst_profile *p, const regex_t *filter)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        if (regexec(filter, p->funcs[i].name, 0, NULL, 0) == 0)
+            p->funcs[kept++] = p->funcs[i];
+        else
+            free_func(&p->funcs[i]);
+    }
+    p->nfuncs = kept;
+}
+
+uint64_t gst_profile_total_calls(const struct gst_profile *p)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < p->nfuncs; i++)
+        total = add_saturating(total, p->funcs[i].calls);
+    return total;
+}

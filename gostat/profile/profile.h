@@ -1,0 +1,79 @@
+/* profile.h: per-function totals of one or more processes, independent of
+ * where they came from (a stats file, "gostat --json", "gostat merge"): the
+ * common ground of gostat merge, diff and coverage. Functions are keyed by
+ * name; two functions of the same name (in one program or across programs)
+ * are one entry whose counts are summed. */
+#ifndef GOSTAT_PROFILE_H
+#define GOSTAT_PROFILE_H
+
+#include "error.h"
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One process the profile's counts came from. */
+struct gst_process {
+    int64_t pid;
+    bool live;                 /* still running when it was read */
+    char *exe, *build_id, *go_version;
+    char *source;              /* the stats file or JSON it was read from */
+};
+
+struct gst_pfunc {
+    char *name;
+    char *file;                /* "" when unknown */
+    uint32_t line;             /* 0 when unknown */
+    uint64_t calls;
+    bool timed;                /* timed in at least one process */
+    uint64_t timed_calls;      /* calls with a measured duration */
+    double timed_ns;           /* sum of those durations: the mean is
+                                  timed_ns / timed_calls */
+    bool time_known;           /* total_ns is known (summed over the
+                                  processes where it was) */
+    double total_ns;           /* timed_ns, or with sampled timing its
+                                  estimate for all calls (times.h) */
+    bool any_time;             /* at least one duration: min/max exist */
+    double min_ns, max_ns;
+};
+
+struct gst_profile {
+    struct gst_process *procs;
+    size_t nprocs, procs_cap;
+    struct gst_pfunc *funcs;   /* by name (strcmp), one per name, once
+                                  gst_profile_sort ran */
+    size_t nfuncs, funcs_cap;
+};
+
+void gst_profile_init(struct gst_profile *p);
+void gst_profile_free(struct gst_profile *p);
+
+/* Appends a copy of proc (its strings duplicated). */
+int gst_profile_add_process(struct gst_profile *p, const struct gst_process *proc,
+                            struct gr_error *err);
+
+/* Appends a copy of f. Same-named functions stay separate until
+ * gst_profile_sort folds them. */
+int gst_profile_add_func(struct gst_profile *p, const struct gst_pfunc *f, struct gr_error *err);
+
+/* Sorts by name and folds same-named functions into one: calls, timed
+ * calls, their durations and known total times add up, min and max are the smallest and
+ * largest seen; file and line are a known pair (the first by file
+ * name, then line, so the result does not depend on input order). */
+void gst_profile_sort(struct gst_profile *p);
+
+/* The function called name, or NULL (needs gst_profile_sort). */
+const struct gst_pfunc *gst_profile_find(const struct gst_profile *p, const char *name);
+
+/* Adds every process and function of src to dst, and sorts dst. */
+int gst_profile_merge(struct gst_profile *dst, const struct gst_profile *src, struct gr_error *err);
+
+/* Removes the functions whose name filter (a compiled regex) does not
+ * match. */
+void gst_profile_keep_matching(struct gst_profile *p, const regex_t *filter);
+
+/* Sum of all functions' calls. */
+uint64_t gst_profile_total_calls(const struct gst_profile *p);
+
+#endif

@@ -1,0 +1,344 @@
+/* statsfile.c: reading one stats file. Every size used for a read, an
+ * allocation or a mapping comes from a header that gst_layout_check has
+ * already matched against the file's actual size (fstat), so a corrupt or
+ * hostile file yields an error, never a huge allocation or a stray read. */
+#include "statsfile.h"
+
+#include "statsfile_check.h"
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Function table entries read per pread: bounds stack use, and keeps the
+ * heap holding only the converted entries. */
+#define FUNCTAB_CHUNK 128
+
+static int read_exact(int fd, void *buf, size_t len, uint64_t off)
+{
+    unsigned char *p = buf;
+    while (len > 0) {
+        ssize_t n = pread(fd, p, len, (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0) {
+            errno = EIO; /* the file shrank since fstat */
+            return -1;
+        }
+        p += n;
+        off += (uint64_t)n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static int read_header(struct gst_stats *st, int fd, uint64_t *actual_size, struct gr_error *err)
+{
+    struct stat sb;
+    if (fstat(fd, &sb) < 0)
+        return gr_fail(err, "%s: cannot stat: %s", st->path, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return gr_fail(err, "%s: not a regular file", st->path);
+    *actual_size = (uint64_t)sb.st_size;
+
+    /* A short file is read partly; the zeroed rest fails validation with a
+     * message that says which part is missing. */
+    size_t want = sizeof st->hdr;
+    if (*actual_size < want)
+        want = (size_t)*actual_size;
+    memset(&st->hdr, 0, sizeof st->hdr);
+    if (read_exact(fd, &st->hdr, want, 0) < 0)
+        return gr_fail(err, "%s: cannot read header: %s", st->path, strerror(errno));
+    return gst_layout_check(&st->hdr, *actual_size, st->path, err);
+}
+
+static int load_strtab(struct gst_stats *st, int fd, struct gr_error *err)
+{
+    const struct gs_header *h = &st->hdr;
+
+    st->strtab = malloc(h->strtab_size);
+    if (!st->strtab)
+        return gr_fail(err, "%s: out of memory for a %" PRIu64 "-byte string table",
+                        st->path, h->strtab_size);
+    if (read_exact(fd, st->strtab, h->strtab_size, h->strtab_off) < 0)
+        return gr_fail(err, "%s: cannot read string table: %s", st->path, strerror(errno));
+    if (st->strtab[0] != '\0')
+        return gr_fail(err, "%s: corrupt: string table does not start with the empty string", st->path);
+    return 0;
+}
+
+static int convert_func(struct gst_stats *st, const struct gs_func *in, uint32_t index,
+                        struct gr_error *err)
+{
+    uint64_t size = st->hdr.strtab_size;
+
+    if (gst_layout_check_string(st->strtab, size, in->name_off, "name", index, st->path, err) < 0
+        || gst_layout_check_string(st->strtab, size, in->file_off, "file", index, st->path, err) < 0
+        || gst_layout_check_string(st->strtab, size, in->untimed_off, "untimed reason", index,
+                                   st->path, err) < 0
+        || gst_layout_check_timing_index(&st->hdr, in->timing, index, st->path, err) < 0)
+        return -1;
+    bool timed = st->timing && in->timing != GS_UNTIMED;
+    st->funcs[index] = (struct gst_func){
+        .name = st->strtab + in->name_off,
+        .file = st->strtab + in->file_off,
+        .entry = in->entry,
+        .line = in->line,
+        .inlined = (in->flags & GS_FUNC_INLINED) != 0,
+        .timed = timed,
+        .untimed = timed ? NULL : st->strtab + in->untimed_off,
+        .timing = timed ? in->timing : GS_UNTIMED,
+    };
+    return 0;
+}
+
+static int load_functab(struct gst_stats *st, int fd, struct gr_error *err)
+{
+    const struct gs_header *h = &st->hdr;
+    struct gs_func chunk[FUNCTAB_CHUNK];
+
+    st->funcs = calloc(h->nfuncs ? h->nfuncs : 1, sizeof *st->funcs);
+    if (!st->funcs)
+        return gr_fail(err, "%s: out of memory for %" PRIu32 " functions", st->path, h->nfuncs);
+    for (uint32_t done = 0; done < h->nfuncs;) {
+        uint32_t n = h->nfuncs - done < FUNCTAB_CHUNK ? h->nfuncs - done : FUNCTAB_CHUNK;
+        if (read_exact(fd, chunk, n * sizeof chunk[0], h->functab_off + (uint64_t)done * sizeof chunk[0]) < 0)
+            return gr_fail(err, "%s: cannot read function table: %s", st->path, strerror(errno));
+        for (uint32_t k = 0; k < n; k++)
+            if (convert_func(st, &chunk[k], done + k, err) < 0)
+                return -1;
+        done += n;
+    }
+    return 0;
+}
+
+/* Maps the live page and all rows. The map offset must be aligned to the
+ * system page, which may be larger than GS_PAGE. */
+static int map_counters(struct gst_stats *st, int fd, struct gr_error *err)
+{
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t map_off = st->hdr.live_off - st->hdr.live_off % page;
+
+    st->map_skew = (size_t)(st->hdr.live_off - map_off);
+    st->map_len = st->map_skew + (size_t)gst_layout_counter_area_size(&st->hdr);
+    void *m = mmap(NULL, st->map_len, PROT_READ, MAP_SHARED, fd, (off_t)map_off);
+    if (m == MAP_FAILED) {
+        st->map = NULL;
+        return gr_fail(err, "%s: cannot map counters: %s", st->path, strerror(errno));
+    }
+    st->map = m;
+    return 0;
+}
+
+/* Counters are written concurrently by the program; an aligned 8-byte
+ * atomic load never sees a torn value. */
+static uint64_t load_u64(const unsigned char *p)
+{
+    return __atomic_load_n((const uint64_t *)(const void *)p, __ATOMIC_RELAXED);
+}
+
+static uint64_t add_saturating(uint64_t a, uint64_t b)
+{
+    uint64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
+static void sum_calls(struct gst_stats *st, const unsigned char *row)
+{
+    const unsigned char *counts = row + st->hdr.counts_off;
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++)
+        st->funcs[i].calls = add_saturating(st->funcs[i].calls,
+                                            load_u64(counts + (uint64_t)i * st->hdr.counter_size));
+}
+
+static void sum_drops(struct gst_drops *d, const unsigned char *row)
+{
+    d->unwound = add_saturating(d->unwound, load_u64(row + offsetof(struct gs_drops, unwound)));
+    d->too_deep = add_saturating(d->too_deep, load_u64(row + offsetof(struct gs_drops, too_deep)));
+    d->no_slot = add_saturating(d->no_slot, load_u64(row + offsetof(struct gs_drops, no_slot)));
+    d->unmatched = add_saturating(d->unmatched, load_u64(row + offsetof(struct gs_drops, unmatched)));
+    d->no_space = add_saturating(d->no_space, load_u64(row + offsetof(struct gs_drops, no_space)));
+}
+
+static void add_timing(struct gst_func *f, const unsigned char *rec)
+{
+    uint64_t max = load_u64(rec + offsetof(struct gs_timing, max));
+    uint64_t min_inverted = load_u64(rec + offsetof(struct gs_timing, min_inverted));
+
+    f->total_ticks = add_saturating(f->total_ticks, load_u64(rec + offsetof(struct gs_timing, total)));
+    if (max > f->max_ticks)
+        f->max_ticks = max;
+    if (min_inverted > f->min_ticks) /* kept inverted until finish_sums */
+        f->min_ticks = min_inverted;
+    for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
+        f->hist[b] = add_saturating(f->hist[b],
+                                    load_u64(rec + offsetof(struct gs_timing, hist) + b * sizeof(uint64_t)));
+}
+
+/* Only records on pages the row's page map says are backed are read: a
+ * read through the mapping would make the kernel allocate any other. */
+static void sum_timing_row(struct gst_stats *st, const unsigned char *row)
+{
+    const unsigned char *pagemap = row + GS_ROW_PAGEMAP;
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
+        struct gst_func *f = &st->funcs[i];
+        if (!f->timed)
+            continue;
+        uint64_t off = gs_timing_offset(st->hdr.timing_off, f->timing);
+        if (__atomic_load_n(pagemap + off / GS_PAGE, __ATOMIC_ACQUIRE) == 1)
+            add_timing(f, row + off);
+    }
+}
+
+static void reset_sums(struct gst_stats *st)
+{
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
+        struct gst_func *f = &st->funcs[i];
+        f->calls = f->timed_calls = f->total_ticks = f->min_ticks = f->max_ticks = 0;
+        memset(f->hist, 0, sizeof f->hist);
+    }
+    memset(&st->drops, 0, sizeof st->drops);
+}
+
+static void finish_sums(struct gst_stats *st)
+{
+    st->total_calls = 0;
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
+        struct gst_func *f = &st->funcs[i];
+        st->total_calls = add_saturating(st->total_calls, f->calls);
+        f->min_ticks = f->min_ticks ? ~f->min_ticks : 0;
+        for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
+            f->timed_calls = add_saturating(f->timed_calls, f->hist[b]);
+    }
+}
+
+/* A thread's row may be read once the program has backed it with memory
+ * (gs_live.rows_backed); row 0 always is. */
+static bool row_backed(const unsigned char *live, uint64_t r)
+{
+    const unsigned char *word = live + offsetof(struct gs_live, rows_backed) + (r / 64) * 8;
+    return r == 0 || (__atomic_load_n((const uint64_t *)(const void *)word, __ATOMIC_ACQUIRE) >> (r % 64) & 1);
+}
+
+static void sum_counters(struct gst_stats *st)
+{
+    const struct gs_header *h = &st->hdr;
+    const unsigned char *live = st->map + st->map_skew;
+    const unsigned char *rows = live + (h->rows_off - h->live_off);
+    uint64_t claimed = load_u64(live + offsetof(struct gs_live, rows_claimed));
+    uint64_t nrows = gst_layout_rows_in_use(h, claimed);
+
+    reset_sums(st);
+    /* Row-major: each row is one contiguous run of counters. Row 0 holds
+     * no timing. */
+    for (uint64_t r = 0; r < nrows; r++) {
+        const unsigned char *row = rows + r * h->row_stride;
+        if (!row_backed(live, r))
+            continue;
+        sum_calls(st, row);
+        if (st->timing) {
+            sum_drops(&st->drops, row);
+            if (r > 0)
+                sum_timing_row(st, row);
+        }
+    }
+    finish_sums(st);
+}
+
+/* If someone truncates the file after we mapped it, touching the lost pages
+ * raises SIGBUS; we turn that into an error instead of a crash. */
+static sigjmp_buf sigbus_jump;
+static volatile sig_atomic_t sigbus_guard_armed;
+
+static void on_sigbus(int sig)
+{
+    if (sigbus_guard_armed)
+        siglongjmp(sigbus_jump, 1);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
+{
+    struct sigaction guard, saved;
+    int rc = 0;
+
+    memset(&guard, 0, sizeof guard);
+    guard.sa_handler = on_sigbus;
+    sigemptyset(&guard.sa_mask);
+    sigaction(SIGBUS, &guard, &saved);
+    if (sigsetjmp(sigbus_jump, 1) == 0) {
+        sigbus_guard_armed = 1;
+        sum_counters(st);
+    } else {
+        rc = gr_fail(err, "%s: file shrank while reading its counters", st->path);
+    }
+    sigbus_guard_armed = 0;
+    sigaction(SIGBUS, &saved, NULL);
+    return rc;
+}
+
+int gst_stats_refresh(struct gst_stats *st, struct gr_error *err)
+{
+    /* Liveness first: if the process has exited by now, the counters read
+     * next are final, so the last snapshot of a watch is complete. */
+    st->live = gst_process_is_live(st->hdr.pid, st->hdr.proc_start_ticks);
+    st->clock = gst_clock_for(&st->hdr);
+    return sum_counters_guarded(st, err);
+}
+
+int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_error *err)
+{
+    uint64_t actual_size;
+    int rc;
+
+    memset(st, 0, sizeof *st);
+    snprintf(st->path, sizeof st->path, "%s", path);
+    rc = read_header(st, fd, &actual_size, err);
+    st->timing = (st->hdr.flags & GS_HDR_TIMING) != 0;
+    if (rc == 0)
+        rc = load_strtab(st, fd, err);
+    if (rc == 0)
+        rc = load_functab(st, fd, err);
+    if (rc == 0)
+        rc = map_counters(st, fd, err);
+    close(fd); /* the mapping keeps the file */
+    if (rc == 0)
+        rc = gst_stats_refresh(st, err);
+    if (rc < 0)
+        gst_stats_close(st);
+    return rc;
+}
+
+int gst_stats_open(struct gst_stats *st, const char *path, struct gr_error *err)
+{
+    /* O_NONBLOCK: opening a FIFO must not hang; fstat then rejects it. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        memset(st, 0, sizeof *st);
+        return gr_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    }
+    return gst_stats_open_fd(st, fd, path, err);
+}
+
+void gst_stats_close(struct gst_stats *st)
+{
+    if (st->map)
+        munmap((void *)st->map, st->map_len);
+    free(st->funcs);
+    free(st->strtab);
+    st->map = NULL;
+    st->funcs = NULL;
+    st->strtab = NULL;
+}

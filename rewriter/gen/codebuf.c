@@ -1,0 +1,143 @@
+/* codebuf.c: encoding instructions into a gr_codebuf with Zydis. */
+#include "codebuf.h"
+#include "vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int gr_code_init(struct gr_codebuf *c, uint64_t base, struct gr_error *err)
+{
+    c->cap = 1 << 16;
+    c->len = 0;
+    c->base = base;
+    c->bytes = malloc(c->cap);
+    return c->bytes ? 0 : gr_fail(err, "out of memory for trampolines");
+}
+
+void gr_code_free(struct gr_codebuf *c)
+{
+    free(c->bytes);
+    memset(c, 0, sizeof *c);
+}
+
+static int reserve(struct gr_codebuf *c, size_t n, struct gr_error *err)
+{
+    uint8_t *p = gr_vec_grow(c->bytes, &c->cap, c->len + n, 1);
+    if (!p)
+        return gr_fail(err, "out of memory for trampolines");
+    c->bytes = p;
+    return 0;
+}
+
+int gr_code_append(struct gr_codebuf *c, const void *bytes, size_t n, struct gr_error *err)
+{
+    if (reserve(c, n, err) < 0)
+        return -1;
+    memcpy(c->bytes + c->len, bytes, n);
+    c->len += n;
+    return 0;
+}
+
+int gr_code_fill(struct gr_codebuf *c, size_t n, uint8_t fill, struct gr_error *err)
+{
+    if (reserve(c, n, err) < 0)
+        return -1;
+    memset(c->bytes + c->len, fill, n);
+    c->len += n;
+    return 0;
+}
+
+int gr_code_pad(struct gr_codebuf *c, size_t align, uint8_t fill, struct gr_error *err)
+{
+    return gr_code_fill(c, (align - c->len % align) % align, fill, err);
+}
+
+static int encode(struct gr_codebuf *c, ZydisEncoderRequest *req, struct gr_error *err)
+{
+    if (reserve(c, ZYDIS_MAX_INSTRUCTION_LENGTH, err) < 0)
+        return -1;
+    ZyanUSize len = ZYDIS_MAX_INSTRUCTION_LENGTH;
+    ZyanStatus st = ZydisEncoderEncodeInstructionAbsolute(req, c->bytes + c->len, &len, gr_code_here(c));
+    if (!ZYAN_SUCCESS(st))
+        return gr_fail(err, "Zydis could not encode %s at 0x%llx (status 0x%x)",
+                       ZydisMnemonicGetString(req->mnemonic), (unsigned long long)gr_code_here(c), st);
+    c->len += len;
+    return 0;
+}
+
+static ZydisEncoderRequest request(ZydisMnemonic m, unsigned nops)
+{
+    ZydisEncoderRequest r;
+    memset(&r, 0, sizeof r);
+    r.machine_mode = ZYDIS_MACHINE_MODE_LONG_64;
+    r.mnemonic = m;
+    r.operand_count = (ZyanU8)nops;
+    return r;
+}
+
+int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_error *err)
+{
+    ZydisEncoderRequest req;
+    if (!ZYAN_SUCCESS(ZydisEncoderDecodedInstructionToEncoderRequest(
+            &in->insn, in->ops, in->insn.operand_count_visible, &req)))
+        return gr_fail(err, "cannot re-encode instruction at 0x%llx", (unsigned long long)in->addr);
+    for (unsigned i = 0; i < in->insn.operand_count_visible; i++) {
+        const ZydisDecodedOperand *op = &in->ops[i];
+        int relative = (op->type == ZYDIS_OPERAND_TYPE_IMMEDIATE && op->imm.is_relative) ||
+                       (op->type == ZYDIS_OPERAND_TYPE_MEMORY && op->mem.base == ZYDIS_REGISTER_RIP);
+        uint64_t target;
+        if (!relative)
+            continue;
+        if (!ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&in->insn, op, in->addr, &target)))
+            return gr_fail(err, "cannot resolve target of instruction at 0x%llx",
+                           (unsigned long long)in->addr);
+        if (op->type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+            req.operands[i].imm.u = target;
+            req.branch_type = ZYDIS_BRANCH_TYPE_NEAR;
+            req.branch_width = ZYDIS_BRANCH_WIDTH_32;
+        } else {
+            req.operands[i].mem.displacement = (int64_t)target;
+        }
+    }
+    return encode(c, &req, err);
+}
+
+static void set_operand(ZydisEncoderOperand *op, const struct gr_operand *src)
+{
+    switch (src->kind) {
+    case GR_OP_REG:
+        op->type = ZYDIS_OPERAND_TYPE_REGISTER;
+        op->reg.value = src->reg;
+        break;
+    case GR_OP_MEM:
+        op->type = ZYDIS_OPERAND_TYPE_MEMORY;
+        op->mem.base = src->reg;
+        op->mem.displacement = src->value;
+        op->mem.size = 8;
+        break;
+    case GR_OP_IMM:
+        op->type = ZYDIS_OPERAND_TYPE_IMMEDIATE;
+        op->imm.s = src->value;
+        break;
+    }
+}
+
+int gr_emit(struct gr_codebuf *c, ZydisMnemonic m, ZydisInstructionAttributes prefixes,
+            unsigned nops, const struct gr_operand *ops, struct gr_error *err)
+{
+    ZydisEncoderRequest r = request(m, nops);
+    r.prefixes = prefixes;
+    for (unsigned i = 0; i < nops && i < ZYDIS_ENCODER_MAX_OPERANDS; i++)
+        set_operand(&r.operands[i], &ops[i]);
+    return encode(c, &r, err);
+}
+
+int gr_emit_branch(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err)
+{
+    ZydisEncoderRequest r = request(m, 1);
+    r.operands[0].type = ZYDIS_OPERAND_TYPE_IMMEDIATE;
+    r.operands[0].imm.u = target;
+    r.branch_type = ZYDIS_BRANCH_TYPE_NEAR;
+    r.branch_width = ZYDIS_BRANCH_WIDTH_32;
+    return encode(c, &r, err);
+}

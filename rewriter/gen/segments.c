@@ -1,0 +1,59 @@
+/* segments.c: chooses addresses and file offsets for the new segments. */
+#include "segments.h"
+
+#include <elf.h>
+
+#include "gostat_format.h"
+#include "stub_abi.h"
+
+/* jmp rel32 reaches +-2 GiB; keep everything well inside that. */
+#define MAX_REACH (1ull << 30)
+
+/* The RW segment: struct gs_private, struct gs_live, the rows, then the
+ * goroutine timing stacks. */
+static uint64_t rows_end(const struct gr_layout *l)
+{
+    return 2 * GR_PAGE + (uint64_t)l->max_rows * l->row_stride;
+}
+
+/* A row (gostat_format.h): drops and the page map, the counters, then the
+ * timing pages. The map's size depends on the row's, hence the loop. */
+static void plan_row(struct gr_layout *l)
+{
+    uint64_t timing_pages = (l->ntimed + GS_TIMING_PER_PAGE - 1) / GS_TIMING_PER_PAGE;
+    uint64_t head_pages = 1;
+    for (;;) {
+        uint64_t map_end = GS_ROW_PAGEMAP + head_pages + timing_pages;
+        l->counts_off = gr_align_up(map_end, 64);
+        uint64_t need = gr_align_up(l->counts_off + 8ull * (l->nfuncs ? l->nfuncs : 1), GR_PAGE) / GR_PAGE;
+        if (need <= head_pages)
+            break;
+        head_pages = need;
+    }
+    l->row_head = head_pages * GR_PAGE;
+    l->timing_off = l->row_head;
+    l->row_stride = (head_pages + timing_pages) * GR_PAGE;
+}
+
+int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed, uint32_t max_rows,
+                   int timing, struct gr_layout *l, struct gr_error *err)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
+    l->nfuncs = nfuncs;
+    l->ntimed = ntimed;
+    l->max_rows = max_rows;
+    plan_row(l);
+    l->rw_vaddr = gr_align_up(gr_elf_load_end(elf), GR_PAGE) + GR_PAGE;
+    while (rows_end(l) > MAX_REACH / 2 && l->max_rows > 2)
+        l->max_rows /= 2;   /* huge programs: fewer thread rows, still exact */
+    l->slots_off = rows_end(l);
+    l->nslots = timing ? GR_TIMING_STACKS : 0;
+    l->rw_memsz = l->slots_off + l->nslots * GS_SLOT_SIZE;
+    l->rx_vaddr = gr_align_up(l->rw_vaddr + l->rw_memsz, GR_PAGE) + GR_PAGE;
+    l->rx_offset = gr_align_up(elf->size, GR_PAGE);
+    l->phdr_area = gr_align_up((uint64_t)(eh->e_phnum + 2) * sizeof(Elf64_Phdr), 64);
+    l->blob_addr = l->rx_vaddr + l->phdr_area;
+    if (l->rx_vaddr - elf->entry > MAX_REACH)
+        return gr_fail(err, "%s: program too large to reach new code with rel32 jumps", elf->path);
+    return 0;
+}

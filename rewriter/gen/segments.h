@@ -1,0 +1,52 @@
+/* segments.h: where the new segments go in the output's address space. The
+ * RW counter segment comes first, right after the program's own segments,
+ * then the RX segment with the program headers, stub blob, trampolines and
+ * stats-file image. Both lie within rel32 reach of the Go text. */
+#ifndef GR_SEGMENTS_H
+#define GR_SEGMENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "align.h"
+#include "elf_read.h"
+#include "error.h"
+
+struct gr_layout {
+    uint32_t nfuncs;          /* instrumented functions (counters per row) */
+    uint32_t ntimed;          /* timed functions (timing records per row) */
+    uint32_t max_rows;        /* counter rows, the shared row 0 included */
+    uint64_t row_stride;
+    uint64_t row_head;        /* drops, page map and counters: backed when a
+                                 thread claims the row */
+    uint64_t counts_off;      /* in a row */
+    uint64_t timing_off;      /* in a row: first timing page */
+    uint64_t slots_off;       /* from rw_vaddr: goroutine timing stacks */
+    uint64_t nslots;          /* 0 when not timing */
+    uint32_t sample;          /* time about 1 call in this many (1: all) */
+
+    uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
+    uint64_t rw_memsz;
+    uint64_t rx_vaddr;
+    uint64_t rx_offset;       /* file offset of the RX segment */
+    uint64_t phdr_area;       /* bytes reserved at rx_vaddr for program headers */
+    uint64_t blob_addr;
+};
+
+#define GR_TIMING_STACKS 32768u  /* goroutines that can be timed at once */
+
+int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed, uint32_t max_rows,
+                   int timing, struct gr_layout *l, struct gr_error *err);
+
+/* Addresses the trampolines use. */
+static inline uint64_t gr_layout_rows_base_slot(const struct gr_layout *l) { return l->rw_vaddr; }
+static inline uint64_t gr_layout_rows_claimed(const struct gr_layout *l) { return l->rw_vaddr + GR_PAGE; }
+static inline uint64_t gr_layout_row0(const struct gr_layout *l) { return l->rw_vaddr + 2 * GR_PAGE; }
+
+/* Offset in a row of function counter i (timing records: gs_timing_offset). */
+static inline uint64_t gr_layout_counter(const struct gr_layout *l, uint32_t i)
+{
+    return l->counts_off + 8ull * i;
+}
+
+#endif

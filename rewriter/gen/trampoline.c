@@ -1,0 +1,280 @@
+/* trampoline.c: the code that counts and times a call.
+ *
+ * Each thread owns a row of counters; its address is kept in the thread's
+ * m.tls[1], reached through g (R14) -> g.m (see go_runtime.h). Go
+ * allocates every m zeroed, so a thread starts with no row. A plain
+ * (unlocked) inc is exact because only the owning thread writes its row,
+ * and a signal handler on that thread cannot split one instruction.
+ *
+ * Entry trampoline, per instrumented function:
+ *   T:  <the original stack check, re-encoded; jb/jbe still reach the
+ *        function's own morestack block>
+ *       mov r12, [r14 + g.m]
+ *       mov r12, [r12 + m.tls[1]]  ; this thread's row
+ *       test r12, r12
+ *       jz S
+ *   I:  inc qword [r12 + counter]
+ *       jmp back                   ; first instruction after the check
+ *     or, when the function is timed:
+ *       mov r12d, record           ; its timing record's offset in a row
+ *       lea r13, [rip + back]
+ *       jmp gs_time_enter          ; stubs/timing.S; continues at r13
+ *     or, with --sample N, first
+ *       dec qword [r12 + countdown]; jns back
+ *     and gs_time_enter_sampled, which draws the next countdown
+ *   S:  lea r13, [rip + C]
+ *       jmp gs_claim_row           ; r12 = a new row, or 0 if none is left
+ *   C:  test r12, r12
+ *       jz L
+ *       mov r13, [r14 + g.m]
+ *       mov [r13 + m.tls[1]], r12
+ *       jmp I
+ *   L:  lock inc qword [row0 + counter]
+ *       jmp back                   ; no row: counted, not timed
+ *
+ * Exit trampoline, per return of a timed function (exits.c chose the
+ * covered bytes):
+ *   X:  <the covered instructions before the ret, re-encoded>
+ *       [<the check's TLS load of g>; mov r14, g]  ; Go <= 1.16, assembly
+ *       mov r12d, record
+ *       jmp gs_time_exit           ; which ends with the function's ret
+ *                                  ; (gs_time_exit_sampled with --sample)
+ *
+ * Only R12 and R13 (scratch at entry and at return in Go's register ABI;
+ * the linker's own large-frame check clobbers R12) and the flags (dead at
+ * both) change here. Nothing is pushed: no address of ours is ever on a
+ * goroutine stack. The count is taken after the check passes, so a call
+ * that grows its stack or is preempted at the check (both re-run the
+ * check) counts once. A signal handler that runs Go code between claim and
+ * store may claim a row of its own, which the interrupted code then
+ * replaces: both rows stay written by one thread only, so counts stay
+ * exact. */
+#include "trampoline.h"
+
+#include <string.h>
+
+#include "go_runtime.h"
+#include "gostat_format.h"
+#include "stub_abi.h"
+#include "x86.h"
+
+#define R12 ZYDIS_REGISTER_R12
+#define R13 ZYDIS_REGISTER_R13
+#define G ZYDIS_REGISTER_R14   /* the goroutine, after the check in every shape */
+
+/* Labels inside the entry trampoline (the comment at the top). A branch
+ * or rip-relative lea that refers to a label not yet placed is emitted
+ * with a placeholder target and patched once the label is known: every
+ * branch we emit is rel32 and every rip-relative operand disp32, and both
+ * are the instruction's last 4 bytes, so the patch changes no size. */
+enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, NLABELS };
+#define MAX_FORWARD 3       /* to S, C and L */
+
+struct forward {
+    size_t field;           /* offset in the code buffer of the rel32/disp32 */
+    enum label to;
+};
+
+struct labels {
+    uint64_t later;         /* the placeholder target (in rel32 reach) */
+    uint64_t at[NLABELS];
+    struct forward fwd[MAX_FORWARD];
+    unsigned nfwd;
+};
+
+/* Records that the instruction just emitted, aimed at lb->later, refers to
+ * label to; checks that its last 4 bytes are indeed that displacement. */
+static int refer(struct labels *lb, const struct gr_codebuf *c, enum label to,
+                 struct gr_error *err)
+{
+    size_t field = c->len - 4;
+    int32_t rel;
+    memcpy(&rel, c->bytes + field, sizeof rel);
+    if (c->base + field + 4 + (uint64_t)(int64_t)rel != lb->later)
+        return gr_fail(err, "internal error: no rel32 at the end of the instruction at 0x%llx",
+                       (unsigned long long)(c->base + field));
+    lb->fwd[lb->nfwd++] = (struct forward){.field = field, .to = to};
+    return 0;
+}
+
+static void place(struct labels *lb, const struct gr_codebuf *c, enum label l)
+{
+    lb->at[l] = gr_code_here(c);
+}
+
+/* Patches every forward reference; the displacement counts from the end of
+ * the instruction, which is the end of the field. */
+static void resolve(const struct labels *lb, struct gr_codebuf *c)
+{
+    for (unsigned i = 0; i < lb->nfwd; i++) {
+        const struct forward *f = &lb->fwd[i];
+        int32_t rel = (int32_t)(lb->at[f->to] - (c->base + f->field + 4));
+        memcpy(c->bytes + f->field, &rel, sizeof rel);
+    }
+}
+
+/* Returns -1 from the enclosing emitter when an instruction fails. */
+#define TRY(emit) \
+    do {                      \
+        if ((emit) < 0)       \
+            return -1;        \
+    } while (0)
+#define JUMP(m, target) gr_emit_branch(c, ZYDIS_MNEMONIC_##m, (target), err)
+
+struct func_ctx {
+    const struct gr_go_layout *rt;
+    const struct gr_plan_func *pf;
+    const struct gr_layout *layout;
+    const struct gr_stub_routines *stubs;
+    ZydisDecoder zy;          /* re-decodes the covered epilogue bytes */
+    struct gr_insn check[GR_PROLOGUE_MAX_INSNS]; /* pf's check, decoded again */
+};
+
+/* The function's timing record: its offset in a row. */
+static uint32_t record_offset(const struct func_ctx *fc)
+{
+    return (uint32_t)gs_timing_offset(fc->layout->timing_off, fc->pf->timing);
+}
+
+/* The entry trampoline in the comment at the top of this file. */
+static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+{
+    struct labels lb = {.later = gr_code_here(c)};
+    const struct gr_prologue *pro = &fc->pf->prologue;
+    uint64_t back = fc->pf->func->entry + pro->len;
+    int64_t counter = (int64_t)gr_layout_counter(fc->layout, fc->pf->counter);
+    uint64_t shared_counter = gr_layout_row0(fc->layout) + (uint64_t)counter;
+
+    for (unsigned i = 0; i < pro->ninsns; i++)                /* T: the check */
+        TRY(gr_emit_relocated(c, &fc->check[i], err));
+    /* Go <= 1.16 (stack ABI): the check left g in RCX and every register
+     * but RDX (closure context) and RCX (g, used by wrappers) is scratch at
+     * entry; put g where the code below expects it. */
+    if (pro->g_reg != G)
+        TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_S, err));
+    place(&lb, c, LABEL_I);
+    TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
+    if (fc->pf->timing != GR_UNTIMED) {
+        int sampled = fc->layout->sample > 1;
+        if (sampled) {
+            TRY(GR_EMIT(c, err, DEC, GR_MEM(R12, GS_ROW_SAMPLE_COUNTDOWN)));
+            TRY(JUMP(JNS, back));
+        }
+        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
+        TRY(JUMP(JMP, sampled ? fc->stubs->time_enter_sampled : fc->stubs->time_enter));
+    } else {
+        TRY(JUMP(JMP, back));
+    }
+    place(&lb, c, LABEL_S);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb.later)));
+    TRY(refer(&lb, c, LABEL_C, err));
+    TRY(JUMP(JMP, fc->stubs->claim_row));
+    place(&lb, c, LABEL_C);
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_L, err));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
+    TRY(JUMP(JMP, lb.at[LABEL_I]));
+    place(&lb, c, LABEL_L);
+    TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
+    TRY(JUMP(JMP, back));
+    resolve(&lb, c);
+    return 0;
+}
+
+/* R14 = g again at a return of a function whose check loaded g from TLS
+ * (Go <= 1.16, and assembly): its body need not have kept g in R14, so the
+ * check's TLS load is replayed. All it writes is dead at such a return:
+ * results are on the stack in ABI0, and callers reload R14 themselves. */
+static int reload_g(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+{
+    const struct gr_prologue *pro = &fc->pf->prologue;
+    for (unsigned i = 0; i < pro->tls_ninsns; i++)
+        TRY(gr_emit_relocated(c, &fc->check[i], err));
+    if (pro->tls_ninsns && pro->g_reg != G)
+        TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
+    return 0;
+}
+
+/* X: replays the covered instructions, then hands over to gs_time_exit. */
+static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
+                     const struct gr_exit *e, struct gr_error *err)
+{
+    const uint8_t *bytes = gr_elf_bytes_at(elf, e->addr, e->len);
+    if (!bytes)
+        return gr_fail(err, "internal error: return at 0x%llx is not in the file",
+                       (unsigned long long)e->addr);
+    for (unsigned off = 0; off < e->ret_off;) {       /* up to the ret */
+        struct gr_insn in = {.addr = e->addr + off};
+        ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&fc->zy, bytes + off, e->ret_off - off, &in.insn, ops)))
+            return gr_fail(err, "internal error: cannot decode epilogue at 0x%llx",
+                           (unsigned long long)in.addr);
+        memcpy(in.ops, ops, sizeof in.ops);             /* the visible ones */
+        TRY(gr_emit_relocated(c, &in, err));
+        off += in.insn.length;
+    }
+    TRY(reload_g(c, fc, err));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+    return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP,
+                          fc->layout->sample > 1 ? fc->stubs->time_exit_sampled : fc->stubs->time_exit,
+                          err);
+}
+
+static int emit_exits(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
+                      const struct gr_exit_list *exits, uint64_t *exit_addr, struct gr_error *err)
+{
+    for (size_t k = fc->pf->first_exit; k < fc->pf->first_exit + fc->pf->nexits; k++) {
+        if (gr_code_pad(c, 16, GR_X86_INT3, err) < 0)
+            return -1;
+        exit_addr[k] = gr_code_here(c);
+        if (emit_exit(c, elf, fc, &exits->items[k], err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* fc->check = the instructions of fc->pf's stack check. */
+static int decode_check(const struct gr_elf *elf, struct func_ctx *fc, struct gr_error *err)
+{
+    const struct gr_prologue *pro = &fc->pf->prologue;
+    uint64_t entry = fc->pf->func->entry;
+    const uint8_t *code = gr_elf_bytes_at(elf, entry, pro->len);
+    if (!code || gr_prologue_decode(code, pro->len, entry, pro->ninsns, fc->check) < 0)
+        return gr_fail(err, "internal error: cannot decode the check at 0x%llx again",
+                       (unsigned long long)entry);
+    return 0;
+}
+
+int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
+                            const struct gr_layout *l, const struct gr_stub_routines *stubs,
+                            struct gr_codebuf *code, struct gr_tramp_addrs *out,
+                            struct gr_error *err)
+{
+    struct func_ctx fc = {.rt = plan->rt, .layout = l, .stubs = stubs};
+    ZydisDecoderInit(&fc.zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+    for (size_t i = 0; i < plan->nfuncs; i++) {
+        out->entry[i] = 0;
+        if (plan->funcs[i].skip_reason)
+            continue;
+        if (gr_code_pad(code, 16, GR_X86_INT3, err) < 0)
+            return -1;
+        fc.pf = &plan->funcs[i];
+        if (decode_check(elf, &fc, err) < 0)
+            return -1;
+        out->entry[i] = gr_code_here(code);
+        if (emit_function(code, &fc, err) < 0)
+            return -1;
+        if (fc.pf->timing != GR_UNTIMED &&
+            emit_exits(code, elf, &fc, &plan->exits, out->exit, err) < 0)
+            return -1;
+    }
+    return 0;
+}

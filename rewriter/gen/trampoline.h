@@ -1,0 +1,33 @@
+/* trampoline.h: generating the code of the new RX segment (stage 4). */
+#ifndef GR_TRAMPOLINE_H
+#define GR_TRAMPOLINE_H
+
+#include "codebuf.h"
+#include "elf_read.h"
+#include "error.h"
+#include "segments.h"
+#include "plan.h"
+
+/* Run-time addresses of the shared routines in the stub blob (stubs/timing.S). */
+struct gr_stub_routines {
+    uint64_t claim_row;
+    uint64_t time_enter;
+    uint64_t time_exit;
+    uint64_t time_enter_sampled;
+    uint64_t time_exit_sampled;
+};
+
+struct gr_tramp_addrs {
+    uint64_t *entry;   /* per plan function: its entry trampoline, or 0 */
+    uint64_t *exit;    /* per plan->exits item: its exit trampoline */
+};
+
+/* Emits one entry trampoline per instrumented function and one exit
+ * trampoline per patched return into code (whose base is where they will
+ * run), recording their addresses in out. */
+int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
+                            const struct gr_layout *l, const struct gr_stub_routines *stubs,
+                            struct gr_codebuf *code, struct gr_tramp_addrs *out,
+                            struct gr_error *err);
+
+#endif

@@ -1,0 +1,317 @@
+/* exits.c: finds where a function returns and what branches into it.
+ *
+ * A linear sweep decodes the whole function (Go puts no data in text).
+ * Direct branches give their targets; an indirect jmp must be a Go switch
+ * jump table (lea base,[rip+table] shortly before jmp [base+idx*8] or
+ * jmp reg), whose 8-byte entries are read from the file for as long as
+ * they point into the function: reading too far only adds targets, which
+ * is safe. A jmp to another function (tail call), an unresolvable
+ * indirect jmp, or a function with no ret leaves the function untimed.
+ *
+ * For each ret, the covered bytes grow backwards over instructions that
+ * can be replayed elsewhere (no call, trap or possible fault; conditional
+ * branches are fine) until there are 5, or forwards over int3 padding; the
+ * first covered instruction may be a branch target, no later one may be. */
+#include "exits.h"
+#include "vec.h"
+#include "x86.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define JMP_LEN 5
+#define TABLE_LOOKBACK 3      /* instructions between the lea and the jmp */
+#define TABLE_MAX 65536
+
+void gr_exit_scan_init(struct gr_exit_scan *s)
+{
+    memset(s, 0, sizeof *s);
+    ZydisDecoderInit(&s->zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+}
+
+void gr_exit_scan_free(struct gr_exit_scan *s)
+{
+    free(s->starts);
+    free(s->kind);
+    free(s->targets);
+    memset(s, 0, sizeof *s);
+}
+
+void gr_exit_list_free(struct gr_exit_list *list)
+{
+    free(list->items);
+    memset(list, 0, sizeof *list);
+}
+
+static int add_insn(struct gr_exit_scan *s, uint32_t off, uint8_t kind)
+{
+    if (s->ninsns == s->cap_insns) {
+        /* Two arrays with one capacity: grow a copy, commit it last. */
+        size_t cap = s->cap_insns, kind_cap = s->cap_insns;
+        uint32_t *starts = gr_vec_grow(s->starts, &cap, s->ninsns + 1, sizeof *starts);
+        if (!starts)
+            return -1;
+        s->starts = starts;
+        uint8_t *kinds = gr_vec_grow(s->kind, &kind_cap, s->ninsns + 1, 1);
+        if (!kinds)
+            return -1;
+        s->kind = kinds;
+        s->cap_insns = cap;
+    }
+    s->starts[s->ninsns] = off;
+    s->kind[s->ninsns++] = kind;
+    return 0;
+}
+
+static int add_target(struct gr_exit_scan *s, uint32_t off)
+{
+    uint32_t *targets = gr_vec_grow(s->targets, &s->cap_targets, s->ntargets + 1, sizeof *targets);
+    if (!targets)
+        return -1;
+    s->targets = targets;
+    s->targets[s->ntargets++] = off;
+    return 0;
+}
+
+enum insn_kind { OTHER, PLAIN, JCC, RET, PAD };
+
+static int is_plain(const ZydisDecodedInstruction *in)
+{
+    switch (in->meta.category) {
+    case ZYDIS_CATEGORY_COND_BR:
+    case ZYDIS_CATEGORY_UNCOND_BR:
+    case ZYDIS_CATEGORY_CALL:
+    case ZYDIS_CATEGORY_RET:
+    case ZYDIS_CATEGORY_INTERRUPT:
+    case ZYDIS_CATEGORY_SYSCALL:
+    case ZYDIS_CATEGORY_SYSTEM:
+        return 0;
+    default:
+        return in->mnemonic != ZYDIS_MNEMONIC_UD2 && in->mnemonic != ZYDIS_MNEMONIC_UD0 &&
+               in->mnemonic != ZYDIS_MNEMONIC_UD1 && in->mnemonic != ZYDIS_MNEMONIC_INT3;
+    }
+}
+
+/* The table address of "lea reg, [rip + table]" among the few
+ * instructions before instruction index i, or 0. */
+static uint64_t table_before(struct gr_exit_scan *s, const uint8_t *code, uint64_t entry, size_t i)
+{
+    for (size_t k = 1; k <= TABLE_LOOKBACK && k <= i; k++) {
+        uint32_t off = s->starts[i - k];
+        ZydisDecodedInstruction in;
+        ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + off, 15, &in, ops)))
+            continue;
+        if (in.mnemonic != ZYDIS_MNEMONIC_LEA || ops[1].mem.base != ZYDIS_REGISTER_RIP)
+            continue;
+        uint64_t addr;
+        if (ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&in, &ops[1], entry + off, &addr)))
+            return addr;
+    }
+    return 0;
+}
+
+/* Adds a jump table's targets; 0 if none point into the function. */
+static int add_table(struct gr_exit_scan *s, const struct gr_elf *elf, uint64_t table,
+                     uint64_t entry, size_t size, size_t *found)
+{
+    *found = 0;
+    for (size_t k = 0; k < TABLE_MAX; k++) {
+        const uint8_t *p = gr_elf_bytes_at(elf, table + 8 * k, 8);
+        if (!p)
+            break;
+        uint64_t t;
+        memcpy(&t, p, 8);
+        if (t < entry || t >= entry + size)
+            break;
+        if (add_target(s, (uint32_t)(t - entry)) < 0)
+            return -1;
+        (*found)++;
+    }
+    return 0;
+}
+
+/* Pass 1: instruction boundaries and branch targets. Returns -1 on out of
+ * memory; sets *why when the function cannot be timed. */
+static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t *code,
+                 size_t size, uint64_t entry, const char **why, size_t *nrets)
+{
+    *why = NULL;
+    *nrets = 0;
+    for (size_t off = 0; off < size;) {
+        if (code[off] == GR_X86_INT3) {   /* padding: 9 % of the instructions swept in esbuild */
+            if (add_insn(s, (uint32_t)off++, PAD) < 0)
+                return -1;
+            continue;
+        }
+        ZydisDecoderContext ctx;
+        ZydisDecodedInstruction in;
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&s->zy, &ctx, code + off, size - off, &in))) {
+            *why = "undecodable bytes in the function";
+            return 0;
+        }
+        int plain_ret = in.mnemonic == ZYDIS_MNEMONIC_RET && in.length == 1;
+        uint8_t kind = plain_ret                                     ? RET
+                       : is_plain(&in)                               ? PLAIN
+                       : in.meta.category == ZYDIS_CATEGORY_COND_BR  ? JCC
+                       : in.mnemonic == ZYDIS_MNEMONIC_INT3          ? PAD
+                                                                     : OTHER;
+        if (add_insn(s, (uint32_t)off, kind) < 0)
+            return -1;
+        uint64_t next = entry + off + in.length;
+        if (in.meta.category == ZYDIS_CATEGORY_RET) {
+            if (!plain_ret)
+                *why = "a return with a prefix or an operand";
+            (*nrets)++;
+        } else if (in.raw.imm[0].is_relative) {
+            uint64_t t = next + (uint64_t)in.raw.imm[0].value.s;
+            int is_call = in.meta.category == ZYDIS_CATEGORY_CALL;
+            if (t >= entry && t < entry + size) {
+                if (add_target(s, (uint32_t)(t - entry)) < 0)
+                    return -1;
+            } else if (!is_call) {
+                *why = "a jump to another function (tail call)";
+            }
+        } else if (in.meta.category == ZYDIS_CATEGORY_UNCOND_BR) {
+            uint64_t table = table_before(s, code, entry, s->ninsns - 1);
+            size_t found = 0;
+            if (table && add_table(s, elf, table, entry, size, &found) < 0)
+                return -1;
+            if (!found)
+                *why = "an indirect jump that is not a jump table";
+        }
+        off += in.length;
+    }
+    if (*nrets == 0 && !*why)
+        *why = "no return instruction";
+    return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Is there a target t with lo < t < hi? */
+static int target_inside(const struct gr_exit_scan *s, uint32_t lo, uint32_t hi)
+{
+    size_t a = 0, b = s->ntargets;
+    while (a < b) {                       /* first target > lo */
+        size_t m = (a + b) / 2;
+        if (s->targets[m] <= lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < s->ntargets && s->targets[a] < hi;
+}
+
+static int is_target(const struct gr_exit_scan *s, uint32_t off)
+{
+    return off == 0 || target_inside(s, off - 1, off + 1);
+}
+
+/* Can the instruction at off run from an exit trampoline? It must not
+ * fault: a fault at a PC outside Go text is fatal, where the original
+ * would have panicked (a nil dereference, say). So memory operands must be
+ * on the stack (RSP or RBP based) or static (RIP-relative), and no
+ * division. */
+static int cannot_fault(struct gr_exit_scan *s, const uint8_t *code, size_t size, uint32_t off)
+{
+    ZydisDecodedInstruction in;
+    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+    if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + off, size - off, &in, ops)))
+        return 0;
+    if (in.mnemonic == ZYDIS_MNEMONIC_DIV || in.mnemonic == ZYDIS_MNEMONIC_IDIV)
+        return 0;
+    for (unsigned i = 0; i < in.operand_count; i++) {
+        ZydisRegister base = ops[i].mem.base;
+        if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY && ops[i].mem.type == ZYDIS_MEMOP_TYPE_MEM &&
+            base != ZYDIS_REGISTER_RSP && base != ZYDIS_REGISTER_RBP && base != ZYDIS_REGISTER_RIP)
+            return 0;
+    }
+    return 1;
+}
+
+/* Can the covered bytes grow back over instruction first - 1? Plain
+ * instructions and conditional branches are re-encoded exactly (a taken
+ * branch still goes to its target in the function); calls never are, as
+ * their return address would point at our code. */
+static int can_grow_back(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t first,
+                         unsigned entry_len)
+{
+    return first > 0 && !is_target(s, s->starts[first]) && s->starts[first - 1] >= entry_len &&
+           (s->kind[first - 1] == PLAIN || s->kind[first - 1] == JCC) &&
+           cannot_fault(s, code, size, s->starts[first - 1]);
+}
+
+/* Pass 2: the covered bytes for the ret at instruction index i: back over
+ * replayable instructions, then forward over int3 padding that follows
+ * the ret (never executed), until there are 5. */
+static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t i,
+                             unsigned entry_len, uint64_t entry, struct gr_exit *out)
+{
+    uint32_t ret = s->starts[i], end = ret + 1;
+    size_t first = i;
+    while (end - s->starts[first] < JMP_LEN && can_grow_back(s, code, size, first, entry_len))
+        first--;
+    for (size_t j = i + 1; end - s->starts[first] < JMP_LEN && j < s->ninsns; j++) {
+        if (s->kind[j] != PAD || is_target(s, s->starts[j]))
+            break;
+        end = s->starts[j] + 1;
+    }
+    /* A shorter return would need a jmp rel8 to code placed in the trailing
+     * padding; the function's pc tables do not cover the padding, and a
+     * signal landing there (async preemption, the profiler) makes the
+     * runtime throw "invalid runtime symbol table". */
+    if (end - s->starts[first] < JMP_LEN)
+        return "a return with fewer than 5 replaceable bytes";
+    if (target_inside(s, s->starts[first], end))
+        return "a branch lands inside a return's epilogue";
+    out->addr = entry + s->starts[first];
+    out->len = (uint8_t)(end - s->starts[first]);
+    out->ret_off = (uint8_t)(ret - s->starts[first]);
+    return NULL;
+}
+
+static int add_exit(struct gr_exit_list *list, const struct gr_exit *e)
+{
+    struct gr_exit *items = gr_vec_grow(list->items, &list->cap, list->n + 1, sizeof *items);
+    if (!items)
+        return -1;
+    list->items = items;
+    list->items[list->n++] = *e;
+    return 0;
+}
+
+int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t *code,
+                  size_t size, uint64_t entry, unsigned entry_len, struct gr_exit_list *list,
+                  struct gr_body *out)
+{
+    memset(out, 0, sizeof *out);
+    s->ninsns = s->ntargets = 0;
+    size_t nrets;
+    if (sweep(s, elf, code, size, entry, &out->untimed_reason, &nrets) < 0)
+        return -1;
+    qsort(s->targets, s->ntargets, sizeof *s->targets, cmp_u32);
+    if (target_inside(s, 0, entry_len))
+        out->entry_reason = "a branch lands inside the stack check";
+    if (out->entry_reason || out->untimed_reason)
+        return 0;
+    out->first_exit = list->n;
+    for (size_t i = 0; i < s->ninsns; i++) {
+        if (s->kind[i] != RET)
+            continue;
+        struct gr_exit e;
+        out->untimed_reason = cover_ret(s, code, size, i, entry_len, entry, &e);
+        if (out->untimed_reason) {
+            list->n = out->first_exit;
+            return 0;
+        }
+        if (add_exit(list, &e) < 0)
+            return -1;
+    }
+    out->nexits = list->n - out->first_exit;
+    return 0;
+}

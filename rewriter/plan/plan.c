@@ -1,0 +1,131 @@
+/* plan.c: decides which functions get an entry patch, and which of those
+ * also get their returns patched to be timed. A function is instrumented
+ * only when its first bytes are exactly a stack-bound check we know, in
+ * executable text, the check's instructions (which the 5-byte jmp and int3
+ * filler replace) lie wholly inside the function, and no branch lands
+ * inside them. It is timed when every return can be patched (exits.c). */
+#include "plan.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "go_version.h"
+#include "x86.h"
+
+
+static int in_exec_segment(const struct gr_elf *elf, uint64_t start, uint64_t end)
+{
+    for (size_t i = 0; i < elf->nsegments; i++) {
+        const struct gr_segment *s = &elf->segments[i];
+        if (s->type == PT_LOAD && (s->flags & PF_X) && start >= s->vaddr &&
+            end <= s->vaddr + s->filesz)
+            return 1;
+    }
+    return 0;
+}
+
+static const char *decide(const struct gr_elf *elf, const struct gr_func *f, int stack_abi,
+                          struct gr_insn *scratch, struct gr_prologue *pro)
+{
+    if (f->end == f->entry)
+        return "alias of the next function (same entry)";
+    if (strncmp(f->name, "_Z", 2) == 0 || strncmp(f->name, "__", 2) == 0)
+        return "C or C++ code listed in pclntab (ThreadSanitizer in -race builds)";
+    if (!in_exec_segment(elf, f->entry, f->end))
+        return "not inside executable text";
+    const uint8_t *code = gr_elf_bytes_at(elf, f->entry, f->end - f->entry);
+    if (!code)
+        return "bytes not in the file";
+    const char *reason = gr_prologue_match(code, f->end - f->entry, f->entry, scratch, pro);
+    if (reason)
+        return reason;
+    if (stack_abi && pro->g_reg != ZYDIS_REGISTER_RCX)
+        return "register-ABI check in a Go <= 1.16 program (R14 is not g there)";
+    if (!stack_abi && pro->g_reg != ZYDIS_REGISTER_R14)
+        return "stack-ABI check (g in RCX) in a Go >= 1.17 program";
+    if (pro->len < GR_X86_JMP_REL32_LEN)
+        return "stack check shorter than a jmp";
+    return NULL;
+}
+
+/* Scans the body of an instrumented function: a branch into its check
+ * makes it skipped; returns that cannot all be patched make it untimed. */
+static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const char *no_timing,
+                     struct gr_plan *plan, struct gr_plan_func *pf)
+{
+    const struct gr_func *f = pf->func;
+    const uint8_t *code = gr_elf_bytes_at(elf, f->entry, f->end - f->entry);
+    struct gr_body body;
+    if (gr_exits_scan(scan, elf, code, f->end - f->entry, f->entry, pf->prologue.len,
+                      &plan->exits, &body) < 0)
+        return -1;
+    pf->timing = GR_UNTIMED;
+    if (body.entry_reason) {
+        pf->skip_reason = body.entry_reason;
+        return 0;
+    }
+    pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
+    if (pf->untimed_reason) {
+        plan->exits.n -= body.nexits;   /* timing is off: its returns stay */
+        return 0;
+    }
+    pf->timing = (uint32_t)plan->ntimed++;
+    pf->first_exit = body.first_exit;
+    pf->nexits = body.nexits;
+    return 0;
+}
+
+/* Plans one function: skipped, or instrumented (and maybe timed). */
+static int plan_func(const struct gr_elf *elf, struct gr_plan *plan, struct gr_exit_scan *scan,
+                     const char *no_timing, struct gr_insn *scratch, struct gr_plan_func *pf)
+{
+    pf->skip_reason = decide(elf, pf->func, plan->rt->minor <= 16, scratch, &pf->prologue);
+    pf->prologue.insns = NULL;   /* scratch: reused by the next function */
+    if (!pf->skip_reason && plan_body(elf, scan, no_timing, plan, pf) < 0)
+        return -1;
+    if (pf->skip_reason) {
+        pf->prologue.ninsns = 0;
+        pf->timing = GR_UNTIMED;
+        return 0;
+    }
+    pf->counter = (uint32_t)plan->ninstrumented++;
+    return 0;
+}
+
+int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
+                  struct gr_plan *plan, struct gr_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->rt = gr_go_layout(gr_go_minor(prog->go_version));
+    if (!plan->rt)
+        return gr_fail(err, "%s: no runtime layout for %s", elf->path, prog->go_version);
+    plan->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *plan->funcs);
+    if (!plan->funcs)
+        return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
+    plan->nfuncs = prog->nfuncs;
+    /* -race builds keep the race detector's context in g.racectx, the word
+       the timing code uses for the goroutine's timing stack */
+    const char *no_timing = !timing    ? "--count-only"
+                            : prog->race ? "built with -race (g.racectx is in use)"
+                                         : NULL;
+    struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
+    struct gr_exit_scan scan;
+    gr_exit_scan_init(&scan);
+    int rc = 0;
+    for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {
+        plan->funcs[i].func = &prog->funcs[i];
+        rc = plan_func(elf, plan, &scan, no_timing, scratch, &plan->funcs[i]);
+    }
+    gr_exit_scan_free(&scan);
+    if (rc < 0)
+        return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
+    return 0;
+}
+
+void gr_plan_free(struct gr_plan *plan)
+{
+    free(plan->funcs);
+    gr_exit_list_free(&plan->exits);
+    memset(plan, 0, sizeof *plan);
+}
