@@ -43,7 +43,7 @@ elf_seeds() {
 
 # Stats-file seeds: real files written by instrumented runs of the seed
 # program (two counter rows, so a file is ~100 KB), never built by hand, so
-# they follow the format in stubs/gostat_format.h whatever it becomes.
+# they follow the format in format/gostat_format.h whatever it becomes.
 statsfile_seeds() {
     local d=$SEEDS/statsfile v tmp
     rm -rf "$d"; mkdir -p "$d"
