@@ -1,5 +1,5 @@
 /* stats_image.c: lays out the stats file prefix described in
- * stubs/gostat_format.h for the instrumented functions, in counter order.
+ * format/gostat_format.h for the instrumented functions, in counter order.
  * Each distinct file name and reason is stored once: a source file is
  * shared by all the functions in it (in a 47 MB program, 40,000 functions
  * but a few thousand files), and the output carries the table. Names are
