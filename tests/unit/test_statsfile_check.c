@@ -204,9 +204,10 @@ static void live_and_rows(void)
     h.max_rows = MAX_ROWS + 1;                /* one row past the end */
     FAILS(h, "corrupt: 5 rows of 8192 bytes at offset 8192 extend beyond the 40960-byte file");
     h = valid();
-    h.max_rows = UINT32_MAX;
-    h.row_stride = (uint64_t)1 << 40;         /* the product overflows 64 bits */
-    FAILS(h, "corrupt: 4294967295 rows of 1099511627776 bytes at offset 8192 extend beyond the "
+    h.flags = GS_HDR_SHARED;
+    h.max_rows = 1u << 20;
+    h.row_stride = (uint64_t)1 << 44;         /* the product wraps to exactly 0 */
+    FAILS(h, "corrupt: 1048576 rows of 17592186044416 bytes at offset 8192 extend beyond the "
              "40960-byte file");
     h = valid();
     h.max_rows = 0;
@@ -254,6 +255,15 @@ static void timing_geometry(void)
     FAILS(h, "corrupt: the 2-byte page map at row offset 64 overlaps the counters at 64");
     h.counts_off = GS_ROW_PAGEMAP + 8;
     PASSES(h);
+    /* rows of 8 pages: an 8-byte page map, ending exactly at counts_off 72 */
+    h = valid();
+    h.row_stride = 8 * GS_PAGE;
+    h.file_size = 2 * GS_PAGE + MAX_ROWS * h.row_stride;
+    h.counts_off = GS_ROW_PAGEMAP + 8;
+    CHECK_INT(gst_layout_check(&h, h.file_size, PATH, &err), 0);
+    h.counts_off = GS_ROW_PAGEMAP;
+    CHECK_INT(gst_layout_check(&h, h.file_size, PATH, &err), -1);
+    CHECK_STR(err.msg, PATH ": corrupt: the 8-byte page map at row offset 64 overlaps the counters at 64");
     h = valid();
     h.timing_off = GS_PAGE + 8;
     FAILS(h, "corrupt: 2 timing records at row offset 4104 (must be page aligned, after the "

@@ -79,6 +79,10 @@ static void overflow_gives_null_items_untouched(void)
     CHECK_U64(cap, 16);
     CHECK(gr_vec_grow(items, &cap, SIZE_MAX, 1) == NULL);
     CHECK_U64(cap, 16);
+    /* from nothing: 16 elements of 2^60 + 1 bytes would wrap to 16 bytes */
+    size_t cap0 = 0;
+    CHECK(gr_vec_grow(NULL, &cap0, 1, ((size_t)1 << 60) + 1) == NULL);
+    CHECK_U64(cap0, 0);
     /* count fits, count * elem does not: 2^33 elements of 2^31 bytes */
     CHECK(gr_vec_grow(items, &cap, (size_t)1 << 33, (size_t)1 << 31) == NULL);
     CHECK_U64(cap, 16);
