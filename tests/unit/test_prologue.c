@@ -354,7 +354,7 @@ static void huge_near_misses(void)
 {
     uint8_t buf[64];
     struct fixture f;
-    f = patched(&go122_huge, buf, 2, 0xe0);           /* mov rax,rsp: 49 89 e0 is mov r8,rsp */
+    f = patched(&go122_huge, buf, 2, 0xe0);           /* mov r8,rsp */
     CHECK_STR(match(&f), NO_CHECK);
     f = patched(&go122_huge, buf, 5, 0xed);           /* sub r13,0x18640 */
     CHECK_STR(match(&f), "mov r12,rsp not followed by sub r12,N");
