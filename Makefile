@@ -39,7 +39,7 @@ LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # draws with wide-character curses (UTF-8 names).
 LIBS_GOSTAT   := -ljansson -lprotobuf-c -lz -lmicrohttpd -lncursesw -lm
 
-.PHONY: all deps check demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus install uninstall
+.PHONY: all deps check unit unit-build demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus install uninstall
 all: bin/gorewrite bin/gostat $(TOOLS)
 
 deps:
@@ -79,6 +79,44 @@ DWARFDUMP_OBJ := $(BUILD)/tests/dwarf/dwarfdump_funcs.o $(BUILD)/rewriter/find/d
 $(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
 $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -ldwarf -lelf -lz
+
+# C unit tests (tests/unit/README.md): one program per module under test,
+# linked from that module's objects, common/ and what the module needs,
+# each compiled with its program's -I list.
+UNIT       := $(BUILD)/tests/unit
+UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue exits statsfile_check hist times clock view \
+	vec regex_compile)
+UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o
+
+$(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
+$(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o \
+	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(BUILD)/common/error.o
+$(UNIT)/test_statsfile_check: $(BUILD)/gostat/read/statsfile_check.o $(BUILD)/common/error.o
+$(UNIT)/test_hist: $(BUILD)/gostat/model/hist.o
+$(UNIT)/test_times: $(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o
+$(UNIT)/test_clock: $(BUILD)/gostat/read/clock.o
+$(UNIT)/test_view: $(BUILD)/gostat/model/view.o $(BUILD)/common/regex_compile.o $(BUILD)/common/error.o
+$(UNIT)/test_vec: $(BUILD)/common/vec.o
+$(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(BUILD)/common/error.o
+$(UNIT)/test_prologue: UNIT_LIBS := -lZydis -lZycore
+$(UNIT)/test_exits: UNIT_LIBS := -lZydis -lZycore -lelf
+
+$(UNIT)/test_prologue.o $(UNIT)/test_exits.o: INC = $(REWRITER_INC) -Itests/unit
+$(addsuffix .o,$(filter-out %/test_prologue %/test_exits %/test_vec %/test_regex_compile,$(UNIT_PROGS))): \
+	INC = $(GOSTAT_INC) -Itests/unit
+$(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/unit.o: INC = -Icommon -Itests/unit
+
+$(UNIT)/test_%: $(UNIT)/test_%.o $(UNIT)/unit.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)
+
+$(UNIT)/%.o: tests/unit/%.S
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+unit-build: $(UNIT_PROGS)
+
+unit: unit-build
+	bash tests/unit/run.sh $(UNIT_PROGS)
 
 # Multiple targets of a pattern rule are made by one run of its recipe.
 $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h: gostat/out/%.proto
@@ -124,7 +162,9 @@ install: bin/gorewrite bin/gostat
 uninstall:
 	rm -f $(BINDIR)/gorewrite $(BINDIR)/gostat $(MAN1DIR)/gorewrite.1 $(MAN1DIR)/gostat.1
 
+# The unit tests first: seconds, and they name the module that broke.
 check: deps
+	$(MAKE) unit
 	$(MAKE) all fuzz-build
 	bash tests/run.sh
 
@@ -143,8 +183,9 @@ bench: deps
 # installs project-locally (build/toolchains, build/npm, build/prometheus).
 asan: deps
 	$(MAKE) clean-objs
-	$(MAKE) SANITIZE=address,undefined all fuzz-build
-	ASAN_OPTIONS=detect_leaks=1 bash tests/run.sh; rc=$$?; $(MAKE) clean-objs; exit $$rc
+	$(MAKE) SANITIZE=address,undefined unit-build all fuzz-build
+	export ASAN_OPTIONS=detect_leaks=1; bash tests/unit/run.sh $(UNIT_PROGS) && bash tests/run.sh; \
+	rc=$$?; $(MAKE) clean-objs; exit $$rc
 
 # Fuzzing (fuzz/README.md): libFuzzer harnesses built with clang, ASan and
 # UBSan. `make check` replays the committed corpus and crash reproducers
@@ -193,7 +234,8 @@ fuzz-corpus: deps
 	bash scripts/fuzz.sh corpus
 
 # Header dependencies, written by -MMD -MP beside each object.
--include $(patsubst %.o,%.d,$(REWRITER_OBJ) $(GOSTAT_OBJ) $(FUZZ_ELF_OBJ) $(FUZZ_STATS_OBJ)) $(TOOLS:=.d) $(DWARFDUMP_OBJ:.o=.d)
+-include $(patsubst %.o,%.d,$(REWRITER_OBJ) $(GOSTAT_OBJ) $(FUZZ_ELF_OBJ) $(FUZZ_STATS_OBJ)) $(TOOLS:=.d) $(DWARFDUMP_OBJ:.o=.d) \
+	$(UNIT_OBJ:.o=.d)
 
 clean:
 	rm -rf $(BUILD) bin

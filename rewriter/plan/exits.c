@@ -294,7 +294,8 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
     size_t nrets;
     if (sweep(s, elf, code, size, entry, &out->untimed_reason, &nrets) < 0)
         return -1;
-    qsort(s->targets, s->ntargets, sizeof *s->targets, cmp_u32);
+    if (s->ntargets > 1)    /* targets is NULL until the first one: qsort wants a pointer */
+        qsort(s->targets, s->ntargets, sizeof *s->targets, cmp_u32);
     if (target_inside(s, 0, entry_len))
         out->entry_reason = "a branch lands inside the stack check";
     if (out->entry_reason || out->untimed_reason)

@@ -1,0 +1,353 @@
+/* test_statsfile_check.c: gostat/read/statsfile_check.c, the rules a stats
+ * file's header must meet before gostat reads anything it points at. A
+ * valid header (the layout gorewrite writes: header, functions, strings,
+ * live page, rows of 2 pages with counters then timing records) passes;
+ * each rule is then broken alone, at its boundary where it has one (the
+ * last value that passes, the first that fails), and must be refused with
+ * its own message. */
+#include "statsfile_check.h"
+#include "unit.h"
+
+#include <string.h>
+
+#define PATH "/dev/shm/gostat.app.1234"
+#define NFUNCS 3u
+#define HDR ((uint64_t)sizeof(struct gs_header))          /* 1784 */
+#define FUNCTAB_END (HDR + NFUNCS * sizeof(struct gs_func)) /* 1904 */
+#define STRTAB_SIZE 40u
+#define ROW_STRIDE (2 * GS_PAGE)
+#define MAX_ROWS 4u
+#define FILE_SIZE (2 * GS_PAGE + MAX_ROWS * ROW_STRIDE)   /* 40960 */
+
+static struct gs_header valid(void)
+{
+    struct gs_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, GS_MAGIC, GS_MAGIC_LEN);
+    h.version = GS_VERSION;
+    h.header_size = (uint32_t)HDR;
+    h.file_size = FILE_SIZE;
+    h.pid = 1234;
+    h.nfuncs = NFUNCS;
+    h.flags = GS_HDR_SHARED | GS_HDR_TIMING;
+    h.functab_off = HDR;
+    h.strtab_off = FUNCTAB_END;
+    h.strtab_size = STRTAB_SIZE;
+    h.live_off = GS_PAGE;
+    h.rows_off = 2 * GS_PAGE;
+    h.row_stride = ROW_STRIDE;
+    h.max_rows = MAX_ROWS;
+    h.counter_size = sizeof(struct gs_counter);
+    strcpy(h.exe, "/usr/bin/app");
+    strcpy(h.build_id, "abc/def");
+    strcpy(h.go_version, "go1.22.12");
+    h.ntimed = 2;
+    h.timing_size = sizeof(struct gs_timing);
+    h.counts_off = 128;
+    h.timing_off = GS_PAGE;
+    return h;
+}
+
+static struct gr_error err;
+
+static int check(const struct gs_header *h)
+{
+    memset(&err, 0, sizeof err);
+    return gst_layout_check(h, FILE_SIZE, PATH, &err);
+}
+
+#define PASSES(h)                             \
+    do {                                      \
+        CHECK_INT(check(&(h)), 0);            \
+        CHECK_STR(err.msg, "");               \
+    } while (0)
+#define FAILS(h, want)                        \
+    do {                                      \
+        CHECK_INT(check(&(h)), -1);           \
+        CHECK_STR(err.msg, PATH ": " want);   \
+    } while (0)
+
+static void valid_header_passes(void)
+{
+    struct gs_header h = valid();
+    PASSES(h);
+    CHECK_INT(sizeof h, 1784);
+    h.flags = GS_HDR_SHARED;                  /* --count-only: no timing fields */
+    h.ntimed = h.timing_size = 0;
+    h.timing_off = 0;
+    PASSES(h);
+    h = valid();
+    CHECK_INT(gst_layout_check(&h, FILE_SIZE + 100, PATH, &err), 0);  /* grown file */
+}
+
+static void identity(void)
+{
+    struct gs_header h = valid();
+    CHECK_INT(gst_layout_check(&h, 0, PATH, &err), -1);
+    CHECK_STR(err.msg, PATH ": empty file (still being written, or not a stats file)");
+    CHECK_INT(gst_layout_check(&h, 7, PATH, &err), -1);
+    CHECK_STR(err.msg, PATH ": not a stats file (no GOSTATv2 magic; still being written?)");
+    CHECK_INT(gst_layout_check(&h, HDR - 1, PATH, &err), -1);
+    CHECK_STR(err.msg, PATH ": truncated: 1783 bytes, shorter than the 1784-byte header");
+    h.magic[7] = '1';
+    FAILS(h, "not a stats file (no GOSTATv2 magic; still being written?)");
+    h = valid();
+    h.magic[0] = 0;
+    FAILS(h, "not a stats file (no GOSTATv2 magic; still being written?)");
+    h = valid();
+    h.version = 1;
+    FAILS(h, "unsupported format version 1 (this gostat reads version 2)");
+    h.version = 3;
+    FAILS(h, "unsupported format version 3 (this gostat reads version 2)");
+}
+
+static void sizes(void)
+{
+    struct gs_header h = valid();
+    CHECK_INT(gst_layout_check(&h, FILE_SIZE - 1, PATH, &err), -1);
+    CHECK_STR(err.msg, PATH ": truncated: 40959 bytes, header says 40960");
+    h.header_size = (uint32_t)HDR - 8;
+    FAILS(h, "corrupt: header_size 1776 (expected at least 1784, within the file)");
+    h.header_size = (uint32_t)HDR + 4;
+    FAILS(h, "corrupt: header_size 1788 (expected at least 1784, within the file)");
+    h = valid();
+    h.header_size = FILE_SIZE + 8;
+    FAILS(h, "corrupt: header_size 40968 (expected at least 1784, within the file)");
+    h = valid();
+    h.header_size = (uint32_t)HDR + 8;        /* a longer header of a later writer */
+    h.functab_off = h.header_size;
+    h.strtab_off += 8;
+    PASSES(h);
+}
+
+static void pid_range(void)
+{
+    struct gs_header h = valid();
+    h.pid = 0;
+    FAILS(h, "corrupt: pid 0 out of range");
+    h.pid = -5;
+    FAILS(h, "corrupt: pid -5 out of range");
+    h.pid = INT32_MAX;
+    PASSES(h);
+    h.pid = (int64_t)INT32_MAX + 1;
+    FAILS(h, "corrupt: pid 2147483648 out of range");
+    h.pid = 1;
+    PASSES(h);
+}
+
+static void header_strings_nul_terminated(void)
+{
+    struct gs_header h = valid();
+    memset(h.exe, 'x', sizeof h.exe);
+    FAILS(h, "corrupt: exe is not NUL-terminated");
+    h.exe[sizeof h.exe - 1] = 0;              /* the last byte may be the NUL */
+    PASSES(h);
+    h = valid();
+    memset(h.build_id, 'x', sizeof h.build_id);
+    FAILS(h, "corrupt: build_id is not NUL-terminated");
+    h = valid();
+    memset(h.go_version, 'x', sizeof h.go_version);
+    FAILS(h, "corrupt: go_version is not NUL-terminated");
+}
+
+static void function_and_string_tables(void)
+{
+    struct gs_header h = valid();
+    h.functab_off = HDR - 8;                  /* inside the header */
+    FAILS(h, "corrupt: function table (3 entries at offset 1776) does not fit in the 40960-byte file");
+    h = valid();
+    h.functab_off = FILE_SIZE - 119;          /* 120 bytes: one past the end */
+    FAILS(h, "corrupt: function table (3 entries at offset 40841) does not fit in the 40960-byte file");
+    h = valid();
+    h.functab_off = UINT64_MAX - 8;           /* offset + length wraps */
+    FAILS(h, "corrupt: function table (3 entries at offset 18446744073709551607) does not fit in the "
+             "40960-byte file");
+    h = valid();
+    h.strtab_size = 0;                        /* offset 0 must hold the empty string */
+    FAILS(h, "corrupt: string table (0 bytes at offset 1904) does not fit in the 40960-byte file");
+    h = valid();
+    h.strtab_off = 8;
+    FAILS(h, "corrupt: string table (40 bytes at offset 8) does not fit in the 40960-byte file");
+    h = valid();
+    h.strtab_size = FILE_SIZE - FUNCTAB_END + 1;
+    FAILS(h, "corrupt: string table (39057 bytes at offset 1904) does not fit in the 40960-byte file");
+}
+
+/* The read-only prefix ends at live_off, exactly or before. */
+static void prefix_before_counters(void)
+{
+    struct gs_header h = valid();
+    h.strtab_size = GS_PAGE - FUNCTAB_END;    /* ends exactly at live_off */
+    PASSES(h);
+    h.strtab_size++;
+    FAILS(h, "corrupt: function or string table overlaps the counter area at 4096");
+    h = valid();
+    h.functab_off = GS_PAGE - NFUNCS * sizeof(struct gs_func);   /* ends at live_off */
+    PASSES(h);
+    h.functab_off += 8;
+    FAILS(h, "corrupt: function or string table overlaps the counter area at 4096");
+}
+
+static void live_and_rows(void)
+{
+    struct gs_header h = valid();
+    h.live_off = GS_PAGE + 8;
+    FAILS(h, "corrupt: live_off 4104 (must be page aligned, with its page inside the 40960-byte file)");
+    h.live_off = FILE_SIZE;                   /* its page would be past the end */
+    FAILS(h, "corrupt: live_off 40960 (must be page aligned, with its page inside the 40960-byte file)");
+    h = valid();
+    h.rows_off = GS_PAGE;                     /* on the live page */
+    FAILS(h, "corrupt: rows_off 4096 (must be page aligned, after the live page at 4096)");
+    h.rows_off = 2 * GS_PAGE + 64;
+    FAILS(h, "corrupt: rows_off 8256 (must be page aligned, after the live page at 4096)");
+    h = valid();
+    h.max_rows = MAX_ROWS + 1;                /* one row past the end */
+    FAILS(h, "corrupt: 5 rows of 8192 bytes at offset 8192 extend beyond the 40960-byte file");
+    h = valid();
+    h.flags = GS_HDR_SHARED;
+    h.max_rows = 1u << 20;
+    h.row_stride = (uint64_t)1 << 44;         /* the product wraps to exactly 0 */
+    FAILS(h, "corrupt: 1048576 rows of 17592186044416 bytes at offset 8192 extend beyond the "
+             "40960-byte file");
+    h = valid();
+    h.max_rows = 0;
+    FAILS(h, "corrupt: max_rows is 0 (row 0 must exist)");
+}
+
+static void counter_geometry(void)
+{
+    struct gs_header h = valid();
+    h.counter_size = 4;
+    FAILS(h, "corrupt: counter_size 4 (must be a multiple of 8, 8..4096)");
+    h.counter_size = 12;
+    FAILS(h, "corrupt: counter_size 12 (must be a multiple of 8, 8..4096)");
+    h.counter_size = GS_PAGE + 8;
+    FAILS(h, "corrupt: counter_size 4104 (must be a multiple of 8, 8..4096)");
+    h = valid();
+    h.row_stride = 0;
+    FAILS(h, "corrupt: row_stride 0 (must be page aligned)");
+    h.row_stride = GS_PAGE + 512;
+    FAILS(h, "corrupt: row_stride 4608 (must be page aligned)");
+    h = valid();
+    h.counts_off = GS_ROW_PAGEMAP - 8;        /* over the row's drops and page map */
+    FAILS(h, "corrupt: counts_off 56 (3 counters of 8 bytes must fit in a 8192-byte row after its "
+             "first 64 bytes)");
+    h.counts_off = 132;
+    FAILS(h, "corrupt: counts_off 132 (3 counters of 8 bytes must fit in a 8192-byte row after its "
+             "first 64 bytes)");
+    /* counters ending exactly at the row's end fit (count-only: no timing) */
+    h = valid();
+    h.flags = GS_HDR_SHARED;
+    h.counts_off = ROW_STRIDE - NFUNCS * 8;
+    PASSES(h);
+    h.counts_off += 8;
+    FAILS(h, "corrupt: counts_off 8176 (3 counters of 8 bytes must fit in a 8192-byte row after its "
+             "first 64 bytes)");
+}
+
+static void timing_geometry(void)
+{
+    struct gs_header h = valid();
+    h.timing_size = sizeof(struct gs_timing) - 8;
+    FAILS(h, "corrupt: timing_size 272 (expected 280)");
+    h = valid();
+    h.counts_off = GS_ROW_PAGEMAP;            /* the 2-byte page map runs into the counters */
+    FAILS(h, "corrupt: the 2-byte page map at row offset 64 overlaps the counters at 64");
+    h.counts_off = GS_ROW_PAGEMAP + 8;
+    PASSES(h);
+    /* rows of 8 pages: an 8-byte page map, ending exactly at counts_off 72 */
+    h = valid();
+    h.row_stride = 8 * GS_PAGE;
+    h.file_size = 2 * GS_PAGE + MAX_ROWS * h.row_stride;
+    h.counts_off = GS_ROW_PAGEMAP + 8;
+    CHECK_INT(gst_layout_check(&h, h.file_size, PATH, &err), 0);
+    h.counts_off = GS_ROW_PAGEMAP;
+    CHECK_INT(gst_layout_check(&h, h.file_size, PATH, &err), -1);
+    CHECK_STR(err.msg, PATH ": corrupt: the 8-byte page map at row offset 64 overlaps the counters at 64");
+    h = valid();
+    h.timing_off = GS_PAGE + 8;
+    FAILS(h, "corrupt: 2 timing records at row offset 4104 (must be page aligned, after the "
+             "counters, inside the 8192-byte row)");
+    h = valid();
+    h.counts_off = GS_PAGE - 16;              /* counters run past the first page */
+    FAILS(h, "corrupt: 2 timing records at row offset 4096 (must be page aligned, after the "
+             "counters, inside the 8192-byte row)");
+    h = valid();
+    h.timing_off = 0;
+    FAILS(h, "corrupt: 2 timing records at row offset 0 (must be page aligned, after the "
+             "counters, inside the 8192-byte row)");
+    /* 14 records fill one page; the 15th starts a page past the row */
+    h = valid();
+    h.ntimed = GS_TIMING_PER_PAGE;
+    CHECK_INT(GS_TIMING_PER_PAGE, 14);
+    PASSES(h);
+    h.ntimed++;
+    FAILS(h, "corrupt: 15 timing records at row offset 4096 (must be page aligned, after the "
+             "counters, inside the 8192-byte row)");
+    h.ntimed = 0;                             /* nothing timed: timing_off unused */
+    h.timing_off = 12345;
+    PASSES(h);
+    /* without GS_HDR_TIMING the timing fields are not looked at */
+    h = valid();
+    h.flags = GS_HDR_SHARED;
+    h.timing_size = 1;
+    h.timing_off = 3;
+    PASSES(h);
+}
+
+static void strings(void)
+{
+    static const char tab[] = "\0main.main\0main.go\0x"; /* 20 bytes used: "x" unterminated */
+    uint64_t size = sizeof tab - 1;
+    CHECK_INT(gst_layout_check_string(tab, size, 0, "name", 0, PATH, &err), 0);
+    CHECK_INT(gst_layout_check_string(tab, size, 1, "name", 0, PATH, &err), 0);
+    CHECK_INT(gst_layout_check_string(tab, size, 11, "file", 1, PATH, &err), 0);
+    CHECK_INT(gst_layout_check_string(tab, size, 18, "file", 1, PATH, &err), 0);
+    CHECK_INT(gst_layout_check_string(tab, size, 19, "untimed reason", 2, PATH, &err), -1);
+    CHECK_STR(err.msg, PATH ": corrupt: function 2: untimed reason at offset 19 is not "
+                       "NUL-terminated inside the string table");
+    CHECK_INT(gst_layout_check_string(tab, size, 20, "name", 7, PATH, &err), -1);
+    CHECK_STR(err.msg, PATH ": corrupt: function 7: name offset 20 is outside the 20-byte string table");
+    CHECK_INT(gst_layout_check_string(tab, size, UINT32_MAX, "file", 3, PATH, &err), -1);
+    CHECK_STR(err.msg, PATH ": corrupt: function 3: file offset 4294967295 is outside the 20-byte "
+                       "string table");
+}
+
+static void timing_index(void)
+{
+    struct gs_header h = valid();             /* ntimed 2 */
+    CHECK_INT(gst_layout_check_timing_index(&h, 0, 0, PATH, &err), 0);
+    CHECK_INT(gst_layout_check_timing_index(&h, 1, 1, PATH, &err), 0);
+    CHECK_INT(gst_layout_check_timing_index(&h, GS_UNTIMED, 2, PATH, &err), 0);
+    CHECK_INT(gst_layout_check_timing_index(&h, 2, 5, PATH, &err), -1);
+    CHECK_STR(err.msg, PATH ": corrupt: function 5: timing record 2 (the file has 2)");
+    h.flags = GS_HDR_SHARED;                  /* count-only files: all untimed */
+    CHECK_INT(gst_layout_check_timing_index(&h, 2, 5, PATH, &err), 0);
+}
+
+static void rows_and_area(void)
+{
+    struct gs_header h = valid();             /* 4 rows */
+    CHECK_U64(gst_layout_rows_in_use(&h, 0), 1);
+    CHECK_U64(gst_layout_rows_in_use(&h, 2), 3);
+    CHECK_U64(gst_layout_rows_in_use(&h, 3), 4);
+    CHECK_U64(gst_layout_rows_in_use(&h, 4), 4);
+    CHECK_U64(gst_layout_rows_in_use(&h, UINT64_MAX), 4);
+    CHECK_U64(gst_layout_counter_area_size(&h), GS_PAGE + MAX_ROWS * ROW_STRIDE);
+    CHECK_U64(h.live_off + gst_layout_counter_area_size(&h), FILE_SIZE);
+}
+
+UNIT_CASES("statsfile_check",
+           UNIT_CASE(valid_header_passes),
+           UNIT_CASE(identity),
+           UNIT_CASE(sizes),
+           UNIT_CASE(pid_range),
+           UNIT_CASE(header_strings_nul_terminated),
+           UNIT_CASE(function_and_string_tables),
+           UNIT_CASE(prefix_before_counters),
+           UNIT_CASE(live_and_rows),
+           UNIT_CASE(counter_geometry),
+           UNIT_CASE(timing_geometry),
+           UNIT_CASE(strings),
+           UNIT_CASE(timing_index),
+           UNIT_CASE(rows_and_area));
