@@ -578,9 +578,10 @@ int main(int argc, char **argv)
 {
     if (argc != 2 && argc != 4)
         fatal("usage: lief_check REPORT [INPUT OUTPUT]");
-    struct report r = {0};
+    /* static: reachable until exit, whichever check exits (LeakSanitizer) */
+    static struct report r;
+    static struct file in, out;
     read_report(argv[1], &r);
-    struct file in, out;
     output_path = argc == 4 ? argv[3] : r.output;
     load(&in, argc == 4 ? argv[2] : r.input);
     load(&out, output_path);
