@@ -7,7 +7,7 @@
 # patches, a patch) and so is the report; each must fail with a message
 # naming that place. Then the wrapper the tests run as $GOREWRITE
 # (tests/tools/gorewrite_checked.sh): a wrong output fails the run (exit
-# 3) and is logged, refusals and --help pass through unchanged.
+# 70) and is logged, refusals and --help pass through unchanged.
 . "$(dirname "$0")/lib.sh"
 require_tools
 
@@ -145,9 +145,9 @@ chmod +x "$WORK/breaking-gorewrite"
 LIEF_CHECK_LOG=$WORK/lief.log GOREWRITE_REAL=$WORK/breaking-gorewrite \
     "$GOREWRITE" "$WORK/prog" "$WORK/broken.out" >/dev/null 2>"$WORK/wrap.err"
 rc=$?
-[ $rc -eq 3 ] && grep -q "differs from gorewrite's report: .*symbol 100 is" "$WORK/wrap.err" &&
+[ $rc -eq 70 ] && grep -q "differs from gorewrite's report: .*symbol 100 is" "$WORK/wrap.err" &&
     grep -q '^FAIL .*symbol 100 is' "$WORK/lief.log" &&
-    echo "ok   wrapper: a broken output fails with exit 3 and is logged" ||
+    echo "ok   wrapper: a broken output fails with exit 70 and is logged" ||
     fail "wrapper with a broken output: exit $rc, stderr $(cat "$WORK/wrap.err"), log $(cat "$WORK/lief.log")"
 rm -f "$WORK/lief.log"
 LIEF_CHECK_LOG=$WORK/lief.log "$GOREWRITE" "$WORK/prog" "$WORK/fine.out" >"$WORK/wrap.out" 2>"$WORK/wrap.err"

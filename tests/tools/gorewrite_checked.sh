@@ -4,7 +4,7 @@
 # bin/gorewrite) with the same arguments plus --layout-report, so its exit
 # status, stdout and stderr are gorewrite's own; when it wrote an output,
 # LIEF re-reads it (build/tests/lief_check) against INPUT and the report.
-# A failed check prints the difference on stderr and exits 3.
+# A failed check prints the difference on stderr and exits 70.
 #
 #   gorewrite_checked.sh ARGS...       gorewrite ARGS, then the check
 #   gorewrite_checked.sh --check REPORT  the check alone, for a report
@@ -15,10 +15,11 @@
 # Each check appends one line to $LIEF_CHECK_LOG when that is set
 # (tests/run.sh sets it per test and counts them): "ok OUTPUT" or
 # "FAIL OUTPUT: difference".
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# (tests that run `gorewrite` by name put a symlink to this file first in PATH)
+ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)
 REAL=${GOREWRITE_REAL:-$ROOT/bin/gorewrite}
 CHECKER=${LIEF_CHECK:-$ROOT/build/tests/lief_check}
-EXIT_CHECK_FAILED=3
+EXIT_CHECK_FAILED=70  # EX_SOFTWARE: unlike any status of gorewrite or gostat
 
 # log LINE: one line for tests/run.sh's count (short: appended atomically).
 log() {

@@ -17,7 +17,7 @@
  * - the bytes of INPUT differ in OUTPUT only in the ELF header and in the
  *   reported patches, each inside an executable section of INPUT and a
  *   jmp rel32 into the new code section followed by int3 filler.
- * Exit 0 when all hold; else exit 1 with the first difference on stderr.
+ * Exit 0 when all hold, else 1 with the first difference on stderr.
  * Exit 2 on a usage error or an unreadable file.
  *
  * LIEF 0.9's C API has no p_paddr; its segment `size` is the length of
