@@ -21,8 +21,9 @@
  * Exit 2 on a usage error or an unreadable file.
  *
  * LIEF 0.9's C API has no p_paddr; its segment `size` is the length of
- * the contents it copied (p_filesz) and its section `size` likewise (0 past
- * its 100 MB limit, e.g. .gorewrite.data), so sh_size is `original_size`.
+ * the contents it copied (p_filesz), and so is its section `size`: 0 for a
+ * .gorewrite.data (NOBITS) that runs past the end of the file, so sh_size
+ * is read from `original_size`.
  * Its types.h defines `bool` as int for C: the symbol's two trailing bool
  * fields have C++ layout and are not read here. */
 #include <LIEF/ELF.h>
