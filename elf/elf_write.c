@@ -174,7 +174,7 @@ void gr_elf_written_free(struct gr_elf_written *w)
     w->phdrs = NULL;
 }
 
-static int same_file(const char *a, const char *b)
+int gr_elf_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
@@ -224,7 +224,7 @@ int gr_elf_write(const struct gr_elf *in, const struct gr_elf_edit *edit, const 
 {
     if (written)
         *written = (struct gr_elf_written){0};
-    if (same_file(in->path, out_path))
+    if (gr_elf_same_file(in->path, out_path))
         return gr_fail(err, "%s: output is the input file; choose another output path", out_path);
     if (check_output_path(out_path, err) < 0)
         return -1;

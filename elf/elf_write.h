@@ -63,4 +63,7 @@ int gr_elf_write(const struct gr_elf *in, const struct gr_elf_edit *edit, const 
                  struct gr_elf_written *written, struct gr_error *err);
 void gr_elf_written_free(struct gr_elf_written *w);
 
+/* Whether paths a and b name the same existing file. */
+int gr_elf_same_file(const char *a, const char *b);
+
 #endif

@@ -79,6 +79,10 @@ int gr_layout_report_write(const char *path, const struct gr_elf *in, const char
                            const struct gr_elf_edit *edit, const struct gr_elf_written *written,
                            struct gr_error *err)
 {
+    /* opened for writing, so it must not be a file gorewrite reads or wrote */
+    if (gr_elf_same_file(path, in->path) || gr_elf_same_file(path, out_path))
+        return gr_fail(err, "%s: the layout report would overwrite the %s; choose another path",
+                       path, gr_elf_same_file(path, in->path) ? "input" : "output");
     FILE *f = fopen(path, "w");
     if (!f)
         return gr_fail(err, "%s: cannot write the layout report: %s", path, strerror(errno));

@@ -10,7 +10,7 @@
 #include "error.h"
 
 /* Writes the report of in -> out_path, as edit and written describe it, to
- * path. Returns 0, or -1 with a reason in err. */
+ * path, which must be neither file. Returns 0, or -1 with a reason in err. */
 int gr_layout_report_write(const char *path, const struct gr_elf *in, const char *out_path,
                            const struct gr_elf_edit *edit, const struct gr_elf_written *written,
                            struct gr_error *err);

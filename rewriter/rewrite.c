@@ -6,7 +6,6 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "codebuf.h"
@@ -145,23 +144,13 @@ static struct gr_patch *build_patches(const struct gr_plan *plan, const struct g
     return p;
 }
 
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /* The report is written once the output is in place; if it cannot be,
- * the output goes too, so that exit status 2 still means "no output".
- * It never replaces the input or the output. */
+ * the output goes too, so that exit status 2 still means "no output". */
 static int write_report(const char *path, const struct gr_elf *elf, const char *out_path,
                         const struct gr_elf_edit *edit, const struct gr_elf_written *written,
                         struct gr_error *err)
 {
-    if (same_file(path, elf->path) || same_file(path, out_path))
-        gr_fail(err, "%s: the layout report would overwrite the %s; choose another path", path,
-                same_file(path, elf->path) ? "input" : "output");
-    else if (gr_layout_report_write(path, elf, out_path, edit, written, err) == 0)
+    if (gr_layout_report_write(path, elf, out_path, edit, written, err) == 0)
         return 0;
     unlink(out_path);
     return -1;
