@@ -70,7 +70,11 @@ $(BUILD)/gostat/%.o: INC = $(GOSTAT_INC)
 
 $(BUILD)/tests/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Iformat $(LDFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) -Iformat $(LDFLAGS) -o $@ $< $(TOOL_LIBS)
+
+# The tests' independent reader of gorewrite's outputs: LIEF 0.9's C API
+# (liblief-dev), whose library is C++.
+$(BUILD)/tests/lief_check: TOOL_LIBS = -lLIEF -lstdc++ -lm
 
 # tests/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
 # like gorewrite (with SANITIZE under `make asan`).

@@ -259,32 +259,43 @@ static int read_segments(struct gr_elf *elf, Elf *e, struct gr_error *err)
     return 0;
 }
 
-/* runtime.text from .symtab, when there is one: Go's own function-offset
- * base where pclntab's textStart is 0. Symbols with unreadable names are
- * passed over, as a stripped file would be. */
-static void find_text_symbol(struct gr_elf *elf, Elf *e)
+/* A symbol's name, or "" when it cannot be read. */
+static const char *symbol_name(Elf *e, Elf_Data *data, size_t link, size_t i, GElf_Sym *sym)
+{
+    const char *name = gelf_getsym(data, (int)i, sym) ? elf_strptr(e, link, sym->st_name) : NULL;
+    return name ? name : "";
+}
+
+/* The first SHT_SYMTAB: its size and end names (what the output keeps
+ * unchanged, for --layout-report) and runtime.text, Go's own
+ * function-offset base where pclntab's textStart is 0. Symbols with
+ * unreadable names are passed over, as a stripped file would be. */
+static int read_symtab(struct gr_elf *elf, Elf *e, struct gr_error *err)
 {
     for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
         GElf_Shdr sh;
+        GElf_Sym sym;
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
             continue;
         Elf_Data *data = elf_getdata(scn, NULL);
         size_t count = data ? data->d_size / sh.sh_entsize : 0;
-        for (size_t i = 0; i < count; i++) {
-            GElf_Sym sym;
-            const char *name = gelf_getsym(data, (int)i, &sym) ?
-                               elf_strptr(e, sh.sh_link, sym.st_name) : NULL;
-            if (name && strcmp(name, "runtime.text") == 0) {
+        for (size_t i = 0; i < count && !elf->text_sym; i++)
+            if (strcmp(symbol_name(e, data, sh.sh_link, i, &sym), "runtime.text") == 0)
                 elf->text_sym = sym.st_value;
-                return;
-            }
-        }
+        elf->nsymbols = count;
+        elf->sym_first = strdup(count > 1 ? symbol_name(e, data, sh.sh_link, 1, &sym) : "");
+        elf->sym_last = strdup(count > 1 ? symbol_name(e, data, sh.sh_link, count - 1, &sym) : "");
+        if (!elf->sym_first || !elf->sym_last)
+            return gr_fail(err, "%s: out of memory", elf->path);
+        return 0;
     }
+    return 0;
 }
 
-/* Sections, segments and runtime.text, read with libelf from the checked
- * snapshot. libelf maps it and reads the tables in place: nothing the size
- * of a section is copied (a 33 MB .noptrbss costs nothing). */
+/* Sections, segments and the symbol table's summary, read with libelf
+ * from the checked snapshot. libelf maps it and reads the tables in place:
+ * nothing the size of a section is copied (a 33 MB .noptrbss costs
+ * nothing). */
 static int read_tables(struct gr_elf *elf, struct gr_error *err)
 {
     if (elf_version(EV_CURRENT) == EV_NONE)
@@ -296,7 +307,7 @@ static int read_tables(struct gr_elf *elf, struct gr_error *err)
     if (rc == 0)
         rc = read_segments(elf, e, err);
     if (rc == 0)
-        find_text_symbol(elf, e);
+        rc = read_symtab(elf, e, err);
     elf_end(e);
     return rc;
 }
@@ -345,6 +356,8 @@ void gr_elf_free(struct gr_elf *elf)
         free(elf->sections[i].name);
     free(elf->sections);
     free(elf->segments);
+    free(elf->sym_first);
+    free(elf->sym_last);
     snapshot_unmap(elf);
     if (elf->fd >= 0)
         close(elf->fd);

@@ -41,6 +41,9 @@ struct gr_elf {
     struct gr_segment *segments;
     size_t nsegments;
     uint64_t text_sym;      /* runtime.text from .symtab, 0 when absent */
+    size_t nsymbols;        /* .symtab's entries, the null one included; 0 without .symtab */
+    char *sym_first;        /* names of .symtab's entry 1 and last entry ("" when absent) */
+    char *sym_last;
 };
 
 /* Reads and validates path. Returns 0, or -1 with a reason in err. */

@@ -149,7 +149,32 @@ static int build_image(const struct gr_elf *in, const struct gr_elf_edit *e, str
     return 0;
 }
 
-static int same_file(const char *a, const char *b)
+/* Copies the headers of the finished image, the report's only source. */
+static int describe(const struct gr_elf_edit *e, const struct outbuf *o, struct gr_elf_written *w,
+                    struct gr_error *err)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)o->p;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(o->p + eh->e_shoff);
+    *w = (struct gr_elf_written){
+        .entry = eh->e_entry, .phoff = eh->e_phoff, .phnum = eh->e_phnum, .shoff = eh->e_shoff,
+        .shnum = eh->e_shnum, .shstrndx = eh->e_shstrndx, .size = o->len,
+        .new_shdrs = {sh[eh->e_shnum - 2], sh[eh->e_shnum - 1]},
+        .new_names = {e->rw.section_name, e->rx.section_name},
+    };
+    w->phdrs = malloc(w->phnum * sizeof *w->phdrs);
+    if (!w->phdrs)
+        return gr_fail(err, "out of memory");
+    memcpy(w->phdrs, o->p + eh->e_phoff, w->phnum * sizeof *w->phdrs);
+    return 0;
+}
+
+void gr_elf_written_free(struct gr_elf_written *w)
+{
+    free(w->phdrs);
+    w->phdrs = NULL;
+}
+
+int gr_elf_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
@@ -195,16 +220,22 @@ static int check_output_path(const char *out_path, struct gr_error *err)
 }
 
 int gr_elf_write(const struct gr_elf *in, const struct gr_elf_edit *edit, const char *out_path,
-                 struct gr_error *err)
+                 struct gr_elf_written *written, struct gr_error *err)
 {
-    if (same_file(in->path, out_path))
+    if (written)
+        *written = (struct gr_elf_written){0};
+    if (gr_elf_same_file(in->path, out_path))
         return gr_fail(err, "%s: output is the input file; choose another output path", out_path);
     if (check_output_path(out_path, err) < 0)
         return -1;
     struct outbuf o = {0};
     int rc = build_image(in, edit, &o, err);
+    if (rc == 0 && written)
+        rc = describe(edit, &o, written, err);
     if (rc == 0)
         rc = write_atomically(out_path, &o, in->mode, err);
+    if (rc < 0 && written)
+        gr_elf_written_free(written);
     free(o.p);
     return rc;
 }

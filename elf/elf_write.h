@@ -4,6 +4,7 @@
 #ifndef GR_ELF_WRITE_H
 #define GR_ELF_WRITE_H
 
+#include <elf.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,10 +39,31 @@ struct gr_elf_edit {
     size_t npatches;
 };
 
+/* What gr_elf_write put into the output's headers, copied from the image
+ * it wrote (for --layout-report). */
+struct gr_elf_written {
+    uint64_t entry;
+    uint64_t phoff;
+    Elf64_Phdr *phdrs;          /* the whole program header table (owned) */
+    size_t phnum;
+    uint64_t shoff;
+    size_t shnum;
+    size_t shstrndx;
+    Elf64_Shdr new_shdrs[2];    /* .gorewrite.data, .gorewrite.text: the last two */
+    const char *new_names[2];
+    uint64_t size;              /* of the whole file */
+};
+
 /* Writes in + edit to out_path through a temporary file in the same
  * directory, renamed into place only when complete; the input's
- * permission bits are kept. On failure nothing is left behind. */
+ * permission bits are kept. On failure nothing is left behind. When
+ * written is not NULL it describes the file afterwards (free it with
+ * gr_elf_written_free). */
 int gr_elf_write(const struct gr_elf *in, const struct gr_elf_edit *edit, const char *out_path,
-                 struct gr_error *err);
+                 struct gr_elf_written *written, struct gr_error *err);
+void gr_elf_written_free(struct gr_elf_written *w);
+
+/* Whether paths a and b name the same existing file. */
+int gr_elf_same_file(const char *a, const char *b);
 
 #endif

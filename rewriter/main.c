@@ -16,7 +16,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gorewrite [-v] [--count-only | --sample N] [--max-threads N] INPUT OUTPUT\n"
+            "usage: gorewrite [-v] [--count-only | --sample N] [--max-threads N]\n"
+            "                 [--layout-report FILE] INPUT OUTPUT\n"
             "\n"
             "Writes OUTPUT, a copy of the Go program INPUT that counts and times every\n"
             "call of every Go function with a stack check. INPUT is never modified. Run\n"
@@ -31,6 +32,9 @@ static void usage(FILE *out)
             "                   are estimated as mean x calls); N from 1 to 1000000\n"
             "  --max-threads N  threads that count without locks (default %d); more\n"
             "                   threads still count exactly, with a locked increment\n"
+            "  --layout-report FILE  once OUTPUT is written, describe it in FILE: entry\n"
+            "                   point, program headers, added sections, symbol table,\n"
+            "                   patched ranges (a text format for checking tools)\n"
             "  -h, --help       this text\n"
             "  --version        gorewrite's version and the Go releases it instruments\n"
             "\n"
@@ -51,7 +55,8 @@ static int parse_number(const char *s, unsigned long max, uint32_t *out)
 
 int main(int argc, char **argv)
 {
-    struct gr_options opt = {.verbose = 0, .count_only = 0, .max_rows = DEFAULT_MAX_THREADS + 1};
+    struct gr_options opt = {.verbose = 0, .count_only = 0, .max_rows = DEFAULT_MAX_THREADS + 1,
+                             .layout_report = NULL};
     const char *paths[2];
     int npaths = 0;
     for (int i = 1; i < argc; i++) {
@@ -77,6 +82,8 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             opt.max_rows = threads + 1;
+        } else if (strcmp(argv[i], "--layout-report") == 0 && i + 1 < argc) {
+            opt.layout_report = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "gorewrite: unknown option %s (see gorewrite --help)\n", argv[i]);
             return EXIT_USAGE;

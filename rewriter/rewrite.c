@@ -6,6 +6,7 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "codebuf.h"
 #include "elf_read.h"
@@ -13,6 +14,7 @@
 #include "functions.h"
 #include "go_runtime.h"
 #include "go_version.h"
+#include "layout_report.h"
 #include "segments.h"
 #include "plan.h"
 #include "report.h"
@@ -142,9 +144,21 @@ static struct gr_patch *build_patches(const struct gr_plan *plan, const struct g
     return p;
 }
 
+/* The report is written once the output is in place; if it cannot be,
+ * the output goes too, so that exit status 2 still means "no output". */
+static int write_report(const char *path, const struct gr_elf *elf, const char *out_path,
+                        const struct gr_elf_edit *edit, const struct gr_elf_written *written,
+                        struct gr_error *err)
+{
+    if (gr_layout_report_write(path, elf, out_path, edit, written, err) == 0)
+        return 0;
+    unlink(out_path);
+    return -1;
+}
+
 static int write_output(const struct gr_elf *elf, const struct gr_plan *plan,
                         const struct gr_layout *l, struct rx_parts *rx, const char *out_path,
-                        struct gr_error *err)
+                        const char *report_path, struct gr_error *err)
 {
     size_t npatches;
     struct gr_patch *patches = build_patches(plan, &rx->tramp, &npatches);
@@ -162,7 +176,12 @@ static int write_output(const struct gr_elf *elf, const struct gr_plan *plan,
         .patches = patches,
         .npatches = npatches,
     };
-    int rc = gr_elf_write(elf, &edit, out_path, err);
+    struct gr_elf_written written;
+    int rc = gr_elf_write(elf, &edit, out_path, report_path ? &written : NULL, err);
+    if (rc == 0 && report_path) {
+        rc = write_report(report_path, elf, out_path, &edit, &written, err);
+        gr_elf_written_free(&written);
+    }
     free(patches);
     return rc;
 }
@@ -207,7 +226,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     if (rc == 0)
         rc = build_rx(&elf, &prog, &plan, &layout, &rx, err);
     if (rc == 0)
-        rc = write_output(&elf, &plan, &layout, &rx, out_path, err);
+        rc = write_output(&elf, &plan, &layout, &rx, out_path, opt->layout_report, err);
     if (rc == 0) {
         res->nfuncs = plan.nfuncs;
         res->ninstrumented = plan.ninstrumented;

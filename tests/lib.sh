@@ -5,7 +5,13 @@
 set -u
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-GOREWRITE=${GOREWRITE:-$ROOT/bin/gorewrite}
+# The tests run gorewrite through tests/tools/gorewrite_checked.sh: the
+# real program's status and output, then LIEF re-reads every output it
+# wrote and compares it with gorewrite's --layout-report.
+GOREWRITE_REAL=${GOREWRITE_REAL:-$ROOT/bin/gorewrite}
+GOREWRITE=${GOREWRITE:-$ROOT/tests/tools/gorewrite_checked.sh}
+LIEF_CHECK=${LIEF_CHECK:-$ROOT/build/tests/lief_check}
+export GOREWRITE_REAL LIEF_CHECK
 GOSTAT=${GOSTAT:-$ROOT/bin/gostat}
 # Every Go toolchain the tests build with (Debian packages golang-1.XX-go;
 # Go 1.15 is unpacked into build/toolchains by scripts/go_toolchains.sh).
@@ -75,11 +81,11 @@ build_go() {
     fi
 }
 
-# require_tools: fails the calling test (exit 1) unless bin/gorewrite and
-# bin/gostat have been built (`make all`).
+# require_tools: fails the calling test (exit 1) unless bin/gorewrite,
+# bin/gostat and the LIEF checker have been built (`make all`).
 require_tools() {
     local t
-    for t in "$GOREWRITE" "$GOSTAT"; do
+    for t in "$GOREWRITE" "$GOREWRITE_REAL" "$GOSTAT" "$LIEF_CHECK"; do
         if [ ! -x "$t" ]; then
             echo "FAIL: $t does not exist; run 'make all' first" >&2
             exit 1
@@ -87,8 +93,8 @@ require_tools() {
     done
 }
 
-# instrument IN OUT: bin/gorewrite IN OUT. On failure prints its status and
-# stderr and returns 1.
+# instrument IN OUT: bin/gorewrite IN OUT (checked by LIEF, as every
+# $GOREWRITE run). On failure prints its status and stderr and returns 1.
 instrument() {
     local in=$1 out=$2 err rc
     err=$("$GOREWRITE" "$in" "$out" 2>&1 >/dev/null)

@@ -12,6 +12,9 @@
 # measure time or poll a running program (SERIAL below) run alone, after
 # the others.
 # Logs are kept in build/test-logs/<name>.log.
+# Every output gorewrite writes in a test is re-read by LIEF
+# (tests/tools/gorewrite_checked.sh); each check is one line of
+# build/test-logs/<name>.lief, and the last lines say how many there were.
 
 set -u
 
@@ -50,7 +53,9 @@ LONGEST="t_stdlib t_testdata t_stdlib40 t_stdlib40_new t_gofmt_vet t_dwarf_info 
 run_test() {
     local name=$1 start rc
     start=$(date +%s)
-    timeout -k 10 "$TEST_TIMEOUT" bash "tests/$name.sh" >"$LOGDIR/$name.log" 2>&1
+    rm -f "$LOGDIR/$name.lief"
+    LIEF_CHECK_LOG=$LOGDIR/$name.lief timeout -k 10 "$TEST_TIMEOUT" bash "tests/$name.sh" \
+        >"$LOGDIR/$name.log" 2>&1
     rc=$?
     echo "$rc $(($(date +%s) - start))" >"$LOGDIR/$name.result"
 }
@@ -102,6 +107,23 @@ for name in ${serial[@]+"${serial[@]}"}; do
     report "$name"
 done
 
+# lief_summary: how many outputs LIEF re-read, in all and per test.
+lief_summary() {
+    local name ok bad total=0 totalbad=0 per=""
+    for name in ${ordered[@]+"${ordered[@]}"}; do
+        [ -f "$LOGDIR/$name.lief" ] || continue
+        ok=$(grep -c '^ok ' "$LOGDIR/$name.lief")
+        bad=$(grep -c '^FAIL ' "$LOGDIR/$name.lief")
+        total=$((total + ok + bad))
+        totalbad=$((totalbad + bad))
+        per+=" $name $((ok + bad))"
+        [ "$bad" -eq 0 ] || per+=" ($bad differed)"
+        per+=","
+    done
+    echo "LIEF re-read $total gorewrite outputs ($totalbad differed from gorewrite's report):${per%,}"
+}
+
+lief_summary
 if [ $failed -gt 0 ]; then
     echo "failed: ${failed_names[*]}"
 fi

@@ -9,6 +9,8 @@
 #      the one never-called function, and the baseline matches this run;
 #   2. with GOFLAGS=-tags=regression (the hot path runs ten times per
 #      word): the step fails with exit 3 and names exactly the hot path.
+# `gorewrite` in PATH is tests/tools/gorewrite_checked.sh, so LIEF re-reads
+# what the step writes, as in every test.
 cd "$(dirname "$0")/.."
 . tests/lib.sh
 require_tools
@@ -19,6 +21,8 @@ SRC=testdata/ci
 tmp=$(mktemp_dir)
 trap 'rm -rf "$tmp" "$dir"' EXIT
 
+mkdir -p "$tmp/bin"
+ln -s "$GOREWRITE" "$tmp/bin/gorewrite"
 script=$tmp/ci-step.sh
 awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on' docs/ci.md >"$script"
 for step in "go test -c" gorewrite "gostat merge" "gostat diff" "--fail-on-regression"; do
@@ -31,7 +35,7 @@ run_step() {
     local name=$1
     shift
     mkdir -p "$tmp/$name"
-    go_env "$GOV" env GO111MODULE=on PATH="$ROOT/bin:$(go_root "$GOV")/bin:$PATH" \
+    go_env "$GOV" env GO111MODULE=on PATH="$tmp/bin:$ROOT/bin:$(go_root "$GOV")/bin:$PATH" \
         WORK="$tmp/$name" "$@" bash -e "$script" >"$tmp/$name.out" 2>"$tmp/$name.err"
     echo $? >"$tmp/$name.rc"
 }

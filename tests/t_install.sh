@@ -21,7 +21,8 @@ got=$(cd "$D" && find . -type f | LC_ALL=C sort | tr '\n' ' ')
 
 # The installed programs, run from elsewhere, on a real program.
 build_go 1.22 testdata/recursion "$WORK/rec" || fail "build"
-(cd / && "$D$P/bin/gorewrite" "$WORK/rec" "$WORK/rec.instr" >/dev/null) || fail "installed gorewrite"
+(cd / && GOREWRITE_REAL=$D$P/bin/gorewrite "$GOREWRITE" "$WORK/rec" "$WORK/rec.instr" >/dev/null) ||
+    fail "installed gorewrite"
 mkdir -p "$WORK/stats"
 (cd / && GOSTAT_DIR=$WORK/stats "$WORK/rec.instr" $(cat testdata/recursion/args 2>/dev/null) >/dev/null) || fail "instrumented run"
 calls=$("$D$P/bin/gostat" --json "$(stats_file_for "$WORK/stats")" |

@@ -147,6 +147,9 @@ new_outdir; expect_reject 2 "output is a FIFO" "$GOPROG" "$WORK/fifo"
 new_outdir; expect_reject 2 "output is a symlink to a FIFO" "$GOPROG" "$WORK/fifo-link"
 new_outdir; expect_reject 2 "output is a directory" "$GOPROG" "$OUTDIR"
 [ -p "$WORK/fifo" ] && [ -L "$WORK/fifo-link" ] || fail "the FIFO or its link was replaced"
+# --layout-report FILE that cannot be written: the output is removed again.
+new_outdir; expect_reject 2 "layout report not writable" --layout-report "$WORK/missing/layout" "$GOPROG" "$OUTDIR/o"
+new_outdir; expect_reject 2 "layout report is the output" --layout-report "$OUTDIR/o" "$GOPROG" "$OUTDIR/o"
 
 # Usage errors (exit 1) ------------------------------------------------
 new_outdir; expect_reject 1 "no arguments"
