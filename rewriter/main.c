@@ -16,7 +16,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gorewrite [-v] [--count-only | --sample N] [--max-threads N] INPUT OUTPUT\n"
+            "usage: gorewrite [-v] [--count-only | --sample N] [--max-threads N] [--keep-setuid]\n"
+            "                 INPUT OUTPUT\n"
             "\n"
             "Writes OUTPUT, a copy of the Go program INPUT that counts and times every\n"
             "call of every Go function with a stack check. INPUT is never modified. Run\n"
@@ -31,6 +32,11 @@ static void usage(FILE *out)
             "                   are estimated as mean x calls); N from 1 to 1000000\n"
             "  --max-threads N  threads that count without locks (default %d); more\n"
             "                   threads still count exactly, with a locked increment\n"
+            "  --keep-setuid    keep INPUT's setuid/setgid bits on OUTPUT (dropped by\n"
+            "                   default). Risk: the instrumented code then runs with\n"
+            "                   the owner's privileges and creates a root-owned stats\n"
+            "                   file in /dev/shm (GOSTAT_DIR is ignored); only for\n"
+            "                   binaries you trust, on machines you control\n"
             "  -h, --help       this text\n"
             "  --version        gorewrite's version and the Go releases it instruments\n"
             "\n"
@@ -58,6 +64,8 @@ int main(int argc, char **argv)
         uint32_t threads;
         if (strcmp(argv[i], "-v") == 0) {
             opt.verbose = 1;
+        } else if (strcmp(argv[i], "--keep-setuid") == 0) {
+            opt.keep_setuid = 1;
         } else if (strcmp(argv[i], "--count-only") == 0) {
             opt.count_only = 1;
         } else if (strcmp(argv[i], "--sample") == 0 && i + 1 < argc) {
