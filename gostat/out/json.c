@@ -3,6 +3,7 @@
 
 #include "goroutines.h"
 #include "times.h"
+#include "safe_text.h"
 #include "utf8.h"
 
 #include <inttypes.h>
@@ -24,7 +25,7 @@ void gst_json_put_string(FILE *out, const char *s)
 
     fputc('"', out);
     while (*p) {
-        size_t len = gst_utf8_sequence_length(p);
+        size_t len = gr_utf8_sequence_length(p);
         if (len == 0) {
             fputs("\\ufffd", out);
             p++;
