@@ -49,6 +49,14 @@
 #define GS_UNTIMED 0xffffffffu     /* gs_func.timing of a function not timed */
 #define GS_ROW_PAGEMAP 64u         /* in a row, after struct gs_drops */
 
+/* Limits no writer exceeds; readers reject a header claiming more, so a
+ * hostile file cannot make them allocate or map without bound. */
+#define GS_MAX_ROWS 4096u          /* gs_live.rows_backed has one bit per row */
+#define GS_MAX_FUNCS (1u << 22)    /* real Go programs: up to a few 100 000 */
+/* A function has up to three strings (name, file, untimed reason), each
+ * far below a page; the table starts with the empty string. */
+#define GS_MAX_STRTAB(nfuncs) (GS_PAGE + (uint64_t)(nfuncs) * 3u * GS_PAGE)
+
 /* gs_header.flags */
 #define GS_HDR_SHARED 1u           /* counters are mapped from this file (live).
                                       The start-up code removes a file it could
