@@ -40,7 +40,7 @@
 #define GS_EXE_MAX 1024u
 #define GS_BUILDID_MAX 128u
 #define GS_GOVERSION_MAX 32u
-#define GS_FILE_PREFIX "gostat."   /* file names: gostat.<exe basename>.<pid>[.<n>] */
+#define GS_FILE_PREFIX "gostat."   /* file names: gostat.<exe basename>.<pid>[.<16 hex digits>] */
 #define GS_BOOTID_MAX 40u
 #define GS_HIST_BUCKETS 32u
 #define GS_HIST_FIRST_LOG2 5       /* bucket 0: < 2^5 ticks; bucket b >= 1:

@@ -3,7 +3,8 @@
 #  - Another user who plants the 100 names the old stub tried (pid,
 #    pid.1 .. pid.99, files and symlinks) no longer pushes the program into
 #    memory-only mode: it takes pid.<16 random hex digits>, O_EXCL and
-#    O_NOFOLLOW as before (no planted file or link target changes);
+#    O_NOFOLLOW as before (no planted file or link target changes), and
+#    `gostat PID` finds that file;
 #  - an executable whose name holds terminal controls (ESC, BEL, raw C1
 #    0x9B, UTF-8 C1 C2 9B) gets a file name with '_' for each such byte;
 #    non-ASCII letters stay.
@@ -42,6 +43,10 @@ pid=$(cat "$D.pid")
 taken=$(ls "$D" | grep -E "^gostat\.live\.instr\.$pid\.[0-9a-f]{16}\$")
 [ "$(echo "$taken" | grep -c .)" = 1 ] || fail "no stats file with a random suffix among planted names: $(ls "$D" | tail -3)"
 [ -n "$taken" ] && [ "$(calls_of_work "$D/$taken")" = 100 ] || fail "wrong count in $D/$taken"
+# gostat PID finds it by the naming rule (the planted files are nobody's
+# and not stats files).
+GOSTAT_DIR=$D "$GOSTAT" --json "$pid" 2>"$WORK/err" | grep -q "\"pid\":$pid" ||
+    fail "gostat $pid does not find the file with the random suffix: $(cat "$WORK/err")"
 
 # Suffixes differ from run to run (random, not pid-derived).
 GOSTAT_DIR=$D bash -c 'echo planted >"$0/gostat.live.instr.$$"; exec "$1" 1' "$D" "$P" >/dev/null
