@@ -240,8 +240,10 @@ struct gst_http_server *gst_http_start(int listen_fd, bool per_ip_limit,
         free(srv);
         return NULL;
     }
-    /* Single thread: the metrics callback never runs concurrently. */
-    srv->daemon = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL,
+    /* Single thread: the metrics callback never runs concurrently. poll,
+     * not select: no FD_SETSIZE bound on descriptors. No library error
+     * log: it would print a line for each connection over a limit. */
+    srv->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL,
                                    on_request, srv,
                                    MHD_OPTION_LISTEN_SOCKET, listen_fd,
                                    MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTION_LIMIT,
