@@ -13,7 +13,8 @@
 #  - --token-file: no or a wrong bearer token gets 401, the right one 200;
 #    a token file others can read is refused at start (exit 1);
 #  - --listen unix:PATH: a socket of mode 0600, served over it;
-#  - --listen 0.0.0.0:0 warns on stderr; 127.0.0.1 does not.
+#  - --listen 0.0.0.0:0 warns on stderr; 127.0.0.1 does not;
+#  - at most 4 metrics replies in flight: a fifth slow reader gets 503.
 cd "$(dirname "$0")/.."
 . tests/assert.sh
 
@@ -157,5 +158,45 @@ start_serve exposed --listen 0.0.0.0:0
 wait_for_line "$dir/exposed.err" 'warning: listening on 0.0.0.0:[0-9]+, which other machines can reach' ||
     fail "no warning for 0.0.0.0: $(cat "$dir/exposed.err")"
 kill $serve_pid
+
+# At most 4 metrics replies held at once: five clients with a 4 KiB
+# receive window each ask for ~7.5 MB of metrics and do not read; the
+# fifth gets 503 while the others' replies are still being sent, and a
+# scrape succeeds again once they are gone.
+big=$(mktemp -d)
+name=$(head -c 1500 /dev/zero | tr '\0' 'f')
+for k in 1 2 3 4 5; do
+    sleep 600 &
+    sp=$!
+    pids+=($sp)
+    ticks=$(sed 's/.*) //' /proc/$sp/stat | cut -d' ' -f20)
+    args=()
+    for i in $(seq 1000); do args+=(--func "p$k.$name$i:$((0x1000 + 16 * i)):1"); done
+    "$MKSTATS" "$big/gostat.big$k.$sp" --pid $sp --start-ticks "$ticks" "${args[@]}" >/dev/null ||
+        fail "mkstats big$k"
+done
+GOSTAT_DIR=$big start_serve busy --listen 127.0.0.1:0
+port=${url##*:}
+port=${port%%/*}
+/usr/bin/python3 - "$port" <<'PY' || fail "a fifth concurrent scrape was not refused with 503"
+import socket, sys, time
+port = int(sys.argv[1])
+socks = []
+for k in range(5):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    socks.append(s)
+    time.sleep(1.0 if k < 4 else 0.5)
+s = socks[-1]
+s.settimeout(10)
+head = s.recv(200)
+print("fifth reply:", head.split(b"\r\n")[0].decode())
+sys.exit(0 if head.startswith(b"HTTP/1.1 503") else 1)
+PY
+expect "scrape after the busy clients left" 200 "$(code --max-time 20 "$url")"
+kill $serve_pid
+rm -rf "$big"
 
 finish t_security_serve
