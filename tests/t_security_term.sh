@@ -3,7 +3,7 @@
 # finding 5). A stats file whose function names hold ESC, BEL, a raw C1
 # byte (0x9B, CSI to an 8-bit terminal) and UTF-8 C1 (C2 9B), written by a
 # program whose path holds the same, is shown by the table, the listing,
-# coverage and diff, and named in error messages: every output must be
+# coverage, diff and --json, and named in error messages: every output must be
 # well-formed UTF-8 with no C0 (but newline and tab), DEL or C1 character,
 # and the names must still be recognisable ('?' per control).
 . "$(dirname "$0")/lib.sh"
@@ -59,6 +59,11 @@ grep -q 'x??1m?\]0;t?/app' "$WORK/listing" || fail "listing: exe not shown with 
 "$GOSTAT" coverage "$F" >"$WORK/coverage" 2>&1 || fail "gostat coverage failed: $(cat "$WORK/coverage")"
 clean "$WORK/coverage" "coverage"
 grep -q '?\[2Jrar?' "$WORK/coverage" || fail "coverage: never-called name not shown as ?[2Jrar?"
+
+# --json escapes C1 (\u009b) and shows broken UTF-8 as \ufffd.
+"$GOSTAT" --json "$F" >"$WORK/json" 2>&1 || fail "gostat --json failed"
+clean "$WORK/json" "--json"
+grep -q 'm\\ufffd\\u009bn\\u001b]\\u0007k' "$WORK/json" || fail "--json: name not escaped: $(grep -o '"m[^"]*k"' "$WORK/json" | head -2)"
 
 # diff: the same file against a JSON baseline with fewer calls.
 "$GOSTAT" --json "$F" | python3 -c '

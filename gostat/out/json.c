@@ -13,7 +13,7 @@ static void put_escaped_ascii(FILE *out, unsigned char c)
 {
     if (c == '"' || c == '\\')
         fprintf(out, "\\%c", c);
-    else if (c < 0x20)
+    else if (c < 0x20 || c == 0x7F)
         fprintf(out, "\\u%04x", c);
     else
         fputc(c, out);
@@ -31,6 +31,11 @@ void gst_json_put_string(FILE *out, const char *s)
             p++;
         } else if (len == 1) {
             put_escaped_ascii(out, *p++);
+        } else if (gr_text_is_control(p, len)) {
+            /* C1 control: same string, escaped, so --json on a terminal
+             * cannot drive it either */
+            fprintf(out, "\\u%04x", (unsigned)((p[0] & 0x1F) << 6 | (p[1] & 0x3F)));
+            p += len;
         } else {
             fwrite(p, 1, len, out);
             p += len;
