@@ -79,7 +79,7 @@ $(BUILD)/tests/lief_check: TOOL_LIBS = -lLIEF -lstdc++ -lm
 # tests/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
 # like gorewrite (with SANITIZE under `make asan`).
 DWARFDUMP_OBJ := $(BUILD)/tests/dwarf/dwarfdump_funcs.o $(BUILD)/rewriter/find/dwarf_info.o \
-	$(BUILD)/common/error.o $(BUILD)/common/vec.o
+	$(BUILD)/common/error.o $(BUILD)/common/safe_text.o $(BUILD)/common/vec.o
 $(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
 $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -ldwarf -lelf -lz

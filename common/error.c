@@ -1,6 +1,8 @@
 /* error.c: filling gr_error values. */
 #include "error.h"
 
+#include "safe_text.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -11,6 +13,9 @@ int gr_fail(struct gr_error *err, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        /* Messages name paths and names from untrusted files, and end up
+           on a terminal: no escape sequence gets through. */
+        gr_text_make_safe(err->msg);
     }
     return -1;
 }

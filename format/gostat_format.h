@@ -40,7 +40,7 @@
 #define GS_EXE_MAX 1024u
 #define GS_BUILDID_MAX 128u
 #define GS_GOVERSION_MAX 32u
-#define GS_FILE_PREFIX "gostat."   /* file names: gostat.<exe basename>.<pid>[.<n>] */
+#define GS_FILE_PREFIX "gostat."   /* file names: gostat.<exe basename>.<pid>[.<16 hex digits>] */
 #define GS_BOOTID_MAX 40u
 #define GS_HIST_BUCKETS 32u
 #define GS_HIST_FIRST_LOG2 5       /* bucket 0: < 2^5 ticks; bucket b >= 1:
@@ -48,6 +48,14 @@
                                       bucket has no upper bound */
 #define GS_UNTIMED 0xffffffffu     /* gs_func.timing of a function not timed */
 #define GS_ROW_PAGEMAP 64u         /* in a row, after struct gs_drops */
+
+/* Limits no writer exceeds; readers reject a header claiming more, so a
+ * hostile file cannot make them allocate or map without bound. */
+#define GS_MAX_ROWS 4096u          /* gs_live.rows_backed has one bit per row */
+#define GS_MAX_FUNCS (1u << 22)    /* real Go programs: up to a few 100 000 */
+/* A function has up to three strings (name, file, untimed reason), each
+ * far below a page; the table starts with the empty string. */
+#define GS_MAX_STRTAB(nfuncs) (GS_PAGE + (uint64_t)(nfuncs) * 3u * GS_PAGE)
 
 /* gs_header.flags */
 #define GS_HDR_SHARED 1u           /* counters are mapped from this file (live).

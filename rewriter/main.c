@@ -17,7 +17,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gorewrite [-v] [--count-only | --sample N] [--max-threads N]\n"
-            "                 [--layout-report FILE] INPUT OUTPUT\n"
+            "                 [--keep-setuid] [--layout-report FILE] INPUT OUTPUT\n"
             "\n"
             "Writes OUTPUT, a copy of the Go program INPUT that counts and times every\n"
             "call of every Go function with a stack check. INPUT is never modified. Run\n"
@@ -35,6 +35,11 @@ static void usage(FILE *out)
             "  --layout-report FILE  once OUTPUT is written, describe it in FILE: entry\n"
             "                   point, program headers, added sections, symbol table,\n"
             "                   patched ranges (a text format for checking tools)\n"
+            "  --keep-setuid    keep INPUT's setuid/setgid bits on OUTPUT (dropped by\n"
+            "                   default). Risk: the instrumented code then runs with\n"
+            "                   the owner's privileges and creates a root-owned stats\n"
+            "                   file in /dev/shm (GOSTAT_DIR is ignored); only for\n"
+            "                   binaries you trust, on machines you control\n"
             "  -h, --help       this text\n"
             "  --version        gorewrite's version and the Go releases it instruments\n"
             "\n"
@@ -63,6 +68,8 @@ int main(int argc, char **argv)
         uint32_t threads;
         if (strcmp(argv[i], "-v") == 0) {
             opt.verbose = 1;
+        } else if (strcmp(argv[i], "--keep-setuid") == 0) {
+            opt.keep_setuid = 1;
         } else if (strcmp(argv[i], "--count-only") == 0) {
             opt.count_only = 1;
         } else if (strcmp(argv[i], "--sample") == 0 && i + 1 < argc) {

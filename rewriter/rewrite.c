@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "codebuf.h"
 #include "elf_read.h"
@@ -206,6 +207,10 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     struct gr_layout layout = {.sample = opt->sample > 1 ? opt->sample : 1};
     struct rx_parts rx = {0};
     int rc = gr_elf_read(in_path, &elf, err);
+    /* A setuid copy would let any user steer a privileged program's stats
+       file; privileges are kept only when asked for (--keep-setuid). */
+    if (rc == 0 && !opt->keep_setuid)
+        elf.mode &= ~(uint32_t)(S_ISUID | S_ISGID);
     if (rc == 0 && gr_elf_section(&elf, GR_TEXT_SECTION))
         rc = gr_fail(err, "%s: already instrumented by gorewrite; instrument the original instead",
                      in_path);

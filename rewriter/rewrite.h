@@ -15,6 +15,7 @@ struct gr_options {
     uint32_t sample;        /* time about 1 call in this many (0, 1: all) */
     uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
     const char *layout_report;  /* --layout-report FILE, or NULL */
+    int keep_setuid;        /* copy the input's setuid/setgid bits (dropped by default) */
 };
 
 struct gr_result {

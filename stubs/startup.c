@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Longest path the kernel takes (PATH_MAX, with its NUL). */
+#define GS_PATH_MAX 4096
+
 /* First byte of the blob (blob.ld); unsized so no bounds are assumed. */
 extern uint8_t __blob_start[];
 
@@ -21,7 +24,14 @@ __attribute__((used)) volatile struct gs_stub_config gs_config;
 struct startup_env {
     const char *dir;
     int quiet;
+    int secure;                /* AT_SECURE: setuid, setgid or capabilities */
+    const uint8_t *at_random;  /* AT_RANDOM: 16 bytes from the kernel, or NULL */
 };
+
+/* auxv entry types (linux/auxvec.h) */
+#define GS_AT_SECURE 23
+#define GS_AT_RANDOM 25
+#define GS_GRND_NONBLOCK 1
 
 static size_t gs_strlen(const char *s)
 {
@@ -47,15 +57,17 @@ static void mem_copy(void *dst, const void *src, size_t n)
         *d++ = *s++;
 }
 
-/* Appends src to buf[*len] without passing cap-1; keeps buf NUL-terminated. */
-static void append(char *buf, size_t *len, size_t cap, const char *src)
+/* Appends src to buf[*len] without passing cap-1; keeps buf NUL-terminated.
+ * Returns -1 when src did not fit (a path must then not be used). */
+static int append(char *buf, size_t *len, size_t cap, const char *src)
 {
     while (*src && *len + 1 < cap)
         buf[(*len)++] = *src++;
     buf[*len] = 0;
+    return *src ? -1 : 0;
 }
 
-static void append_u64(char *buf, size_t *len, size_t cap, uint64_t v)
+static int append_u64(char *buf, size_t *len, size_t cap, uint64_t v)
 {
     char digits[21];
     int n = 0;
@@ -67,19 +79,84 @@ static void append_u64(char *buf, size_t *len, size_t cap, uint64_t v)
     for (int i = 0; i < n; i++)
         out[i] = digits[n - 1 - i];
     out[n] = 0;
-    append(buf, len, cap, out);
+    return append(buf, len, cap, out);
 }
 
+static int append_hex64(char *buf, size_t *len, size_t cap, uint64_t v)
+{
+    char out[17];
+    for (int i = 0; i < 16; i++)
+        out[i] = "0123456789abcdef"[(v >> (60 - 4 * i)) & 15];
+    out[16] = 0;
+    return append(buf, len, cap, out);
+}
+
+/* Length of the UTF-8 sequence at p that is safe in a file name shown on a
+ * terminal, or 0: no C0/C1 control, no DEL, no stray byte. */
+static int safe_utf8_length(const uint8_t *p)
+{
+    if (p[0] > 0x20 && p[0] < 0x7f)
+        return 1;
+    int n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+          : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    if (p[0] == 0xc2 && p[1] < 0xa0)   /* U+0080..U+009F: C1 controls */
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* The executable's name as it goes into the file name: every byte that is
+ * not part of a printable character becomes '_', so a program named
+ * "app\e]0;x\a" cannot put terminal escapes into directory listings. */
+static int append_name(char *buf, size_t *len, size_t cap, const char *name)
+{
+    const uint8_t *p = (const uint8_t *)name;
+    while (*p) {
+        int n = safe_utf8_length(p);
+        if (*len + (n ? (size_t)n : 1) + 1 > cap)
+            return -1;
+        if (!n) {
+            buf[(*len)++] = '_';
+            p++;
+        }
+        while (n-- > 0)
+            buf[(*len)++] = (char)*p++;
+    }
+    buf[*len] = 0;
+    return 0;
+}
+
+/* Reads GOSTAT_DIR and GOSTAT_QUIET, then the auxiliary vector after the
+ * environment. A secure process (setuid, setgid, file capabilities) must
+ * not let its caller's environment choose where it creates files, nor
+ * silence it: it uses the default directory and always reports. */
 static void read_env(char **envp, struct startup_env *env)
 {
     env->dir = "/dev/shm";
     env->quiet = 0;
+    env->secure = 0;
+    env->at_random = 0;
+    const char *dir = 0;
+    int quiet = 0;
     for (; *envp; envp++) {
         if (starts_with(*envp, "GOSTAT_DIR=") && (*envp)[11])
-            env->dir = *envp + 11;
+            dir = *envp + 11;
         else if (starts_with(*envp, "GOSTAT_QUIET=") && (*envp)[13] == '1')
-            env->quiet = 1;
+            quiet = 1;
     }
+    for (uint64_t *aux = (uint64_t *)(envp + 1); aux[0]; aux += 2) {
+        if (aux[0] == GS_AT_SECURE)
+            env->secure = aux[1] != 0;
+        else if (aux[0] == GS_AT_RANDOM)
+            env->at_random = (const uint8_t *)aux[1];
+    }
+    if (env->secure)
+        return;
+    if (dir)
+        env->dir = dir;
+    env->quiet = quiet;
 }
 
 /* Field 22 of /proc/self/stat: the process start time in clock ticks. */
@@ -216,24 +293,60 @@ static const char *base_name(const char *path)
     return b;
 }
 
-/* Creates the stats file, trying name, name.1, name.2, ... so that a stale
- * file left by an earlier process with the same pid is never reused. */
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* 64 bits another user cannot guess: getrandom, or (kernels without it)
+ * the kernel's AT_RANDOM bytes mixed with the TSC. */
+static uint64_t random_u64(const struct startup_env *env)
+{
+    uint64_t v = 0;
+    if (gs_syscall3(GS_SYS_getrandom, &v, sizeof v, GS_GRND_NONBLOCK) == (long)sizeof v)
+        return v;
+    if (env->at_random)
+        mem_copy(&v, env->at_random + 8, sizeof v);
+    return mix64(v ^ mix64(read_tsc()));
+}
+
+/* dir/gostat.<exe>.<pid>, and from the second attempt on a random suffix.
+ * Returns -GS_ENAMETOOLONG when it does not fit: never a shortened path. */
+static long stats_path(const struct startup_env *env, const char *exe, int64_t pid,
+                       unsigned attempt, char *path, size_t cap)
+{
+    size_t len = 0;
+    path[0] = 0;
+    int cut = append(path, &len, cap, env->dir);
+    cut |= append(path, &len, cap, "/" GS_FILE_PREFIX);
+    cut |= append_name(path, &len, cap, base_name(exe));
+    cut |= append(path, &len, cap, ".");
+    cut |= append_u64(path, &len, cap, (uint64_t)pid);
+    if (attempt) {
+        cut |= append(path, &len, cap, ".");
+        cut |= append_hex64(path, &len, cap, random_u64(env));
+    }
+    if (!cut)
+        return 0;
+    path[0] = 0;
+    return -GS_ENAMETOOLONG;
+}
+
+/* Creates the stats file: a stale file left by an earlier process with the
+ * same pid, or a name another user planted, is never reused. After the
+ * first collision the names are random, so planting them all is futile. */
 static long create_stats_file(const struct startup_env *env, const char *exe,
                               int64_t pid, char *path, size_t cap)
 {
     long fd = -GS_EEXIST;
-    for (uint64_t attempt = 0; attempt < 100 && fd == -GS_EEXIST; attempt++) {
-        size_t len = 0;
-        path[0] = 0;
-        append(path, &len, cap, env->dir);
-        append(path, &len, cap, "/" GS_FILE_PREFIX);
-        append(path, &len, cap, base_name(exe));
-        append(path, &len, cap, ".");
-        append_u64(path, &len, cap, (uint64_t)pid);
-        if (attempt) {
-            append(path, &len, cap, ".");
-            append_u64(path, &len, cap, attempt);
-        }
+    for (unsigned attempt = 0; attempt < 8 && fd == -GS_EEXIST; attempt++) {
+        long rc = stats_path(env, exe, pid, attempt, path, cap);
+        if (rc < 0)
+            return rc;
         fd = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)path,
                          GS_O_RDWR | GS_O_CREAT | GS_O_EXCL | GS_O_NOFOLLOW | GS_O_CLOEXEC,
                          0600, 0, 0);
@@ -332,15 +445,21 @@ static void report_failure(const struct startup_env *env, const char *path, long
 {
     if (env->quiet)
         return;
-    char line[1400];
+    char line[GS_PATH_MAX + 200];
     size_t len = 0;
     append(line, &len, sizeof line, "gostat: cannot create stats file ");
-    append(line, &len, sizeof line, path);
+    if (rc == -GS_ENAMETOOLONG && !path[0]) {
+        append(line, &len, sizeof line, "in ");
+        append(line, &len, sizeof line, env->secure ? "/dev/shm" : "$GOSTAT_DIR");
+    } else {
+        append(line, &len, sizeof line, path);
+    }
     append(line, &len, sizeof line, ": ");
     append(line, &len, sizeof line, errno_name(-rc));
     append(line, &len, sizeof line, " (errno ");
     append_u64(line, &len, sizeof line, (uint64_t)-rc);
-    append(line, &len, sizeof line, "); counting in memory only (GOSTAT_QUIET=1 hides this)\n");
+    append(line, &len, sizeof line, "); counting in memory only");
+    append(line, &len, sizeof line, env->secure ? "\n" : " (GOSTAT_QUIET=1 hides this)\n");
     gs_syscall3(GS_SYS_write, 2, line, len);
 }
 
@@ -377,7 +496,7 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
 
     start_timing(&env, priv, rw, &hdr);
 
-    char path[1300];
+    char path[GS_PATH_MAX];
     long fd = create_stats_file(&env, hdr.exe, hdr.pid, path, sizeof path);
     long rc = fd;
     if (fd >= 0) {

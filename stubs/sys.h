@@ -17,6 +17,7 @@
 #define GS_SYS_clock_gettime 228
 #define GS_SYS_openat 257
 #define GS_SYS_fallocate 285
+#define GS_SYS_getrandom 318
 
 #define GS_AT_FDCWD (-100)
 #define GS_O_RDONLY 0
@@ -31,6 +32,7 @@
 #define GS_MAP_FIXED 0x10
 #define GS_EEXIST 17
 #define GS_EOPNOTSUPP 95
+#define GS_ENAMETOOLONG 36
 
 static inline long gs_syscall6(long n, long a, long b, long c, long d, long e, long f)
 {

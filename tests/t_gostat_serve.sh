@@ -322,7 +322,7 @@ expect "HEAD has no body" "200 0" "$($PY - "$hostport" <<'PY'
 import socket, sys
 host, port = sys.argv[1].rsplit(":", 1)
 s = socket.create_connection((host, int(port)), timeout=10)
-s.sendall(b"HEAD /metrics HTTP/1.0\r\nHost: test\r\n\r\n")
+s.sendall(b"HEAD /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n")
 data = b""
 while True:
     chunk = s.recv(65536)

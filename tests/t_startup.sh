@@ -2,8 +2,8 @@
 # t_startup: what the instrumented program does before Go starts.
 #  - GOSTAT_DIR missing or read-only: same stdout and exit status as the
 #    original, exactly one extra stderr line, none with GOSTAT_QUIET=1;
-#  - a stale file (another user's) and a symlink at the names it wants: neither is followed,
-#    truncated or reused; it takes the next free name;
+#  - a stale file (another user's) at the name it wants: not followed,
+#    truncated or reused; it takes a name with a random suffix;
 #  - the stats file is mode 0600 and goes to /dev/shm by default;
 #  - counts are visible while the program runs, and stay readable with the
 #    final counts after kill -9.
@@ -42,20 +42,19 @@ for dir in "$WORK/missing" "$WORK/ro"; do
     [ -s "$WORK/err" ] && fail "GOSTAT_QUIET=1 still wrote: $(cat "$WORK/err")"
 done
 
-# A stale file and a symlink at the first two names: the program must use
-# the third, and leave both untouched.
+# A stale file at the first name: the program must take pid.<16 hex
+# digits> (random), and leave it untouched.
 S=$WORK/stale
 mkdir -p "$S"
-echo "precious" >"$WORK/target"
 # The stale file belongs to another user (nobody) when we can arrange it.
-GOSTAT_DIR=$S bash -c 'echo stale >"$0/gostat.live.instr.$$"; [ "$(id -u)" = 0 ] && chown 65534 "$0/gostat.live.instr.$$"; ln -s "$1" "$0/gostat.live.instr.$$.1"; exec "$2" 100' \
-    "$S" "$WORK/target" "$P" >"$WORK/out" 2>"$WORK/err" || fail "run beside a stale file failed: $(cat "$WORK/err")"
-[ "$(cat "$WORK/target")" = precious ] || fail "the symlink's target was changed"
-stale=$(ls "$S"/gostat.live.instr.* | grep -v '\.[12]$' | head -1)
+GOSTAT_DIR=$S bash -c 'echo stale >"$0/gostat.live.instr.$$"; [ "$(id -u)" = 0 ] && chown 65534 "$0/gostat.live.instr.$$"; exec "$1" 100' \
+    "$S" "$P" >"$WORK/out" 2>"$WORK/err" || fail "run beside a stale file failed: $(cat "$WORK/err")"
+stale=$(ls "$S"/gostat.live.instr.* | grep -E '\.[0-9]+$' | head -1)
 [ "$(cat "$stale")" = stale ] || fail "the stale file was changed"
-[ -f "$stale.2" ] || fail "no stats file at the next free name: $(ls "$S")"
-[ "$(stat -c %a "$stale.2" 2>/dev/null)" = 600 ] || fail "stats file mode is not 0600"
-[ "$(calls_of_work "$stale.2")" = 100 ] || fail "wrong count in $stale.2"
+taken=$(ls "$S" | grep -E '^gostat\.live\.instr\.[0-9]+\.[0-9a-f]{16}$')
+[ "$(echo "$taken" | grep -c .)" = 1 ] || fail "no stats file with a random suffix: $(ls "$S")"
+[ "$(stat -c %a "$S/$taken" 2>/dev/null)" = 600 ] || fail "stats file mode is not 0600"
+[ "$(calls_of_work "$S/$taken")" = 100 ] || fail "wrong count in $S/$taken"
 
 # Default directory: /dev/shm.
 env -u GOSTAT_DIR bash -c 'echo $$ >"$0"; exec "$1" 7' "$WORK/pid" "$P" >/dev/null

@@ -78,7 +78,8 @@ static int remove_file(struct clean_state *c, const char *path, int fd, const ch
         open_sb.st_dev != now_sb.st_dev || open_sb.st_ino != now_sb.st_ino)
         return 0;   /* replaced or removed meanwhile: not ours to judge */
     if (!c->dry_run && unlink(path) < 0) {
-        fprintf(stderr, "gostat: clean: cannot remove %s: %m\n", path);
+        char safe[512];
+        fprintf(stderr, "gostat: clean: cannot remove %s: %m\n", gst_safe_text(safe, sizeof safe, path));
         c->failed++;
         return 0;
     }

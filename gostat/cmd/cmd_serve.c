@@ -5,6 +5,7 @@
 #include "cmdline.h"
 #include "commands.h"
 #include "exitcode.h"
+#include "http_access.h"
 #include "http_server.h"
 #include "listenaddr.h"
 #include "openmetrics.h"
@@ -16,11 +17,14 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define DEFAULT_LISTEN "127.0.0.1:9464"
 
 struct serve_opts {
     const char *listen;
+    const char *token_file;
+    struct gst_http_access access;
     bool once;
     enum gst_expo_format format;   /* of --once */
 };
@@ -28,7 +32,8 @@ struct serve_opts {
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: gostat serve [--listen HOST:PORT]\n"
+        "usage: gostat serve [--listen HOST:PORT|unix:PATH] [--token-file FILE]\n"
+        "                    [--allow-host NAME]...\n"
         "       gostat serve --once [--openmetrics]\n"
         "\n"
         "Serves the call counts, durations and goroutine counts of every running\n"
@@ -44,13 +49,27 @@ static void usage(FILE *out)
         "\n"
         "  -l, --listen HOST:PORT  address to listen on (default " DEFAULT_LISTEN "):\n"
         "                          IPV4:PORT, [IPV6]:PORT, NAME:PORT, or :PORT for\n"
-        "                          every IPv4 interface; port 0 picks a free one\n"
+        "                          every IPv4 interface; port 0 picks a free one;\n"
+        "                          or unix:PATH, a socket only your user can\n"
+        "                          connect to (mode 0600; Prometheus reaches it\n"
+        "                          through a local proxy). Any other address than\n"
+        "                          loopback gets a warning: other machines can read\n"
+        "                          the metrics\n"
+        "      --token-file FILE   require \"Authorization: Bearer TOKEN\" (TOKEN:\n"
+        "                          the first line of FILE, at least 16 characters;\n"
+        "                          FILE yours, mode 0600). Prometheus:\n"
+        "                          authorization: {credentials_file: FILE}\n"
+        "      --allow-host NAME   accept requests whose Host header names NAME (as\n"
+        "                          well as IP addresses and localhost; others get\n"
+        "                          403, against DNS rebinding); up to 16 times\n"
         "      --once              write the metrics to stdout once and exit (e.g.\n"
         "                          for node_exporter's textfile collector)\n"
         "      --openmetrics       with --once: OpenMetrics instead of Prometheus text\n"
         "  -h, --help              this text\n"
         "\n"
-        "On start it prints \"serving http://HOST:PORT/metrics\" to stdout.\n"
+        "On start it prints \"serving http://HOST:PORT/metrics\" (or \"serving\n"
+        "unix:PATH /metrics\") to stdout. Without --token-file, every local user\n"
+        "can read the metrics of your processes: names, pids, counts.\n"
         "\n"
         "exit status: 0 stopped by SIGINT/SIGTERM (or --once done), 1 usage error,\n"
         "2 cannot listen (port in use, bad address) or read $GOSTAT_DIR\n",
@@ -59,9 +78,11 @@ static void usage(FILE *out)
 
 static int parse(int argc, char **argv, struct serve_opts *o)
 {
-    enum { OPT_ONCE = 256, OPT_OPENMETRICS };
+    enum { OPT_ONCE = 256, OPT_OPENMETRICS, OPT_TOKEN_FILE, OPT_ALLOW_HOST };
     static const struct option opts[] = {
         { "listen", required_argument, NULL, 'l' },
+        { "token-file", required_argument, NULL, OPT_TOKEN_FILE },
+        { "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
         { "once", no_argument, NULL, OPT_ONCE },
         { "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
         { "help", no_argument, NULL, 'h' },
@@ -73,6 +94,13 @@ static int parse(int argc, char **argv, struct serve_opts *o)
     while ((opt = getopt_long(argc, argv, ":l:h", opts, NULL)) != -1) {
         if (opt == 'l') {
             o->listen = optarg;
+        } else if (opt == OPT_TOKEN_FILE) {
+            o->token_file = optarg;
+        } else if (opt == OPT_ALLOW_HOST) {
+            if (o->access.nhosts == GST_MAX_ALLOWED_HOSTS)
+                return gst_usage_error("serve", "--allow-host given more than %d times",
+                                       GST_MAX_ALLOWED_HOSTS);
+            o->access.hosts[o->access.nhosts++] = optarg;
         } else if (opt == OPT_ONCE) {
             o->once = true;
         } else if (opt == OPT_OPENMETRICS) {
@@ -150,9 +178,38 @@ static int run_once(const struct serve_opts *o)
 
 /* Serves until SIGINT or SIGTERM. The signals are blocked before the
  * server's thread starts (it inherits the mask) and taken with sigwait. */
-static int run_server(const struct serve_opts *o)
+/* Other machines can connect: say so, once, on stderr. */
+static void warn_if_exposed(const struct serve_opts *o, int fd, const char *name)
+{
+    if (gst_listen_is_local(fd))
+        return;
+    fprintf(stderr, "gostat: serve: warning: listening on %s, which other machines can reach; "
+            "%s\n", name, o->access.token ? "they need the token"
+            : "anyone who can connect reads the metrics (see --token-file)");
+}
+
+/* The --listen host name is accepted in Host headers too. */
+static void allow_listen_name(struct serve_opts *o, char *buf, size_t cap)
+{
+    const char *spec = o->listen;
+    size_t len = strcspn(spec, ":");
+    if (spec[0] == '[' || strncmp(spec, "unix:", 5) == 0 || len == 0 || len >= cap ||
+        o->access.nhosts == GST_MAX_ALLOWED_HOSTS)
+        return;
+    memcpy(buf, spec, len);
+    buf[len] = '\0';
+    o->access.hosts[o->access.nhosts++] = buf;
+}
+
+static int run_server(struct serve_opts *o)
 {
     struct gr_error err;
+    char listen_host[256];
+    if (o->token_file && gst_http_read_token(&o->access, o->token_file, &err) < 0) {
+        fprintf(stderr, "gostat: serve: %s\n", err.msg);
+        return GST_EXIT_USAGE;
+    }
+    allow_listen_name(o, listen_host, sizeof listen_host);
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
@@ -164,20 +221,29 @@ static int run_server(const struct serve_opts *o)
         fprintf(stderr, "gostat: serve: %s\n", err.msg);
         return GST_EXIT_STATS;
     }
-    char name[96];
+    char name[160];
     gst_listen_name(fd, name, sizeof name);
-    struct gst_http_server *srv = gst_http_start(fd, reply_metrics, (void *)gst_stats_dir(), &err);
+    bool is_unix = strncmp(name, "unix:", 5) == 0;
+    warn_if_exposed(o, fd, name);
+    struct gst_http_server *srv = gst_http_start(fd, !is_unix, &o->access, reply_metrics,
+                                                 (void *)gst_stats_dir(), &err);
     if (!srv) {
         fprintf(stderr, "gostat: serve: %s\n", err.msg);
         return GST_EXIT_STATS;
     }
-    printf("serving http://%s/metrics\n", name);
+    if (is_unix)
+        printf("serving %s /metrics\n", name);
+    else
+        printf("serving http://%s/metrics\n", name);
     fflush(stdout);
 
     int sig;
     while (sigwait(&stop, &sig) != 0)
         ;
     gst_http_stop(srv);
+    if (is_unix)
+        unlink(name + 5);
+    gst_http_access_free(&o->access);
     return GST_EXIT_OK;
 }
 

@@ -15,6 +15,7 @@
 #include "target.h"
 #include "top_format.h"
 #include "top_model.h"
+#include "term.h"
 #include "top_screen.h"
 
 #include <curses.h>
@@ -352,8 +353,9 @@ int gst_cmd_top(int argc, char **argv)
     if (status >= 0)
         return status;
     if (o.target && gst_parse_pid(o.target, &pid) && pid < 0) {
-        fprintf(stderr, "gostat: top: '%s' is not a valid pid (use ./%s for a file)\n", o.target,
-                o.target);
+        char safe[256];
+        gst_safe_text(safe, sizeof safe, o.target);
+        fprintf(stderr, "gostat: top: '%s' is not a valid pid (use ./%s for a file)\n", safe, safe);
         return GST_EXIT_USAGE;
     }
     if (!isatty(STDOUT_FILENO)) {

@@ -3,6 +3,7 @@
 
 #include "goroutines.h"
 #include "times.h"
+#include "safe_text.h"
 #include "utf8.h"
 
 #include <inttypes.h>
@@ -12,7 +13,7 @@ static void put_escaped_ascii(FILE *out, unsigned char c)
 {
     if (c == '"' || c == '\\')
         fprintf(out, "\\%c", c);
-    else if (c < 0x20)
+    else if (c < 0x20 || c == 0x7F)
         fprintf(out, "\\u%04x", c);
     else
         fputc(c, out);
@@ -24,12 +25,17 @@ void gst_json_put_string(FILE *out, const char *s)
 
     fputc('"', out);
     while (*p) {
-        size_t len = gst_utf8_sequence_length(p);
+        size_t len = gr_utf8_sequence_length(p);
         if (len == 0) {
             fputs("\\ufffd", out);
             p++;
         } else if (len == 1) {
             put_escaped_ascii(out, *p++);
+        } else if (gr_text_is_control(p, len)) {
+            /* C1 control: same string, escaped, so --json on a terminal
+             * cannot drive it either */
+            fprintf(out, "\\u%04x", (unsigned)((p[0] & 0x1F) << 6 | (p[1] & 0x3F)));
+            p += len;
         } else {
             fwrite(p, 1, len, out);
             p += len;

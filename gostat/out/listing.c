@@ -173,7 +173,9 @@ int gst_list_dir(FILE *out, FILE *errout, const char *dir, struct gr_error *err)
         return gr_fail(err, "%s: out of memory while listing", dir);
     }
     if (l.count == 0) {
-        fprintf(out, "no stats files in %s\n", dir);
+        fputs("no stats files in ", out);
+        gst_put_cell(out, dir, 0, false);
+        fputc('\n', out);
     } else {
         qsort(l.rows, l.count, sizeof *l.rows, by_pid);
         print_rows(out, &l);

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "goroutines.h"
+#include "safe_text.h"
 #include "utf8.h"
 
 #include <inttypes.h>
@@ -98,15 +99,6 @@ static void sb_puts(struct strbuf *b, const char *s)
 
 #define REPLACEMENT "\xEF\xBF\xBD"  /* U+FFFD */
 
-/* Is the sequence at p (of len bytes) a C0 or C1 control character, which
- * could drive a terminal showing the output? */
-static bool is_control(const unsigned char *p, size_t len)
-{
-    if (len == 1)
-        return p[0] < 0x20 || p[0] == 0x7F;
-    return len == 2 && p[0] == 0xC2 && p[1] < 0xA0;
-}
-
 /* Appends s as the inside of a quoted label value: backslash, double quote
  * and newline escaped as both formats require; invalid UTF-8 and other
  * control characters each become U+FFFD. */
@@ -114,12 +106,12 @@ static void sb_label_value(struct strbuf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
-        size_t len = gst_utf8_sequence_length(p);
+        size_t len = gr_utf8_sequence_length(p);
         if (len == 1 && (*p == '\\' || *p == '"'))
             sb_add(b, *p == '\\' ? "\\\\" : "\\\"", 2);
         else if (len == 1 && *p == '\n')
             sb_add(b, "\\n", 2);
-        else if (len == 0 || is_control(p, len))
+        else if (len == 0 || gr_text_is_control(p, len))
             sb_puts(b, REPLACEMENT);
         else
             sb_add(b, (const char *)p, len);

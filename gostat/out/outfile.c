@@ -36,6 +36,20 @@ static mode_t creation_mode(void)
     return 0666 & ~mask;
 }
 
+/* A symlink in a shared directory (/tmp) may have been planted by another
+ * user to make us replace a file of our choosing: only our own links, or
+ * root's, are followed. */
+static int check_symlink_owner(const char *path, struct gr_error *err)
+{
+    struct stat lsb;
+    if (lstat(path, &lsb) < 0 || !S_ISLNK(lsb.st_mode))
+        return 0;
+    if (lsb.st_uid == geteuid() || lsb.st_uid == 0)
+        return 0;
+    return gr_fail(err, "%s: is a symlink owned by another user (uid %u); not following it",
+                   path, (unsigned)lsb.st_uid);
+}
+
 /* A device or FIFO (/dev/null, a pipe) is written in place: it cannot be
  * replaced, and must not be (renaming over /dev/null as root would). */
 static int open_in_place(struct gst_outfile *o, struct gr_error *err)
@@ -46,7 +60,8 @@ static int open_in_place(struct gst_outfile *o, struct gr_error *err)
     return 0;
 }
 
-static int open_temp(struct gst_outfile *o, const char *dest, struct gr_error *err)
+/* mode: the permission bits of the file being replaced, or of a new file. */
+static int open_temp(struct gst_outfile *o, const char *dest, mode_t mode, struct gr_error *err)
 {
     o->tmp = temp_template(dest);
     if (!o->tmp)
@@ -58,7 +73,7 @@ static int open_temp(struct gst_outfile *o, const char *dest, struct gr_error *e
         o->tmp = NULL;
         return gr_fail(err, "%s: cannot create a file in its directory: %s", o->path, strerror(e));
     }
-    if (fchmod(fd, creation_mode()) < 0 || !(o->fp = fdopen(fd, "w"))) {
+    if (fchmod(fd, mode) < 0 || !(o->fp = fdopen(fd, "w"))) {
         int e = errno;
         close(fd);
         gst_outfile_abort(o);
@@ -79,8 +94,10 @@ int gst_outfile_open(struct gst_outfile *o, const char *path, struct gr_error *e
     }
     if (!*path)
         return gr_fail(err, "-o: empty file name");
+    if (check_symlink_owner(path, err) < 0)
+        return -1;
     if (stat(path, &sb) < 0)
-        return open_temp(o, path, err);
+        return open_temp(o, path, creation_mode(), err);
     if (S_ISDIR(sb.st_mode))
         return gr_fail(err, "%s: is a directory", path);
     if (!S_ISREG(sb.st_mode))
@@ -89,7 +106,8 @@ int gst_outfile_open(struct gst_outfile *o, const char *path, struct gr_error *e
     o->dest = realpath(path, NULL);
     if (!o->dest)
         return gr_fail(err, "%s: %s", path, strerror(errno));
-    return open_temp(o, o->dest, err);
+    /* The replacement keeps the mode a private file was given. */
+    return open_temp(o, o->dest, sb.st_mode & 0777, err);
 }
 
 /* Standard output, or a device written in place. */

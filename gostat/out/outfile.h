@@ -20,8 +20,10 @@ struct gst_outfile {
                                   exists (symlinks resolved), else NULL */
 };
 
-/* Creates the temporary file (mode 0666 minus the umask, like a plain
- * create). Returns 0, or -1 with err naming path. */
+/* Creates the temporary file: with the mode of the file it will replace,
+ * or 0666 minus the umask for a new file. A symlink owned by another user
+ * (not root) is refused, never followed. Returns 0, or -1 with err naming
+ * path. */
 int gst_outfile_open(struct gst_outfile *o, const char *path, struct gr_error *err);
 
 /* Flushes, syncs and renames into place. On failure removes the temporary

@@ -1,22 +1,14 @@
 /* term.c: safe, aligned text cells. */
 #include "term.h"
 
-static bool is_utf8_continuation(unsigned char c)
-{
-    return (c & 0xC0) == 0x80;
-}
-
-static bool is_control(unsigned char c)
-{
-    return c < 0x20 || c == 0x7F;
-}
+#include "safe_text.h"
 
 size_t gst_text_width(const char *s)
 {
     size_t width = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (!is_utf8_continuation(*p))
-            width++;
+    bool safe;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p += gr_text_unit(p, &safe))
+        width++;
     return width;
 }
 
@@ -33,8 +25,15 @@ void gst_put_cell(FILE *out, const char *s, size_t width, bool align_right)
 
     if (align_right)
         pad(out, fill);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        fputc(is_control(*p) ? '?' : *p, out);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        bool safe;
+        size_t len = gr_text_unit(p, &safe);
+        if (safe)
+            fwrite(p, 1, len, out);
+        else
+            fputc('?', out);
+        p += len;
+    }
     if (!align_right)
         pad(out, fill);
 }
@@ -44,8 +43,19 @@ char *gst_safe_text(char *buf, size_t size, const char *s)
     size_t n = 0;
     if (size == 0)
         return buf;
-    for (const unsigned char *p = (const unsigned char *)s; *p && n + 1 < size; p++)
-        buf[n++] = is_control(*p) ? '?' : (char)*p;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        bool safe;
+        size_t len = gr_text_unit(p, &safe);
+        size_t put = safe ? len : 1;
+        if (n + put + 1 > size)
+            break;              /* never half a character */
+        if (safe)
+            for (size_t i = 0; i < len; i++)
+                buf[n++] = (char)p[i];
+        else
+            buf[n++] = '?';
+        p += len;
+    }
     buf[n] = '\0';
     return buf;
 }

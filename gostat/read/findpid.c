@@ -27,6 +27,17 @@ static bool all_digits(const char *s, size_t len)
     return true;
 }
 
+/* The start-up code's suffix after a name collision: 16 hex digits. */
+static bool is_random_suffix(const char *s, size_t len)
+{
+    if (len != 16)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    return true;
+}
+
 /* Does name end in ".<pid>" with a non-empty exe part before it? */
 static bool ends_with_pid(const char *name, size_t len, const char *pid_text)
 {
@@ -47,10 +58,14 @@ bool gst_name_matches_pid(const char *name, int64_t pid)
         return false;
     if (ends_with_pid(name, len, pid_text))
         return true;
-    /* gostat.<exe>.<pid>.<n>: drop the copy number and try again. */
+    /* gostat.<exe>.<pid>.<n> (older writers) or .<16 hex digits>: drop
+     * the suffix and try again. */
     const char *last_dot = strrchr(name, '.');
     size_t stem = (size_t)(last_dot - name);
-    return all_digits(last_dot + 1, len - stem - 1) && ends_with_pid(name, stem, pid_text);
+    const char *suffix = last_dot + 1;
+    size_t slen = len - stem - 1;
+    return (all_digits(suffix, slen) || is_random_suffix(suffix, slen)) &&
+           ends_with_pid(name, stem, pid_text);
 }
 
 /* Live beats exited; then the later start; then the later name, which

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /* Opens the stats file of pid in dir: among our files named
- * gostat.<exe>.<pid> or gostat.<exe>.<pid>.<n> whose header agrees on the
+ * gostat.<exe>.<pid>, gostat.<exe>.<pid>.<n> or .<16 hex digits> whose header agrees on the
  * pid, the newest live one, else the newest (by header start time).
  * Returns 0 with *st open, or -1 with err. */
 int gst_find_pid_file(const char *dir, int64_t pid, struct gst_stats *st, struct gr_error *err);

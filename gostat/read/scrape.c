@@ -94,7 +94,8 @@ int gst_scrape_collect(struct gst_scrape *s, const char *dir, struct gr_error *e
         gst_scrape_free(s);
         return -1;
     }
-    qsort(s->procs, s->nprocs, sizeof *s->procs, by_pid_then_start);
+    if (s->nprocs)   /* procs is NULL when there are none */
+        qsort(s->procs, s->nprocs, sizeof *s->procs, by_pid_then_start);
     keep_newest_per_pid(s);
     return 0;
 }

@@ -19,6 +19,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* What a file may make us read, as a multiple of the bytes it really
+ * occupies (st_blocks), plus some slack. A writer backs everything a
+ * reader touches (the prefix is written, row heads and timing pages are
+ * allocated when used), so real files stay below 1x; a sparse file that
+ * claims a huge table or thousands of rows costs no disk but would cost
+ * memory (read into the heap, or faulted into the page cache). */
+#define ALLOC_FACTOR 2
+#define ALLOC_SLACK (64u * 1024)
+
 /* Function table entries read per pread: bounds stack use, and keeps the
  * heap holding only the converted entries. */
 #define FUNCTAB_CHUNK 128
@@ -43,6 +52,25 @@ static int read_exact(int fd, void *buf, size_t len, uint64_t off)
     return 0;
 }
 
+static uint64_t read_budget(const struct stat *sb)
+{
+    return (uint64_t)sb->st_blocks * 512 * ALLOC_FACTOR + ALLOC_SLACK;
+}
+
+/* The prefix (function and string tables) is copied into the heap. */
+static int check_prefix_allocated(const struct gst_stats *st, const struct stat *sb,
+                                  struct gr_error *err)
+{
+    const struct gs_header *h = &st->hdr;
+    uint64_t functab_end = h->functab_off + (uint64_t)h->nfuncs * sizeof(struct gs_func);
+    uint64_t strtab_end = h->strtab_off + h->strtab_size;
+    uint64_t end = functab_end > strtab_end ? functab_end : strtab_end;
+    if (end <= read_budget(sb))
+        return 0;
+    return gr_fail(err, "%s: corrupt: its tables claim %" PRIu64 " bytes but the file occupies only %"
+                   PRIu64 " (a sparse file?)", st->path, end, (uint64_t)sb->st_blocks * 512);
+}
+
 static int read_header(struct gst_stats *st, int fd, uint64_t *actual_size, struct gr_error *err)
 {
     struct stat sb;
@@ -60,7 +88,9 @@ static int read_header(struct gst_stats *st, int fd, uint64_t *actual_size, stru
     memset(&st->hdr, 0, sizeof st->hdr);
     if (read_exact(fd, &st->hdr, want, 0) < 0)
         return gr_fail(err, "%s: cannot read header: %s", st->path, strerror(errno));
-    return gst_layout_check(&st->hdr, *actual_size, st->path, err);
+    if (gst_layout_check(&st->hdr, *actual_size, st->path, err) < 0)
+        return -1;
+    return check_prefix_allocated(st, &sb, err);
 }
 
 static int load_strtab(struct gst_stats *st, int fd, struct gr_error *err)
@@ -231,6 +261,32 @@ static bool row_backed(const unsigned char *live, uint64_t r)
     return r == 0 || (__atomic_load_n((const uint64_t *)(const void *)word, __ATOMIC_ACQUIRE) >> (r % 64) & 1);
 }
 
+/* Bytes of the mapping a refresh will touch: the live page, each backed
+ * row's head (drops, page map, counters), and the timing pages its page
+ * map marks ready. Reads only pages the sum reads anyway. */
+static uint64_t bytes_to_touch(const struct gst_stats *st)
+{
+    const struct gs_header *h = &st->hdr;
+    const unsigned char *live = st->map + st->map_skew;
+    const unsigned char *rows = live + (h->rows_off - h->live_off);
+    uint64_t nrows = gst_layout_rows_in_use(h, load_u64(live + offsetof(struct gs_live, rows_claimed)));
+    uint64_t head = h->counts_off + (uint64_t)h->nfuncs * h->counter_size;
+    uint64_t head_pages = (head + GS_PAGE - 1) / GS_PAGE;
+    uint64_t pages = 1;
+
+    for (uint64_t r = 0; r < nrows; r++) {
+        if (!row_backed(live, r))
+            continue;
+        pages += head_pages;
+        if (!st->timing || r == 0 || h->ntimed == 0)
+            continue;
+        const unsigned char *pagemap = rows + r * h->row_stride + GS_ROW_PAGEMAP;
+        for (uint64_t p = h->timing_off / GS_PAGE; p < h->row_stride / GS_PAGE; p++)
+            pages += __atomic_load_n(pagemap + p, __ATOMIC_RELAXED) == 1;
+    }
+    return pages * GS_PAGE;
+}
+
 static void sum_counters(struct gst_stats *st)
 {
     const struct gs_header *h = &st->hdr;
@@ -272,7 +328,11 @@ static void on_sigbus(int sig)
 static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
 {
     struct sigaction guard, saved;
+    struct stat sb;
     int rc = 0;
+
+    if (fstat(st->fd, &sb) < 0)
+        return gr_fail(err, "%s: cannot stat: %s", st->path, strerror(errno));
 
     memset(&guard, 0, sizeof guard);
     guard.sa_handler = on_sigbus;
@@ -280,7 +340,13 @@ static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
     sigaction(SIGBUS, &guard, &saved);
     if (sigsetjmp(sigbus_jump, 1) == 0) {
         sigbus_guard_armed = 1;
-        sum_counters(st);
+        uint64_t touch = bytes_to_touch(st);
+        if (touch > read_budget(&sb))
+            rc = gr_fail(err, "%s: corrupt: its counter rows claim %" PRIu64 " bytes but the file "
+                         "occupies only %" PRIu64 " (a sparse file?)", st->path, touch,
+                         (uint64_t)sb.st_blocks * 512);
+        else
+            sum_counters(st);
     } else {
         rc = gr_fail(err, "%s: file shrank while reading its counters", st->path);
     }
@@ -304,6 +370,8 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
     int rc;
 
     memset(st, 0, sizeof *st);
+    st->fd = fd;
+    st->fd_open = true;
     snprintf(st->path, sizeof st->path, "%s", path);
     rc = read_header(st, fd, &actual_size, err);
     st->timing = (st->hdr.flags & GS_HDR_TIMING) != 0;
@@ -313,7 +381,6 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
         rc = load_functab(st, fd, err);
     if (rc == 0)
         rc = map_counters(st, fd, err);
-    close(fd); /* the mapping keeps the file */
     if (rc == 0)
         rc = gst_stats_refresh(st, err);
     if (rc < 0)
@@ -334,6 +401,9 @@ int gst_stats_open(struct gst_stats *st, const char *path, struct gr_error *err)
 
 void gst_stats_close(struct gst_stats *st)
 {
+    if (st->fd_open)
+        close(st->fd);
+    st->fd_open = false;
     if (st->map)
         munmap((void *)st->map, st->map_len);
     free(st->funcs);

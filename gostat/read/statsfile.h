@@ -50,6 +50,8 @@ struct gst_stats {
     const unsigned char *map;  /* live page and rows, PROT_READ MAP_SHARED */
     size_t map_len;
     size_t map_skew;           /* live_off minus the page-aligned map offset */
+    int fd;                    /* kept open: its allocated size bounds what is read */
+    bool fd_open;
 };
 
 /* Opens path (following symlinks), validates it and takes a first snapshot.
@@ -58,7 +60,7 @@ struct gst_stats {
 int gst_stats_open(struct gst_stats *st, const char *path, struct gr_error *err);
 
 /* Like gst_stats_open for an fd the caller opened; the fd is always
- * consumed (closed), whatever the outcome. */
+ * consumed (kept until gst_stats_close, or closed on failure). */
 int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_error *err);
 
 /* Re-reads liveness and all counters. */

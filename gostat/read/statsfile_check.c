@@ -64,6 +64,14 @@ static int check_prefix(const struct gs_header *h, const char *path, struct gr_e
 {
     uint64_t functab_len = (uint64_t)h->nfuncs * sizeof(struct gs_func); /* < 2^37: no overflow */
 
+    if (h->nfuncs > GS_MAX_FUNCS)
+        return gr_fail(err, "%s: corrupt: %" PRIu32 " functions (at most %u)", path, h->nfuncs,
+                       GS_MAX_FUNCS);
+    if (h->strtab_size > GS_MAX_STRTAB(h->nfuncs))
+        return gr_fail(err, "%s: corrupt: a %" PRIu64 "-byte string table for %" PRIu32
+                       " functions (at most %" PRIu64 ")", path, h->strtab_size, h->nfuncs,
+                       GS_MAX_STRTAB(h->nfuncs));
+
     if (h->functab_off < h->header_size || !fits(h->functab_off, functab_len, h->file_size))
         return gr_fail(err, "%s: corrupt: function table (%" PRIu32 " entries at offset %" PRIu64
                         ") does not fit in the %" PRIu64 "-byte file",
@@ -95,8 +103,9 @@ static int check_counter_geometry(const struct gs_header *h, const char *path, s
         || h->counter_size > MAX_COUNTER_SIZE)
         return gr_fail(err, "%s: corrupt: counter_size %" PRIu32 " (must be a multiple of 8, 8..%u)",
                         path, h->counter_size, MAX_COUNTER_SIZE);
-    if (h->max_rows == 0)
-        return gr_fail(err, "%s: corrupt: max_rows is 0 (row 0 must exist)", path);
+    if (h->max_rows == 0 || h->max_rows > GS_MAX_ROWS)
+        return gr_fail(err, "%s: corrupt: max_rows %" PRIu32 " (must be 1..%u)", path,
+                       h->max_rows, GS_MAX_ROWS);
     if (h->row_stride == 0 || h->row_stride % GS_PAGE != 0)
         return gr_fail(err, "%s: corrupt: row_stride %" PRIu64 " (must be page aligned)",
                         path, h->row_stride);

@@ -1,6 +1,7 @@
 /* http_server.c: routing and replies on top of libmicrohttpd. */
 #include "http_server.h"
 
+#include "conn_deadline.h"
 #include "gzip.h"
 
 #include <microhttpd.h>
@@ -11,8 +12,15 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define CONNECTION_LIMIT 64
+/* Bounds that keep one client from holding the server (issue 16): many
+ * connections in all, few per client address; headers due within a
+ * deadline (any byte restarts libmicrohttpd's own idle timeout); a few
+ * metrics replies in memory at once, each possibly hundreds of MB. */
+#define CONNECTION_LIMIT 256
+#define PER_IP_CONNECTION_LIMIT 16
 #define CONNECTION_TIMEOUT_S 30
+#define HEADER_DEADLINE_S 10
+#define MAX_SCRAPES_IN_FLIGHT 4
 
 static const char index_page[] =
     "<!DOCTYPE html>\n<html><head><title>gostat serve</title></head><body>\n"
@@ -23,7 +31,14 @@ struct gst_http_server {
     struct MHD_Daemon *daemon;
     gst_http_metrics_fn metrics;
     void *ctx;
+    const struct gst_http_access *access;
+    struct gst_deadlines *deadlines;
+    unsigned scrapes_in_flight;  /* only touched by the server's thread */
 };
+
+/* *req_cls of a request whose metrics reply is queued; any other request
+ * has the server there. */
+static char metrics_in_flight;
 
 static enum MHD_Result send_static(struct MHD_Connection *c, unsigned status, const char *type,
                                    const char *body, const char *allow)
@@ -85,9 +100,13 @@ static bool compress_for(struct MHD_Connection *c, struct gst_http_reply *reply)
     return true;
 }
 
-static enum MHD_Result send_metrics(struct gst_http_server *srv, struct MHD_Connection *c)
+static enum MHD_Result send_metrics(struct gst_http_server *srv, struct MHD_Connection *c,
+                                    void **req_cls)
 {
     const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    if (srv->scrapes_in_flight >= MAX_SCRAPES_IN_FLIGHT)
+        return send_static(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain; charset=utf-8",
+                           "gostat serve: busy (too many scrapes being sent)\n", NULL);
     struct gst_http_reply reply = { 0 };
     if (srv->metrics(srv->ctx, accept, &reply) < 0)
         return send_static(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8",
@@ -105,7 +124,43 @@ static enum MHD_Result send_metrics(struct gst_http_server *srv, struct MHD_Conn
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     enum MHD_Result ok = MHD_queue_response(c, reply.status, r);
     MHD_destroy_response(r);
+    if (ok == MHD_YES) {
+        srv->scrapes_in_flight++;
+        *req_cls = &metrics_in_flight;
+    }
     return ok;
+}
+
+static struct gst_deadline_entry *deadline_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
+
+/* Host check (DNS rebinding), then the token when one is set. */
+static enum MHD_Result refuse(struct gst_http_server *srv, struct MHD_Connection *c, bool *refused)
+{
+    *refused = true;
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    if (!gst_http_host_allowed(srv->access, host))
+        return send_static(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8",
+                           "gostat serve: Host not allowed: use an IP address, localhost, "
+                           "or a name given with --allow-host\n", NULL);
+    const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    if (!gst_http_token_ok(srv->access, auth)) {
+        struct MHD_Response *r = MHD_create_response_from_buffer(
+            strlen("unauthorized\n"), (void *)"unauthorized\n", MHD_RESPMEM_PERSISTENT);
+        if (!r)
+            return MHD_NO;
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"gostat\"");
+        enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_UNAUTHORIZED, r);
+        MHD_destroy_response(r);
+        return ok;
+    }
+    *refused = false;
+    return MHD_YES;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
@@ -120,12 +175,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         /* First call: headers only. Any request body arrives in later
          * calls and is ignored. */
         *req_cls = srv;
+        gst_deadlines_headers_done(srv->deadlines, deadline_of(c));
         return MHD_YES;
     }
     if (*upload_data_size) {
         *upload_data_size = 0;
         return MHD_YES;
     }
+    bool refused;
+    enum MHD_Result denied = refuse(srv, c, &refused);
+    if (refused)
+        return denied;
     bool is_metrics = strcmp(url, "/metrics") == 0, is_index = strcmp(url, "/") == 0;
     if (!is_metrics && !is_index)
         return send_static(c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8", "not found\n", NULL);
@@ -134,11 +194,36 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                            "method not allowed\n", "GET, HEAD");
     if (is_index)
         return send_static(c, MHD_HTTP_OK, "text/html; charset=utf-8", index_page, NULL);
-    return send_metrics(srv, c);
+    return send_metrics(srv, c, req_cls);
 }
 
-struct gst_http_server *gst_http_start(int listen_fd, gst_http_metrics_fn metrics, void *ctx,
-                                       struct gr_error *err)
+static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    struct gst_http_server *srv = cls;
+    (void)toe;
+    if (*req_cls == &metrics_in_flight)
+        srv->scrapes_in_flight--;
+    *req_cls = NULL;
+    gst_deadlines_restart(srv->deadlines, deadline_of(c));
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    struct gst_http_server *srv = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = ci ? gst_deadlines_add(srv->deadlines, ci->connect_fd) : NULL;
+    } else {
+        gst_deadlines_remove(srv->deadlines, *socket_context);
+        *socket_context = NULL;
+    }
+}
+
+struct gst_http_server *gst_http_start(int listen_fd, bool per_ip_limit,
+                                       const struct gst_http_access *access,
+                                       gst_http_metrics_fn metrics, void *ctx, struct gr_error *err)
 {
     struct gst_http_server *srv = calloc(1, sizeof *srv);
     if (!srv) {
@@ -148,14 +233,29 @@ struct gst_http_server *gst_http_start(int listen_fd, gst_http_metrics_fn metric
     }
     srv->metrics = metrics;
     srv->ctx = ctx;
-    srv->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+    srv->access = access;
+    srv->deadlines = gst_deadlines_new(HEADER_DEADLINE_S, err);
+    if (!srv->deadlines) {
+        close(listen_fd);
+        free(srv);
+        return NULL;
+    }
+    /* Single thread: the metrics callback never runs concurrently. poll,
+     * not select: no FD_SETSIZE bound on descriptors. No library error
+     * log: it would print a line for each connection over a limit. */
+    srv->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL,
                                    on_request, srv,
                                    MHD_OPTION_LISTEN_SOCKET, listen_fd,
                                    MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTION_LIMIT,
+                                   MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                                   per_ip_limit ? (unsigned)PER_IP_CONNECTION_LIMIT : 0u,
                                    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
+                                   MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+                                   MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
                                    MHD_OPTION_END);
     if (!srv->daemon) {
         close(listen_fd);
+        gst_deadlines_free(srv->deadlines);
         free(srv);
         gr_fail(err, "cannot start the HTTP server (libmicrohttpd)");
         return NULL;
@@ -168,5 +268,6 @@ void gst_http_stop(struct gst_http_server *srv)
     if (!srv)
         return;
     MHD_stop_daemon(srv->daemon);   /* closes the listening socket */
+    gst_deadlines_free(srv->deadlines);
     free(srv);
 }

@@ -2,12 +2,18 @@
  * HEAD of /metrics answered by a callback (gzip-compressed when the client
  * accepts it), a small index page at /, 405 for other methods there and
  * 404 elsewhere. Requests are served one at a
- * time by a single thread, so the callback never runs concurrently. */
+ * time by a single thread, so the callback never runs concurrently.
+ * Every request must pass the Host check and, when set, the bearer token
+ * (http_access.h); connections are bounded in number, per client address
+ * and in how long their headers may take (conn_deadline.h), and at most a
+ * few metrics replies are held at once (503 beyond). */
 #ifndef GOSTAT_HTTP_SERVER_H
 #define GOSTAT_HTTP_SERVER_H
 
 #include "error.h"
+#include "http_access.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct gst_http_reply {
@@ -24,10 +30,13 @@ typedef int (*gst_http_metrics_fn)(void *ctx, const char *accept, struct gst_htt
 
 struct gst_http_server;
 
-/* Starts serving on listen_fd (which the server then owns). Returns the
- * server, or NULL with err set. */
-struct gst_http_server *gst_http_start(int listen_fd, gst_http_metrics_fn metrics, void *ctx,
-                                       struct gr_error *err);
+/* Starts serving on listen_fd (which the server then owns), answering
+ * only requests access allows (it must outlive the server). per_ip_limit:
+ * bound the connections of one client address (TCP; a unix socket has no
+ * addresses). Returns the server, or NULL with err set. */
+struct gst_http_server *gst_http_start(int listen_fd, bool per_ip_limit,
+                                       const struct gst_http_access *access,
+                                       gst_http_metrics_fn metrics, void *ctx, struct gr_error *err);
 
 /* Stops serving (waiting for the reply in progress) and closes the socket. */
 void gst_http_stop(struct gst_http_server *srv);

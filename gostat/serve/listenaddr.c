@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define BACKLOG 64
@@ -67,9 +69,40 @@ static int bind_listen(const struct addrinfo *ai, const char *spec, struct gr_er
     return fd;
 }
 
+/* A unix socket, mode 0600: only our user can connect. A stale socket of
+ * ours at the path is replaced; anything else there is an error. */
+static int listen_unix(const char *path, const char *spec, struct gr_error *err)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    struct stat sb;
+    if (!*path || strlen(path) >= sizeof sa.sun_path)
+        return gr_fail(err, "--listen %s: want unix:PATH, PATH shorter than %zu bytes", spec,
+                       sizeof sa.sun_path);
+    strcpy(sa.sun_path, path);
+    if (lstat(path, &sb) == 0) {
+        if (!S_ISSOCK(sb.st_mode) || sb.st_uid != geteuid())
+            return gr_fail(err, "--listen %s: %s exists and is not a socket of ours", spec, path);
+        unlink(path);
+    }
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return gr_fail(err, "cannot listen on %s: %s", spec, strerror(errno));
+    mode_t old = umask(0177);
+    int rc = bind(fd, (struct sockaddr *)&sa, sizeof sa);
+    umask(old);
+    if (rc < 0 || listen(fd, BACKLOG) < 0) {
+        int e = errno;
+        close(fd);
+        return gr_fail(err, "cannot listen on %s: %s", spec, strerror(e));
+    }
+    return fd;
+}
+
 int gst_listen(const char *spec, struct gr_error *err)
 {
     char host[256], port[24];
+    if (strncmp(spec, "unix:", 5) == 0)
+        return listen_unix(spec + 5, spec, err);
     if (split(spec, host, sizeof host, port, sizeof port, err) < 0)
         return -1;
 
@@ -85,6 +118,21 @@ int gst_listen(const char *spec, struct gr_error *err)
     return fd;
 }
 
+bool gst_listen_is_local(int fd)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
+        return false;
+    if (ss.ss_family == AF_UNIX)
+        return true;
+    if (ss.ss_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)&ss)->sin_addr.s_addr) >> 24) == 127;
+    const struct in6_addr *a = &((const struct sockaddr_in6 *)&ss)->sin6_addr;
+    return IN6_IS_ADDR_LOOPBACK(a) ||
+           (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+}
+
 void gst_listen_name(int fd, char *buf, size_t cap)
 {
     struct sockaddr_storage ss;
@@ -93,6 +141,10 @@ void gst_listen_name(int fd, char *buf, size_t cap)
     unsigned port = 0;
 
     if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0) {
+        if (ss.ss_family == AF_UNIX) {
+            snprintf(buf, cap, "unix:%s", ((const struct sockaddr_un *)&ss)->sun_path);
+            return;
+        }
         if (ss.ss_family == AF_INET6) {
             const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&ss;
             inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
