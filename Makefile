@@ -29,6 +29,8 @@ TOOL_SRC     := $(wildcard tests/tools/*.c)
 
 REWRITER_OBJ := $(REWRITER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/stub_blob.o
 GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(PROTO_GEN)/profile.pb-c.o
+# An error value's message passes the terminal filter (common/safe_text.c).
+ERROR_OBJ    := $(BUILD)/common/error.o $(BUILD)/common/safe_text.o
 TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(BUILD)/tests/dwarfdump_funcs
 
 LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
@@ -79,7 +81,7 @@ $(BUILD)/tests/lief_check: TOOL_LIBS = -lLIEF -lstdc++ -lm
 # tests/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
 # like gorewrite (with SANITIZE under `make asan`).
 DWARFDUMP_OBJ := $(BUILD)/tests/dwarf/dwarfdump_funcs.o $(BUILD)/rewriter/find/dwarf_info.o \
-	$(BUILD)/common/error.o $(BUILD)/common/safe_text.o $(BUILD)/common/vec.o
+	$(ERROR_OBJ) $(BUILD)/common/vec.o
 $(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
 $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -ldwarf -lelf -lz
@@ -94,14 +96,14 @@ UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
 $(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o \
-	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(BUILD)/common/error.o
-$(UNIT)/test_statsfile_check: $(BUILD)/gostat/read/statsfile_check.o $(BUILD)/common/error.o
+	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_statsfile_check: $(BUILD)/gostat/read/statsfile_check.o $(ERROR_OBJ)
 $(UNIT)/test_hist: $(BUILD)/gostat/model/hist.o
 $(UNIT)/test_times: $(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o
 $(UNIT)/test_clock: $(BUILD)/gostat/read/clock.o
-$(UNIT)/test_view: $(BUILD)/gostat/model/view.o $(BUILD)/common/regex_compile.o $(BUILD)/common/error.o
+$(UNIT)/test_view: $(BUILD)/gostat/model/view.o $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_vec: $(BUILD)/common/vec.o
-$(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(BUILD)/common/error.o
+$(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_prologue: UNIT_LIBS := -lZydis -lZycore
 $(UNIT)/test_exits: UNIT_LIBS := -lZydis -lZycore -lelf
 

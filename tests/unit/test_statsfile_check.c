@@ -205,13 +205,16 @@ static void live_and_rows(void)
     FAILS(h, "corrupt: 5 rows of 8192 bytes at offset 8192 extend beyond the 40960-byte file");
     h = valid();
     h.flags = GS_HDR_SHARED;
-    h.max_rows = 1u << 20;
-    h.row_stride = (uint64_t)1 << 44;         /* the product wraps to exactly 0 */
-    FAILS(h, "corrupt: 1048576 rows of 17592186044416 bytes at offset 8192 extend beyond the "
+    h.max_rows = GS_MAX_ROWS;
+    h.row_stride = (uint64_t)1 << 52;         /* the product wraps to exactly 0 */
+    FAILS(h, "corrupt: 4096 rows of 4503599627370496 bytes at offset 8192 extend beyond the "
              "40960-byte file");
     h = valid();
+    h.max_rows = GS_MAX_ROWS + 1;             /* the format's limit */
+    FAILS(h, "corrupt: max_rows 4097 (must be 1..4096)");
+    h = valid();
     h.max_rows = 0;
-    FAILS(h, "corrupt: max_rows is 0 (row 0 must exist)");
+    FAILS(h, "corrupt: max_rows 0 (must be 1..4096)");
 }
 
 static void counter_geometry(void)
