@@ -75,6 +75,7 @@ $(BUILD)/tests/%: tests/tools/%.c
 # tests/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
 # like gorewrite (with SANITIZE under `make asan`).
 DWARFDUMP_OBJ := $(BUILD)/tests/dwarf/dwarfdump_funcs.o $(BUILD)/rewriter/find/dwarf_info.o \
+	$(BUILD)/rewriter/find/dwarf_layout.o $(BUILD)/rewriter/find/go_runtime.o \
 	$(BUILD)/common/error.o $(BUILD)/common/vec.o
 $(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
 $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)

@@ -14,6 +14,7 @@ struct gr_options {
     int count_only;         /* no timing: entry patches only */
     uint32_t sample;        /* time about 1 call in this many (0, 1: all) */
     uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
+    int strict_release;     /* refuse a Go release newer than every verified row */
 };
 
 struct gr_result {

@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DEST=$PWD/build/toolchains
 # suite:release
-TOOLCHAINS="bullseye:1.15 sid:1.26 sid:1.27"
+TOOLCHAINS="bullseye:1.15 trixie-backports:1.25 sid:1.26 sid:1.27"
 
 have() {
     [ -x "$DEST/usr/lib/go-$1/bin/go" ] && [ -f "$DEST/usr/share/go-$1/src/runtime/proc.go" ]

@@ -30,29 +30,74 @@
 #include "go_runtime.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 static const struct gr_go_layout layouts[] = {
     /* minor  g.m   stack.hi racectx m.tls */
     {15, 0x30, 0x08, 0x130, 0x88},
     {16, 0x30, 0x08, 0x130, 0x88},
+    {17, 0x30, 0x08, 0x140, 0x88},
+    {18, 0x30, 0x08, 0x140, 0x88},
     {19, 0x30, 0x08, 0x140, 0x88},
+    {20, 0x30, 0x08, 0x140, 0x88},
     {21, 0x30, 0x08, 0x130, 0x88},
     {22, 0x30, 0x08, 0x130, 0x88},
     {23, 0x30, 0x08, 0x138, 0x88},
     {24, 0x30, 0x08, 0x138, 0x88},
+    {25, 0x30, 0x08, 0x130, 0x80},
     {26, 0x30, 0x08, 0x138, 0x80},
     {27, 0x30, 0x08, 0x138, 0x80},
 };
 
+#define NLAYOUTS (sizeof layouts / sizeof layouts[0])
+
+const char *gr_go_field_name(int field)
+{
+    static const char *names[GR_GO_NFIELDS] = {"g.m", "g.stack.hi", "g.racectx", "m.tls"};
+    return field >= 0 && field < GR_GO_NFIELDS ? names[field] : "?";
+}
+
+void gr_go_found_set(struct gr_go_found *f, int field, uint32_t off)
+{
+    f->off[field] = off;
+    f->have |= 1u << field;
+}
+
+struct gr_go_found gr_go_layout_fields(const struct gr_go_layout *l)
+{
+    struct gr_go_found f = {.off = {l->g_m, l->g_stack_hi, l->g_racectx, l->m_tls},
+                            .have = (1u << GR_GO_NFIELDS) - 1};
+    return f;
+}
+
 const struct gr_go_layout *gr_go_layout(int minor)
 {
-    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
+    for (size_t i = 0; i < NLAYOUTS; i++)
         if (layouts[i].minor == minor)
             return &layouts[i];
     return NULL;
 }
 
+int gr_go_layout_newest(void)
+{
+    return layouts[NLAYOUTS - 1].minor;
+}
+
+/* Runs of consecutive rows as ranges: "1.15-1.27". */
 const char *gr_go_layouts_known(void)
 {
-    return "1.15, 1.16, 1.19, 1.21-1.24, 1.26, 1.27";
+    static char buf[256];
+    size_t len = 0;
+    for (size_t i = 0; i < NLAYOUTS && len < sizeof buf; i++) {
+        size_t j = i;
+        while (j + 1 < NLAYOUTS && layouts[j + 1].minor == layouts[j].minor + 1)
+            j++;
+        int n = j == i ? snprintf(buf + len, sizeof buf - len, "%s1.%d", i ? ", " : "",
+                                  layouts[i].minor)
+                       : snprintf(buf + len, sizeof buf - len, "%s1.%d-1.%d", i ? ", " : "",
+                                  layouts[i].minor, layouts[j].minor);
+        len += n > 0 ? (size_t)n : 0;
+        i = j;
+    }
+    return buf;
 }
