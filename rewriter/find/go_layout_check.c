@@ -73,9 +73,9 @@ static int from_binary(const char *path, const char *version, const struct gr_la
         int src = 0, n = derived(ev, f, &src);
         if (n < (f == GR_G_RACECTX ? 1 : 2))
             return gr_fail(err, "%s: built with %s, newer than the releases gorewrite has verified "
-                           "(Go %s), and %s could not be derived from the binary %s",
+                           "(Go %s), and %s could not be derived from the binary%s",
                            path, version, gr_go_layouts_known(), gr_go_field_name(f),
-                           n ? "by two independent sources" : "");
+                           n ? " by two independent sources" : "");
         off[f] = ev->src[src].off[f];
     }
     *out = (struct gr_go_layout){.minor = ev->minor, .g_m = off[GR_G_M],

@@ -130,7 +130,8 @@ static uint64_t g_type(const struct gr_elf *elf, const struct gr_program *prog)
     return 0;
 }
 
-/* off is the offset of a field of type elem (kind want) inside st. */
+/* The offset of member name (of kind want) inside the struct that
+ * outer's field field is (deref 0) or points to (deref 1). */
 static int sub_field(const struct gotype *outer, const char *field, int deref, const char *name,
                      int want, uint64_t *off)
 {
