@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "go_runtime.h"
+#include "layout_report.h"
 #include "rewrite.h"
 #include "version.h"
 
@@ -17,7 +18,9 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gorewrite [-v] [--count-only | --sample N] [--max-threads N]\n"
-            "                 [--keep-setuid] [--layout-report FILE] INPUT OUTPUT\n"
+            "                 [--strict-release] [--keep-setuid] [--layout-report FILE]\n"
+            "                 INPUT OUTPUT\n"
+            "       gorewrite [--strict-release] --print-layout INPUT\n"
             "\n"
             "Writes OUTPUT, a copy of the Go program INPUT that counts and times every\n"
             "call of every Go function with a stack check. INPUT is never modified. Run\n"
@@ -40,11 +43,19 @@ static void usage(FILE *out)
             "                   the owner's privileges and creates a root-owned stats\n"
             "                   file in /dev/shm (GOSTAT_DIR is ignored); only for\n"
             "                   binaries you trust, on machines you control\n"
+            "  --strict-release refuse a Go release newer than those verified (%s);\n"
+            "                   by default such a program is instrumented when its\n"
+            "                   runtime layout can be derived from the binary and\n"
+            "                   checked, with one warning line on stderr\n"
+            "  --print-layout INPUT\n"
+            "                   print the g/m offsets of INPUT as each source states\n"
+            "                   them (table row, DWARF, type descriptors, rt0_go code)\n"
+            "                   and the layout used; exit 2 if INPUT would be refused\n"
             "  -h, --help       this text\n"
             "  --version        gorewrite's version and the Go releases it instruments\n"
             "\n"
             "Exit status: 0 written, 1 usage error, 2 input rejected or output not written.\n",
-            DEFAULT_MAX_THREADS);
+            DEFAULT_MAX_THREADS, gr_go_layouts_known());
 }
 
 static int parse_number(const char *s, unsigned long max, uint32_t *out)
@@ -63,6 +74,7 @@ int main(int argc, char **argv)
     struct gr_options opt = {.verbose = 0, .count_only = 0, .max_rows = DEFAULT_MAX_THREADS + 1,
                              .layout_report = NULL};
     const char *paths[2];
+    const char *print_layout = NULL;
     int npaths = 0;
     for (int i = 1; i < argc; i++) {
         uint32_t threads;
@@ -70,6 +82,10 @@ int main(int argc, char **argv)
             opt.verbose = 1;
         } else if (strcmp(argv[i], "--keep-setuid") == 0) {
             opt.keep_setuid = 1;
+        } else if (strcmp(argv[i], "--strict-release") == 0) {
+            opt.strict_release = 1;
+        } else if (strcmp(argv[i], "--print-layout") == 0 && i + 1 < argc) {
+            print_layout = argv[++i];
         } else if (strcmp(argv[i], "--count-only") == 0) {
             opt.count_only = 1;
         } else if (strcmp(argv[i], "--sample") == 0 && i + 1 < argc) {
@@ -81,7 +97,8 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (strcmp(argv[i], "--version") == 0) {
-            printf("gorewrite %s\nGo releases: %s (linux/amd64)\n", GR_VERSION, gr_go_layouts_known());
+            printf("gorewrite %s\nGo releases: %s verified, newer ones derived from the binary "
+                   "(linux/amd64)\n", GR_VERSION, gr_go_layouts_known());
             return 0;
         } else if (strcmp(argv[i], "--max-threads") == 0 && i + 1 < argc) {
             if (parse_number(argv[++i], 4095, &threads) < 0) {
@@ -105,7 +122,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "gorewrite: --count-only and --sample exclude each other\n");
         return EXIT_USAGE;
     }
-    if (npaths != 2) {
+    if (print_layout && npaths == 0) {
+        struct gr_error err;
+        if (gr_layout_report(print_layout, opt.strict_release, stdout, &err) < 0) {
+            fprintf(stderr, "gorewrite: %s\n", err.msg);
+            return EXIT_REJECTED;
+        }
+        return 0;
+    }
+    if (npaths != 2 || print_layout) {
         usage(stderr);
         return EXIT_USAGE;
     }

@@ -13,6 +13,7 @@
 #include "elf_read.h"
 #include "elf_write.h"
 #include "functions.h"
+#include "go_layout_check.h"
 #include "go_runtime.h"
 #include "go_version.h"
 #include "layout_report.h"
@@ -187,14 +188,24 @@ static int write_output(const struct gr_elf *elf, const struct gr_plan *plan,
     return rc;
 }
 
-static int check_go_version(const char *path, const struct gr_program *prog, struct gr_error *err)
+/* The g/m layout from the table and the binary (go_layout_check.c); a
+ * release newer than every row is announced in one line on the log. */
+static int check_go_version(const struct gr_elf *elf, struct gr_program *prog, int strict,
+                            FILE *log, struct gr_error *err)
 {
+    struct gr_layout_evidence ev;
     if (!prog->go_version[0])
-        return gr_fail(err, "%s: cannot tell which Go release built it (no readable .go.buildinfo)", path);
-    if (!gr_go_layout(gr_go_minor(prog->go_version)))
-        return gr_fail(err, "%s: built with %s; gorewrite supports Go %s so far "
-                       "(the runtime layout it relies on is verified for those)",
-                       path, prog->go_version, gr_go_layouts_known());
+        return gr_fail(err, "%s: cannot tell which Go release built it (no readable .go.buildinfo)",
+                       elf->path);
+    gr_layout_gather(elf, prog, &ev);
+    if (gr_layout_decide(elf->path, prog->go_version, &ev, strict, &prog->layout,
+                         &prog->layout_unverified, err) < 0)
+        return -1;
+    if (prog->layout_unverified)
+        fprintf(log, "gorewrite: warning: %s: %s is newer than the releases verified (Go %s); "
+                "its runtime layout was derived from the binary and is unverified "
+                "(--strict-release refuses it)\n", elf->path, prog->go_version,
+                gr_go_layouts_known());
     return 0;
 }
 
@@ -217,7 +228,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     if (rc == 0)
         rc = gr_program_read(&elf, &prog, err);
     if (rc == 0)
-        rc = check_go_version(in_path, &prog, err);
+        rc = check_go_version(&elf, &prog, opt->strict_release, log, err);
     if (rc == 0 && prog.dwarf_ignored)
         fprintf(log, "gorewrite: warning: DWARF ignored (no declaration lines): %s\n",
                 prog.dwarf_error.msg);

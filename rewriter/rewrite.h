@@ -16,6 +16,7 @@ struct gr_options {
     uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
     const char *layout_report;  /* --layout-report FILE, or NULL */
     int keep_setuid;        /* copy the input's setuid/setgid bits (dropped by default) */
+    int strict_release;     /* refuse a Go release newer than every verified row */
 };
 
 struct gr_result {

@@ -64,8 +64,8 @@ PKGS="$BUILD_PKGS $TEST_PKGS $GOSTAT_PKGS $GO_PKGS"
 # Steps that do not install Debian packages run every time (each is
 # idempotent and quick when done); then the package check below.
 extra_steps() {
-    bash "$(dirname "$0")/go_toolchains.sh"   # Go 1.15, 1.26, 1.27 into build/toolchains
-    bash "$(dirname "$0")/npm_progs.sh"       # esbuild, tsgo, buf into build/npm
+    bash "$(dirname "$0")/go_toolchains.sh"   # Go 1.15, 1.25, 1.26, 1.27 into build/toolchains
+    bash "$(dirname "$0")/npm_progs.sh"       # esbuild (Go 1.16-1.20, 1.26), tsgo, buf into build/npm
     bash "$(dirname "$0")/prometheus.sh"      # Prometheus 2.42 into build/prometheus
     # large Debian Go programs for tests/t_realprogs.sh
     if ! all_installed rclone restic; then

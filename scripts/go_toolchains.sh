@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # scripts/go_toolchains.sh: Go toolchains that Debian 12 does not ship, for the
 # tests: Go 1.15 (the last release with the stack ABI, pclntab magic
-# 0xfffffffb) from bullseye, Go 1.26 and 1.27 (newer than any installed
-# toolchain; npm ships programs built with them) from sid. Each is unpacked
+# 0xfffffffb) from bullseye, Go 1.25 (golang-1.25-go/-src, 1.25.x) from
+# trixie-backports, Go 1.26 and 1.27 (newer than any installed toolchain;
+# npm ships programs built with them) from sid. Each is unpacked
 # into build/toolchains/ (never installed system-wide). The apt source is
 # the machine's own (/etc/apt/sources.list.d/debian.sources) with the suite
 # changed, in a private apt state under build/toolchains/apt: no repository
 # host is written here. Idempotent; called by scripts/deps.sh.
 # Result: build/toolchains/usr/lib/go-1.NN/bin/go (tests/lib.sh go_root).
-# No Go 1.16 (so gorewrite refuses it, its runtime layout unverified): no
-# suite of this archive carries golang-1.16 (checked 2026-11-21 the same
-# way: bullseye, bullseye-updates and bullseye-security have 1.15 at most;
-# bullseye-backports, buster and buster-backports are no longer in it;
-# bookworm, bookworm-backports, trixie, sid and experimental have none).
+# No Go 1.16, 1.17, 1.18 or 1.20: no suite of this archive carries them
+# (checked 2026-11-21 for 1.16: bullseye, bullseye-updates and
+# bullseye-security have 1.15 at most; bullseye-backports, buster and
+# buster-backports are no longer in it; bookworm, bookworm-backports,
+# trixie, sid and experimental have none). Programs built with them come
+# from npm instead (scripts/npm_progs.sh: esbuild).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEST=$PWD/build/toolchains
 # suite:release
-TOOLCHAINS="bullseye:1.15 sid:1.26 sid:1.27"
+TOOLCHAINS="bullseye:1.15 trixie-backports:1.25 sid:1.26 sid:1.27"
 
 have() {
     [ -x "$DEST/usr/lib/go-$1/bin/go" ] && [ -f "$DEST/usr/share/go-$1/src/runtime/proc.go" ]

@@ -16,9 +16,10 @@ GOSTAT=${GOSTAT:-$ROOT/bin/gostat}
 # Every Go toolchain the tests build with (Debian packages golang-1.XX-go;
 # Go 1.15 is unpacked into build/toolchains by scripts/go_toolchains.sh).
 GO_VERSIONS="1.15 1.19 1.21 1.22 1.23 1.24"
-# Newer than any Debian 12 toolchain (from sid, unpacked into build/toolchains
+# Newer than any Debian 12 toolchain (1.25 from trixie-backports, 1.26 and 1.27
+# from sid, unpacked into build/toolchains
 # by scripts/go_toolchains.sh): tests/t_testdata.sh builds with them too.
-GO_VERSIONS_NEWER="1.26 1.27"
+GO_VERSIONS_NEWER="1.25 1.26 1.27"
 # Time limit for one run of a program under test (seconds).
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 

@@ -2,9 +2,10 @@
 # t_realprogs: real Go programs nobody here wrote, instrumented, must give
 # byte-identical results offline:
 #   - esbuild (npm, Go 1.26, no .go.buildinfo) bundles and minifies
-#     tests/realprogs/jsproj; so does esbuild 0.11.23 (npm, Go 1.16.3),
+#     tests/realprogs/jsproj; so do esbuild 0.11.23 (npm, Go 1.16.3),
+#     0.13.15 (Go 1.17.2), 0.14.39 (Go 1.18.1) and 0.18.20 (Go 1.20.7),
 #     timed and --count-only, with exact call counts
-#     (tests/realprogs/esbuild116.sh); tsgo (npm, Go 1.26) type-checks and compiles
+#     (tests/realprogs/esbuild_old.sh); tsgo (npm, Go 1.26) type-checks and compiles
 #     it; buf (npm, Go 1.27, 46 MB) formats, lints and builds
 #     tests/realprogs/proto;
 #   - rclone (Debian, 54 MB) and restic (Debian) copy, checksum, back up
@@ -130,7 +131,7 @@ instr_of() {
 }
 
 make_data "$WORK/data.src/data"
-selected=${REALPROGS:-"esbuild esbuild116 tsgo buf rclone restic toolchain"}
+selected=${REALPROGS:-"esbuild esbuild116 esbuild117 esbuild118 esbuild120 tsgo buf rclone restic toolchain"}
 
 for name in $selected; do
     case $name in
@@ -153,7 +154,14 @@ for name in $selected; do
         toolchain)
             . "$RP/toolchain.sh" ;;
         esbuild116)
-            . "$RP/esbuild116.sh" ;;
+            eo_name=$name eo_go=1.16 eo_orig=$NPM/esbuild-linux-64/bin/esbuild
+            . "$RP/esbuild_old.sh" ;;
+        esbuild117 | esbuild118)
+            eo_name=$name eo_go=1.${name#esbuild1} eo_orig=$ROOT/build/npm/go${name#esbuild}/node_modules/esbuild-linux-64/bin/esbuild
+            . "$RP/esbuild_old.sh" ;;
+        esbuild120)
+            eo_name=$name eo_go=1.20 eo_orig=$ROOT/build/npm/go120/node_modules/@esbuild/linux-x64/bin/esbuild
+            . "$RP/esbuild_old.sh" ;;
         *) fail "unknown program $name" ;;
     esac
 done

@@ -102,19 +102,27 @@ if ! gcc -m32 -nostdlib -static -o "$IN/elf32gcc" "$WORK/t32.c"; then
     exit 1
 fi
 
-# A Go release whose runtime layout gorewrite has not verified: the same
-# program with its build-info version rewritten to go1.17.99 (same length).
-python3 - "$GOPROG" "$IN/go117" <<'PY'
+# relabel IN OUT VERSION: the Go 1.22 program IN with its build-info
+# version rewritten to VERSION (padded or cut to the same length).
+relabel() {
+    python3 - "$@" <<'PY'
 import sys
 data = bytearray(open(sys.argv[1], "rb").read())
 at = data.index(b"\xff Go buildinf:") + 32
 n = data[at]
 old = bytes(data[at + 1:at + 1 + n])
 assert old.startswith(b"go1.22."), old
-new = b"go1.17.99".ljust(n, b"0")[:n]
+new = sys.argv[3].encode().ljust(n, b"0")[:n]
 data[at + 1:at + 1 + n] = new
 open(sys.argv[2], "wb").write(data)
 PY
+}
+# A table row that disagrees with the binary: the Go 1.22 program labelled
+# go1.17.99, whose row says g.racectx 0x140 where the program's DWARF and
+# type descriptors say 0x130. And a release older than any supported.
+relabel "$GOPROG" "$IN/go117" go1.17.99
+relabel "$GOPROG" "$IN/go114" go1.14.99
+chmod +x "$IN/go114"
 chmod +x "$IN/go117"
 
 # A Go program for another architecture (ELF64, but arm64).
@@ -135,7 +143,15 @@ new_outdir; expect_reject 2 "Go binary truncated to half ($((size / 2)) of $size
 new_outdir; expect_reject 2 "Go binary missing its last 4096 bytes" "$IN/trunc4k" "$OUTDIR/o"
 new_outdir; expect_reject 2 "non-Go x86-64 ELF (/bin/true)" "$IN/true" "$OUTDIR/o"
 new_outdir; expect_reject 2 "Go binary for arm64" "$GOARM64" "$OUTDIR/o"
-new_outdir; expect_reject 2 "Go release with an unverified runtime layout" "$IN/go117" "$OUTDIR/o"
+new_outdir; expect_reject 2 "Go release whose table row disagrees with the binary" "$IN/go117" "$OUTDIR/o"
+n=$((n + 1))
+if grep -q 'g.racectx is 0x140 by the table row but 0x130 by the ' "$WORK/stderr"; then
+    echo "ok   the disagreement names both values"
+else
+    echo "FAIL the disagreement does not name both values: $(cat "$WORK/stderr")"
+    fails=$((fails + 1))
+fi
+new_outdir; expect_reject 2 "Go release older than 1.15" "$IN/go114" "$OUTDIR/o"
 new_outdir; expect_reject 2 "missing input" "$IN/does-not-exist" "$OUTDIR/o"
 new_outdir; expect_reject 2 "directory as input" "$IN" "$OUTDIR/o"
 new_outdir; expect_reject 2 "output directory does not exist" "$GOPROG" "$OUTDIR/missing/o"

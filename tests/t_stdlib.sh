@@ -68,6 +68,10 @@ pkg_exclude() {
         # runs `go tool nm` on the go command, which Debian strips (Go >= 1.20
         # skips it then)
         net/http@1.15 | net/http@1.19) echo TestCmdGoNoHTTPServer ;;
+        # needs a CPU-profile sample inside time.now within 5 s; the original
+        # failed it 2 times in 3 here (0 of ~30 samples there, 2-core machine
+        # under load 25), while Go 1.24's passed
+        runtime/pprof@1.25) echo TestTimeVDSO ;;
     esac
 }
 

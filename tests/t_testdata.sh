@@ -11,7 +11,7 @@
 # program's exit status, default 0) and "cgo" (the program uses cgo: built
 # only in the cgo variants).
 # Go: every release of the tests ($GO_VERSIONS in lib.sh) and, in the
-# default variants, also Go 1.26 and 1.27 ($GO_VERSIONS_NEWER).
+# default variants, also Go 1.25, 1.26 and 1.27 ($GO_VERSIONS_NEWER).
 # Environment: PROGS="recursion stack" / GOVERS="1.22" restrict the matrix;
 # VARIANTS picks build variants (default "exe pie-stripped"; tests/t_cgo.sh
 # and tests/t_race.sh run this script with theirs):

@@ -37,6 +37,7 @@
  * walk (so a corrupt sibling link cannot loop), nesting is bounded, and the
  * line decoder checks every read against the end of its unit. */
 #include "dwarf_info.h"
+#include "dwarf_layout.h"
 #include "vec.h"
 
 #include <errno.h>
@@ -122,6 +123,7 @@ struct walker {
     size_t nabstracts, abstracts_cap;
     Dwarf_Off *inline_origins; /* abstract_origin of every inlined_subroutine */
     size_t norigins, origins_cap;
+    struct gr_dwarf_members members; /* of runtime.g, runtime.m, runtime.stack */
 };
 
 /* ---- errors and growable arrays ---- */
@@ -430,6 +432,11 @@ static int visit_die(struct walker *w, Dwarf_Die die, int depth)
         if (note_inlined_call(w, die) < 0)
             return -1;
         return walk_children(w, die, depth + 1);
+    case DW_TAG_structure_type:
+        /* the runtime's g and m are top-level types (dwarf_layout.c) */
+        if (depth == 1 && gr_dwarf_layout_note(w->dbg, die, &w->members, &derr) != DW_DLV_OK)
+            return fail_dwarf(w, derr, "reading a structure's members");
+        return 0;
     case DW_TAG_lexical_block:
     case DW_TAG_namespace:
     case DW_TAG_module:
@@ -1062,6 +1069,7 @@ int gr_dwarf_read_fd(const char *path, int fd, struct gr_dwarf_info *out, struct
         return -1;
     }
     out->present = 1;
+    out->layout = gr_dwarf_layout_found(&w.members);
     return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "go_runtime.h"
 
 struct gr_dwarf_func {
     uint64_t low_pc;       /* entry address of the out-of-line code */
@@ -23,6 +24,7 @@ struct gr_dwarf_info {
     struct gr_dwarf_func *funcs; /* sorted by low_pc, unique low_pc */
     size_t nfuncs;
     int present;                 /* 0: the binary has no DWARF (not an error) */
+    struct gr_go_found layout;   /* offsets of runtime.g and runtime.m members */
 };
 
 /* Reads DWARF of the ELF file at path. A binary without DWARF gives

@@ -10,6 +10,7 @@
 #include "dwarf_info.h"
 #include "elf_read.h"
 #include "error.h"
+#include "go_runtime.h"
 #include "pclntab.h"
 
 struct gr_func {
@@ -29,6 +30,8 @@ struct gr_program {
     char build_id[128];
     char go_version[32];      /* "go1.22.12"; "" when unknown */
     int race;                 /* built with -race: g.racectx is in use */
+    struct gr_go_layout layout; /* g/m offsets, set by go_layout_check.c's caller */
+    int layout_unverified;    /* a release newer than every verified row */
     struct gr_func *funcs;    /* sorted by entry */
     size_t nfuncs;
 };

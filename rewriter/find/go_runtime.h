@@ -1,9 +1,10 @@
 /* go_runtime.h: offsets inside the Go runtime's g and m structures that
- * the trampolines rely on, per Go release. Each row was read from the DWARF
- * of a binary built by that release (objdump --dwarf=info; see
- * docs/counting.md). A release without a row is refused rather than guessed
- * at: a wrong offset would make every trampoline write into the wrong field
- * of the runtime's g or m. */
+ * the trampolines rely on, per Go release. The table in go_runtime.c holds
+ * the rows verified per release (how, for each, is written there); the
+ * program's own layout is also derived from the binary (its DWARF, its
+ * runtime's type descriptors, its runtime.rt0_go code) and every source
+ * must agree (go_layout_check.c). A wrong offset would make every
+ * trampoline write into the wrong field of the runtime's g or m. */
 #ifndef GR_GO_RUNTIME_H
 #define GR_GO_RUNTIME_H
 
@@ -18,6 +19,24 @@ struct gr_go_layout {
     uint32_t m_tls;           /* m.tls[6]: slot 0 holds g on linux/amd64 */
 };
 
+/* The four offsets by index, for code that treats them alike. */
+enum gr_go_field { GR_G_M, GR_G_STACK_HI, GR_G_RACECTX, GR_M_TLS, GR_GO_NFIELDS };
+
+/* What one source found: off[i] is meaningful when bit i of have is set. */
+struct gr_go_found {
+    uint32_t off[GR_GO_NFIELDS];
+    unsigned have;
+};
+
+/* "g.m", "g.stack.hi", "g.racectx", "m.tls". */
+const char *gr_go_field_name(int field);
+
+/* Records offset off for field in *f. */
+void gr_go_found_set(struct gr_go_found *f, int field, uint32_t off);
+
+/* The row as a gr_go_found with every field set. */
+struct gr_go_found gr_go_layout_fields(const struct gr_go_layout *l);
+
 /* m.tls[1]: this thread's counter row. Unused by Go on linux/amd64 (only
  * m.tls[0] is), zero in every new m, and in static binaries the same word
  * as fs:[0], since settls points FS at &m.tls[1]. */
@@ -26,10 +45,13 @@ static inline uint32_t gr_m_row_slot(const struct gr_go_layout *l)
     return l->m_tls + 8;
 }
 
-/* The layout of Go 1.<minor>, or NULL when it has not been verified. */
+/* The verified row of Go 1.<minor>, or NULL when there is none. */
 const struct gr_go_layout *gr_go_layout(int minor);
 
-/* "1.19, 1.21-1.24": the releases with a layout, for messages. */
+/* The newest release with a row (27 for Go 1.27). */
+int gr_go_layout_newest(void);
+
+/* "1.15-1.27": the releases with a row, for messages and --version. */
 const char *gr_go_layouts_known(void);
 
 #endif

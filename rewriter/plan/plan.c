@@ -97,8 +97,8 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
                   struct gr_plan *plan, struct gr_error *err)
 {
     memset(plan, 0, sizeof *plan);
-    plan->rt = gr_go_layout(gr_go_minor(prog->go_version));
-    if (!plan->rt)
+    plan->rt = &prog->layout;
+    if (!plan->rt->minor)
         return gr_fail(err, "%s: no runtime layout for %s", elf->path, prog->go_version);
     plan->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *plan->funcs);
     if (!plan->funcs)

@@ -1,13 +1,23 @@
-# tests/realprogs/esbuild116.sh: sourced by tests/t_realprogs.sh. esbuild
-# 0.11.23 (npm, built with Go 1.16.3: stack ABI, g loaded from TLS by every
-# prologue, pclntab magic 0xfffffffa), instrumented timed and --count-only:
-#   - gorewrite -v instruments the three TLS-g prologue forms (small, large
-#     and huge frame checks) and nothing in any other form;
+# tests/realprogs/esbuild_old.sh: sourced by tests/t_realprogs.sh with
+# eo_name (esbuild116, esbuild117, ...), eo_orig (the npm binary) and eo_go
+# (its Go release: 1.16, 1.17, 1.18, 1.20). esbuild builds from npm with Go
+# releases no Debian suite carries (0.11.23: go1.16.3, stack ABI, g loaded
+# from TLS by every prologue, pclntab magic 0xfffffffa; 0.13.15: go1.17.2,
+# the first register-ABI release; 0.14.39: go1.18.1, pclntab 0xfffffff0;
+# @esbuild/linux-x64 0.18.20: go1.20.7, pclntab 0xfffffff1; all stripped,
+# so their layout comes from the table, cross-checked with the binary's
+# type descriptors and rt0_go), instrumented timed and --count-only:
+#   - gorewrite -v names the release; with Go 1.16 it instruments the
+#     three TLS-g prologue forms (small, large and huge frame checks) and
+#     nothing in any other form; with the register ABI, small and large
+#     frame checks;
 #   - both builds bundle and minify tests/realprogs/jsproj (esbuild.sh) and
 #     minify each of its files from stdin (esbuild_transform.sh) exactly as
 #     the original does;
 #   - the timed stats are sane: min <= p50 <= p90 <= p99 <= max <= the wall
-#     time of the runs, totals between calls x min and calls x max, and
+#     time of the runs, totals between calls x min and calls x max (each
+#     call's time rounded to whole ns: +-1 ns per call; two calls of 31.5
+#     ns show min = max = 31 and total 63), and
 #     transformImpl (which waits for the parse and print goroutines) takes
 #     at least as long as the longest parse and print of its process;
 #   - every function of esbuild's own code (github.com/evanw/esbuild/...,
@@ -18,43 +28,49 @@
 #     hashing goroutine esbuild starts and never waits for
 #     (generateIsolatedHash, xxhash, hashWrite*, Joiner.Done): with one P it runs only if main is
 #     preempted before exiting, which a loaded machine can make happen.
-e116_orig=$NPM/esbuild-linux-64/bin/esbuild
-e116_ok=1
-e116_timed=$WORK/bin/esbuild116
-e116_count=$WORK/bin/esbuild116.count
+eo_orig=$eo_orig
+eo_ok=1
+eo_timed=$WORK/bin/$eo_name
+eo_count=$WORK/bin/$eo_name.count
 mkdir -p "$WORK/bin"
-if ! "$GOREWRITE" -v "$e116_orig" "$e116_timed" >"$WORK/esbuild116.v" 2>&1 ||
-    ! "$GOREWRITE" --count-only "$e116_orig" "$e116_count" >"$WORK/esbuild116.count.rewrite" 2>&1; then
-    fail "esbuild116: not instrumented: $(tail -n 1 "$WORK/esbuild116.v") $(cat "$WORK/esbuild116.count.rewrite")"
-    e116_ok=0
+if ! "$GOREWRITE" -v "$eo_orig" "$eo_timed" >"$WORK/$eo_name.v" 2>&1 ||
+    ! "$GOREWRITE" --count-only "$eo_orig" "$eo_count" >"$WORK/$eo_name.count.rewrite" 2>&1; then
+    fail "$eo_name: not instrumented: $(tail -n 1 "$WORK/$eo_name.v") $(cat "$WORK/$eo_name.count.rewrite")"
+    eo_ok=0
 fi
-if [ $e116_ok = 1 ]; then
-    echo "  $(tail -n 1 "$WORK/esbuild116.v")"
-    echo "  $(cat "$WORK/esbuild116.count.rewrite")"
-    grep -q '(go1\.16\.[0-9]*)' "$WORK/esbuild116.v" || { fail "esbuild116: not reported as a Go 1.16 program"; e116_ok=0; }
-    for form in small large huge; do
-        n=$(grep -c "^count+time .*(TLS g, $form frame check" "$WORK/esbuild116.v")
-        [ "$n" -gt 0 ] || { fail "esbuild116: no function instrumented in the TLS-g $form frame check form"; e116_ok=0; }
+if [ $eo_ok = 1 ]; then
+    echo "  $(tail -n 1 "$WORK/$eo_name.v")"
+    echo "  $(cat "$WORK/$eo_name.count.rewrite")"
+    grep -q "(go${eo_go//./\\.}\\.[0-9]*)" "$WORK/$eo_name.v" || { fail "$eo_name: not reported as a Go $eo_go program"; eo_ok=0; }
+    if [ "$eo_go" = 1.16 ]; then
+        forms="TLS g, small frame check|TLS g, large frame check|TLS g, huge frame check"
+        other=$(grep -E '^count(\+time)? ' "$WORK/$eo_name.v" | grep -vc '(TLS g, ')
+        [ "$other" = 0 ] || { fail "$eo_name: $other functions instrumented in a form other than TLS g"; eo_ok=0; }
+    else
+        forms="(small frame check|(large frame check"
+    fi
+    IFS='|' read -r -a formlist <<<"$forms"
+    for form in "${formlist[@]}"; do
+        n=$(grep -c "^count+time .*$form" "$WORK/$eo_name.v")
+        [ "$n" -gt 0 ] || { fail "$eo_name: no function instrumented in the $form form"; eo_ok=0; }
     done
-    other=$(grep -E '^count(\+time)? ' "$WORK/esbuild116.v" | grep -vc '(TLS g, ')
-    [ "$other" = 0 ] || { fail "esbuild116: $other functions instrumented in a form other than TLS g"; e116_ok=0; }
 fi
-if [ $e116_ok = 1 ]; then
-    case_run esbuild116 "$e116_orig" "$e116_timed" "$RP/jsproj" esbuild
-    case_run esbuild116-count "$e116_orig" "$e116_count" "$RP/jsproj" esbuild
-    e116_start=$(date +%s%N)
-    case_run esbuild116-transform "$e116_orig" "$e116_timed" "$RP/jsproj" esbuild_transform
-    e116_wall=$(($(date +%s%N) - e116_start))
-    case_run esbuild116-transform-count "$e116_orig" "$e116_count" "$RP/jsproj" esbuild_transform
-    for r in esbuild116-transform esbuild116-transform-count; do
+if [ $eo_ok = 1 ]; then
+    case_run $eo_name "$eo_orig" "$eo_timed" "$RP/jsproj" esbuild
+    case_run $eo_name-count "$eo_orig" "$eo_count" "$RP/jsproj" esbuild
+    eo_start=$(date +%s%N)
+    case_run $eo_name-transform "$eo_orig" "$eo_timed" "$RP/jsproj" esbuild_transform
+    eo_wall=$(($(date +%s%N) - eo_start))
+    case_run $eo_name-transform-count "$eo_orig" "$eo_count" "$RP/jsproj" esbuild_transform
+    for r in $eo_name-transform $eo_name-transform-count; do
         for f in "$WORK/$r.instr/stat"/gostat.*; do
-            gostat_json "$f" "$f.json" || fail "esbuild116: gostat --json $f"
+            gostat_json "$f" "$f.json" || fail "$eo_name: gostat --json $f"
         done
     done
-    if python3 - "$WORK/esbuild116-transform.instr/stat" "$WORK/esbuild116-transform-count.instr/stat" \
-        "$e116_wall" <<'PY'; then
+    if python3 - "$WORK/$eo_name-transform.instr/stat" "$WORK/$eo_name-transform-count.instr/stat" \
+        "$eo_wall" "$eo_name" <<'PY'; then
 import glob, json, re, sys
-timed_dir, count_dir, wall = sys.argv[1], sys.argv[2], int(sys.argv[3])
+timed_dir, count_dir, wall, name = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 bad = []
 def load(d):
     return [json.load(open(p)) for p in sorted(glob.glob(d + "/gostat.*.json"))]
@@ -70,7 +86,7 @@ for d in timed:
         ntimed += 1
         q = [f[k] for k in ("min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns")]
         if None in q or q != sorted(q) or q[-1] > wall or f["timed_calls"] > f["calls"] or \
-                not f["timed_calls"] * q[0] <= f["total_ns"] <= f["timed_calls"] * q[-1]:
+                not f["timed_calls"] * (q[0] - 1) <= f["total_ns"] <= f["timed_calls"] * (q[-1] + 1):
             bad.append("pid %d %s: implausible times %r (timed %d of %d calls, total %d ns, wall %d ns)"
                        % (d["pid"], f["name"], q, f["timed_calls"], f["calls"], f["total_ns"], wall))
     api = by.get("github.com/evanw/esbuild/pkg/api.transformImpl")
@@ -103,12 +119,12 @@ for n in sorted(set(a) | set(b)):
 for x in bad[:20]:
     print("  " + x)
 if not bad:
-    print("ok   esbuild116: %d timed functions, sane times; %d esbuild functions called, same counts timed and count-only"
-          % (ntimed, called))
+    print("ok   %s: %d timed functions, sane times; %d esbuild functions called, same counts timed and count-only"
+          % (name, ntimed, called))
 sys.exit(1 if bad else 0)
 PY
         :
     else
-        fail "esbuild116: timed stats implausible or counts differ from the count-only run"
+        fail "$eo_name: timed stats implausible or counts differ from the count-only run"
     fi
 fi

@@ -1,0 +1,28 @@
+/* dwarf_layout.h: the g/m offsets as the program's DWARF states them: the
+ * members of runtime.g (m, stack, racectx), runtime.m (tls) and
+ * runtime.stack (hi), top-level DW_TAG_structure_type DIEs that
+ * dwarf_info.c hands over during its walk. */
+#ifndef GR_DWARF_LAYOUT_H
+#define GR_DWARF_LAYOUT_H
+
+#include <libdwarf/dwarf.h>
+#include <libdwarf/libdwarf.h>
+
+#include "go_runtime.h"
+
+enum { GR_DW_G_M, GR_DW_G_STACK, GR_DW_G_RACECTX, GR_DW_M_TLS, GR_DW_STACK_HI, GR_DW_NMEMBERS };
+
+struct gr_dwarf_members {
+    uint64_t off[GR_DW_NMEMBERS];
+    unsigned have;
+};
+
+/* Reads the members of die when it is one of the three structures.
+ * DW_DLV_OK, or DW_DLV_ERROR with *derr set by libdwarf. */
+int gr_dwarf_layout_note(Dwarf_Debug dbg, Dwarf_Die die, struct gr_dwarf_members *m,
+                         Dwarf_Error *derr);
+
+/* The offsets the members give (g.stack.hi = g.stack + stack.hi). */
+struct gr_go_found gr_dwarf_layout_found(const struct gr_dwarf_members *m);
+
+#endif

@@ -1,0 +1,111 @@
+/* go_layout_check.c: see go_layout_check.h. */
+#include "go_layout_check.h"
+
+#include <string.h>
+
+#include "go_version.h"
+#include "layout_code.h"
+#include "layout_types.h"
+
+enum { OLDEST_MINOR = 15 };
+
+const char *gr_layout_source_name(int source)
+{
+    static const char *names[GR_NSOURCES] = {"table row", "DWARF", "type descriptors",
+                                             "runtime.rt0_go"};
+    return source >= 0 && source < GR_NSOURCES ? names[source] : "?";
+}
+
+void gr_layout_gather(const struct gr_elf *elf, const struct gr_program *prog,
+                      struct gr_layout_evidence *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->minor = gr_go_minor(prog->go_version);
+    const struct gr_go_layout *row = gr_go_layout(ev->minor);
+    if (row)
+        ev->src[GR_SRC_TABLE] = gr_go_layout_fields(row);
+    if (prog->dwarf.present)
+        ev->src[GR_SRC_DWARF] = prog->dwarf.layout;
+    gr_layout_from_types(elf, prog, &ev->src[GR_SRC_TYPES]);
+    gr_layout_from_code(elf, prog, &ev->src[GR_SRC_CODE]);
+}
+
+static int has(const struct gr_go_found *f, int field)
+{
+    return (f->have >> field) & 1;
+}
+
+/* Every two sources that state field agree. */
+static int check_field(const char *path, const char *version, const struct gr_layout_evidence *ev,
+                       int field, struct gr_error *err)
+{
+    for (int a = 0; a < GR_NSOURCES; a++)
+        for (int b = a + 1; b < GR_NSOURCES; b++)
+            if (has(&ev->src[a], field) && has(&ev->src[b], field) &&
+                ev->src[a].off[field] != ev->src[b].off[field])
+                return gr_fail(err, "%s: built with %s: %s is 0x%x by the %s but 0x%x by the %s; "
+                               "refused (a wrong offset would corrupt the runtime's state)",
+                               path, version, gr_go_field_name(field), ev->src[a].off[field],
+                               gr_layout_source_name(a), ev->src[b].off[field],
+                               gr_layout_source_name(b));
+    return 0;
+}
+
+/* How many sources derived field from the binary (the row is no source). */
+static int derived(const struct gr_layout_evidence *ev, int field, int *src)
+{
+    int n = 0;
+    for (int s = GR_SRC_DWARF; s < GR_NSOURCES; s++)
+        if (has(&ev->src[s], field)) {
+            *src = s;
+            n++;
+        }
+    return n;
+}
+
+/* A release without a row: each offset derived, and all but g.racectx
+ * (which only DWARF and the type descriptors state) by two sources. */
+static int from_binary(const char *path, const char *version, const struct gr_layout_evidence *ev,
+                       struct gr_go_layout *out, struct gr_error *err)
+{
+    uint32_t off[GR_GO_NFIELDS];
+    for (int f = 0; f < GR_GO_NFIELDS; f++) {
+        int src = 0, n = derived(ev, f, &src);
+        if (n < (f == GR_G_RACECTX ? 1 : 2))
+            return gr_fail(err, "%s: built with %s, newer than the releases gorewrite has verified "
+                           "(Go %s), and %s could not be derived from the binary%s",
+                           path, version, gr_go_layouts_known(), gr_go_field_name(f),
+                           n ? " by two independent sources" : "");
+        off[f] = ev->src[src].off[f];
+    }
+    *out = (struct gr_go_layout){.minor = ev->minor, .g_m = off[GR_G_M],
+                                 .g_stack_hi = off[GR_G_STACK_HI], .g_racectx = off[GR_G_RACECTX],
+                                 .m_tls = off[GR_M_TLS]};
+    return 0;
+}
+
+int gr_layout_decide(const char *path, const char *version, const struct gr_layout_evidence *ev,
+                     int strict, struct gr_go_layout *out, int *unverified, struct gr_error *err)
+{
+    *unverified = 0;
+    if (ev->minor < OLDEST_MINOR)
+        return gr_fail(err, "%s: built with %s; gorewrite supports Go 1.%d and later", path,
+                       version, OLDEST_MINOR);
+    for (int f = 0; f < GR_GO_NFIELDS; f++)
+        if (check_field(path, version, ev, f, err) < 0)
+            return -1;
+    const struct gr_go_layout *row = gr_go_layout(ev->minor);
+    if (row) {
+        *out = *row;
+        return 0;
+    }
+    if (ev->minor < gr_go_layout_newest())
+        return gr_fail(err, "%s: built with %s; gorewrite has no verified layout for it (Go %s are)",
+                       path, version, gr_go_layouts_known());
+    if (strict)
+        return gr_fail(err, "%s: built with %s, newer than the releases gorewrite has verified "
+                       "(Go %s); refused under --strict-release", path, version,
+                       gr_go_layouts_known());
+    *unverified = 1;
+    return from_binary(path, version, ev, out, err);
+}

@@ -1,0 +1,20 @@
+/* layout_types.h: the g/m offsets read from the runtime's own type
+ * descriptors, which the compiler emits with every struct's field names
+ * and offsets (internal/abi StructType; runtime/type.go before Go 1.21)
+ * and which stripping keeps. type:runtime.g is the descriptor that
+ * runtime.malg passes to runtime.newobject (`newg := new(g)`, its first
+ * call in Go 1.15 to 1.27); its field m (*runtime.m) leads to m's
+ * descriptor, and stack (runtime.stack) to hi. This is the only source
+ * of g.racectx in a stripped build without -race. */
+#ifndef GR_LAYOUT_TYPES_H
+#define GR_LAYOUT_TYPES_H
+
+#include "elf_read.h"
+#include "functions.h"
+#include "go_runtime.h"
+
+/* Sets in *out what the descriptors show; leaves the rest unset. */
+void gr_layout_from_types(const struct gr_elf *elf, const struct gr_program *prog,
+                          struct gr_go_found *out);
+
+#endif
