@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "go_runtime.h"
-#include "layout_report.h"
+#include "print_layout.h"
 #include "rewrite.h"
 #include "version.h"
 
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
     }
     if (print_layout && npaths == 0) {
         struct gr_error err;
-        if (gr_layout_report(print_layout, opt.strict_release, stdout, &err) < 0) {
+        if (gr_print_layout(print_layout, opt.strict_release, stdout, &err) < 0) {
             fprintf(stderr, "gorewrite: %s\n", err.msg);
             return EXIT_REJECTED;
         }

@@ -1,9 +1,9 @@
-/* layout_report.c: see layout_report.h. One line per source:
+/* print_layout.c: see print_layout.h. One line per source:
  *   DWARF             g.m=0x30 g.stack.hi=0x8 g.racectx=0x130 m.tls=0x80
  * with "-" for an offset the source does not state, then
  *   layout            ... (verified|unverified)
  * tests/t_layout.sh compares the lines of stripped and unstripped builds. */
-#include "layout_report.h"
+#include "print_layout.h"
 
 #include "elf_read.h"
 #include "functions.h"
@@ -21,7 +21,7 @@ static void print_found(FILE *out, const char *label, const struct gr_go_found *
     fputc('\n', out);
 }
 
-int gr_layout_report(const char *path, int strict, FILE *out, struct gr_error *err)
+int gr_print_layout(const char *path, int strict, FILE *out, struct gr_error *err)
 {
     struct gr_elf elf;
     struct gr_program prog;

@@ -1,8 +1,8 @@
-/* layout_report.h: `gorewrite --print-layout INPUT`: what each source (the
+/* print_layout.h: `gorewrite --print-layout INPUT`: what each source (the
  * verified table row, DWARF, the runtime's type descriptors, rt0_go's
  * code) says about the g/m offsets of INPUT, and the decision. */
-#ifndef GR_LAYOUT_REPORT_H
-#define GR_LAYOUT_REPORT_H
+#ifndef GR_PRINT_LAYOUT_H
+#define GR_PRINT_LAYOUT_H
 
 #include <stdio.h>
 
@@ -10,6 +10,6 @@
 
 /* Prints the report on out: 0 when INPUT would be accepted, -1 with the
  * reason (also for unreadable input) in err. */
-int gr_layout_report(const char *path, int strict, FILE *out, struct gr_error *err);
+int gr_print_layout(const char *path, int strict, FILE *out, struct gr_error *err);
 
 #endif
