@@ -41,8 +41,11 @@ LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # draws with wide-character curses (UTF-8 names).
 LIBS_GOSTAT   := -ljansson -lprotobuf-c -lz -lmicrohttpd -lncursesw -lm
 
-.PHONY: all deps check unit unit-build demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus install uninstall
-all: bin/gorewrite bin/gostat $(TOOLS)
+.PHONY: all tools deps check unit unit-build demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus install uninstall
+all: bin/gorewrite bin/gostat
+
+# What the tests run besides the two programs (LIEF is needed only here).
+tools: $(TOOLS)
 
 deps:
 	@bash scripts/deps.sh
@@ -172,7 +175,7 @@ uninstall:
 # The unit tests first: seconds, and they name the module that broke.
 check: deps
 	$(MAKE) unit
-	$(MAKE) all fuzz-build
+	$(MAKE) all tools fuzz-build
 	bash tests/run.sh
 
 demo: deps
@@ -190,7 +193,7 @@ bench: deps
 # installs project-locally (build/toolchains, build/npm, build/prometheus).
 asan: deps
 	$(MAKE) clean-objs
-	$(MAKE) SANITIZE=address,undefined unit-build all fuzz-build
+	$(MAKE) SANITIZE=address,undefined unit-build all tools fuzz-build
 	export ASAN_OPTIONS=detect_leaks=1; bash tests/unit/run.sh $(UNIT_PROGS) && bash tests/run.sh; \
 	rc=$$?; $(MAKE) clean-objs; exit $$rc
 

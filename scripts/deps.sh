@@ -7,10 +7,10 @@ set -euo pipefail
 
 SOURCES=/etc/apt/sources.list.d/debian.sources
 BUILD_PKGS="build-essential pkg-config libzydis-dev libzycore-dev libdwarf-dev libelf-dev"
-# liblief-dev: LIEF 0.9, the tests' independent reader of every output
-# (tests/tools/lief_check, built by make all), and make bench's reference
-BUILD_PKGS="$BUILD_PKGS liblief-dev"
 TEST_PKGS="python3 binutils gdb file valgrind clang-14 libclang-rt-14-dev xz-utils"
+# liblief-dev: LIEF 0.9, the tests' independent reader of every output
+# (tests/tools/lief_check, built by make tools), and make bench's reference
+TEST_PKGS="$TEST_PKGS liblief-dev"
 # gostat serve's tests: curl, and prometheus_client's strict OpenMetrics parser
 TEST_PKGS="$TEST_PKGS curl python3-prometheus-client"
 # gostat's commands: top (ncurses; tmux drives it in the tests), serve

@@ -83,12 +83,12 @@ build_go() {
 }
 
 # require_tools: fails the calling test (exit 1) unless bin/gorewrite,
-# bin/gostat and the LIEF checker have been built (`make all`).
+# bin/gostat and the LIEF checker have been built (`make all tools`).
 require_tools() {
     local t
     for t in "$GOREWRITE" "$GOREWRITE_REAL" "$GOSTAT" "$LIEF_CHECK"; do
         if [ ! -x "$t" ]; then
-            echo "FAIL: $t does not exist; run 'make all' first" >&2
+            echo "FAIL: $t does not exist; run 'make all tools' first" >&2
             exit 1
         fi
     done

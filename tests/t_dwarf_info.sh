@@ -13,10 +13,10 @@ trap 'rm -rf "$TMP"' EXIT
 FAILS=0
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 
-# Built by `make all` like gorewrite (sanitized under `make asan`).
+# Built by `make tools` like gorewrite (sanitized under `make asan`).
 DD=$PWD/build/tests/dwarfdump_funcs
 if [ ! -x "$DD" ]; then
-    echo "FAIL: $DD missing (make all builds it)"
+    echo "FAIL: $DD missing (make tools builds it)"
     exit 1
 fi
 
