@@ -55,11 +55,12 @@ trap 'rm -rf "$dir"' EXIT
 "$REAL" --layout-report "$dir/layout" "$@"
 rc=$?
 # Refusals write no report; a report is written only once the output is
-# complete. Success without one is --help or --version, or a bug.
+# complete. Success without one is --help, --version or --print-layout
+# (which write no output), or a bug.
 if [ $rc -eq 0 ] && [ -s "$dir/layout" ]; then
     check "$dir/layout" || exit
 elif [ $rc -eq 0 ]; then
-    case " $* " in *" -h "* | *" --help "* | *" --version "*) exit 0 ;; esac
+    case " $* " in *" -h "* | *" --help "* | *" --version "* | *" --print-layout "*) exit 0 ;; esac
     log "FAIL no layout report: gorewrite $*"
     echo "gorewrite_checked: gorewrite $* exited 0 but wrote no layout report" >&2
     exit $EXIT_CHECK_FAILED
