@@ -77,6 +77,24 @@ static ZydisEncoderRequest request(ZydisMnemonic m, unsigned nops)
 
 int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_error *err)
 {
+    return gr_emit_relocated_reg(c, in, ZYDIS_REGISTER_NONE, ZYDIS_REGISTER_NONE, err);
+}
+
+/* Renames register from to to in a request's register and base operands. */
+static void rename_reg(ZydisEncoderRequest *req, ZydisRegister from, ZydisRegister to)
+{
+    for (unsigned i = 0; from != ZYDIS_REGISTER_NONE && i < req->operand_count; i++) {
+        ZydisEncoderOperand *op = &req->operands[i];
+        if (op->type == ZYDIS_OPERAND_TYPE_REGISTER && op->reg.value == from)
+            op->reg.value = to;
+        if (op->type == ZYDIS_OPERAND_TYPE_MEMORY && op->mem.base == from)
+            op->mem.base = to;
+    }
+}
+
+int gr_emit_relocated_reg(struct gr_codebuf *c, const struct gr_insn *in, ZydisRegister from,
+                          ZydisRegister to, struct gr_error *err)
+{
     ZydisEncoderRequest req;
     if (!ZYAN_SUCCESS(ZydisEncoderDecodedInstructionToEncoderRequest(
             &in->insn, in->ops, in->insn.operand_count_visible, &req)))
@@ -99,6 +117,7 @@ int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_
             req.operands[i].mem.displacement = (int64_t)target;
         }
     }
+    rename_reg(&req, from, to);
     return encode(c, &req, err);
 }
 

@@ -36,6 +36,12 @@ int gr_code_pad(struct gr_codebuf *c, size_t align, uint8_t fill, struct gr_erro
  * branches and rip-relative operands keep their absolute targets. */
 int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_error *err);
 
+/* The same with register from renamed to (64-bit registers; operands and
+ * memory bases): replays the program's TLS load of g into a scratch
+ * register. */
+int gr_emit_relocated_reg(struct gr_codebuf *c, const struct gr_insn *in, ZydisRegister from,
+                          ZydisRegister to, struct gr_error *err);
+
 /* An operand of an instruction we emit ourselves. */
 struct gr_operand {
     enum { GR_OP_REG, GR_OP_MEM, GR_OP_IMM } kind;

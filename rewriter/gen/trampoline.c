@@ -68,7 +68,7 @@
  * branch we emit is rel32 and every rip-relative operand disp32, and both
  * are the instruction's last 4 bytes, so the patch changes no size. */
 enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, NLABELS };
-#define MAX_FORWARD 3       /* to S, C and L */
+#define MAX_FORWARD 5       /* to S, C and L (L three times in a leaf trampoline) */
 
 struct forward {
     size_t field;           /* offset in the code buffer of the rel32/disp32 */
@@ -128,6 +128,8 @@ struct func_ctx {
     const struct gr_stub_routines *stubs;
     ZydisDecoder zy;          /* re-decodes the covered epilogue bytes */
     struct gr_insn check[GR_PROLOGUE_MAX_INSNS]; /* pf's check, decoded again */
+    struct gr_insn tls[GR_PROLOGUE_MAX_INSNS];   /* the program's TLS load of g */
+    unsigned ntls;
 };
 
 /* The function's timing record: its offset in a row. */
@@ -185,6 +187,69 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     place(&lb, c, LABEL_L);
     TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
     TRY(JUMP(JMP, back));
+    resolve(&lb, c);
+    return 0;
+}
+
+/* reg = g, read from TLS with the program's own load (plan->tls_entry). */
+static int load_tls_g(struct gr_codebuf *c, const struct func_ctx *fc, ZydisRegister reg,
+                      struct gr_error *err)
+{
+    ZydisRegister from = fc->tls[0].ops[0].reg.value;
+    for (unsigned i = 0; i < fc->ntls; i++)
+        TRY(gr_emit_relocated_reg(c, &fc->tls[i], from, reg, err));
+    return 0;
+}
+
+/* The entry trampoline of a function without a stack check (the comment at
+ * the top, for leaf functions): g comes from TLS, since such a function can
+ * run where R14 is not g (a signal handler, a C thread before needm); no g
+ * (a thread Go did not create) or no m counts in row 0, locked. The count
+ * comes first, then the covered instructions run, then the jmp back (none
+ * when they end in a ret or jmp). Nothing here can re-run for one call: no
+ * branch lands on the entry or inside the covered bytes (plan.c). */
+static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+{
+    struct labels lb = {.later = gr_code_here(c)};
+    const struct gr_prologue *pro = &fc->pf->prologue;
+    uint64_t back = fc->pf->func->entry + pro->len;
+    int64_t counter = (int64_t)gr_layout_counter(fc->layout, fc->pf->counter);
+    uint64_t shared_counter = gr_layout_row0(fc->layout) + (uint64_t)counter;
+
+    TRY(load_tls_g(c, fc, R12, err));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_L, err));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, fc->rt->g_m)));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_L, err));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_S, err));
+    place(&lb, c, LABEL_I);
+    TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
+    uint64_t body = gr_code_here(c);              /* B: the covered instructions */
+    for (unsigned i = 0; i < pro->ninsns; i++)
+        TRY(gr_emit_relocated(c, &fc->check[i], err));
+    if (!pro->ends_flow)
+        TRY(JUMP(JMP, back));
+    place(&lb, c, LABEL_S);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb.later)));
+    TRY(refer(&lb, c, LABEL_C, err));
+    TRY(JUMP(JMP, fc->stubs->claim_row));
+    place(&lb, c, LABEL_C);
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_L, err));
+    TRY(load_tls_g(c, fc, R13, err));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, fc->rt->g_m)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
+    TRY(JUMP(JMP, lb.at[LABEL_I]));
+    place(&lb, c, LABEL_L);
+    TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
+    TRY(JUMP(JMP, body));
     resolve(&lb, c);
     return 0;
 }
@@ -253,13 +318,31 @@ static int decode_check(const struct gr_elf *elf, struct func_ctx *fc, struct gr
     return 0;
 }
 
+/* tls = the program's TLS load of g that plan found, if any. */
+static int decode_tls(const struct gr_elf *elf, const struct gr_plan *plan,
+                      struct gr_insn tls[GR_PROLOGUE_MAX_INSNS], struct gr_error *err)
+{
+    if (plan->tls_ninsns == 0)
+        return 0;
+    size_t size = GR_PROLOGUE_MAX_INSNS * ZYDIS_MAX_INSTRUCTION_LENGTH;
+    const uint8_t *code = gr_elf_bytes_at(elf, plan->tls_entry, size);
+    if (!code)
+        code = gr_elf_bytes_at(elf, plan->tls_entry, size = 2 * ZYDIS_MAX_INSTRUCTION_LENGTH);
+    if (!code || gr_prologue_decode(code, size, plan->tls_entry, plan->tls_ninsns, tls) < 0)
+        return gr_fail(err, "internal error: cannot decode the TLS load of g at 0x%llx again",
+                       (unsigned long long)plan->tls_entry);
+    return 0;
+}
+
 int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
                             const struct gr_layout *l, const struct gr_stub_routines *stubs,
                             struct gr_codebuf *code, struct gr_tramp_addrs *out,
                             struct gr_error *err)
 {
-    struct func_ctx fc = {.rt = plan->rt, .layout = l, .stubs = stubs};
+    struct func_ctx fc = {.rt = plan->rt, .layout = l, .stubs = stubs, .ntls = plan->tls_ninsns};
     ZydisDecoderInit(&fc.zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+    if (decode_tls(elf, plan, fc.tls, err) < 0)
+        return -1;
     for (size_t i = 0; i < plan->nfuncs; i++) {
         out->entry[i] = 0;
         if (plan->funcs[i].skip_reason)
@@ -270,7 +353,8 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
         if (decode_check(elf, &fc, err) < 0)
             return -1;
         out->entry[i] = gr_code_here(code);
-        if (emit_function(code, &fc, err) < 0)
+        int leaf = fc.pf->prologue.shape == GR_PROLOGUE_LEAF;
+        if ((leaf ? emit_leaf(code, &fc, err) : emit_function(code, &fc, err)) < 0)
             return -1;
         if (fc.pf->timing != GR_UNTIMED &&
             emit_exits(code, elf, &fc, &plan->exits, out->exit, err) < 0)

@@ -1,0 +1,171 @@
+/* leaf.c: can the first instructions of a function without a stack check
+ * run from a trampoline?
+ *
+ * The jmp at entry covers at least 5 bytes of whole instructions; the
+ * trampoline counts the call, runs those instructions re-encoded for their
+ * new address, and jumps back (or ends with them, when they end in a ret
+ * or jmp followed only by int3 padding). Each covered instruction must
+ * behave the same there:
+ * - it must not fault: a fault at a PC outside Go text makes the runtime
+ *   throw where the original panicked (a nil dereference), and even a
+ *   recovered-equivalent fault would print our PC in the signal line. So
+ *   memory is touched only through RSP (the stack), RIP (static data) or
+ *   FS with no base (the TLS slot of g); no division, trap or system call;
+ * - no call: its return address would point into the trampoline;
+ * - it must not read R12, R13 or flags that the counting code clobbered
+ *   (they are scratch and dead at entry in Go's ABI; an instruction that
+ *   reads them first is assembly with a private convention);
+ * Assembly functions (their source file is a .s) are skipped whole: some
+ * are entered with R12, R13 or flags live (gcWriteBarrier, duffzero,
+ * asyncPreempt), entered in the middle (duffzero), or run before thread-
+ * local storage exists (rt0_go, settls), where counting cannot find g. */
+#include "leaf.h"
+
+#include <string.h>
+
+#include "x86.h"
+
+static const char ASM[] =
+    "no stack check: assembly (may be entered with R12, R13 or flags live, or before TLS is set up)";
+static const char FAULT[] =
+    "no stack check: an instruction in the first 5 bytes can fault (memory through a register); "
+    "relocated, a nil dereference would not be the same Go panic";
+static const char CALL[] = "no stack check: a call in the first 5 bytes";
+static const char TRAP[] = "no stack check: a system call, trap or division in the first 5 bytes";
+static const char SCRATCH[] =
+    "no stack check: the first instructions read R12, R13 or flags (a private register convention)";
+static const char SHORT[] = "no stack check: the function ends within its first 5 bytes";
+
+static int is_asm(const struct gr_func *f)
+{
+    size_t n = f->file ? strlen(f->file) : 0;
+    return n >= 2 && strcmp(f->file + n - 2, ".s") == 0;
+}
+
+static int is_scratch(ZydisRegister r)
+{
+    ZydisRegister big = ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r);
+    return big == ZYDIS_REGISTER_R12 || big == ZYDIS_REGISTER_R13;
+}
+
+/* A memory access that cannot fault in Go code: the stack, static data,
+ * the TLS slot. LEA computes an address and touches nothing. */
+static int safe_mem(const ZydisDecodedOperand *op)
+{
+    const ZydisDecodedOperandMem *m = &op->mem;
+    if (m->type != ZYDIS_MEMOP_TYPE_MEM)
+        return 1;
+    if (m->segment == ZYDIS_REGISTER_FS)
+        return m->base == ZYDIS_REGISTER_NONE && m->index == ZYDIS_REGISTER_NONE;
+    return (m->base == ZYDIS_REGISTER_RSP || m->base == ZYDIS_REGISTER_RIP) &&
+           m->index == ZYDIS_REGISTER_NONE;
+}
+
+static const char *check_operands(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops)
+{
+    for (unsigned i = 0; i < in->operand_count; i++) {
+        const ZydisDecodedOperand *op = &ops[i];
+        int reads = op->actions & (ZYDIS_OPERAND_ACTION_READ | ZYDIS_OPERAND_ACTION_CONDREAD);
+        if (op->type == ZYDIS_OPERAND_TYPE_REGISTER && reads && is_scratch(op->reg.value))
+            return SCRATCH;
+        if (op->type != ZYDIS_OPERAND_TYPE_MEMORY)
+            continue;
+        if (is_scratch(op->mem.base) || is_scratch(op->mem.index))
+            return SCRATCH;
+        if (!safe_mem(op))
+            return FAULT;
+    }
+    return NULL;
+}
+
+/* Why the instruction cannot run from the trampoline, or NULL. *flags_set:
+ * an earlier covered instruction wrote the flags. */
+static const char *check_insn(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
+                              int *flags_set)
+{
+    switch (in->meta.category) {
+    case ZYDIS_CATEGORY_CALL:
+        return CALL;
+    case ZYDIS_CATEGORY_INTERRUPT:
+    case ZYDIS_CATEGORY_SYSCALL:
+    case ZYDIS_CATEGORY_SYSTEM:
+        return TRAP;
+    default:
+        break;
+    }
+    switch (in->mnemonic) {
+    case ZYDIS_MNEMONIC_DIV:
+    case ZYDIS_MNEMONIC_IDIV:
+    case ZYDIS_MNEMONIC_UD0:
+    case ZYDIS_MNEMONIC_UD1:
+    case ZYDIS_MNEMONIC_UD2:
+    case ZYDIS_MNEMONIC_INT3:
+    case ZYDIS_MNEMONIC_HLT:
+        return TRAP;
+    default:
+        break;
+    }
+    if (in->cpu_flags && in->cpu_flags->tested && !*flags_set)
+        return SCRATCH;
+    if (in->cpu_flags && in->cpu_flags->modified)
+        *flags_set = 1;
+    return check_operands(in, ops);
+}
+
+static int ends_flow(const ZydisDecodedInstruction *in)
+{
+    return in->meta.category == ZYDIS_CATEGORY_RET || in->meta.category == ZYDIS_CATEGORY_UNCOND_BR;
+}
+
+const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t size,
+                          struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS], struct gr_prologue *out)
+{
+    memset(out, 0, sizeof *out);
+    out->shape = GR_PROLOGUE_LEAF;
+    out->insns = scratch;
+    out->g_reg = ZYDIS_REGISTER_NONE;
+    if (is_asm(f))
+        return ASM;
+    ZydisDecoder zy;
+    ZydisDecoderInit(&zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+    size_t off = 0;
+    int flags_set = 0;
+    while (off < GR_X86_JMP_REL32_LEN) {
+        if (off >= size || out->ninsns == GR_PROLOGUE_MAX_INSNS)
+            return SHORT;
+        struct gr_insn *in = &scratch[out->ninsns];
+        ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&zy, code + off, size - off, &in->insn, ops)))
+            return "no stack check: the first instructions do not decode";
+        const char *why = check_insn(&in->insn, ops, &flags_set);
+        if (why)
+            return why;
+        memcpy(in->ops, ops, sizeof in->ops);
+        in->addr = f->entry + off;
+        out->ninsns++;
+        off += in->insn.length;
+        if (ends_flow(&in->insn)) {
+            out->ends_flow = 1;
+            break;
+        }
+    }
+    /* After a ret or jmp the covered bytes are never run from the patch:
+     * int3 padding, or code that only a branch reaches, which exits.c
+     * finds as a target inside the covered bytes (the function is then
+     * skipped). Whole instructions are covered, to leave no torn one. */
+    while (off < GR_X86_JMP_REL32_LEN) {
+        ZydisDecoderContext ctx;
+        ZydisDecodedInstruction in;
+        if (off >= size)
+            return SHORT;
+        if (code[off] == GR_X86_INT3) {
+            off++;
+            continue;
+        }
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&zy, &ctx, code + off, size - off, &in)))
+            return "no stack check: the first instructions do not decode";
+        off += in.length;
+    }
+    out->len = (unsigned)off;
+    return NULL;
+}
