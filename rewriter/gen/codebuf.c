@@ -160,3 +160,31 @@ int gr_emit_branch(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struc
     r.branch_width = ZYDIS_BRANCH_WIDTH_32;
     return encode(c, &r, err);
 }
+
+int gr_emit_lea_of(struct gr_codebuf *c, ZydisRegister dst, const ZydisDecodedOperand *mem,
+                   struct gr_error *err)
+{
+    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_LEA, 2);
+    r.operands[0].type = ZYDIS_OPERAND_TYPE_REGISTER;
+    r.operands[0].reg.value = dst;
+    r.operands[1].type = ZYDIS_OPERAND_TYPE_MEMORY;
+    r.operands[1].mem.base = mem->mem.base;
+    r.operands[1].mem.index = mem->mem.index;
+    r.operands[1].mem.scale = mem->mem.index != ZYDIS_REGISTER_NONE ? mem->mem.scale : 0;
+    r.operands[1].mem.displacement = mem->mem.disp.value;
+    r.operands[1].mem.size = 8;
+    return encode(c, &r, err);
+}
+
+int gr_emit_store32(struct gr_codebuf *c, ZydisRegister base, int64_t disp, uint32_t value,
+                    struct gr_error *err)
+{
+    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_MOV, 2);
+    r.operands[0].type = ZYDIS_OPERAND_TYPE_MEMORY;
+    r.operands[0].mem.base = base;
+    r.operands[0].mem.displacement = disp;
+    r.operands[0].mem.size = 4;
+    r.operands[1].type = ZYDIS_OPERAND_TYPE_IMMEDIATE;
+    r.operands[1].imm.u = value;
+    return encode(c, &r, err);
+}

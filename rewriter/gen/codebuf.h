@@ -67,6 +67,15 @@ int gr_emit(struct gr_codebuf *c, ZydisMnemonic m, ZydisInstructionAttributes pr
     gr_emit((c), ZYDIS_MNEMONIC_##m, ZYDIS_ATTRIB_HAS_LOCK, sizeof((struct gr_operand[]){__VA_ARGS__}) / sizeof(struct gr_operand), \
             (struct gr_operand[]){__VA_ARGS__}, (err))
 
+/* lea dst, [the address of memory operand mem] (base, index, scale, disp;
+ * not RIP-relative). */
+int gr_emit_lea_of(struct gr_codebuf *c, ZydisRegister dst, const ZydisDecodedOperand *mem,
+                   struct gr_error *err);
+
+/* mov dword [base + disp], value */
+int gr_emit_store32(struct gr_codebuf *c, ZydisRegister base, int64_t disp, uint32_t value,
+                    struct gr_error *err);
+
 /* A near branch to an absolute target, always rel32, so that sizes do not
  * depend on targets: a forward reference can be patched in place. */
 int gr_emit_branch(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err);

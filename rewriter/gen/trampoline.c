@@ -130,7 +130,12 @@ struct func_ctx {
     struct gr_insn check[GR_PROLOGUE_MAX_INSNS]; /* pf's check, decoded again */
     struct gr_insn tls[GR_PROLOGUE_MAX_INSNS];   /* the program's TLS load of g */
     unsigned ntls;
+    const struct gr_plan *plan;
 };
+
+#define SIGSEGV_NUM 11
+#define SEGV_MAPERR_CODE 1
+#define NIL_PAGE 0x1000      /* the runtime's own bound for a nil dereference (sigpanic) */
 
 /* The function's timing record: its offset in a row. */
 static uint32_t record_offset(const struct func_ctx *fc)
@@ -201,6 +206,59 @@ static int load_tls_g(struct gr_codebuf *c, const struct func_ctx *fc, ZydisRegi
     return 0;
 }
 
+/* Where the guards of a leaf trampoline branch from, and where each
+ * relocated instruction starts. */
+struct guards {
+    size_t jb_field[GR_PROLOGUE_MAX_INSNS];   /* rel32 of the guard's jb */
+    uint64_t at[GR_PROLOGUE_MAX_INSNS];
+};
+
+/* Before an instruction that can fault: r12 = its address; below the
+ * first page (a nil dereference) it goes to its nil-fault block. */
+static int emit_guard(struct gr_codebuf *c, const struct gr_insn *in, struct guards *gd, unsigned i,
+                      struct gr_error *err)
+{
+    const ZydisDecodedOperand *mem = NULL;
+    for (unsigned k = 0; k < in->insn.operand_count_visible; k++)
+        if (in->ops[k].type == ZYDIS_OPERAND_TYPE_MEMORY && in->ops[k].mem.type == ZYDIS_MEMOP_TYPE_MEM)
+            mem = &in->ops[k];
+    if (!mem)
+        return gr_fail(err, "internal error: no memory operand to guard at 0x%llx",
+                       (unsigned long long)in->addr);
+    TRY(gr_emit_lea_of(c, R12, mem, err));
+    TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(NIL_PAGE)));
+    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JB, gr_code_here(c), err));
+    gd->jb_field[i] = c->len - 4;
+    return 0;
+}
+
+/* The nil-fault block of guarded instruction i (r12 = its address): what
+ * the runtime's signal handler does for a SIGSEGV at the original
+ * instruction (runtime/signal_unix.go sighandler, signal_amd64.go
+ * preparePanic): g.sig, g.sigcode0 (SEGV_MAPERR), g.sigcode1 (the
+ * address), g.sigpc (the original PC), then push that PC as sigpanic's
+ * return address and continue at sigpanic0. The panic, recover and the
+ * traceback (its signal line, its frames and lines) are then those of the
+ * original fault. With no g in TLS, the relocated instruction runs and
+ * faults for real. */
+static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const struct guards *gd,
+                          unsigned i, struct gr_error *err)
+{
+    const struct gr_go_sigfields *sf = fc->plan->sig;
+    int32_t rel = (int32_t)(gr_code_here(c) - (c->base + gd->jb_field[i] + 4));
+    memcpy(c->bytes + gd->jb_field[i], &rel, sizeof rel);
+    TRY(load_tls_g(c, fc, R13, err));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R13), GR_REG(R13)));
+    TRY(JUMP(JZ, gd->at[i]));
+    TRY(gr_emit_store32(c, R13, sf->sig, SIGSEGV_NUM, err));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigcode0), GR_IMM(SEGV_MAPERR_CODE)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigcode1), GR_REG(R12)));
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R12), GR_ABS(fc->check[i].addr)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigpc), GR_REG(R12)));
+    TRY(GR_EMIT(c, err, PUSH, GR_REG(R12)));
+    return JUMP(JMP, fc->plan->sigpanic);
+}
+
 /* The entry trampoline of a function without a stack check (the comment at
  * the top, for leaf functions): g comes from TLS, since such a function can
  * run where R14 is not g (a signal handler, a C thread before needm); no g
@@ -231,8 +289,13 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     place(&lb, c, LABEL_I);
     TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
     uint64_t body = gr_code_here(c);              /* B: the covered instructions */
-    for (unsigned i = 0; i < pro->ninsns; i++)
+    struct guards gd = {0};
+    for (unsigned i = 0; i < pro->ninsns; i++) {
+        if (pro->guard_mask & (1u << i))
+            TRY(emit_guard(c, &fc->check[i], &gd, i, err));
+        gd.at[i] = gr_code_here(c);
         TRY(gr_emit_relocated(c, &fc->check[i], err));
+    }
     if (!pro->ends_flow)
         TRY(JUMP(JMP, back));
     place(&lb, c, LABEL_S);
@@ -251,6 +314,9 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
     TRY(JUMP(JMP, body));
     resolve(&lb, c);
+    for (unsigned i = 0; i < pro->ninsns; i++)
+        if (pro->guard_mask & (1u << i))
+            TRY(emit_nil_fault(c, fc, &gd, i, err));
     return 0;
 }
 
@@ -339,7 +405,8 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
                             struct gr_codebuf *code, struct gr_tramp_addrs *out,
                             struct gr_error *err)
 {
-    struct func_ctx fc = {.rt = plan->rt, .layout = l, .stubs = stubs, .ntls = plan->tls_ninsns};
+    struct func_ctx fc = {.rt = plan->rt, .layout = l, .stubs = stubs, .ntls = plan->tls_ninsns,
+                          .plan = plan};
     ZydisDecoderInit(&fc.zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
     if (decode_tls(elf, plan, fc.tls, err) < 0)
         return -1;

@@ -6,15 +6,19 @@
  * new address, and jumps back (or ends with them, when they end in a ret
  * or jmp followed only by int3 padding). Each covered instruction must
  * behave the same there:
- * - it must not fault: a fault at a PC outside Go text makes the runtime
- *   throw where the original panicked (a nil dereference), and even a
- *   recovered-equivalent fault would print our PC in the signal line. So
- *   memory is touched only through RSP (the stack), RIP (static data) or
- *   FS with no base (the TLS slot of g); no division, trap or system call;
+ * - it must fault as the original would: a fault at a PC outside Go text
+ *   makes the runtime throw where the original panicked. Memory touched
+ *   through RSP (the stack), RIP (static data) or FS with no base (the TLS
+ *   slot of g) cannot fault; any other memory operand is guarded: the
+ *   trampoline computes its address first and, when it lies in the
+ *   never-mapped first page (a nil dereference), does what the runtime's
+ *   signal handler would have done at the original instruction (see
+ *   trampoline.c). No division, trap or system call;
  * - no call: its return address would point into the trampoline;
- * - it must not read R12, R13 or flags that the counting code clobbered
- *   (they are scratch and dead at entry in Go's ABI; an instruction that
- *   reads them first is assembly with a private convention);
+ * - it must not read R12, R13 or flags before a covered instruction sets
+ *   them: the counting code clobbered them (they are scratch and dead at
+ *   entry in Go's ABI; Go 1.21+ method wrappers load R12 from g._panic
+ *   first). A guarded instruction must not read R12 or R13 at all;
  * Assembly functions (their source file is a .s) are skipped whole: some
  * are entered with R12, R13 or flags live (gcWriteBarrier, duffzero,
  * asyncPreempt), entered in the middle (duffzero), or run before thread-
@@ -28,8 +32,11 @@
 static const char ASM[] =
     "no stack check: assembly (may be entered with R12, R13 or flags live, or before TLS is set up)";
 static const char FAULT[] =
-    "no stack check: an instruction in the first 5 bytes can fault (memory through a register); "
-    "relocated, a nil dereference would not be the same Go panic";
+    "no stack check: an instruction in the first 5 bytes can fault and its address cannot be "
+    "checked first (several memory operands, a segment, 32-bit addressing, or R12/R13)";
+static const char FAULT_NO_LAYOUT[] =
+    "no stack check: an instruction in the first 5 bytes can fault (memory through a register), "
+    "and the runtime's signal fields of this Go release are not verified (go_sigpanic.c)";
 static const char CALL[] = "no stack check: a call in the first 5 bytes";
 static const char TRAP[] = "no stack check: a system call, trap or division in the first 5 bytes";
 static const char SCRATCH[] =
@@ -40,12 +47,6 @@ static int is_asm(const struct gr_func *f)
 {
     size_t n = f->file ? strlen(f->file) : 0;
     return n >= 2 && strcmp(f->file + n - 2, ".s") == 0;
-}
-
-static int is_scratch(ZydisRegister r)
-{
-    ZydisRegister big = ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r);
-    return big == ZYDIS_REGISTER_R12 || big == ZYDIS_REGISTER_R13;
 }
 
 /* A memory access that cannot fault in Go code: the stack, static data,
@@ -61,27 +62,89 @@ static int safe_mem(const ZydisDecodedOperand *op)
            m->index == ZYDIS_REGISTER_NONE;
 }
 
-static const char *check_operands(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops)
+/* A memory operand the trampoline can guard: the only one of the
+ * instruction, explicit, addressed by 64-bit registers in the default
+ * segment, so that lea gives exactly the address the kernel would report. */
+static int guardable(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops, unsigned mem)
 {
+    const ZydisDecodedOperandMem *m = &ops[mem].mem;
+    if (mem >= in->operand_count_visible || in->address_width != 64)
+        return 0;
+    if (m->segment != ZYDIS_REGISTER_NONE && m->segment != ZYDIS_REGISTER_DS &&
+        m->segment != ZYDIS_REGISTER_SS)
+        return 0;
+    for (unsigned i = 0; i < in->operand_count; i++)
+        if (i != mem && ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+            ops[i].mem.type == ZYDIS_MEMOP_TYPE_MEM)
+            return 0;
+    return 1;
+}
+
+/* Bit of R12 (1) or R13 (2), or 0. */
+static unsigned scratch_bit(ZydisRegister r)
+{
+    ZydisRegister big = ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r);
+    return big == ZYDIS_REGISTER_R12 ? 1u : big == ZYDIS_REGISTER_R13 ? 2u : 0u;
+}
+
+/* The R12/R13 bits the instruction reads (register operands, addresses). */
+static unsigned scratch_reads(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops)
+{
+    unsigned bits = 0;
     for (unsigned i = 0; i < in->operand_count; i++) {
         const ZydisDecodedOperand *op = &ops[i];
         int reads = op->actions & (ZYDIS_OPERAND_ACTION_READ | ZYDIS_OPERAND_ACTION_CONDREAD);
-        if (op->type == ZYDIS_OPERAND_TYPE_REGISTER && reads && is_scratch(op->reg.value))
-            return SCRATCH;
-        if (op->type != ZYDIS_OPERAND_TYPE_MEMORY)
-            continue;
-        if (is_scratch(op->mem.base) || is_scratch(op->mem.index))
-            return SCRATCH;
-        if (!safe_mem(op))
-            return FAULT;
+        if (op->type == ZYDIS_OPERAND_TYPE_REGISTER && reads)
+            bits |= scratch_bit(op->reg.value);
+        if (op->type == ZYDIS_OPERAND_TYPE_MEMORY)
+            bits |= scratch_bit(op->mem.base) | scratch_bit(op->mem.index);
     }
+    return bits;
+}
+
+/* The R12/R13 bits the instruction sets whole (a 64- or 32-bit write). */
+static unsigned scratch_writes(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops)
+{
+    unsigned bits = 0;
+    for (unsigned i = 0; i < in->operand_count; i++) {
+        const ZydisDecodedOperand *op = &ops[i];
+        if (op->type == ZYDIS_OPERAND_TYPE_REGISTER && (op->actions & ZYDIS_OPERAND_ACTION_WRITE) &&
+            !(op->actions & ZYDIS_OPERAND_ACTION_CONDWRITE) && op->size >= 32)
+            bits |= scratch_bit(op->reg.value);
+    }
+    return bits;
+}
+
+/* Why the operands keep the instruction out of a trampoline, or NULL;
+ * *guard: it touches memory through a register (it can fault), which the
+ * trampoline checks first, with R12 (leaf.h). *written: the R12/R13 bits
+ * covered instructions have set; the counting code clobbers them before. */
+static const char *check_operands(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
+                                  int allow_guard, int *guard, unsigned *written)
+{
+    *guard = 0;
+    unsigned reads = scratch_reads(in, ops);
+    if (reads & ~*written)
+        return SCRATCH;
+    for (unsigned i = 0; i < in->operand_count; i++) {
+        const ZydisDecodedOperand *op = &ops[i];
+        if (op->type != ZYDIS_OPERAND_TYPE_MEMORY || safe_mem(op))
+            continue;
+        if (!allow_guard)
+            return FAULT_NO_LAYOUT;
+        if (!guardable(in, ops, i) || reads)
+            return FAULT;
+        *guard = 1;
+    }
+    *written |= scratch_writes(in, ops);
     return NULL;
 }
 
 /* Why the instruction cannot run from the trampoline, or NULL. *flags_set:
- * an earlier covered instruction wrote the flags. */
+ * the flags hold what a covered instruction wrote (a guard's cmp
+ * overwrites them). */
 static const char *check_insn(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
-                              int *flags_set)
+                              int allow_guard, int *flags_set, unsigned *written, int *guard)
 {
     switch (in->meta.category) {
     case ZYDIS_CATEGORY_CALL:
@@ -105,11 +168,16 @@ static const char *check_insn(const ZydisDecodedInstruction *in, const ZydisDeco
     default:
         break;
     }
+    const char *why = check_operands(in, ops, allow_guard, guard, written);
+    if (why)
+        return why;
+    if (*guard)
+        *flags_set = 0;
     if (in->cpu_flags && in->cpu_flags->tested && !*flags_set)
         return SCRATCH;
     if (in->cpu_flags && in->cpu_flags->modified)
         *flags_set = 1;
-    return check_operands(in, ops);
+    return NULL;
 }
 
 static int ends_flow(const ZydisDecodedInstruction *in)
@@ -117,7 +185,7 @@ static int ends_flow(const ZydisDecodedInstruction *in)
     return in->meta.category == ZYDIS_CATEGORY_RET || in->meta.category == ZYDIS_CATEGORY_UNCOND_BR;
 }
 
-const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t size,
+const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t size, int allow_guard,
                           struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS], struct gr_prologue *out)
 {
     memset(out, 0, sizeof *out);
@@ -130,6 +198,7 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
     ZydisDecoderInit(&zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
     size_t off = 0;
     int flags_set = 0;
+    unsigned written = 0;
     while (off < GR_X86_JMP_REL32_LEN) {
         if (off >= size || out->ninsns == GR_PROLOGUE_MAX_INSNS)
             return SHORT;
@@ -137,9 +206,12 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
         ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
         if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&zy, code + off, size - off, &in->insn, ops)))
             return "no stack check: the first instructions do not decode";
-        const char *why = check_insn(&in->insn, ops, &flags_set);
+        int guard;
+        const char *why = check_insn(&in->insn, ops, allow_guard, &flags_set, &written, &guard);
         if (why)
             return why;
+        if (guard)
+            out->guard_mask |= 1u << out->ninsns;
         memcpy(in->ops, ops, sizeof in->ops);
         in->addr = f->entry + off;
         out->ninsns++;

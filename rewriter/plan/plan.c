@@ -33,17 +33,18 @@ static const char NO_TLS[] =
 
 /* A function without a check: its first instructions, relocated. */
 static const char *decide_leaf(const struct gr_func *f, const uint8_t *code, int have_tls,
-                               struct gr_insn *scratch, struct gr_prologue *pro)
+                               int allow_guard, struct gr_insn *scratch, struct gr_prologue *pro)
 {
-    const char *reason = gr_leaf_match(f, code, f->end - f->entry, scratch, pro);
+    const char *reason = gr_leaf_match(f, code, f->end - f->entry, allow_guard, scratch, pro);
     if (!reason && !have_tls)
         reason = NO_TLS;
     return reason;
 }
 
-static const char *decide(const struct gr_elf *elf, const struct gr_func *f, int stack_abi,
-                          int have_tls, struct gr_insn *scratch, struct gr_prologue *pro)
+static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan, const struct gr_func *f,
+                          struct gr_insn *scratch, struct gr_prologue *pro)
 {
+    int stack_abi = plan->rt->minor <= 16;
     if (f->end == f->entry)
         return "alias of the next function (same entry)";
     if (strncmp(f->name, "_Z", 2) == 0 || strncmp(f->name, "__", 2) == 0)
@@ -55,7 +56,7 @@ static const char *decide(const struct gr_elf *elf, const struct gr_func *f, int
         return "bytes not in the file";
     const char *reason = gr_prologue_match(code, f->end - f->entry, f->entry, scratch, pro);
     if (reason)
-        return decide_leaf(f, code, have_tls, scratch, pro);
+        return decide_leaf(f, code, plan->tls_ninsns > 0, plan->sig != NULL, scratch, pro);
     if (stack_abi && pro->g_reg != ZYDIS_REGISTER_RCX)
         return "register-ABI check in a Go <= 1.16 program (R14 is not g there)";
     if (!stack_abi && pro->g_reg != ZYDIS_REGISTER_R14)
@@ -78,18 +79,16 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
         return -1;
     pf->timing = GR_UNTIMED;
     int leaf = pf->prologue.shape == GR_PROLOGUE_LEAF;
-    if (body.covered_targeted) {
+    if (body.covered_targeted)
         pf->skip_reason = leaf ? "no stack check: a branch lands inside the first 5 bytes"
                                : "a branch lands inside the stack check";
-        return 0;
-    }
-    if (leaf && body.entry_targeted) {
+    else if (leaf && body.entry_targeted)
         pf->skip_reason = "no stack check: a branch lands on the entry (a loop would count each turn)";
-        return 0;
-    }
-    if (leaf && body.targets_unknown) {
+    else if (leaf && body.targets_unknown)
         pf->skip_reason = "no stack check: branch targets unknown (undecodable bytes or an "
                           "indirect jump that is not a jump table)";
+    if (pf->skip_reason) {
+        plan->exits.n -= body.nexits;   /* skipped: its returns stay */
         return 0;
     }
     pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
@@ -109,8 +108,7 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
 static int plan_func(const struct gr_elf *elf, struct gr_plan *plan, struct gr_exit_scan *scan,
                      const char *no_timing, struct gr_insn *scratch, struct gr_plan_func *pf)
 {
-    pf->skip_reason = decide(elf, pf->func, plan->rt->minor <= 16, plan->tls_ninsns > 0, scratch,
-                             &pf->prologue);
+    pf->skip_reason = decide(elf, plan, pf->func, scratch, &pf->prologue);
     pf->prologue.insns = NULL;   /* scratch: reused by the next function */
     if (!pf->skip_reason && plan_body(elf, scan, no_timing, plan, pf) < 0)
         return -1;
@@ -134,8 +132,8 @@ static void find_tls_load(const struct gr_elf *elf, const struct gr_program *pro
                                   ? gr_elf_bytes_at(elf, f->entry, f->end - f->entry)
                                   : NULL;
         struct gr_prologue pro;
-        if (!code)
-            continue;
+        if (!code || strncmp(f->name, "_Z", 2) == 0 || strncmp(f->name, "__", 2) == 0)
+            continue;                 /* C code's own TLS (ThreadSanitizer) */
         gr_prologue_match(code, f->end - f->entry, f->entry, scratch, &pro);
         if (pro.tls_ninsns > 0) {
             plan->tls_entry = f->entry;
@@ -164,6 +162,8 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
     struct gr_exit_scan scan;
     find_tls_load(elf, prog, scratch, plan);
+    plan->sigpanic = gr_go_sigpanic_entry(prog, plan->rt->minor);
+    plan->sig = plan->sigpanic ? gr_go_sigfields(plan->rt->minor) : NULL;
     gr_exit_scan_init(&scan);
     int rc = 0;
     for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {

@@ -12,6 +12,7 @@
 #include "exits.h"
 #include "functions.h"
 #include "go_runtime.h"
+#include "go_sigpanic.h"
 #include "gostat_format.h"
 #include "leaf.h"
 #include "prologue.h"
@@ -41,6 +42,11 @@ struct gr_plan {
      * run where R14 is not g. tls_ninsns 0: none found. */
     uint64_t tls_entry;
     unsigned tls_ninsns;
+    /* Where a nil dereference in a relocated instruction goes, as the
+     * runtime's signal handler would send it (go_sigpanic.h); sig NULL:
+     * possibly-faulting entries are not relocated. */
+    const struct gr_go_sigfields *sig;
+    uint64_t sigpanic;
 };
 
 /* timing: 0 for --count-only. */

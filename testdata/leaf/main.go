@@ -86,12 +86,12 @@ func safeGet(b *box) (v int, err string) {
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "unrecovered" {
 		// first, so that the stack words the traceback prints are the same
-		// in every run; a call on a zero box leaves 0 in the result slot
-		// that Go <= 1.16 prints as get's second word
-		var zero box
-		fmt.Println(zero.get())
-		var nb *box
-		fmt.Println(nb.get())
+		// in every run; a call on a zero box just before leaves 0 in the
+		// result slot that Go <= 1.16 prints as get's second word
+		var zero, nb *box = &box{}, nil
+		z := zero.get()
+		n := nb.get()
+		fmt.Println(z, n)
 	}
 	var wg sync.WaitGroup
 	sums := make([]int, 8)
