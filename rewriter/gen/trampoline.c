@@ -32,6 +32,22 @@
  *   L:  lock inc qword [row0 + counter]
  *       jmp back                   ; no row: counted, not timed
  *
+ * Leaf trampoline, per function without a stack check (leaf.c chose the
+ * covered instructions):
+ *   T:  <the program's TLS load of g, into r12>
+ *       test r12, r12 ; jz L      ; no g: a thread Go did not create
+ *       mov r12, [r12 + g.m] ; test r12, r12 ; jz L
+ *       mov r12, [r12 + m.tls[1]] ; test r12, r12 ; jz S
+ *   I:  inc qword [r12 + counter]
+ *   B:  <the covered instructions, re-encoded; before each one that can
+ *        fault: lea r12, [its address]; cmp r12, 0x1000; jb F>
+ *       jmp back                   ; none when they end in ret or jmp
+ *   S, C: as above (C reloads g from TLS), L: lock inc; jmp B
+ *   F:  <TLS g into r13>; test r13, r13; jz <the instruction>
+ *       g.sig = SIGSEGV; g.sigcode0 = SEGV_MAPERR; g.sigcode1 = r12
+ *       g.sigpc = the original PC; push it; jmp sigpanic0
+ *                                  ; what the runtime's handler would do
+ *
  * Exit trampoline, per return of a timed function (exits.c chose the
  * covered bytes):
  *   X:  <the covered instructions before the ret, re-encoded>
