@@ -41,7 +41,20 @@ static const char CALL[] = "no stack check: a call in the first 5 bytes";
 static const char TRAP[] = "no stack check: a system call, trap or division in the first 5 bytes";
 static const char SCRATCH[] =
     "no stack check: the first instructions read R12, R13 or flags (a private register convention)";
+static const char GUARD_CLOBBERS[] =
+    "no stack check: a covered instruction that can fault follows one whose R12 or flags "
+    "later code may read (its guard would overwrite them)";
 static const char SHORT[] = "no stack check: the function ends within its first 5 bytes";
+
+/* Does the instruction set all six status flags (written, set or left
+ * undefined)? Then no flag from before it can be read after it. */
+static int writes_all_flags(const ZydisDecodedInstruction *in)
+{
+    const ZydisAccessedFlagsMask all = ZYDIS_CPUFLAG_CF | ZYDIS_CPUFLAG_PF | ZYDIS_CPUFLAG_AF |
+                                       ZYDIS_CPUFLAG_ZF | ZYDIS_CPUFLAG_SF | ZYDIS_CPUFLAG_OF;
+    const ZydisAccessedFlags *f = in->cpu_flags;
+    return f && ((f->modified | f->set_0 | f->set_1 | f->undefined) & all) == all;
+}
 
 static int is_asm(const struct gr_func *f)
 {
@@ -168,9 +181,14 @@ static const char *check_insn(const ZydisDecodedInstruction *in, const ZydisDeco
     default:
         break;
     }
+    unsigned written_before = *written;
     const char *why = check_operands(in, ops, allow_guard, guard, written);
     if (why)
         return why;
+    /* A guard's lea and cmp overwrite R12 and the flags: neither may hold
+     * a covered instruction's result that later code could still read. */
+    if (*guard && ((written_before & 1u) || (*flags_set && !writes_all_flags(in))))
+        return GUARD_CLOBBERS;
     if (*guard)
         *flags_set = 0;
     if (in->cpu_flags && in->cpu_flags->tested && !*flags_set)
