@@ -75,6 +75,11 @@ static int safe_mem(const ZydisDecodedOperand *op)
            m->index == ZYDIS_REGISTER_NONE;
 }
 
+static int gpr64_or_none(ZydisRegister r)
+{
+    return r == ZYDIS_REGISTER_NONE || ZydisRegisterGetClass(r) == ZYDIS_REGCLASS_GPR64;
+}
+
 /* A memory operand the trampoline can guard: the only one of the
  * instruction, explicit, addressed by 64-bit registers in the default
  * segment, so that lea gives exactly the address the kernel would report. */
@@ -85,6 +90,8 @@ static int guardable(const ZydisDecodedInstruction *in, const ZydisDecodedOperan
         return 0;
     if (m->segment != ZYDIS_REGISTER_NONE && m->segment != ZYDIS_REGISTER_DS &&
         m->segment != ZYDIS_REGISTER_SS)
+        return 0;
+    if (!gpr64_or_none(m->base) || !gpr64_or_none(m->index))   /* no VSIB (gathers) */
         return 0;
     for (unsigned i = 0; i < in->operand_count; i++)
         if (i != mem && ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
@@ -198,6 +205,37 @@ static const char *check_insn(const ZydisDecodedInstruction *in, const ZydisDeco
     return NULL;
 }
 
+/* Can Zydis's encoder write the instruction again (trampoline.c does, at
+ * another address)? Tried here at its own address, so that an unusual
+ * encoding makes the function skipped rather than the rewrite fail. */
+static int reencodable(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
+                       uint64_t addr)
+{
+    ZydisEncoderRequest req;
+    uint8_t buf[ZYDIS_MAX_INSTRUCTION_LENGTH];
+    ZyanUSize len = sizeof buf;
+    if (!ZYAN_SUCCESS(ZydisEncoderDecodedInstructionToEncoderRequest(in, ops, in->operand_count_visible,
+                                                                     &req)))
+        return 0;
+    for (unsigned i = 0; i < in->operand_count_visible; i++) {   /* as gr_emit_relocated */
+        const ZydisDecodedOperand *op = &ops[i];
+        int branch = op->type == ZYDIS_OPERAND_TYPE_IMMEDIATE && op->imm.is_relative;
+        uint64_t target;
+        if (!branch && !(op->type == ZYDIS_OPERAND_TYPE_MEMORY && op->mem.base == ZYDIS_REGISTER_RIP))
+            continue;
+        if (!ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(in, op, addr, &target)))
+            return 0;
+        if (branch) {
+            req.operands[i].imm.u = target;
+            req.branch_type = ZYDIS_BRANCH_TYPE_NEAR;
+            req.branch_width = ZYDIS_BRANCH_WIDTH_32;
+        } else {
+            req.operands[i].mem.displacement = (int64_t)target;
+        }
+    }
+    return ZYAN_SUCCESS(ZydisEncoderEncodeInstructionAbsolute(&req, buf, &len, addr));
+}
+
 static int ends_flow(const ZydisDecodedInstruction *in)
 {
     return in->meta.category == ZYDIS_CATEGORY_RET || in->meta.category == ZYDIS_CATEGORY_UNCOND_BR;
@@ -228,6 +266,8 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
         const char *why = check_insn(&in->insn, ops, allow_guard, &flags_set, &written, &guard);
         if (why)
             return why;
+        if (!reencodable(&in->insn, ops, f->entry + off))
+            return "no stack check: Zydis cannot re-encode an instruction in the first 5 bytes";
         if (guard)
             out->guard_mask |= 1u << out->ninsns;
         memcpy(in->ops, ops, sizeof in->ops);
