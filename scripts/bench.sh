@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # make bench: cost per counted and per timed call, original vs instrumented
 # (--count-only, the default (every call timed) and --sample 16), in one run.
+# Workloads: loop (step, with a stack check, calling leaf, without one: two
+# counted calls per turn), fib (recursion) and leaf (a loop calling only the
+# leaf, whose first instructions run from its trampoline; counted, never
+# timed).
 #  1. valgrind --tool=callgrind: instructions executed (repeatable on a noisy
 #     machine); extra instructions / counted calls = instructions per call.
 #  2. hyperfine: wall time, runs interleaved, medians; the difference over
@@ -29,9 +33,9 @@ callgrind_insns() {
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
-counted_calls() { # stats dir -> total calls of main.step + main.fib
+counted_calls() { # stats dir -> total calls of main.step, main.leaf (no stack check) and main.fib
     bin/gostat --json "$(ls -t "$GOSTAT_DIR"/gostat.bench.* | head -1)" |
-        python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(f["calls"] for f in d["functions"] if f["name"] in ("main.step","main.fib")))'
+        python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(f["calls"] for f in d["functions"] if f["name"] in ("main.step","main.leaf","main.fib")))'
 }
 
 {
@@ -43,7 +47,7 @@ echo "### Instructions (valgrind --tool=callgrind)"
 echo
 echo "| workload | mode | original | instrumented | calls | extra instructions per call |"
 echo "| --- | --- | ---: | ---: | ---: | ---: |"
-for w in "loop $CG_LOOP_N" "fib $CG_FIB_N"; do
+for w in "loop $CG_LOOP_N" "fib $CG_FIB_N" "leaf $CG_LOOP_N"; do
     set -- $w
     o=$(callgrind_insns "$OUT/bench" "$1" "$2")
     for mode in count timed sampled; do
@@ -58,7 +62,7 @@ echo "### Wall time (original, count-only, timed and sampled (1 in 16) runs inte
 echo
 echo "| workload | mode | original median | instrumented median | ratio | calls | ns per call |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
-for w in "loop $LOOP_N" "fib $FIB_N"; do
+for w in "loop $LOOP_N" "fib $FIB_N" "leaf $LOOP_N"; do
     set -- $w
     rm -f "$GOSTAT_DIR"/*
     "$OUT/bench.count" "$1" "$2" >/dev/null

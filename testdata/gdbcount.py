@@ -18,8 +18,9 @@ import os, re, subprocess, sys
 
 go, binary, expect = sys.argv[1:4]
 args = sys.argv[4:]
-ver = subprocess.run([go, 'env', 'GOVERSION'], capture_output=True, text=True).stdout.strip()
-ver = re.match(r'go(1\.\d+)', ver).group(1)
+# 'go version' (Go 1.15 has no GOVERSION in go env)
+ver = subprocess.run([go, 'version'], capture_output=True, text=True).stdout
+ver = re.search(r'go(1\.\d+)', ver).group(1)
 nm = subprocess.run([go, 'tool', 'nm', binary], capture_output=True, text=True, check=True).stdout
 syms = {}
 for l in nm.splitlines():

@@ -77,6 +77,24 @@ static ZydisEncoderRequest request(ZydisMnemonic m, unsigned nops)
 
 int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_error *err)
 {
+    return gr_emit_relocated_reg(c, in, ZYDIS_REGISTER_NONE, ZYDIS_REGISTER_NONE, err);
+}
+
+/* Renames register from to to in a request's register and base operands. */
+static void rename_reg(ZydisEncoderRequest *req, ZydisRegister from, ZydisRegister to)
+{
+    for (unsigned i = 0; from != ZYDIS_REGISTER_NONE && i < req->operand_count; i++) {
+        ZydisEncoderOperand *op = &req->operands[i];
+        if (op->type == ZYDIS_OPERAND_TYPE_REGISTER && op->reg.value == from)
+            op->reg.value = to;
+        if (op->type == ZYDIS_OPERAND_TYPE_MEMORY && op->mem.base == from)
+            op->mem.base = to;
+    }
+}
+
+int gr_emit_relocated_reg(struct gr_codebuf *c, const struct gr_insn *in, ZydisRegister from,
+                          ZydisRegister to, struct gr_error *err)
+{
     ZydisEncoderRequest req;
     if (!ZYAN_SUCCESS(ZydisEncoderDecodedInstructionToEncoderRequest(
             &in->insn, in->ops, in->insn.operand_count_visible, &req)))
@@ -99,6 +117,7 @@ int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_
             req.operands[i].mem.displacement = (int64_t)target;
         }
     }
+    rename_reg(&req, from, to);
     return encode(c, &req, err);
 }
 
@@ -139,5 +158,33 @@ int gr_emit_branch(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struc
     r.operands[0].imm.u = target;
     r.branch_type = ZYDIS_BRANCH_TYPE_NEAR;
     r.branch_width = ZYDIS_BRANCH_WIDTH_32;
+    return encode(c, &r, err);
+}
+
+int gr_emit_lea_of(struct gr_codebuf *c, ZydisRegister dst, const ZydisDecodedOperand *mem,
+                   struct gr_error *err)
+{
+    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_LEA, 2);
+    r.operands[0].type = ZYDIS_OPERAND_TYPE_REGISTER;
+    r.operands[0].reg.value = dst;
+    r.operands[1].type = ZYDIS_OPERAND_TYPE_MEMORY;
+    r.operands[1].mem.base = mem->mem.base;
+    r.operands[1].mem.index = mem->mem.index;
+    r.operands[1].mem.scale = mem->mem.index != ZYDIS_REGISTER_NONE ? mem->mem.scale : 0;
+    r.operands[1].mem.displacement = mem->mem.disp.value;
+    r.operands[1].mem.size = 8;
+    return encode(c, &r, err);
+}
+
+int gr_emit_store32(struct gr_codebuf *c, ZydisRegister base, int64_t disp, uint32_t value,
+                    struct gr_error *err)
+{
+    ZydisEncoderRequest r = request(ZYDIS_MNEMONIC_MOV, 2);
+    r.operands[0].type = ZYDIS_OPERAND_TYPE_MEMORY;
+    r.operands[0].mem.base = base;
+    r.operands[0].mem.displacement = disp;
+    r.operands[0].mem.size = 4;
+    r.operands[1].type = ZYDIS_OPERAND_TYPE_IMMEDIATE;
+    r.operands[1].imm.u = value;
     return encode(c, &r, err);
 }

@@ -36,6 +36,12 @@ int gr_code_pad(struct gr_codebuf *c, size_t align, uint8_t fill, struct gr_erro
  * branches and rip-relative operands keep their absolute targets. */
 int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_error *err);
 
+/* The same with register from renamed to (64-bit registers; operands and
+ * memory bases): replays the program's TLS load of g into a scratch
+ * register. */
+int gr_emit_relocated_reg(struct gr_codebuf *c, const struct gr_insn *in, ZydisRegister from,
+                          ZydisRegister to, struct gr_error *err);
+
 /* An operand of an instruction we emit ourselves. */
 struct gr_operand {
     enum { GR_OP_REG, GR_OP_MEM, GR_OP_IMM } kind;
@@ -60,6 +66,15 @@ int gr_emit(struct gr_codebuf *c, ZydisMnemonic m, ZydisInstructionAttributes pr
 #define GR_EMIT_LOCKED(c, err, m, ...) \
     gr_emit((c), ZYDIS_MNEMONIC_##m, ZYDIS_ATTRIB_HAS_LOCK, sizeof((struct gr_operand[]){__VA_ARGS__}) / sizeof(struct gr_operand), \
             (struct gr_operand[]){__VA_ARGS__}, (err))
+
+/* lea dst, [the address of memory operand mem] (base, index, scale, disp;
+ * not RIP-relative). */
+int gr_emit_lea_of(struct gr_codebuf *c, ZydisRegister dst, const ZydisDecodedOperand *mem,
+                   struct gr_error *err);
+
+/* mov dword [base + disp], value */
+int gr_emit_store32(struct gr_codebuf *c, ZydisRegister base, int64_t disp, uint32_t value,
+                    struct gr_error *err);
 
 /* A near branch to an absolute target, always rel32, so that sizes do not
  * depend on targets: a forward reference can be patched in place. */

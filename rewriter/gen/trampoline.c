@@ -32,6 +32,22 @@
  *   L:  lock inc qword [row0 + counter]
  *       jmp back                   ; no row: counted, not timed
  *
+ * Leaf trampoline, per function without a stack check (leaf.c chose the
+ * covered instructions):
+ *   T:  <the program's TLS load of g, into r12>
+ *       test r12, r12 ; jz L      ; no g: a thread Go did not create
+ *       mov r12, [r12 + g.m] ; test r12, r12 ; jz L
+ *       mov r12, [r12 + m.tls[1]] ; test r12, r12 ; jz S
+ *   I:  inc qword [r12 + counter]
+ *   B:  <the covered instructions, re-encoded; before each one that can
+ *        fault: lea r12, [its address]; cmp r12, 0x1000; jb F>
+ *       jmp back                   ; none when they end in ret or jmp
+ *   S, C: as above (C reloads g from TLS), L: lock inc; jmp B
+ *   F:  <TLS g into r13>; test r13, r13; jz <the instruction>
+ *       g.sig = SIGSEGV; g.sigcode0 = SEGV_MAPERR; g.sigcode1 = r12
+ *       g.sigpc = the original PC; push it; jmp sigpanic0
+ *                                  ; what the runtime's handler would do
+ *
  * Exit trampoline, per return of a timed function (exits.c chose the
  * covered bytes):
  *   X:  <the covered instructions before the ret, re-encoded>
@@ -68,7 +84,7 @@
  * branch we emit is rel32 and every rip-relative operand disp32, and both
  * are the instruction's last 4 bytes, so the patch changes no size. */
 enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, NLABELS };
-#define MAX_FORWARD 3       /* to S, C and L */
+#define MAX_FORWARD 5       /* to S, C and L (L three times in a leaf trampoline) */
 
 struct forward {
     size_t field;           /* offset in the code buffer of the rel32/disp32 */
@@ -128,7 +144,14 @@ struct func_ctx {
     const struct gr_stub_routines *stubs;
     ZydisDecoder zy;          /* re-decodes the covered epilogue bytes */
     struct gr_insn check[GR_PROLOGUE_MAX_INSNS]; /* pf's check, decoded again */
+    struct gr_insn tls[GR_PROLOGUE_MAX_INSNS];   /* the program's TLS load of g */
+    unsigned ntls;
+    const struct gr_plan *plan;
 };
+
+#define SIGSEGV_NUM 11
+#define SEGV_MAPERR_CODE 1
+#define NIL_PAGE 0x1000      /* the runtime's own bound for a nil dereference (sigpanic) */
 
 /* The function's timing record: its offset in a row. */
 static uint32_t record_offset(const struct func_ctx *fc)
@@ -186,6 +209,130 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
     TRY(JUMP(JMP, back));
     resolve(&lb, c);
+    return 0;
+}
+
+/* reg = g, read from TLS with the program's own load (plan->tls_entry). */
+static int load_tls_g(struct gr_codebuf *c, const struct func_ctx *fc, ZydisRegister reg,
+                      struct gr_error *err)
+{
+    ZydisRegister from = fc->tls[0].ops[0].reg.value;
+    for (unsigned i = 0; i < fc->ntls; i++)
+        TRY(gr_emit_relocated_reg(c, &fc->tls[i], from, reg, err));
+    return 0;
+}
+
+/* Where the guards of a leaf trampoline branch from, and where each
+ * relocated instruction starts. */
+struct guards {
+    size_t jb_field[GR_PROLOGUE_MAX_INSNS];   /* rel32 of the guard's jb */
+    uint64_t at[GR_PROLOGUE_MAX_INSNS];
+};
+
+/* Before an instruction that can fault: r12 = its address; below the
+ * first page (a nil dereference) it goes to its nil-fault block. */
+static int emit_guard(struct gr_codebuf *c, const struct gr_insn *in, struct guards *gd, unsigned i,
+                      struct gr_error *err)
+{
+    const ZydisDecodedOperand *mem = NULL;
+    for (unsigned k = 0; k < in->insn.operand_count_visible; k++)
+        if (in->ops[k].type == ZYDIS_OPERAND_TYPE_MEMORY && in->ops[k].mem.type == ZYDIS_MEMOP_TYPE_MEM)
+            mem = &in->ops[k];
+    if (!mem)
+        return gr_fail(err, "internal error: no memory operand to guard at 0x%llx",
+                       (unsigned long long)in->addr);
+    TRY(gr_emit_lea_of(c, R12, mem, err));
+    TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(NIL_PAGE)));
+    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JB, gr_code_here(c), err));
+    gd->jb_field[i] = c->len - 4;
+    return 0;
+}
+
+/* The nil-fault block of guarded instruction i (r12 = its address): what
+ * the runtime's signal handler does for a SIGSEGV at the original
+ * instruction (runtime/signal_unix.go sighandler, signal_amd64.go
+ * preparePanic): g.sig, g.sigcode0 (SEGV_MAPERR), g.sigcode1 (the
+ * address), g.sigpc (the original PC), then push that PC as sigpanic's
+ * return address and continue at sigpanic0. The panic, recover and the
+ * traceback (its signal line, its frames and lines) are then those of the
+ * original fault. With no g in TLS, the relocated instruction runs and
+ * faults for real. */
+static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const struct guards *gd,
+                          unsigned i, struct gr_error *err)
+{
+    const struct gr_go_sigfields *sf = fc->plan->sig;
+    int32_t rel = (int32_t)(gr_code_here(c) - (c->base + gd->jb_field[i] + 4));
+    memcpy(c->bytes + gd->jb_field[i], &rel, sizeof rel);
+    TRY(load_tls_g(c, fc, R13, err));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R13), GR_REG(R13)));
+    TRY(JUMP(JZ, gd->at[i]));
+    TRY(gr_emit_store32(c, R13, sf->sig, SIGSEGV_NUM, err));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigcode0), GR_IMM(SEGV_MAPERR_CODE)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigcode1), GR_REG(R12)));
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R12), GR_ABS(fc->check[i].addr)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigpc), GR_REG(R12)));
+    TRY(GR_EMIT(c, err, PUSH, GR_REG(R12)));
+    return JUMP(JMP, fc->plan->sigpanic);
+}
+
+/* The entry trampoline of a function without a stack check (the comment at
+ * the top, for leaf functions): g comes from TLS, since such a function can
+ * run where R14 is not g (a signal handler, a C thread before needm); no g
+ * (a thread Go did not create) or no m counts in row 0, locked. The count
+ * comes first, then the covered instructions run, then the jmp back (none
+ * when they end in a ret or jmp). Nothing here can re-run for one call: no
+ * branch lands on the entry or inside the covered bytes (plan.c). */
+static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+{
+    struct labels lb = {.later = gr_code_here(c)};
+    const struct gr_prologue *pro = &fc->pf->prologue;
+    uint64_t back = fc->pf->func->entry + pro->len;
+    int64_t counter = (int64_t)gr_layout_counter(fc->layout, fc->pf->counter);
+    uint64_t shared_counter = gr_layout_row0(fc->layout) + (uint64_t)counter;
+
+    TRY(load_tls_g(c, fc, R12, err));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_L, err));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, fc->rt->g_m)));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_L, err));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_S, err));
+    place(&lb, c, LABEL_I);
+    TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
+    uint64_t body = gr_code_here(c);              /* B: the covered instructions */
+    struct guards gd = {0};
+    for (unsigned i = 0; i < pro->ninsns; i++) {
+        if (pro->guard_mask & (1u << i))
+            TRY(emit_guard(c, &fc->check[i], &gd, i, err));
+        gd.at[i] = gr_code_here(c);
+        TRY(gr_emit_relocated(c, &fc->check[i], err));
+    }
+    if (!pro->ends_flow)
+        TRY(JUMP(JMP, back));
+    place(&lb, c, LABEL_S);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb.later)));
+    TRY(refer(&lb, c, LABEL_C, err));
+    TRY(JUMP(JMP, fc->stubs->claim_row));
+    place(&lb, c, LABEL_C);
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb.later));
+    TRY(refer(&lb, c, LABEL_L, err));
+    TRY(load_tls_g(c, fc, R13, err));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, fc->rt->g_m)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
+    TRY(JUMP(JMP, lb.at[LABEL_I]));
+    place(&lb, c, LABEL_L);
+    TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
+    TRY(JUMP(JMP, body));
+    resolve(&lb, c);
+    for (unsigned i = 0; i < pro->ninsns; i++)
+        if (pro->guard_mask & (1u << i))
+            TRY(emit_nil_fault(c, fc, &gd, i, err));
     return 0;
 }
 
@@ -253,13 +400,32 @@ static int decode_check(const struct gr_elf *elf, struct func_ctx *fc, struct gr
     return 0;
 }
 
+/* tls = the program's TLS load of g that plan found, if any. */
+static int decode_tls(const struct gr_elf *elf, const struct gr_plan *plan,
+                      struct gr_insn tls[GR_PROLOGUE_MAX_INSNS], struct gr_error *err)
+{
+    if (plan->tls_ninsns == 0)
+        return 0;
+    size_t size = GR_PROLOGUE_MAX_INSNS * ZYDIS_MAX_INSTRUCTION_LENGTH;
+    const uint8_t *code = gr_elf_bytes_at(elf, plan->tls_entry, size);
+    if (!code)
+        code = gr_elf_bytes_at(elf, plan->tls_entry, size = 2 * ZYDIS_MAX_INSTRUCTION_LENGTH);
+    if (!code || gr_prologue_decode(code, size, plan->tls_entry, plan->tls_ninsns, tls) < 0)
+        return gr_fail(err, "internal error: cannot decode the TLS load of g at 0x%llx again",
+                       (unsigned long long)plan->tls_entry);
+    return 0;
+}
+
 int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
                             const struct gr_layout *l, const struct gr_stub_routines *stubs,
                             struct gr_codebuf *code, struct gr_tramp_addrs *out,
                             struct gr_error *err)
 {
-    struct func_ctx fc = {.rt = plan->rt, .layout = l, .stubs = stubs};
+    struct func_ctx fc = {.rt = plan->rt, .layout = l, .stubs = stubs, .ntls = plan->tls_ninsns,
+                          .plan = plan};
     ZydisDecoderInit(&fc.zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+    if (decode_tls(elf, plan, fc.tls, err) < 0)
+        return -1;
     for (size_t i = 0; i < plan->nfuncs; i++) {
         out->entry[i] = 0;
         if (plan->funcs[i].skip_reason)
@@ -270,7 +436,8 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
         if (decode_check(elf, &fc, err) < 0)
             return -1;
         out->entry[i] = gr_code_here(code);
-        if (emit_function(code, &fc, err) < 0)
+        int leaf = fc.pf->prologue.shape == GR_PROLOGUE_LEAF;
+        if ((leaf ? emit_leaf(code, &fc, err) : emit_function(code, &fc, err)) < 0)
             return -1;
         if (fc.pf->timing != GR_UNTIMED &&
             emit_exits(code, elf, &fc, &plan->exits, out->exit, err) < 0)

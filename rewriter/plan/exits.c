@@ -148,6 +148,7 @@ static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t
         ZydisDecodedInstruction in;
         if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&s->zy, &ctx, code + off, size - off, &in))) {
             *why = "undecodable bytes in the function";
+            s->targets_unknown = 1;
             return 0;
         }
         int plain_ret = in.mnemonic == ZYDIS_MNEMONIC_RET && in.length == 1;
@@ -177,8 +178,10 @@ static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t
             size_t found = 0;
             if (table && add_table(s, elf, table, entry, size, &found) < 0)
                 return -1;
-            if (!found)
+            if (!found) {
                 *why = "an indirect jump that is not a jump table";
+                s->targets_unknown = 1;
+            }
         }
         off += in.length;
     }
@@ -291,14 +294,16 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
 {
     memset(out, 0, sizeof *out);
     s->ninsns = s->ntargets = 0;
+    s->targets_unknown = 0;
     size_t nrets;
     if (sweep(s, elf, code, size, entry, &out->untimed_reason, &nrets) < 0)
         return -1;
     if (s->ntargets > 1)    /* targets is NULL until the first one: qsort wants a pointer */
         qsort(s->targets, s->ntargets, sizeof *s->targets, cmp_u32);
-    if (target_inside(s, 0, entry_len))
-        out->entry_reason = "a branch lands inside the stack check";
-    if (out->entry_reason || out->untimed_reason)
+    out->targets_unknown = s->targets_unknown;
+    out->entry_targeted = s->ntargets > 0 && s->targets[0] == 0;
+    out->covered_targeted = target_inside(s, 0, entry_len);
+    if (out->covered_targeted || out->untimed_reason)
         return 0;
     out->first_exit = list->n;
     for (size_t i = 0; i < s->ninsns; i++) {

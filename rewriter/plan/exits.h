@@ -35,10 +35,13 @@ struct gr_exit_scan {
     size_t ninsns, cap_insns;
     uint32_t *targets;      /* branch target offsets, sorted after the sweep */
     size_t ntargets, cap_targets;
+    int targets_unknown;
 };
 
 struct gr_body {
-    const char *entry_reason;   /* why the entry patch is unsafe, or NULL */
+    int entry_targeted;         /* a branch lands on the entry itself */
+    int covered_targeted;       /* a branch lands inside the entry's covered bytes */
+    int targets_unknown;        /* undecodable bytes or an indirect jmp that is no table */
     const char *untimed_reason; /* why the returns cannot all be patched, or NULL */
     size_t first_exit, nexits;  /* in the exit list, when timed */
 };

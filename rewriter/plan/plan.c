@@ -1,9 +1,12 @@
 /* plan.c: decides which functions get an entry patch, and which of those
  * also get their returns patched to be timed. A function is instrumented
- * only when its first bytes are exactly a stack-bound check we know, in
- * executable text, the check's instructions (which the 5-byte jmp and int3
- * filler replace) lie wholly inside the function, and no branch lands
- * inside them. It is timed when every return can be patched (exits.c). */
+ * when its first bytes are exactly a stack-bound check we know, or, without
+ * a check, when its first 5 bytes can be relocated (leaf.c) and the
+ * program has a TLS load of g to copy; in executable text, the covered
+ * instructions (which the 5-byte jmp and int3 filler replace) lie wholly
+ * inside the function, and no branch lands inside them. A function with a
+ * check is timed when every return can be patched (exits.c); one without
+ * is counted only. */
 #include "plan.h"
 
 #include <elf.h>
@@ -25,9 +28,23 @@ static int in_exec_segment(const struct gr_elf *elf, uint64_t start, uint64_t en
     return 0;
 }
 
-static const char *decide(const struct gr_elf *elf, const struct gr_func *f, int stack_abi,
+static const char NO_TLS[] =
+    "no stack check, and no load of g from TLS in the program to copy";
+
+/* A function without a check: its first instructions, relocated. */
+static const char *decide_leaf(const struct gr_func *f, const uint8_t *code, int have_tls,
+                               int allow_guard, struct gr_insn *scratch, struct gr_prologue *pro)
+{
+    const char *reason = gr_leaf_match(f, code, f->end - f->entry, allow_guard, scratch, pro);
+    if (!reason && !have_tls)
+        reason = NO_TLS;
+    return reason;
+}
+
+static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan, const struct gr_func *f,
                           struct gr_insn *scratch, struct gr_prologue *pro)
 {
+    int stack_abi = plan->rt->minor <= 16;
     if (f->end == f->entry)
         return "alias of the next function (same entry)";
     if (strncmp(f->name, "_Z", 2) == 0 || strncmp(f->name, "__", 2) == 0)
@@ -39,7 +56,7 @@ static const char *decide(const struct gr_elf *elf, const struct gr_func *f, int
         return "bytes not in the file";
     const char *reason = gr_prologue_match(code, f->end - f->entry, f->entry, scratch, pro);
     if (reason)
-        return reason;
+        return decide_leaf(f, code, plan->tls_ninsns > 0, plan->sig != NULL, scratch, pro);
     if (stack_abi && pro->g_reg != ZYDIS_REGISTER_RCX)
         return "register-ABI check in a Go <= 1.16 program (R14 is not g there)";
     if (!stack_abi && pro->g_reg != ZYDIS_REGISTER_R14)
@@ -61,11 +78,22 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
                       &plan->exits, &body) < 0)
         return -1;
     pf->timing = GR_UNTIMED;
-    if (body.entry_reason) {
-        pf->skip_reason = body.entry_reason;
+    int leaf = pf->prologue.shape == GR_PROLOGUE_LEAF;
+    if (body.covered_targeted)
+        pf->skip_reason = leaf ? "no stack check: a branch lands inside the first 5 bytes"
+                               : "a branch lands inside the stack check";
+    else if (leaf && body.entry_targeted)
+        pf->skip_reason = "no stack check: a branch lands on the entry (a loop would count each turn)";
+    else if (leaf && body.targets_unknown)
+        pf->skip_reason = "no stack check: branch targets unknown (undecodable bytes or an "
+                          "indirect jump that is not a jump table)";
+    if (pf->skip_reason) {
+        plan->exits.n -= body.nexits;   /* skipped: its returns stay */
         return 0;
     }
     pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
+    if (leaf && !pf->untimed_reason)
+        pf->untimed_reason = "no stack check: counted at entry, not timed";
     if (pf->untimed_reason) {
         plan->exits.n -= body.nexits;   /* timing is off: its returns stay */
         return 0;
@@ -80,7 +108,7 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
 static int plan_func(const struct gr_elf *elf, struct gr_plan *plan, struct gr_exit_scan *scan,
                      const char *no_timing, struct gr_insn *scratch, struct gr_plan_func *pf)
 {
-    pf->skip_reason = decide(elf, pf->func, plan->rt->minor <= 16, scratch, &pf->prologue);
+    pf->skip_reason = decide(elf, plan, pf->func, scratch, &pf->prologue);
     pf->prologue.insns = NULL;   /* scratch: reused by the next function */
     if (!pf->skip_reason && plan_body(elf, scan, no_timing, plan, pf) < 0)
         return -1;
@@ -91,6 +119,28 @@ static int plan_func(const struct gr_elf *elf, struct gr_plan *plan, struct gr_e
     }
     pf->counter = (uint32_t)plan->ninstrumented++;
     return 0;
+}
+
+/* The first function that starts by loading g from TLS (ABI0 wrappers and
+ * assembly; every function of a Go <= 1.16 program with a check). */
+static void find_tls_load(const struct gr_elf *elf, const struct gr_program *prog,
+                          struct gr_insn *scratch, struct gr_plan *plan)
+{
+    for (size_t i = 0; i < prog->nfuncs; i++) {
+        const struct gr_func *f = &prog->funcs[i];
+        const uint8_t *code = f->end > f->entry && in_exec_segment(elf, f->entry, f->end)
+                                  ? gr_elf_bytes_at(elf, f->entry, f->end - f->entry)
+                                  : NULL;
+        struct gr_prologue pro;
+        if (!code || strncmp(f->name, "_Z", 2) == 0 || strncmp(f->name, "__", 2) == 0)
+            continue;                 /* C code's own TLS (ThreadSanitizer) */
+        gr_prologue_match(code, f->end - f->entry, f->entry, scratch, &pro);
+        if (pro.tls_ninsns > 0) {
+            plan->tls_entry = f->entry;
+            plan->tls_ninsns = pro.tls_ninsns;
+            return;
+        }
+    }
 }
 
 int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
@@ -111,6 +161,9 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
                                          : NULL;
     struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
     struct gr_exit_scan scan;
+    find_tls_load(elf, prog, scratch, plan);
+    plan->sigpanic = gr_go_sigpanic_entry(prog, plan->rt->minor);
+    plan->sig = plan->sigpanic ? gr_go_sigfields(plan->rt->minor) : NULL;
     gr_exit_scan_init(&scan);
     int rc = 0;
     for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {

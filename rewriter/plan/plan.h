@@ -12,7 +12,9 @@
 #include "exits.h"
 #include "functions.h"
 #include "go_runtime.h"
+#include "go_sigpanic.h"
 #include "gostat_format.h"
+#include "leaf.h"
 #include "prologue.h"
 
 struct gr_plan_func {
@@ -34,6 +36,17 @@ struct gr_plan {
     size_t ninstrumented;
     size_t ntimed;
     struct gr_exit_list exits;  /* every timed function's returns */
+    /* The program's own load of g from TLS (the entry of a function that
+     * starts with one, and its instruction count): entry trampolines of
+     * functions without a stack check replay it to find g, since they may
+     * run where R14 is not g. tls_ninsns 0: none found. */
+    uint64_t tls_entry;
+    unsigned tls_ninsns;
+    /* Where a nil dereference in a relocated instruction goes, as the
+     * runtime's signal handler would send it (go_sigpanic.h); sig NULL:
+     * possibly-faulting entries are not relocated. */
+    const struct gr_go_sigfields *sig;
+    uint64_t sigpanic;
 };
 
 /* timing: 0 for --count-only. */

@@ -277,7 +277,7 @@ int gr_prologue_decode(const uint8_t *code, size_t size, uint64_t entry, unsigne
 
 const char *gr_prologue_shape_name(const struct gr_prologue *p)
 {
-    static const char *names[] = {"small", "large", "huge", "huge"};
+    static const char *names[] = {"small", "large", "huge", "huge", "no"};
     return names[p->shape];
 }
 

@@ -19,6 +19,7 @@ enum gr_prologue_shape {
     GR_PROLOGUE_HUGE,      /* mov r12,rsp; sub r12,N; jb; cmp r12,[g+guard]; jbe */
     GR_PROLOGUE_HUGE_OLD,  /* Go <= 1.16: mov rsi,[g+guard]; cmp rsi,stackPreempt; je;
                               lea rax,[rsp+K]; sub rax,rsi; cmp rax,N; jbe */
+    GR_PROLOGUE_LEAF,      /* no check: the first instructions, relocated (leaf.h) */
 };
 
 /* How the prologue loaded g from thread-local storage, if it did. The
@@ -48,6 +49,8 @@ struct gr_prologue {
     int stackguard1;        /* compares against g.stackguard1 (C-callable) */
     unsigned len;           /* bytes from the entry through the final jbe */
     unsigned ninsns;
+    int ends_flow;          /* LEAF: the last relocated instruction is a ret or jmp */
+    uint16_t guard_mask;    /* LEAF: bit i: insns[i] can fault; its address is checked first */
     struct gr_insn *insns;  /* ninsns instructions: the scratch array given to
                                gr_prologue_match; NULL in the plan, which keeps
                                only this summary (gr_prologue_decode) */

@@ -28,6 +28,11 @@
 #     hashing goroutine esbuild starts and never waits for
 #     (generateIsolatedHash, xxhash, hashWrite*, Joiner.Done): with one P it runs only if main is
 #     preempted before exiting, which a loaded machine can make happen.
+#     Also left out: the pointer-receiver sort methods ((*T).Less, (*T).Swap;
+#     wrappers without a stack check, counted since functions without one
+#     are): the order of what they sort varies from run to run (two
+#     count-only runs gave 243 and 250 calls of
+#     (*DeferredTopLevelSymbolArray).Less), so their counts do too.
 eo_orig=$eo_orig
 eo_ok=1
 eo_timed=$WORK/bin/$eo_name
@@ -44,7 +49,8 @@ if [ $eo_ok = 1 ]; then
     grep -q "(go${eo_go//./\\.}\\.[0-9]*)" "$WORK/$eo_name.v" || { fail "$eo_name: not reported as a Go $eo_go program"; eo_ok=0; }
     if [ "$eo_go" = 1.16 ]; then
         forms="TLS g, small frame check|TLS g, large frame check|TLS g, huge frame check"
-        other=$(grep -E '^count(\+time)? ' "$WORK/$eo_name.v" | grep -vc '(TLS g, ')
+        # functions without a stack check take g from TLS too (no "TLS g" form to report)
+        other=$(grep -E '^count(\+time)? ' "$WORK/$eo_name.v" | grep -v '(TLS g, ' | grep -vc '(no stack check; ')
         [ "$other" = 0 ] || { fail "$eo_name: $other functions instrumented in a form other than TLS g"; eo_ok=0; }
     else
         forms="(small frame check|(large frame check"
@@ -54,6 +60,8 @@ if [ $eo_ok = 1 ]; then
         n=$(grep -c "^count+time .*$form" "$WORK/$eo_name.v")
         [ "$n" -gt 0 ] || { fail "$eo_name: no function instrumented in the $form form"; eo_ok=0; }
     done
+    grep -q '^count .*(no stack check; ' "$WORK/$eo_name.v" ||
+        { fail "$eo_name: no function without a stack check counted"; eo_ok=0; }
 fi
 if [ $eo_ok = 1 ]; then
     case_run $eo_name "$eo_orig" "$eo_timed" "$RP/jsproj" esbuild
@@ -101,7 +109,7 @@ for d in timed:
 if ntimed < 4 * 300:
     bad.append("only %d timed functions with calls in 4 processes" % ntimed)
 own = re.compile(r"^(github\.com/evanw/esbuild/|main\.)")
-unwaited = re.compile(r"generateIsolatedHash|xxhash|\.hashWrite|Joiner\)?\.Done")
+unwaited = re.compile(r"generateIsolatedHash|xxhash|\.hashWrite|Joiner\)?\.Done|\)\.(Less|Swap)$")
 def sums(ds):
     c = {}
     for d in ds:

@@ -168,7 +168,6 @@ extern const uint64_t fx_table3_table[], fx_table4_table[];
 static const char FEWER[] = "a return with fewer than 5 replaceable bytes";
 static const char NOT_TABLE[] = "an indirect jump that is not a jump table";
 static const char INSIDE_EPILOGUE[] = "a branch lands inside a return's epilogue";
-static const char INTO_CHECK[] = "a branch lands inside the stack check";
 static const char TAIL[] = "a jump to another function (tail call)";
 
 /* A gr_elf whose only loaded bytes are nwords words at addr. */
@@ -235,7 +234,7 @@ struct want_exit {
 static void expect_exits(const struct scan *sc, uint64_t entry, size_t first,
                          const struct want_exit *w, size_t n)
 {
-    CHECK_STR(sc->body.entry_reason, NULL);
+    CHECK_U64(sc->body.covered_targeted, 0);
     CHECK_STR(sc->body.untimed_reason, NULL);
     CHECK_U64(sc->body.first_exit, first);
     if (!CHECK_U64(sc->body.nexits, n) || !CHECK_U64(sc->list.n, first + n))
@@ -248,10 +247,10 @@ static void expect_exits(const struct scan *sc, uint64_t entry, size_t first,
     }
 }
 
-/* Untimed for why (entry_reason NULL), nothing left in the list. */
+/* Untimed for why (the covered bytes no target), nothing left in the list. */
 static void expect_untimed(const struct scan *sc, size_t list_n, const char *why)
 {
-    CHECK_STR(sc->body.entry_reason, NULL);
+    CHECK_U64(sc->body.covered_targeted, 0);
     CHECK_STR(sc->body.untimed_reason, why);
     CHECK_U64(sc->body.nexits, 0);
     CHECK_U64(sc->list.n, list_n);
@@ -340,12 +339,12 @@ static void go_branch_into_check(void)
     code[0xc3] = 0x3d;                            /* jmp rel32 -0xc3: entry + 4 */
     scan_begin(&sc);
     scan(&sc, fake_elf(&fe, SW2_TABLE, go122_sw2_table, 9), code, sizeof code, SW2_ENTRY, 10);
-    CHECK_STR(sc.body.entry_reason, INTO_CHECK);
+    CHECK_U64(sc.body.covered_targeted, 1);
     CHECK_U64(sc.body.nexits, 0);
     CHECK_U64(sc.list.n, 0);
     /* the unchanged jmp to the entry itself is fine */
     scan(&sc, fake_elf(&fe, SW2_TABLE, go122_sw2_table, 9), go122_sw2, sizeof code, SW2_ENTRY, 10);
-    CHECK_STR(sc.body.entry_reason, NULL);
+    CHECK_U64(sc.body.covered_targeted, 0);
     scan_end(&sc);
 }
 
@@ -431,10 +430,10 @@ static void entry_bytes_are_not_replayed(void)
     scan_fx(&sc, &no_elf, fx_intocheck, fx_intocheck_end, 2);     /* jmp to entry+2 */
     expect_exits(&sc, (uintptr_t)fx_intocheck, 1, (const struct want_exit[]){{0x6, 6, 5}}, 1);
     scan_fx(&sc, &no_elf, fx_intocheck, fx_intocheck_end, 3);
-    CHECK_STR(sc.body.entry_reason, INTO_CHECK);
+    CHECK_U64(sc.body.covered_targeted, 1);
     CHECK_U64(sc.list.n, 2);
     scan_fx(&sc, &no_elf, fx_intocheck, fx_intocheck_end, CHECK_LEN);
-    CHECK_STR(sc.body.entry_reason, INTO_CHECK);
+    CHECK_U64(sc.body.covered_targeted, 1);
     scan_end(&sc);
 }
 

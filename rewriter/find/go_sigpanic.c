@@ -1,0 +1,36 @@
+/* go_sigpanic.c: the runtime's signal-to-panic fields per release
+ * (go_sigpanic.h). Go 1.16 has no row: no toolchain of it is at hand to
+ * read the DWARF of, so its programs keep possibly-faulting entries
+ * unrelocated. */
+#include "go_sigpanic.h"
+
+#include <string.h>
+
+static const struct gr_go_sigfields fields[] = {
+    /* minor  sig    sigcode0 sigcode1 sigpc */
+    {15, 0xe0, 0x100, 0x108, 0x110},
+    {19, 0xf0, 0x110, 0x118, 0x120},
+    {21, 0xd8, 0xf8, 0x100, 0x108},
+    {22, 0xd8, 0xf8, 0x100, 0x108},
+    {23, 0xe0, 0x100, 0x108, 0x110},
+    {24, 0xe4, 0x100, 0x108, 0x110},
+    {26, 0xe0, 0x100, 0x108, 0x110},
+    {27, 0xe0, 0x100, 0x108, 0x110},
+};
+
+const struct gr_go_sigfields *gr_go_sigfields(int minor)
+{
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (fields[i].minor == minor)
+            return &fields[i];
+    return NULL;
+}
+
+uint64_t gr_go_sigpanic_entry(const struct gr_program *prog, int minor)
+{
+    const char *name = minor <= 16 ? "runtime.sigpanic" : "runtime.sigpanic0";
+    for (size_t i = 0; i < prog->nfuncs; i++)
+        if (strcmp(prog->funcs[i].name, name) == 0 && prog->funcs[i].end > prog->funcs[i].entry)
+            return prog->funcs[i].entry;
+    return 0;
+}

@@ -1,0 +1,23 @@
+/* leaf.h: the entry of a function without a stack check (part of stage 3,
+ * patch planning): which first instructions the 5-byte jmp covers, and
+ * whether they can run unchanged from a trampoline. */
+#ifndef GR_LEAF_H
+#define GR_LEAF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "functions.h"
+#include "prologue.h"
+
+/* Decodes the instructions that the jmp at entry covers into scratch and
+ * fills out (shape GR_PROLOGUE_LEAF; len: the covered bytes, int3 padding
+ * after a final ret or jmp included; ninsns: the instructions to relocate).
+ * Returns NULL when every one can run from a trampoline, else the reason
+ * not. allow_guard: instructions that can fault may be relocated, each
+ * marked in guard_mask (the program's signal fields are known). The function's own branches into the covered bytes are checked
+ * later, with the rest of its body (exits.c). */
+const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t size, int allow_guard,
+                          struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS], struct gr_prologue *out);
+
+#endif

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# t_leaf: functions without a stack-bound check (testdata/leaf), with every
+# Go of the tests (t_testdata runs the same program in the default mode):
+#  - gorewrite -v says "count ... no stack check" for the leaf functions
+#    main.add, main.classify, main.readGlobal and main.(*box).get (whose
+#    first instruction loads through the receiver: guarded), and, with the
+#    register ABI (Go >= 1.17), skips main.countdown (its loop's back edge
+#    lands inside the first 5 bytes) with that reason; every skip has one;
+#  - with --count-only the counts are exactly testdata/leaf/expect's;
+#  - a nil dereference in a leaf method's first (relocated) instruction
+#    that is not recovered ("unrecovered" argument): the instrumented
+#    program's stderr (panic message, signal line with its pc and address,
+#    traceback with the leaf's frame and line) and exit status (2) equal the
+#    original's, for a plain executable and a stripped PIE (the recovered
+#    case, with its message, is in the program's normal output);
+#  - ABI0 wrappers and assembly are never relocated ("assembly" reason).
+# Environment: GOVERS="1.22" restricts the Go versions.
+. "$(dirname "$0")/lib.sh"
+require_tools
+
+WORK=$(mktemp_dir)
+trap 'rm -rf "$WORK"' EXIT
+DIR=$ROOT/testdata/leaf
+
+# decision V FILE FUNC: the -v line of FUNC.
+decision() {
+    grep -E "^[a-z+ ]+0x[0-9a-f]+ $(printf '%s' "$2" | sed 's/[][().*]/\\&/g')[ :]" "$1" | head -1
+}
+
+check_release() {
+    local v=$1 bin=$WORK/leaf$v ok=1
+    build_go "$v" "$DIR" "$bin" || { fail "go$v: build"; return; }
+    "$GOREWRITE" -v --count-only "$bin" "$bin.co" >"$WORK/v.txt" 2>&1 ||
+        { fail "go$v: gorewrite: $(tail -1 "$WORK/v.txt")"; return; }
+    local fn line
+    for fn in main.add main.classify main.readGlobal; do
+        line=$(decision "$WORK/v.txt" "$fn")
+        case $line in
+            "count "*"(no stack check; "*) ;;
+            *) echo "  go$v: $fn not counted as a leaf: $line"; ok=0 ;;
+        esac
+    done
+    if [ "$v" != 1.15 ]; then
+        line=$(decision "$WORK/v.txt" main.countdown)
+        case $line in
+            "skip "*": no stack check: a branch lands inside the first 5 bytes") ;;
+            *) echo "  go$v: main.countdown: $line"; ok=0 ;;
+        esac
+    fi
+    line=$(decision "$WORK/v.txt" "main.(*box).get")
+    case $line in
+        "count "*"(no stack check; "*) ;;
+        *) echo "  go$v: main.(*box).get not counted as a leaf: $line"; ok=0 ;;
+    esac
+    grep -q "^skip .*: no stack check: assembly" "$WORK/v.txt" ||
+        { echo "  go$v: no assembly function skipped as such"; ok=0; }
+    if grep -E "^skip +0x[0-9a-f]+ [^ ]+: *$" "$WORK/v.txt" | head -3 | grep -q .; then
+        echo "  go$v: a skip without a reason"; ok=0
+    fi
+
+    run_compare "$bin" "$bin.co" || { fail "go$v: --count-only run differs"; return; }
+    local f
+    f=$(stats_file_for "$RC_STATDIR") && gostat_json "$f" "$WORK/co.json" &&
+        check_counts "$WORK/co.json" "$DIR/expect" "$v" || ok=0
+    rm -rf "$RC_WORK"
+
+    local variant flags
+    for variant in exe pie; do
+        flags=()
+        [ $variant = pie ] && flags=(-buildmode=pie "-ldflags=-s -w")
+        build_go "$v" "$DIR" "$bin.$variant" "${flags[@]+"${flags[@]}"}" || { fail "go$v $variant: build"; continue; }
+        instrument "$bin.$variant" "$bin.$variant.instr" || { fail "go$v $variant: gorewrite"; continue; }
+        unrecovered "$bin.$variant" >"$WORK/want.err"
+        local want_rc=$?
+        unrecovered "$bin.$variant.instr" >"$WORK/got.err"
+        local got_rc=$?
+        [ $want_rc = 2 ] && [ $got_rc = 2 ] ||
+            { echo "  go$v $variant: exit status $got_rc (original $want_rc), want 2"; ok=0; }
+        diff -u --label original --label instrumented "$WORK/want.err" "$WORK/got.err" >"$WORK/d" ||
+            { echo "  go$v $variant: unrecovered nil dereference: stderr differs"; head -20 "$WORK/d"; ok=0; }
+        grep -q "^panic: runtime error: invalid memory address or nil pointer dereference" "$WORK/got.err" &&
+            grep -q "main.(\*box).get" "$WORK/got.err" ||
+            { echo "  go$v $variant: stderr lacks the panic or the leaf frame: $(head -3 "$WORK/got.err")"; ok=0; }
+    done
+    if [ $ok = 1 ]; then
+        echo "ok   go$v"
+    else
+        fail "go$v (above)"
+    fi
+}
+
+# unrecovered BIN: runs BIN unrecovered with ASLR off (a PIE's traceback
+# prints addresses) and prints its stderr, with the argument words the
+# runtime itself marks as unreliable ("0x...?": spill slots that hold
+# whatever was there, different from run to run of the original too) masked;
+# returns its exit status.
+unrecovered() {
+    local rc
+    GOSTAT_DIR=$WORK GOSTAT_QUIET=1 setarch -R "$1" unrecovered 2>"$WORK/raw.err" >/dev/null
+    rc=$?
+    sed -E 's/0x[0-9a-f]+\?/0x?/g' "$WORK/raw.err"
+    return $rc
+}
+
+for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
+    check_release "$v"
+done
+[ $fails -eq 0 ]
