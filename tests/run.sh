@@ -56,9 +56,19 @@ run_test() {
 }
 
 # report NAME: PASS or FAIL (with the log) for a test that has run.
+# A missing or unreadable result file (the runner itself was killed) is a
+# failure, so that the summary line is still printed.
 report() {
-    local name=$1 rc secs
-    read -r rc secs <"$LOGDIR/$name.result"
+    local name=$1 rc= secs=
+    read -r rc secs <"$LOGDIR/$name.result" 2>/dev/null
+    case $rc in
+        '' | *[!0-9]*)
+            echo "FAIL $name: no result (build/test-logs/$name.result missing or unreadable)"
+            [ -f "$LOGDIR/$name.log" ] && sed 's/^/    /' "$LOGDIR/$name.log"
+            failed=$((failed + 1))
+            failed_names+=("$name")
+            return ;;
+    esac
     if [ "$rc" -eq 0 ]; then
         echo "PASS $name (${secs}s)"
         passed=$((passed + 1))
