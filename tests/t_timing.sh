@@ -9,8 +9,9 @@
 # runtime.Goexit; crypto/sha256's assembly runs correctly. Calls that cannot be timed are counted as drops, never
 # mis-timed. The same program built with --count-only counts exactly and
 # reports no timing; built with --sample 8 it counts exactly, times about 1
-# call in 8 at random intervals, and its means still agree with the
-# program's own.
+# call in 8 at random intervals, and its mean of main.work lies between the
+# means of the program's own fastest and slowest calls, as many as gostat
+# timed (3 % tolerance each way, check_sampled).
 # Environment: GOVERS="1.22" restricts the Go versions.
 
 . "$(dirname "$0")/lib.sh"
@@ -112,6 +113,20 @@ elif not (0.97 * self["work_min_ns"] <= w["min_ns"] <= 1.10 * self["work_min_ns"
     bad.append("main.work: fastest timed call %s ns, the program's fastest %s ns" % (w["min_ns"], self["work_min_ns"]))
 elif abs(w["total_ns"] - w["mean_ns"] * w["calls"]) > w["calls"]:
     bad.append("main.work: total %s is not the estimate mean x calls" % w["total_ns"])
+else:
+    # The sampled mean against the program's own measurement. The program
+    # timed every call (time.Now around it); gostat's mean is that of the n
+    # calls it timed, so it cannot be below the mean of the program's n
+    # fastest calls nor above that of its n slowest, whatever the load does
+    # (a preempted call is slow on both sides). Tolerance: 3 % each way for
+    # the two clocks (gostat's calibrated TSC, Go's vDSO clock) and the call
+    # and time.Now outside gostat's window, and 1 ns for rounding.
+    each = sorted(self["work_each_ns"])
+    n = w["timed_calls"]
+    lo, hi = sum(each[:n]) / n, sum(each[-n:]) / n
+    if len(each) != 4000 or not (0.97 * lo - 1 <= w["mean_ns"] <= 1.03 * hi + 1):
+        bad.append("main.work: sampled mean %s ns of %d calls, outside 0.97 x %.0f (the program's %d fastest) .. 1.03 x %.0f (its %d slowest)"
+                   % (w["mean_ns"], n, lo, n, hi, n))
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)

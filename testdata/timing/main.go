@@ -211,6 +211,7 @@ type measured struct {
 	SpinMean      float64 `json:"spin_mean_ns"`
 	WorkMean      float64 `json:"work_mean_ns"`
 	WorkMin       float64 `json:"work_min_ns"`
+	WorkEach      []int64 `json:"work_each_ns"` // every call of work, in call order
 	FibRoot       float64 `json:"fibroot_ns"`
 	NapMean       float64 `json:"nap_mean_ns"`
 	DeepRootMean  float64 `json:"deeproot_mean_ns"`
@@ -222,18 +223,28 @@ func meanOf(n int, f func()) float64 {
 }
 
 func meanMinOf(n int, f func()) (mean, min float64) {
+	mean, min, _ = meanMinEach(n, f)
+	return mean, min
+}
+
+// meanMinEach also returns every call's duration: the sampled timing test
+// bounds gostat's mean of the calls it timed by the fastest and slowest
+// calls the program saw.
+func meanMinEach(n int, f func()) (mean, min float64, each []int64) {
 	var total time.Duration
 	least := time.Duration(1<<63 - 1)
+	each = make([]int64, n)
 	for i := 0; i < n; i++ {
 		t := time.Now()
 		f()
 		d := time.Since(t)
+		each[i] = d.Nanoseconds()
 		total += d
 		if d < least {
 			least = d
 		}
 	}
-	return float64(total.Nanoseconds()) / float64(n), float64(least.Nanoseconds())
+	return float64(total.Nanoseconds()) / float64(n), float64(least.Nanoseconds()), each
 }
 
 func naps() float64 {
@@ -284,7 +295,7 @@ func main() {
 	m.Sleep10msMean = meanOf(20, sleep10ms)
 	spins := 0
 	m.SpinMean = meanOf(50, func() { spins += spin(2000000) & 1 })
-	m.WorkMean, m.WorkMin = meanMinOf(4000, func() { spins += work(20000) & 1 })
+	m.WorkMean, m.WorkMin, m.WorkEach = meanMinEach(4000, func() { spins += work(20000) & 1 })
 	fibv := 0
 	m.FibRoot = meanOf(1, func() { fibv = fibRoot() })
 	m.NapMean = naps()
