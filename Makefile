@@ -128,6 +128,14 @@ check: deps
 	$(MAKE) all fuzz-build
 	bash tests/run.sh
 
+# Mutation checks: deliberately broken builds of gorewrite and gostat
+# (tests/mutants/*.patch) that the tests must catch; prints which test
+# killed each mutant (tests/mutants/run.sh). Not part of `check` (~10 min).
+.PHONY: mutants
+mutants: deps
+	$(MAKE) all
+	bash tests/mutants/run.sh
+
 demo: deps
 	$(MAKE) all
 	bash scripts/demo.sh
