@@ -144,15 +144,17 @@ bench: deps
 	$(MAKE) all
 	bash scripts/bench.sh
 
-# Builds everything with ASan+UBSan, runs the tests, and cleans again so
-# no sanitized object lingers in later normal builds.
+# Builds everything with ASan+UBSan, runs the tests (with SANITIZE in their
+# environment, so that a test that runs make, such as t_install, builds
+# sanitized too), and cleans again so no sanitized object lingers in later
+# normal builds.
 # clean-objs keeps the Go build cache (the tests' Go builds stay fast), the
 # fuzz harnesses (ASan/UBSan builds whatever SANITIZE says) and what deps
 # installs project-locally (build/toolchains, build/npm, build/prometheus).
 asan: deps
 	$(MAKE) clean-objs
 	$(MAKE) SANITIZE=address,undefined all fuzz-build
-	ASAN_OPTIONS=detect_leaks=1 bash tests/run.sh; rc=$$?; $(MAKE) clean-objs; exit $$rc
+	ASAN_OPTIONS=detect_leaks=1 SANITIZE=address,undefined bash tests/run.sh; rc=$$?; $(MAKE) clean-objs; exit $$rc
 
 # Fuzzing (fuzz/README.md): libFuzzer harnesses built with clang, ASan and
 # UBSan. `make check` replays the committed corpus and crash reproducers

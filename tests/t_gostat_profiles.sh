@@ -191,20 +191,28 @@ expect "default names" "callgrind.out.$pid pprof.rec.i.$pid.pb.gz" "$(ls "$dir/c
 build_go $GO testdata/live "$dir/live" || fail "build live"
 instrument "$dir/live" "$dir/live.i" || fail "instrument live"
 mkdir -p "$dir/livestats"
+t_launch=$(date +%s.%N)
 GOSTAT_DIR=$dir/livestats "$dir/live.i" 777 wait >"$dir/live.out" 2>&1 &
 livepid=$!
 trap 'kill $server $livepid 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 100); do grep -q done "$dir/live.out" && break; sleep 0.1; done
+t_done=$(date +%s.%N)
 sleep 1
+t_before=$(date +%s.%N)
 GOSTAT_DIR=$dir/livestats gostat_ok "pprof live" pprof -o "$dir/live.pb.gz" "$livepid"
+t_after=$(date +%s.%N)
 GOSTAT_DIR=$dir/livestats gostat_ok "callgrind live" callgrind -o "$dir/live.cg" "$livepid"
 kill $livepid
 wait $livepid 2>/dev/null
 pprof -top -sample_index=calls "$dir/live.pb.gz" >"$dir/livetop" 2>/dev/null || fail "pprof live -top"
 expect "live: main.work calls" "777" "$(awk '$6 == "main.work" { print $1 }' "$dir/livetop")"
 dur=$(sed -n 's/^Duration: \([0-9.]*\)s, .*/\1/p' "$dir/livetop")
-python3 -c 'import sys; sys.exit(not 1 <= float(sys.argv[1]) < 60)' "${dur:-0}" \
-    || fail "live: duration '${dur}' not the run time so far: $(grep Duration "$dir/livetop")"
+# The run time so far: the process started after t_launch and before
+# "done" was seen, and was read between t_before and t_after (pprof prints
+# two decimals: 0.005 s for rounding).
+python3 -c 'import sys; d, l, o, b, a = map(float, sys.argv[1:]); sys.exit(not b - o - 0.005 <= d <= a - l + 0.005)' \
+    "${dur:-0}" "$t_launch" "$t_done" "$t_before" "$t_after" ||
+    fail "live: duration '${dur}' not the run time so far (launched $t_launch, seen running $t_done, read $t_before..$t_after): $(grep Duration "$dir/livetop")"
 grep -q 'live snapshot' "$dir/livetop" || fail "live: comment"
 grep -qx "desc: Trigger: gostat snapshot of a live process" "$dir/live.cg" || fail "live: callgrind desc"
 grep -qx "fn=([0-9]*) main.work" "$dir/live.cg" || fail "live: callgrind main.work"

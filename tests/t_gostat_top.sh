@@ -193,9 +193,12 @@ wait_until "finished phase" eval '[ "$(cells main.alpha | cut -d" " -f1-3)" = "0
 expect "main.beta" "0 500000 0.0" "$(cells main.beta | cut -d' ' -f1-3)"
 expect "main.gamma" "0 7 0.0" "$(cells main.gamma | cut -d' ' -f1-3)"
 expect "main.main" "0 1" "$(cells main.main | cut -d' ' -f1-2)"
-# The steady loop: tick has a rate; nap sleeps nearly all of the time.
+# The steady loop: tick has a rate; nap sleeps nearly all of the time
+# (the loop does little else: at least 90 % of an interval; a nap is
+# credited when it returns, so an interval may hold up to one 1 ms nap
+# more than its second: at most 100.2 %).
 wait_until "tick's calls/s" eval 'cells main.tick | awk '\''$1 > 0 { ok = 1 } END { exit !ok }'\'''
-wait_until "nap's TIME%" eval 'cells main.nap | awk '\''$3 >= 50 && $3 <= 110 { ok = 1 } END { exit !ok }'\'''
+wait_until "nap's TIME%" eval 'cells main.nap | awk '\''$3 >= 90 && $3 <= 100.2 { ok = 1 } END { exit !ok }'\'''
 first_two=$(functions | cut -d' ' -f1-2)
 case $first_two in
     "main.tick main.nap" | "main.nap main.tick") ;;
