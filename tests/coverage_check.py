@@ -21,15 +21,17 @@ if res.returncode != 0:
     sys.exit(1)
 skipped = {}
 summary = None
+nlines = 0   # several names may share one address (-race's C code)
 for line in res.stderr.splitlines():
     m = re.match(r"skip\s+(0x[0-9a-f]+) (.*?): (.*)", line)
     if m:
         skipped[int(m.group(1), 16)] = (m.group(2), m.group(3))
+        nlines += 1
     m = re.match(r"summary: (\d+) instrumented \(.*\), (\d+) skipped$", line)
     if m:
         summary = (int(m.group(1)), int(m.group(2)))
-if summary is None or summary[0] == 0 or summary[1] == 0 or summary[1] != len(skipped):
-    print("cannot parse gorewrite -v %s: summary %r, %d skip lines" % (binary, summary, len(skipped)))
+if summary is None or summary[0] == 0 or summary[1] == 0 or summary[1] != nlines:
+    print("cannot parse gorewrite -v %s: summary %r, %d skip lines" % (binary, summary, nlines))
     sys.exit(1)
 dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary],
                      capture_output=True, text=True, check=True).stdout

@@ -142,12 +142,14 @@ expect "timed: order (calls, no rates yet)" "main.work main.inl main.slow main.h
 
 # A live file (this shell's pid and start time): CALLS/S from the
 # difference between refreshes; TIME% 0.0 once a timed function's total
-# stayed put over an interval; then truncated under top: exit 2.
+# stayed put over an interval; then truncated under top: exit 2. The
+# bump's rate shows for one interval only: 2 s, so that polling the pane on
+# a loaded machine cannot miss it (at 0.3 s it did).
 my_ticks=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
 live=$synth/live
 "$MKSTATS" "$live" --pid $$ --start-ticks "$my_ticks" --exe /bin/live --rows 2 --spread --timing \
     --tsc 1000:0:2001000:1000000 --func a.f:0x10:6 --func b.g:0x20:1 --time 0:1:600:200:200:3=3
-run_cmd "\$GOSTAT top -d 0.3 $live; echo \"rc=\$?\""
+run_cmd "\$GOSTAT top -d 2 $live; echo \"rc=\$?\""
 wait_for "live: header" "exe /bin/live  pid $$  running  up "
 wait_until "live: TIME% known" eval '[ "$(cells a.f)" = "0 6 0.0 100ns 100ns a.f" ]'
 "$MKSTATS" --bump "$live" 1 5000

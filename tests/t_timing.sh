@@ -2,7 +2,7 @@
 # t_timing: per-function latency. testdata/timing, built with every Go
 # version, runs instrumented (timing is the default) and reports through
 # gostat --json durations that agree with what the program measured itself
-# with time.Now: a 10 ms sleep (mean within 10 % of 10 ms and of the
+# with time.Now: a 10 ms sleep (no call under 10 ms, mean within 10 % of the
 # program's own mean), a busy loop, fib(25) whose root call includes all its
 # children, 1000 goroutines sleeping across threads, panics recovered
 # mid-call, recursion deep enough to move the stack, a jump-table switch and
@@ -48,7 +48,12 @@ if stats.get("timing") is not True:
     bad.append("timing is not on")
 for name in ["sleep10ms", "spin", "work", "fibRoot", "fib", "nap", "guard", "classify", "afterGoexit", "main"]:
     timed(name, f(name)["calls"])
-near("main.sleep10ms mean vs 10 ms", f("sleep10ms")["mean_ns"], 10e6)
+# time.Sleep never returns early: every call >= 10 ms (0.1 % for the TSC's
+# calibration). Not "within 10 % of 10 ms": a loaded machine wakes the
+# sleeper late (16.6 ms seen at load 21 on 2 cores); the upper side is held
+# by the program's own mean, which sees the same late wake-ups.
+if f("sleep10ms")["min_ns"] < 0.999 * 10e6:
+    bad.append("main.sleep10ms: fastest call %s ns, shorter than its 10 ms sleep" % f("sleep10ms")["min_ns"])
 near("main.sleep10ms mean vs the program's own", f("sleep10ms")["mean_ns"], self["sleep10ms_mean_ns"])
 near("main.spin mean vs the program's own", f("spin")["mean_ns"], self["spin_mean_ns"])
 near("main.work mean vs the program's own", f("work")["mean_ns"], self["work_mean_ns"])
