@@ -119,5 +119,8 @@ done
 
 echo "mutants:"
 printf '  %s\n' "${summary[@]}"
+for line in "${!baseline_ok[@]}"; do
+    [ "${baseline_ok[$line]}" = 1 ] || echo "  baseline failed (its mutants were not run against it): $line"
+done
 echo "$(printf '%s\n' "${summary[@]}" | grep -c ' -> killed by ') of ${#names[@]} mutants killed in $(($(date +%s) - start_all))s"
 exit $bad
