@@ -12,8 +12,8 @@
 #   - every top-level test/example/fuzz target that ran ("=== RUN Name")
 #     called exactly once per run line; one that gostat does not list must
 #     be reported skipped by gorewrite -v AND have no stack check in the
-#     disassembly (objdump: no call of runtime.morestack*), and at least
-#     90 % of those that ran must be counted;
+#     disassembly (objdump: no call of runtime.morestack*), and at most
+#     10 % of those that ran (or one) may be uncounted;
 #   - non-zero calls for library functions the tests must call (list below);
 #   - exact counts for a few named test functions.
 # The source directory must be unchanged afterwards (no test writes there).
@@ -246,8 +246,10 @@ for line in open(sys.argv[2]):
         print("  %s: ran %s time(s), but gostat counts %d call(s)" % (listed[0], n, got))
         bad += 1
 open(sys.argv[5], "w").write("%d\n" % counted)
-if counted < 0.9 * considered:
-    print("  only %d of %d tests that ran are counted (want at least 90 %%)" % (counted, considered))
+# a test function may be a leaf without a check (unicode/utf16 has one of
+# 8): at most 10 % of them, or one, uncounted
+if considered - counted > max(1, considered // 10):
+    print("  only %d of %d tests that ran are counted (at most max(1, 10 %%) may be skipped leaves)" % (counted, considered))
     bad += 1
 sys.exit(1 if bad else 0)
 PY
