@@ -178,6 +178,15 @@ check: deps
 	$(MAKE) all tools fuzz-build
 	bash tests/run.sh
 
+# Mutation checks: deliberately broken builds of gorewrite and gostat
+# (tests/mutants/*.patch) that the tests must catch; prints which test
+# killed each mutant (tests/mutants/run.sh). `check` runs it too
+# (tests/t_mutants.sh, about 1.5 min).
+.PHONY: mutants
+mutants: deps
+	$(MAKE) all
+	bash tests/mutants/run.sh
+
 demo: deps
 	$(MAKE) all
 	bash scripts/demo.sh
@@ -186,16 +195,18 @@ bench: deps
 	$(MAKE) all
 	bash scripts/bench.sh
 
-# Builds everything with ASan+UBSan, runs the tests, and cleans again so
-# no sanitized object lingers in later normal builds.
+# Builds everything with ASan+UBSan, runs the tests (with SANITIZE in their
+# environment, so that a test that runs make, such as t_install, builds
+# sanitized too), and cleans again so no sanitized object lingers in later
+# normal builds.
 # clean-objs keeps the Go build cache (the tests' Go builds stay fast), the
 # fuzz harnesses (ASan/UBSan builds whatever SANITIZE says) and what deps
 # installs project-locally (build/toolchains, build/npm, build/prometheus).
 asan: deps
 	$(MAKE) clean-objs
 	$(MAKE) SANITIZE=address,undefined unit-build all tools fuzz-build
-	export ASAN_OPTIONS=detect_leaks=1; bash tests/unit/run.sh $(UNIT_PROGS) && bash tests/run.sh; \
-	rc=$$?; $(MAKE) clean-objs; exit $$rc
+	export ASAN_OPTIONS=detect_leaks=1 SANITIZE=address,undefined; bash tests/unit/run.sh $(UNIT_PROGS) && \
+	bash tests/run.sh; rc=$$?; $(MAKE) clean-objs; exit $$rc
 
 # Fuzzing (fuzz/README.md): libFuzzer harnesses built with clang, ASan and
 # UBSan. `make check` replays the committed corpus and crash reproducers

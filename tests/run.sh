@@ -44,7 +44,7 @@ if [ ${#tests[@]} -eq 0 ]; then
     echo "no tests match: $*"
 fi
 TEST_JOBS=${TEST_JOBS:-2}
-SERIAL=" t_timing t_gostat_watch t_faults t_faults_rows t_gostat_shrink "
+SERIAL=" t_timing t_gostat_watch t_faults t_faults_rows t_gostat_shrink t_mutants "
 # the longest first, so that the two jobs end together
 LONGEST="t_stdlib t_testdata t_stdlib40 t_stdlib40_new t_gofmt_vet t_dwarf_info t_realprogs t_coverage t_cgo"
 
@@ -61,9 +61,19 @@ run_test() {
 }
 
 # report NAME: PASS or FAIL (with the log) for a test that has run.
+# A missing or unreadable result file (the runner itself was killed) is a
+# failure, so that the summary line is still printed.
 report() {
-    local name=$1 rc secs
-    read -r rc secs <"$LOGDIR/$name.result"
+    local name=$1 rc= secs=
+    read -r rc secs <"$LOGDIR/$name.result" 2>/dev/null
+    case $rc in
+        '' | *[!0-9]*)
+            echo "FAIL $name: no result (build/test-logs/$name.result missing or unreadable)"
+            [ -f "$LOGDIR/$name.log" ] && sed 's/^/    /' "$LOGDIR/$name.log"
+            failed=$((failed + 1))
+            failed_names+=("$name")
+            return ;;
+    esac
     if [ "$rc" -eq 0 ]; then
         echo "PASS $name (${secs}s)"
         passed=$((passed + 1))

@@ -20,30 +20,53 @@ done
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-# replay HARNESS OPTIONS DIR...: every file in DIRs, once.
+# replay HARNESS OPTIONS DIR...: every file in DIRs, once; libFuzzer must
+# report that it loaded all of them (but the empty ones: it leaves those
+# out and runs the empty input itself before any other).
 replay() {
-    local h=$1 opts=$2 n
+    local h=$1 opts=$2 n loaded
     shift 2
-    n=$(find "$@" -type f | wc -l)
+    n=$(find "$@" -type f ! -empty | wc -l)
     # shellcheck disable=SC2086
-    if "$B/fuzz_$h" $opts -runs=0 "$@" >"$WORK/$h.log" 2>&1 &&
-        grep -q "^#[0-9]*[[:space:]]*DONE" "$WORK/$h.log"; then
-        echo "ok   $h: $n inputs replayed clean"
+    "$B/fuzz_$h" $opts -runs=0 "$@" >"$WORK/$h.log" 2>&1
+    local rc=$?
+    loaded=$(sed -n 's/^INFO: seed corpus: files: \([0-9]*\) .*/\1/p' "$WORK/$h.log")
+    if [ "$loaded" != "$n" ]; then
+        fail "$h: libFuzzer loaded ${loaded:-no} inputs of the $n given"
+    elif [ $rc -eq 0 ] && grep -q "^#[0-9]*[[:space:]]*DONE" "$WORK/$h.log"; then
+        echo "ok   $h: $n inputs replayed clean ($CRASHES crash reproducers among them)"
     else
         fail "$h: replay of $n inputs failed:"
         grep -E "ERROR|SUMMARY|runtime error|#[0-9]+ .* in " "$WORK/$h.log" | head -20
     fi
 }
 
+# copy_crashes HARNESS: every reproducer in fuzz/crashes/HARNESS/ (a
+# folder kept in git by its .gitkeep) into the replay folder, counted in
+# $CRASHES; a missing folder or a failed copy fails the test.
+copy_crashes() {
+    local d=$ROOT/fuzz/crashes/$1 f
+    CRASHES=0
+    if [ ! -d "$d" ]; then
+        fail "$d does not exist: crash reproducers would be silently left out"
+        return
+    fi
+    for f in "$d"/*; do
+        [ -e "$f" ] || continue
+        cp "$f" "$WORK/$1/crash-$(basename "$f")" || fail "cannot copy $f"
+        CRASHES=$((CRASHES + 1))
+    done
+}
+
 mkdir -p "$WORK/elf" "$WORK/statsfile"
 tar -xJf "$ROOT/fuzz/corpus/elf.tar.xz" -C "$WORK/elf" || fail "cannot unpack fuzz/corpus/elf.tar.xz"
 [ "$(ls "$WORK/elf" | wc -l)" -ge 6 ] || fail "the ELF corpus has fewer than 6 inputs"
-cp "$ROOT"/fuzz/crashes/elf/* "$WORK/elf/" 2>/dev/null
+copy_crashes elf
 replay elf "-max_len=2500000 -malloc_limit_mb=512 -rss_limit_mb=2048" "$WORK/elf"
 
 tar -xJf "$ROOT/fuzz/corpus/statsfile.tar.xz" -C "$WORK/statsfile" || fail "cannot unpack fuzz/corpus/statsfile.tar.xz"
 [ "$(ls "$WORK/statsfile" | wc -l)" -ge 2 ] || fail "the stats-file corpus has fewer than 2 inputs"
-cp "$ROOT"/fuzz/crashes/statsfile/* "$WORK/statsfile/" 2>/dev/null
+copy_crashes statsfile
 # A fresh real file, and every corruption mkstats knows.
 build_go 1.22 "$ROOT/fuzz/seedprog" "$WORK/seed" || exit 1
 instrument "$WORK/seed" "$WORK/seed.instr" || exit 1

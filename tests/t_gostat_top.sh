@@ -142,12 +142,14 @@ expect "timed: order (calls, no rates yet)" "main.work main.inl main.slow main.h
 
 # A live file (this shell's pid and start time): CALLS/S from the
 # difference between refreshes; TIME% 0.0 once a timed function's total
-# stayed put over an interval; then truncated under top: exit 2.
+# stayed put over an interval; then truncated under top: exit 2. The
+# bump's rate shows for one interval only: 2 s, so that polling the pane on
+# a loaded machine cannot miss it (at 0.3 s it did).
 my_ticks=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
 live=$synth/live
 "$MKSTATS" "$live" --pid $$ --start-ticks "$my_ticks" --exe /bin/live --rows 2 --spread --timing \
     --tsc 1000:0:2001000:1000000 --func a.f:0x10:6 --func b.g:0x20:1 --time 0:1:600:200:200:3=3
-run_cmd "\$GOSTAT top -d 0.3 $live; echo \"rc=\$?\""
+run_cmd "\$GOSTAT top -d 2 $live; echo \"rc=\$?\""
 wait_for "live: header" "exe /bin/live  pid $$  running  up "
 wait_until "live: TIME% known" eval '[ "$(cells a.f)" = "0 6 0.0 100ns 100ns a.f" ]'
 "$MKSTATS" --bump "$live" 1 5000
@@ -193,9 +195,12 @@ wait_until "finished phase" eval '[ "$(cells main.alpha | cut -d" " -f1-3)" = "0
 expect "main.beta" "0 500000 0.0" "$(cells main.beta | cut -d' ' -f1-3)"
 expect "main.gamma" "0 7 0.0" "$(cells main.gamma | cut -d' ' -f1-3)"
 expect "main.main" "0 1" "$(cells main.main | cut -d' ' -f1-2)"
-# The steady loop: tick has a rate; nap sleeps nearly all of the time.
+# The steady loop: tick has a rate; nap sleeps nearly all of the time
+# (the loop does little else: at least 90 % of an interval; a nap is
+# credited when it returns, so an interval may hold up to one 1 ms nap
+# more than its second: at most 100.2 %).
 wait_until "tick's calls/s" eval 'cells main.tick | awk '\''$1 > 0 { ok = 1 } END { exit !ok }'\'''
-wait_until "nap's TIME%" eval 'cells main.nap | awk '\''$3 >= 50 && $3 <= 110 { ok = 1 } END { exit !ok }'\'''
+wait_until "nap's TIME%" eval 'cells main.nap | awk '\''$3 >= 90 && $3 <= 100.2 { ok = 1 } END { exit !ok }'\'''
 first_two=$(functions | cut -d' ' -f1-2)
 case $first_two in
     "main.tick main.nap" | "main.nap main.tick") ;;
@@ -341,7 +346,10 @@ type_in 'main\.alpha$'
 keys Enter
 wait_until "all: rates known" eval 'cells main.alpha | grep -q "^[0-9]* 0 2000000 0.0 "'
 expect "all: column names" "PID CALLS/S CALLS TIME% MEAN P99 FUNCTION" "$(pane | grep 'CALLS/S' | tr -s ' ' | sed 's/^ //')"
-expect "all: rows" "$pid2 0 2000000 main.alpha|$pid3 0 2000000 main.alpha" \
+# ties are broken by pid, numerically (pid3 < pid2 when pids wrapped
+# around between the two starts, seen on a busy machine)
+read -r lo_pid hi_pid < <(printf '%s\n' "$pid2" "$pid3" | sort -n | paste -sd' ')
+expect "all: rows" "$lo_pid 0 2000000 main.alpha|$hi_pid 0 2000000 main.alpha" \
     "$(pane | awk '$NF == "main.alpha" { print $1, $2, $3, $NF }' | paste -sd'|')"
 start_demo 4
 pid4=$demo_pid

@@ -15,7 +15,8 @@
 #     it imports: the archives and the binary must equal those the
 #     original tools build.
 # Each program runs twice, original and instrumented, on identical copies
-# of its input (tests/realprogs/<name>.sh is the workload): stdout, stderr,
+# of its input (tests/realprogs/<name>.sh is the workload): the original
+# must exit 0 and print something or write files; stdout, stderr,
 # exit status and the resulting directory trees must be identical, and
 # every process of the instrumented run must leave a stats file in which
 # main.main was called exactly once.
@@ -88,6 +89,17 @@ case_run() {
             sh "$RP/$script.sh" "$prog" </dev/null >../out 2>../err; echo $? >../rc)
     done
     local ok=1 what
+    # The original must succeed and do something: two equal failures (a
+    # workload that cannot run here) would otherwise pass.
+    if [ "$(cat "$WORK/$name.orig/rc")" != 0 ]; then
+        echo "  $name: the original exited $(cat "$WORK/$name.orig/rc"), want 0:"
+        tail -n 5 "$WORK/$name.orig/err" | sed 's/^/    ! /'
+        ok=0
+    fi
+    if [ ! -s "$WORK/$name.orig/out" ] && diff -rq "$src" "$WORK/$name.orig/tree" >/dev/null; then
+        echo "  $name: the original printed nothing and changed no file"
+        ok=0
+    fi
     for what in out err rc; do
         if ! cmp -s "$WORK/$name.orig/$what" "$WORK/$name.instr/$what"; then
             echo "  $name: $what differs"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # t_reject: inputs gorewrite must refuse. Each rejection must exit 2, print
-# exactly one line on stderr and nothing on stdout, and create no output
+# exactly one line on stderr that names the file and gives the reason (the
+# phrase listed per case; a vague "cannot instrument" fails), nothing on
+# stdout, and create no output
 # file and no temporary file next to it. Usage errors exit 1 (the usage text
 # may take several lines) and create nothing either. Writing over
 # the input itself must fail and leave the input unchanged.
@@ -15,13 +17,14 @@ mkdir -p "$IN"
 fails=0
 n=0
 
-# expect_reject WANT_STATUS DESCRIPTION ARGS...: runs bin/gorewrite ARGS in
-# an empty output directory ($OUTDIR, which ARGS refer to) and checks the
-# status, one stderr line (any non-empty text for usage errors, status 1),
-# empty stdout, and that $OUTDIR stays empty.
+# expect_reject WANT_STATUS DESCRIPTION REASON ARGS...: runs bin/gorewrite
+# ARGS in an empty output directory ($OUTDIR, which ARGS refer to) and
+# checks the status, one stderr line (any number of lines for usage errors,
+# status 1) matching REASON (an extended regular expression: the path it
+# names and the reason), empty stdout, and that $OUTDIR stays empty.
 expect_reject() {
-    local want=$1 what=$2
-    shift 2
+    local want=$1 what=$2 phrase=$3
+    shift 3
     local rc ok=1 lines
     "$GOREWRITE" "$@" >"$WORK/stdout" 2>"$WORK/stderr"
     rc=$?
@@ -38,6 +41,11 @@ expect_reject() {
         fi
     elif [ "$lines" -ne 1 ] || [ -z "$(tr -d ' \n' <"$WORK/stderr")" ]; then
         echo "  stderr has $lines lines, want exactly one non-empty line:"
+        head -5 "$WORK/stderr" | sed 's/^/    | /'
+        ok=0
+    fi
+    if ! grep -qE -- "$phrase" "$WORK/stderr"; then
+        echo "  stderr lacks the reason '$phrase':"
         head -5 "$WORK/stderr" | sed 's/^/    | /'
         ok=0
     fi
@@ -134,16 +142,16 @@ if ! (cd "$ROOT/testdata/recursion" && go_env 1.22 env GOARCH=arm64 "$(go_bin 1.
 fi
 
 # Rejections (exit 2) --------------------------------------------------
-new_outdir; expect_reject 2 "text file" "$IN/text" "$OUTDIR/o"
-new_outdir; expect_reject 2 "empty file" "$IN/empty" "$OUTDIR/o"
-new_outdir; expect_reject 2 "32-bit ELF (crafted)" "$IN/elf32" "$OUTDIR/o"
-new_outdir; expect_reject 2 "32-bit ELF (gcc -m32)" "$IN/elf32gcc" "$OUTDIR/o"
-new_outdir; expect_reject 2 "Go binary truncated to 1000 bytes" "$IN/trunc1000" "$OUTDIR/o"
-new_outdir; expect_reject 2 "Go binary truncated to half ($((size / 2)) of $size bytes)" "$IN/trunchalf" "$OUTDIR/o"
-new_outdir; expect_reject 2 "Go binary missing its last 4096 bytes" "$IN/trunc4k" "$OUTDIR/o"
-new_outdir; expect_reject 2 "non-Go x86-64 ELF (/bin/true)" "$IN/true" "$OUTDIR/o"
-new_outdir; expect_reject 2 "Go binary for arm64" "$GOARM64" "$OUTDIR/o"
-new_outdir; expect_reject 2 "Go release whose table row disagrees with the binary" "$IN/go117" "$OUTDIR/o"
+new_outdir; expect_reject 2 "text file" "$IN/text: not an ELF file" "$IN/text" "$OUTDIR/o"
+new_outdir; expect_reject 2 "empty file" "$IN/empty: not an ELF file \(empty\)" "$IN/empty" "$OUTDIR/o"
+new_outdir; expect_reject 2 "32-bit ELF (crafted)" "$IN/elf32: not a 64-bit ELF file" "$IN/elf32" "$OUTDIR/o"
+new_outdir; expect_reject 2 "32-bit ELF (gcc -m32)" "$IN/elf32gcc: not a 64-bit ELF file" "$IN/elf32gcc" "$OUTDIR/o"
+new_outdir; expect_reject 2 "Go binary truncated to 1000 bytes" "$IN/trunc1000: section headers missing or outside the file \(truncated\?\)" "$IN/trunc1000" "$OUTDIR/o"
+new_outdir; expect_reject 2 "Go binary truncated to half ($((size / 2)) of $size bytes)" "$IN/trunchalf: (segment|section) [0-9]+ lies outside the file \(truncated\?\)" "$IN/trunchalf" "$OUTDIR/o"
+new_outdir; expect_reject 2 "Go binary missing its last 4096 bytes" "$IN/trunc4k: (segment|section) [0-9]+ lies outside the file \(truncated\?\)" "$IN/trunc4k" "$OUTDIR/o"
+new_outdir; expect_reject 2 "non-Go x86-64 ELF (/bin/true)" "$IN/true: not a Go program" "$IN/true" "$OUTDIR/o"
+new_outdir; expect_reject 2 "Go binary for arm64" "$GOARM64: not an x86-64 ELF file \(machine 183\)" "$GOARM64" "$OUTDIR/o"
+new_outdir; expect_reject 2 "Go release whose table row disagrees with the binary" "$IN/go117: .*g.racectx is 0x140 by the table row but 0x130 by the " "$IN/go117" "$OUTDIR/o"
 n=$((n + 1))
 if grep -q 'g.racectx is 0x140 by the table row but 0x130 by the ' "$WORK/stderr"; then
     echo "ok   the disagreement names both values"
@@ -151,26 +159,26 @@ else
     echo "FAIL the disagreement does not name both values: $(cat "$WORK/stderr")"
     fails=$((fails + 1))
 fi
-new_outdir; expect_reject 2 "Go release older than 1.15" "$IN/go114" "$OUTDIR/o"
-new_outdir; expect_reject 2 "missing input" "$IN/does-not-exist" "$OUTDIR/o"
-new_outdir; expect_reject 2 "directory as input" "$IN" "$OUTDIR/o"
-new_outdir; expect_reject 2 "output directory does not exist" "$GOPROG" "$OUTDIR/missing/o"
+new_outdir; expect_reject 2 "Go release older than 1.15" "$IN/go114: .*go1.14.99" "$IN/go114" "$OUTDIR/o"
+new_outdir; expect_reject 2 "missing input" "$IN/does-not-exist: cannot open: No such file or directory" "$IN/does-not-exist" "$OUTDIR/o"
+new_outdir; expect_reject 2 "directory as input" "$IN: not a regular file" "$IN" "$OUTDIR/o"
+new_outdir; expect_reject 2 "output directory does not exist" "$OUTDIR/missing/o: cannot create a temporary file beside it" "$GOPROG" "$OUTDIR/missing/o"
 # An output path that is not a regular file is refused, never replaced
 # (renaming over a device such as /dev/null as root would replace it).
 mkfifo "$WORK/fifo"
 ln -s "$WORK/fifo" "$WORK/fifo-link"
-new_outdir; expect_reject 2 "output is a FIFO" "$GOPROG" "$WORK/fifo"
-new_outdir; expect_reject 2 "output is a symlink to a FIFO" "$GOPROG" "$WORK/fifo-link"
-new_outdir; expect_reject 2 "output is a directory" "$GOPROG" "$OUTDIR"
+new_outdir; expect_reject 2 "output is a FIFO" "$WORK/fifo: exists and is not a regular file" "$GOPROG" "$WORK/fifo"
+new_outdir; expect_reject 2 "output is a symlink to a FIFO" "$WORK/fifo-link: exists and is not a regular file" "$GOPROG" "$WORK/fifo-link"
+new_outdir; expect_reject 2 "output is a directory" "$OUTDIR: exists and is not a regular file" "$GOPROG" "$OUTDIR"
 [ -p "$WORK/fifo" ] && [ -L "$WORK/fifo-link" ] || fail "the FIFO or its link was replaced"
 # --layout-report FILE that cannot be written: the output is removed again.
-new_outdir; expect_reject 2 "layout report not writable" --layout-report "$WORK/missing/layout" "$GOPROG" "$OUTDIR/o"
-new_outdir; expect_reject 2 "layout report is the output" --layout-report "$OUTDIR/o" "$GOPROG" "$OUTDIR/o"
+new_outdir; expect_reject 2 "layout report not writable" "$WORK/missing/layout: cannot write the layout report" --layout-report "$WORK/missing/layout" "$GOPROG" "$OUTDIR/o"
+new_outdir; expect_reject 2 "layout report is the output" "$OUTDIR/o: the layout report would overwrite the output" --layout-report "$OUTDIR/o" "$GOPROG" "$OUTDIR/o"
 
 # Usage errors (exit 1) ------------------------------------------------
-new_outdir; expect_reject 1 "no arguments"
-new_outdir; expect_reject 1 "one argument" "$GOPROG"
-new_outdir; expect_reject 1 "three arguments" "$GOPROG" "$OUTDIR/o" "$OUTDIR/p"
+new_outdir; expect_reject 1 "no arguments" "usage: gorewrite"
+new_outdir; expect_reject 1 "one argument" "usage: gorewrite" "$GOPROG"
+new_outdir; expect_reject 1 "three arguments" "unexpected argument $OUTDIR/p" "$GOPROG" "$OUTDIR/o" "$OUTDIR/p"
 
 # Output path equal to the input: status 1 or 2, input unchanged, no
 # temporary files beside it.
@@ -189,6 +197,10 @@ for form in "$SAME/prog" "$SAME/./prog"; do
     fi
     if [ "$(wc -l <"$WORK/stderr")" -ne 1 ]; then
         echo "  stderr has $(wc -l <"$WORK/stderr") lines, want 1"
+        ok=0
+    fi
+    if ! grep -qF -- "$form: output is the input file" "$WORK/stderr"; then
+        echo "  stderr lacks '$form: output is the input file'"
         ok=0
     fi
     if ! cmp -s "$SAME/prog" "$WORK/prog.copy"; then
@@ -210,13 +222,17 @@ done
 
 # Output path is a symlink to the input: the input must stay unchanged.
 ln -s "$SAME/prog" "$SAME/link"
-"$GOREWRITE" "$SAME/prog" "$SAME/link" >/dev/null 2>&1
+"$GOREWRITE" "$SAME/prog" "$SAME/link" >/dev/null 2>"$WORK/stderr"
+rc=$?
 n=$((n + 1))
-if cmp -s "$SAME/prog" "$WORK/prog.copy"; then
-    echo "ok   output is a symlink to the input: input unchanged"
-else
+if ! cmp -s "$SAME/prog" "$WORK/prog.copy"; then
     echo "FAIL output is a symlink to the input: the input was modified"
     fails=$((fails + 1))
+elif [ $rc -ne 2 ] || ! grep -qF -- "$SAME/link: output is the input file" "$WORK/stderr"; then
+    echo "FAIL output is a symlink to the input: exit $rc (want 2), stderr: $(head -c 200 "$WORK/stderr")"
+    fails=$((fails + 1))
+else
+    echo "ok   output is a symlink to the input: exit 2, input unchanged: $(head -c 200 "$WORK/stderr")"
 fi
 
 # Sanity: the same Go program is accepted (so the rejections above are

@@ -2,15 +2,17 @@
 # t_timing: per-function latency. testdata/timing, built with every Go
 # version, runs instrumented (timing is the default) and reports through
 # gostat --json durations that agree with what the program measured itself
-# with time.Now: a 10 ms sleep (mean within 10 % of 10 ms and of the
-# program's own mean), a busy loop, fib(25) whose root call includes all its
+# with time.Now, inside each function and around each call (gostat's
+# window lies between: check_timing's bracket, 2 % for the clocks): a 10 ms
+# sleep (also: no call under 10 ms), a busy loop, fib(25) whose root call includes all its
 # children, 1000 goroutines sleeping across threads, panics recovered
 # mid-call, recursion deep enough to move the stack, a jump-table switch and
 # runtime.Goexit; crypto/sha256's assembly runs correctly. Calls that cannot be timed are counted as drops, never
 # mis-timed. The same program built with --count-only counts exactly and
 # reports no timing; built with --sample 8 it counts exactly, times about 1
-# call in 8 at random intervals, and its means still agree with the
-# program's own.
+# call in 8 at random intervals, and its mean of main.work lies between the
+# means of the program's own fastest and slowest calls, as many as gostat
+# timed (2 % tolerance each way, check_sampled).
 # Environment: GOVERS="1.22" restricts the Go versions.
 
 . "$(dirname "$0")/lib.sh"
@@ -34,9 +36,14 @@ bad = []
 def f(name):
     return funcs["main." + name]
 
-def near(what, got, want, tol=0.10):
-    if not (abs(got - want) <= tol * want):
-        bad.append("%s: %.0f ns, want %.0f ns +-%d%%" % (what, got, want, tol * 100))
+def bracket(what, got, inner, outer, tol=0.02):
+    # gostat times a call from its entry to its return: inside the caller's
+    # time.Now pair (outer) and around the callee's own (inner), whatever
+    # the load does to either. 2 % for the two clocks (gostat's calibrated
+    # TSC, Go's monotonic clock), 1 ns for rounding.
+    if not ((1 - tol) * inner - 1 <= got <= (1 + tol) * outer + 1):
+        bad.append("%s: %.0f ns, outside the program's own %.0f (inside the call) .. %.0f ns (around it) +-%d%%"
+                   % (what, got, inner, outer, tol * 100))
 
 def timed(name, n):
     got = f(name)["timed_calls"]
@@ -47,22 +54,31 @@ if stats.get("timing") is not True:
     bad.append("timing is not on")
 for name in ["sleep10ms", "spin", "work", "fibRoot", "fib", "nap", "guard", "classify", "afterGoexit", "main"]:
     timed(name, f(name)["calls"])
-near("main.sleep10ms mean vs 10 ms", f("sleep10ms")["mean_ns"], 10e6)
-near("main.sleep10ms mean vs the program's own", f("sleep10ms")["mean_ns"], self["sleep10ms_mean_ns"])
-near("main.spin mean vs the program's own", f("spin")["mean_ns"], self["spin_mean_ns"])
-near("main.work mean vs the program's own", f("work")["mean_ns"], self["work_mean_ns"])
-near("main.fibRoot vs the program's own", f("fibRoot")["total_ns"], self["fibroot_ns"])
+# time.Sleep never returns early: every call >= 10 ms (0.1 % for the TSC's
+# calibration). Not "within 10 % of 10 ms": a loaded machine wakes the
+# sleeper late (16.6 ms seen at load 21 on 2 cores); the upper side is held
+# by the program's own mean, which sees the same late wake-ups.
+if f("sleep10ms")["min_ns"] < 0.999 * 10e6:
+    bad.append("main.sleep10ms: fastest call %s ns, shorter than its 10 ms sleep" % f("sleep10ms")["min_ns"])
+# Not "within 10 % of the program's own" (around the call) any more: at
+# load 20 the caller was descheduled between its time.Now and fibRoot's
+# entry (25.9 ms timed by gostat, 31.7 ms by the caller); the bracket holds
+# under any load and is tighter on a quiet machine.
+bracket("main.sleep10ms mean", f("sleep10ms")["mean_ns"], self["inner_sleep10ms_ns"] / 20, self["sleep10ms_mean_ns"])
+bracket("main.spin mean", f("spin")["mean_ns"], self["inner_spin_ns"] / 50, self["spin_mean_ns"])
+bracket("main.work mean", f("work")["mean_ns"], sum(self["inner_work_each_ns"]) / 4000, self["work_mean_ns"])
+bracket("main.fibRoot", f("fibRoot")["total_ns"], self["inner_fibroot_ns"], self["fibroot_ns"])
 # the root call of fib(25) is fib's longest and holds all its children
 if not (0.9 * f("fibRoot")["max_ns"] <= f("fib")["max_ns"] <= f("fibRoot")["max_ns"]):
     bad.append("main.fib max %s outside 90-100%% of main.fibRoot %s" % (f("fib")["max_ns"], f("fibRoot")["max_ns"]))
-near("main.nap mean (1000 goroutines) vs the program's own", f("nap")["mean_ns"], self["nap_mean_ns"])
+bracket("main.nap mean (1000 goroutines)", f("nap")["mean_ns"], self["inner_nap_ns"] / 1000, self["nap_mean_ns"])
 if f("nap")["min_ns"] < 2e6:
     bad.append("main.nap min %s < its 2 ms sleep" % f("nap")["min_ns"])
 # every odd call panics and is recovered in guard: only the even ones return
 timed("mayPanic", 1000)
 # deep(20000) moves the stack many times; deepRoot's calls span it
 timed("deepRoot", 3)
-near("main.deepRoot mean vs the program's own", f("deepRoot")["mean_ns"], self["deeproot_mean_ns"])
+bracket("main.deepRoot mean", f("deepRoot")["mean_ns"], self["inner_deeproot_ns"] / 3, self["deeproot_mean_ns"])
 if not (0 < f("deep")["timed_calls"] < f("deep")["calls"]):
     bad.append("main.deep: %s of %s calls timed; the deepest cannot be" % (f("deep")["timed_calls"], f("deep")["calls"]))
 # runtime.Goexit unwinds exitNow and goexitWorker: never timed, never mis-timed
@@ -112,6 +128,21 @@ elif not (0.97 * self["work_min_ns"] <= w["min_ns"] <= 1.10 * self["work_min_ns"
     bad.append("main.work: fastest timed call %s ns, the program's fastest %s ns" % (w["min_ns"], self["work_min_ns"]))
 elif abs(w["total_ns"] - w["mean_ns"] * w["calls"]) > w["calls"]:
     bad.append("main.work: total %s is not the estimate mean x calls" % w["total_ns"])
+else:
+    # The sampled mean against the program's own measurement. The program
+    # timed every call from inside (time.Now as work's body starts and
+    # ends) and from outside (around the call); gostat's window lies
+    # between, and its mean is that of the n calls it drew, so it cannot be
+    # below the mean of the n fastest inner times nor above that of the n
+    # slowest outer ones, whatever the load does. Tolerance: 2 % each way
+    # for the two clocks (gostat's calibrated TSC, Go's monotonic clock),
+    # 1 ns for rounding.
+    inner, outer = sorted(self["inner_work_each_ns"]), sorted(self["work_each_ns"])
+    n = w["timed_calls"]
+    lo, hi = sum(inner[:n]) / n, sum(outer[-n:]) / n
+    if len(inner) != 4000 or len(outer) != 4000 or not (0.98 * lo - 1 <= w["mean_ns"] <= 1.02 * hi + 1):
+        bad.append("main.work: sampled mean %s ns of %d calls, outside 0.98 x %.0f (the program's %d fastest, inside) .. 1.02 x %.0f (its %d slowest, around)"
+                   % (w["mean_ns"], n, lo, n, hi, n))
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)

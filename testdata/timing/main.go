@@ -30,7 +30,9 @@ func sleep10ms() {
 	if never {
 		rare()
 	}
+	t := time.Now()
 	time.Sleep(10 * time.Millisecond)
+	inner.add(&inner.sleep10ms, t)
 }
 
 //go:noinline
@@ -38,10 +40,12 @@ func spin(n int) int {
 	if never {
 		rare()
 	}
+	t := time.Now()
 	s := 0
 	for i := 0; i < n; i++ {
 		s += i*i ^ (s >> 3)
 	}
+	inner.add(&inner.spin, t)
 	return s
 }
 
@@ -53,10 +57,12 @@ func work(n int) int {
 	if never {
 		rare()
 	}
+	t := time.Now()
 	s := 0
 	for i := 0; i < n; i++ {
 		s += i ^ (s >> 1)
 	}
+	inner.workEach = append(inner.workEach, time.Since(t).Nanoseconds())
 	return s
 }
 
@@ -76,7 +82,10 @@ func fibRoot() int {
 	if never {
 		rare()
 	}
-	return fib(25)
+	t := time.Now()
+	r := fib(25)
+	inner.add(&inner.fibRoot, t)
+	return r
 }
 
 //go:noinline
@@ -84,8 +93,10 @@ func nap() {
 	if never {
 		rare()
 	}
+	t := time.Now()
 	time.Sleep(2 * time.Millisecond)
 	runtime.Gosched()
+	inner.add(&inner.nap, t)
 }
 
 //go:noinline
@@ -130,7 +141,10 @@ func deepRoot() int {
 	if never {
 		rare()
 	}
-	return deep(20000)
+	t := time.Now()
+	r := deep(20000)
+	inner.add(&inner.deepRoot, t)
+	return r
 }
 
 //go:noinline
@@ -205,15 +219,44 @@ func hashes() [32]byte {
 	return sum
 }
 
-// measured holds what the program timed itself, in nanoseconds.
+// inner holds the same functions timed from inside (time.Now as the body starts
+// and before it returns), summed. gostat's window (the call, from entry to
+// return) lies between this and the caller's time.Now around the call, so
+// tests/t_timing.sh can bracket gostat's times, however loaded the machine.
+type innerTimes struct {
+	mu                                      sync.Mutex
+	sleep10ms, spin, fibRoot, nap, deepRoot time.Duration
+	workEach                                []int64 // every call of work, in call order
+}
+
+var inner innerTimes
+
+// add adds the time since start to *sum (nap runs on 1000 goroutines).
+func (in *innerTimes) add(sum *time.Duration, start time.Time) {
+	d := time.Since(start)
+	in.mu.Lock()
+	*sum += d
+	in.mu.Unlock()
+}
+
+// measured holds what the program timed itself, in nanoseconds: around
+// each call (the caller's view) and inside it (inner).
 type measured struct {
 	Sleep10msMean float64 `json:"sleep10ms_mean_ns"`
 	SpinMean      float64 `json:"spin_mean_ns"`
 	WorkMean      float64 `json:"work_mean_ns"`
 	WorkMin       float64 `json:"work_min_ns"`
+	WorkEach      []int64 `json:"work_each_ns"` // every call of work, in call order
 	FibRoot       float64 `json:"fibroot_ns"`
 	NapMean       float64 `json:"nap_mean_ns"`
 	DeepRootMean  float64 `json:"deeproot_mean_ns"`
+	// inner: sums over all calls, and work's calls one by one
+	InnerSleep10ms int64   `json:"inner_sleep10ms_ns"`
+	InnerSpin      int64   `json:"inner_spin_ns"`
+	InnerFibRoot   int64   `json:"inner_fibroot_ns"`
+	InnerNap       int64   `json:"inner_nap_ns"`
+	InnerDeepRoot  int64   `json:"inner_deeproot_ns"`
+	InnerWorkEach  []int64 `json:"inner_work_each_ns"`
 }
 
 func meanOf(n int, f func()) float64 {
@@ -222,18 +265,28 @@ func meanOf(n int, f func()) float64 {
 }
 
 func meanMinOf(n int, f func()) (mean, min float64) {
+	mean, min, _ = meanMinEach(n, f)
+	return mean, min
+}
+
+// meanMinEach also returns every call's duration: the sampled timing test
+// bounds gostat's mean of the calls it timed by the fastest and slowest
+// calls the program saw.
+func meanMinEach(n int, f func()) (mean, min float64, each []int64) {
 	var total time.Duration
 	least := time.Duration(1<<63 - 1)
+	each = make([]int64, n)
 	for i := 0; i < n; i++ {
 		t := time.Now()
 		f()
 		d := time.Since(t)
+		each[i] = d.Nanoseconds()
 		total += d
 		if d < least {
 			least = d
 		}
 	}
-	return float64(total.Nanoseconds()) / float64(n), float64(least.Nanoseconds())
+	return float64(total.Nanoseconds()) / float64(n), float64(least.Nanoseconds()), each
 }
 
 func naps() float64 {
@@ -284,7 +337,7 @@ func main() {
 	m.Sleep10msMean = meanOf(20, sleep10ms)
 	spins := 0
 	m.SpinMean = meanOf(50, func() { spins += spin(2000000) & 1 })
-	m.WorkMean, m.WorkMin = meanMinOf(4000, func() { spins += work(20000) & 1 })
+	m.WorkMean, m.WorkMin, m.WorkEach = meanMinEach(4000, func() { spins += work(20000) & 1 })
 	fibv := 0
 	m.FibRoot = meanOf(1, func() { fibv = fibRoot() })
 	m.NapMean = naps()
@@ -305,6 +358,8 @@ func main() {
 	fmt.Println("after goexit =", goexits())
 	fmt.Println("spins =", spins >= 0)
 	fmt.Printf("sha256 = %x\n", hashes())
+	m.InnerSleep10ms, m.InnerSpin, m.InnerFibRoot = int64(inner.sleep10ms), int64(inner.spin), int64(inner.fibRoot)
+	m.InnerNap, m.InnerDeepRoot, m.InnerWorkEach = int64(inner.nap), int64(inner.deepRoot), inner.workEach
 	if path := os.Getenv("TIMING_OUT"); path != "" { // ioutil: Go 1.15 has no os.WriteFile
 		b, _ := json.Marshal(m)
 		if err := ioutil.WriteFile(path, b, 0o644); err != nil {

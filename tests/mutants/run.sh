@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# tests/mutants/run.sh [NAME...] (`make mutants`): shows that the tests catch
+# deliberately broken variants of gorewrite and gostat. Each
+# tests/mutants/NAME.patch is one mutant: a short header ("Mutant:" what is
+# broken, one "Test: [VAR=value...] t_name" line per test expected to catch
+# it), then a patch against the tree. For each mutant the tree is copied to
+# build/mutants/NAME (with the current objects, so that only the patched
+# file is recompiled), patched and built; then each listed test runs with
+# GOREWRITE/GOSTAT pointing at the mutant's binaries. A mutant is killed
+# when at least one of its tests fails. Each test line also runs once with
+# the real binaries first and must pass there (so a kill is the mutant's
+# doing, not a test that fails anyway).
+# Prints "mutant -> killed by TEST..." per mutant; exit 1 if any survives
+# (or a baseline run fails, or a mutant does not build).
+# Logs: build/test-logs/mutants/.
+
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+MDIR=$ROOT/tests/mutants
+LOGS=$ROOT/build/test-logs/mutants
+TEST_TIMEOUT=${TEST_TIMEOUT:-1500}
+mkdir -p "$LOGS"
+start_all=$(date +%s)
+
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+    for p in "$MDIR"/*.patch; do names+=("$(basename "$p" .patch)"); done
+fi
+
+# run_test LOG GOREWRITE GOSTAT TESTLINE: runs one "Test:" line; its status.
+run_test() {
+    local log=$1 gr=$2 gs=$3 line=$4 envs=() t
+    read -r -a words <<<"$line"
+    t=${words[${#words[@]} - 1]}
+    envs=("${words[@]:0:${#words[@]}-1}")
+    env GOREWRITE="$gr" GOSTAT="$gs" ${envs[@]+"${envs[@]}"} \
+        timeout -k 10 "$TEST_TIMEOUT" bash "$ROOT/tests/$t.sh" >"$log" 2>&1
+}
+
+# test_lines NAME: the mutant's "Test:" lines.
+test_lines() {
+    sed -n 's/^Test: *//p' "$MDIR/$1.patch"
+}
+
+bad=0
+# Baseline: every distinct test line passes with the real binaries.
+declare -A baseline_ok
+for name in "${names[@]}"; do
+    [ -f "$MDIR/$name.patch" ] || { echo "no mutant $name"; bad=1; continue; }
+    while IFS= read -r line; do
+        [ -n "${baseline_ok[$line]+x}" ] && continue
+        s=$(date +%s)
+        log=$LOGS/baseline.$(echo "$line" | tr -c 'A-Za-z0-9_.=-' _).log
+        if run_test "$log" "$ROOT/bin/gorewrite" "$ROOT/bin/gostat" "$line"; then
+            baseline_ok[$line]=1
+            echo "baseline ok   $line ($(($(date +%s) - s))s)"
+        else
+            baseline_ok[$line]=0
+            echo "baseline FAIL $line ($(($(date +%s) - s))s): see $log"
+            bad=1
+        fi
+    done < <(test_lines "$name")
+done
+
+# build_mutant NAME: the patched tree in build/mutants/NAME, built.
+build_mutant() {
+    local name=$1 dst=$ROOT/build/mutants/$1
+    rm -rf "$dst"
+    mkdir -p "$dst/build"
+    tar -C "$ROOT" --exclude=./build --exclude=./bin --exclude=./.git -cf - . | tar -C "$dst" -xf - || return 1
+    # the current objects (timestamps kept): only what the patch touches
+    # is compiled again
+    local d
+    for d in common elf rewriter gostat stubs gen; do
+        [ -d "$ROOT/build/$d" ] && cp -a "$ROOT/build/$d" "$dst/build/"
+    done
+    [ -d "$ROOT/bin" ] && cp -a "$ROOT/bin" "$dst/"
+    patch -d "$dst" -p1 <"$MDIR/$name.patch" >"$LOGS/$name.build.log" 2>&1 &&
+        make -C "$dst" bin/gorewrite bin/gostat >>"$LOGS/$name.build.log" 2>&1
+}
+
+summary=()
+for name in "${names[@]}"; do
+    [ -f "$MDIR/$name.patch" ] || continue
+    s=$(date +%s)
+    dst=$ROOT/build/mutants/$name
+    if ! build_mutant "$name"; then
+        echo "mutant $name: does not build (see $LOGS/$name.build.log)"
+        summary+=("$name -> NOT BUILT")
+        bad=1
+        continue
+    fi
+    if cmp -s "$dst/bin/gorewrite" "$ROOT/bin/gorewrite" && cmp -s "$dst/bin/gostat" "$ROOT/bin/gostat"; then
+        echo "mutant $name: its binaries equal the real ones (the patch changed nothing)"
+        summary+=("$name -> NOT BUILT (unchanged)")
+        bad=1
+        continue
+    fi
+    killers=()
+    while IFS= read -r line; do
+        [ "${baseline_ok[$line]:-0}" = 1 ] || continue
+        log=$LOGS/$name.$(echo "$line" | tr -c 'A-Za-z0-9_.=-' _).log
+        if run_test "$log" "$dst/bin/gorewrite" "$dst/bin/gostat" "$line"; then
+            echo "  $name: survives $line"
+        else
+            killers+=("${line##* }")
+            echo "  $name: killed by $line: $(grep -m1 -E 'FAIL|^  ' "$log" | head -c 200)"
+        fi
+    done < <(test_lines "$name")
+    if [ ${#killers[@]} -eq 0 ]; then
+        summary+=("$name -> SURVIVED")
+        bad=1
+    else
+        summary+=("$name -> killed by ${killers[*]} ($(($(date +%s) - s))s)")
+    fi
+    rm -rf "$dst"
+done
+
+echo "mutants:"
+printf '  %s\n' "${summary[@]}"
+for line in "${!baseline_ok[@]}"; do
+    [ "${baseline_ok[$line]}" = 1 ] || echo "  baseline failed (its mutants were not run against it): $line"
+done
+echo "$(printf '%s\n' "${summary[@]}" | grep -c ' -> killed by ') of ${#names[@]} mutants killed in $(($(date +%s) - start_all))s"
+exit $bad
