@@ -1,7 +1,7 @@
 /* go_sigpanic.c: the runtime's signal-to-panic fields per release
- * (go_sigpanic.h). Go 1.16 has no row: no toolchain of it is at hand to
- * read the DWARF of, so its programs keep possibly-faulting entries
- * unrelocated. */
+ * (go_sigpanic.h). Go 1.16, 1.17, 1.18 and 1.20 have no row: no toolchain
+ * of them is at hand to read the DWARF of, so their programs keep
+ * possibly-faulting entries unrelocated (skipped with that reason). */
 #include "go_sigpanic.h"
 
 #include <string.h>
@@ -14,6 +14,7 @@ static const struct gr_go_sigfields fields[] = {
     {22, 0xd8, 0xf8, 0x100, 0x108},
     {23, 0xe0, 0x100, 0x108, 0x110},
     {24, 0xe4, 0x100, 0x108, 0x110},
+    {25, 0xdc, 0xf8, 0x100, 0x108},   /* go1.25.12 (trixie-backports) */
     {26, 0xe0, 0x100, 0x108, 0x110},
     {27, 0xe0, 0x100, 0x108, 0x110},
 };
