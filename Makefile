@@ -184,7 +184,7 @@ check: deps
 # (tests/t_mutants.sh, about 1.5 min).
 .PHONY: mutants
 mutants: deps
-	$(MAKE) all
+	$(MAKE) all tools
 	bash tests/mutants/run.sh
 
 demo: deps
