@@ -159,6 +159,46 @@ static uint32_t record_offset(const struct func_ctx *fc)
     return (uint32_t)gs_timing_offset(fc->layout->timing_off, fc->pf->timing);
 }
 
+/* reg = g, read from TLS with the program's own load (plan->tls_entry). */
+static int load_tls_g(struct gr_codebuf *c, const struct func_ctx *fc, ZydisRegister reg,
+                      struct gr_error *err)
+{
+    ZydisRegister from = fc->tls[0].ops[0].reg.value;
+    for (unsigned i = 0; i < fc->ntls; i++)
+        TRY(gr_emit_relocated_reg(c, &fc->tls[i], from, reg, err));
+    return 0;
+}
+
+/* The slow paths of both entry trampolines. S: the thread has no row
+ * yet: gs_claim_row returns one in R12 (0 when they are used up), which is
+ * kept in m.tls[1] (g taken from R14, or from TLS when g_from_tls), and the
+ * count goes to I. L: no row (or no g or m): the shared row 0, with a
+ * locked increment, then on to next. */
+static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
+                           int g_from_tls, uint64_t shared_counter, uint64_t next,
+                           struct gr_error *err)
+{
+    place(lb, c, LABEL_S);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb->later)));
+    TRY(refer(lb, c, LABEL_C, err));
+    TRY(JUMP(JMP, fc->stubs->claim_row));
+    place(lb, c, LABEL_C);
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb->later));
+    TRY(refer(lb, c, LABEL_L, err));
+    if (g_from_tls) {
+        TRY(load_tls_g(c, fc, R13, err));
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, fc->rt->g_m)));
+    } else {
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
+    }
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
+    TRY(JUMP(JMP, lb->at[LABEL_I]));
+    place(lb, c, LABEL_L);
+    TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
+    return JUMP(JMP, next);
+}
+
 /* The entry trampoline in the comment at the top of this file. */
 static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
@@ -194,33 +234,11 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     } else {
         TRY(JUMP(JMP, back));
     }
-    place(&lb, c, LABEL_S);
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb.later)));
-    TRY(refer(&lb, c, LABEL_C, err));
-    TRY(JUMP(JMP, fc->stubs->claim_row));
-    place(&lb, c, LABEL_C);
-    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, lb.later));
-    TRY(refer(&lb, c, LABEL_L, err));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
-    TRY(JUMP(JMP, lb.at[LABEL_I]));
-    place(&lb, c, LABEL_L);
-    TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
-    TRY(JUMP(JMP, back));
+    TRY(emit_slow_paths(c, fc, &lb, 0, shared_counter, back, err));
     resolve(&lb, c);
     return 0;
 }
 
-/* reg = g, read from TLS with the program's own load (plan->tls_entry). */
-static int load_tls_g(struct gr_codebuf *c, const struct func_ctx *fc, ZydisRegister reg,
-                      struct gr_error *err)
-{
-    ZydisRegister from = fc->tls[0].ops[0].reg.value;
-    for (unsigned i = 0; i < fc->ntls; i++)
-        TRY(gr_emit_relocated_reg(c, &fc->tls[i], from, reg, err));
-    return 0;
-}
 
 /* Where the guards of a leaf trampoline branch from, and where each
  * relocated instruction starts. */
@@ -314,21 +332,7 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     }
     if (!pro->ends_flow)
         TRY(JUMP(JMP, back));
-    place(&lb, c, LABEL_S);
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb.later)));
-    TRY(refer(&lb, c, LABEL_C, err));
-    TRY(JUMP(JMP, fc->stubs->claim_row));
-    place(&lb, c, LABEL_C);
-    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, lb.later));
-    TRY(refer(&lb, c, LABEL_L, err));
-    TRY(load_tls_g(c, fc, R13, err));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, fc->rt->g_m)));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
-    TRY(JUMP(JMP, lb.at[LABEL_I]));
-    place(&lb, c, LABEL_L);
-    TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
-    TRY(JUMP(JMP, body));
+    TRY(emit_slow_paths(c, fc, &lb, 1, shared_counter, body, err));
     resolve(&lb, c);
     for (unsigned i = 0; i < pro->ninsns; i++)
         if (pro->guard_mask & (1u << i))
