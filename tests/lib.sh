@@ -318,3 +318,14 @@ check_stats_name() {
 elapsed_since() {
     echo $(($(date +%s) - $1))
 }
+
+# wait_for_line FILE REGEX: waits up to 30 s for a line of FILE (written by
+# a background process) to match the extended REGEX; 1 if none did.
+wait_for_line() {
+    local i
+    for i in $(seq 300); do
+        grep -qE "$2" "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    return 1
+}

@@ -45,15 +45,6 @@ $PY -c 'import prometheus_client' 2>/dev/null ||
 
 OM_ACCEPT='application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5'
 
-# wait_for_line FILE REGEX: waits up to 30 s for a line of FILE to match.
-wait_for_line() {
-    local i
-    for i in $(seq 300); do
-        grep -qE "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
-}
 
 # start_serve NAME [ARGS...]: starts gostat serve in the background; sets
 # $url to its /metrics URL (from its "serving" line) and $serve_pid.

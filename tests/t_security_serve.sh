@@ -31,15 +31,6 @@ my_ticks=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
 "$MKSTATS" "$dir/gostat.app.$$" --pid $$ --start-ticks "$my_ticks" --func main.work:0x10:10 >/dev/null ||
     fail "mkstats failed"
 
-wait_for_line() {
-    local i
-    for i in $(seq 300); do
-        grep -qE "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
-}
-
 # start_serve NAME ARGS...: sets $url (or $sock for unix:) and $serve_pid.
 start_serve() {
     local name=$1
