@@ -13,6 +13,11 @@ TEST_PKGS="python3 binutils gdb file valgrind clang-14 libclang-rt-14-dev xz-uti
 TEST_PKGS="$TEST_PKGS liblief-dev"
 # gostat serve's tests: curl, and prometheus_client's strict OpenMetrics parser
 TEST_PKGS="$TEST_PKGS curl python3-prometheus-client"
+# the real clients of flame graphs and call graphs (tests/t_flamegraph_clients.sh):
+# graphviz for `go tool pprof -svg`, headless Chromium for speedscope
+# (scripts/speedscope_shot.sh; speedscope itself comes from npm_progs.sh)
+# (fonts-liberation: the text in both pictures; only recommended by chromium)
+TEST_PKGS="$TEST_PKGS graphviz chromium fonts-liberation fonts-dejavu-core"
 # gostat's commands: top (ncurses; tmux drives it in the tests), serve
 # (libmicrohttpd), pprof (protobuf-c), merge/diff (jansson)
 GOSTAT_PKGS="libncurses-dev tmux libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler libjansson-dev"

@@ -7,7 +7,10 @@
 #   build/npm/go117:  esbuild-linux-64 0.13.15 (Go 1.17.2)
 #   build/npm/go118:  esbuild-linux-64 0.14.39 (Go 1.18.1)
 #   build/npm/go120:  @esbuild/linux-x64 0.18.20 (Go 1.20.7)
-# (no Debian suite carries Go 1.16-1.18 or 1.20). Each older esbuild gets a
+# (no Debian suite carries Go 1.16-1.18 or 1.20); and, not a Go program,
+#   build/npm/speedscope: speedscope 1.25.0, the flame graph viewer that
+#                     scripts/speedscope_shot.sh opens in headless Chromium
+#                     (its dist/release/index.html works offline). Each older esbuild gets a
 # prefix of its own: the package names repeat, and one `npm install
 # --no-save` into a prefix drops what an earlier one put there. Versions
 # pinned; no install scripts run. Idempotent; called by scripts/deps.sh.
@@ -18,7 +21,8 @@ DEST=$PWD/build/npm
 SETS=".:@esbuild/linux-x64/bin/esbuild,@typescript/native-preview-linux-x64/lib/tsgo,@bufbuild/buf-linux-x64/bin/buf,esbuild-linux-64/bin/esbuild:@esbuild/linux-x64@0.28.2 @typescript/native-preview-linux-x64@7.0.0-dev.20260707.2 @bufbuild/buf-linux-x64@1.75.0 esbuild-linux-64@0.11.23
 go117:esbuild-linux-64/bin/esbuild:esbuild-linux-64@0.13.15
 go118:esbuild-linux-64/bin/esbuild:esbuild-linux-64@0.14.39
-go120:@esbuild/linux-x64/bin/esbuild:@esbuild/linux-x64@0.18.20"
+go120:@esbuild/linux-x64/bin/esbuild:@esbuild/linux-x64@0.18.20
+speedscope:speedscope/bin/cli.mjs:speedscope@1.25.0"
 
 installed() {
     local prefix=$1 bins=$2 b
