@@ -41,7 +41,7 @@ LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # draws with wide-character curses (UTF-8 names).
 LIBS_GOSTAT   := -ljansson -lprotobuf-c -lz -lmicrohttpd -lncursesw -lm
 
-.PHONY: all tools deps check unit unit-build demo clean clean-objs bench asan fuzz fuzz-build fuzz-corpus install uninstall
+.PHONY: all tools deps check unit unit-build demo clean clean-objs bench bench-macro asan fuzz fuzz-build fuzz-corpus install uninstall
 all: bin/gorewrite bin/gostat
 
 # What the tests run besides the two programs (LIEF is needed only here).
@@ -191,9 +191,20 @@ demo: deps
 	$(MAKE) all
 	bash scripts/demo.sh
 
+# make bench: cost per call (scripts/bench.sh, build/bench/results.md), then
+# the macro benchmark. make bench-macro alone: what instrumenting costs a real
+# build, `go build -a cmd/gofmt` with Go 1.22's compile instrumented in each
+# mode (scripts/bench_macro.py; MACRO_ROUNDS interleaved rounds, about 1.5
+# min each on 2 cores; build/bench/macro.md).
+MACRO_ROUNDS ?= 3
 bench: deps
 	$(MAKE) all
 	bash scripts/bench.sh
+	python3 scripts/bench_macro.py --rounds $(MACRO_ROUNDS)
+
+bench-macro: deps
+	$(MAKE) all
+	python3 scripts/bench_macro.py --rounds $(MACRO_ROUNDS)
 
 # Builds everything with ASan+UBSan, runs the tests (with SANITIZE in their
 # environment, so that a test that runs make, such as t_install, builds
