@@ -87,7 +87,7 @@ rm -f "$out"
 chromium_run "$page&view=left-heavy" --screenshot="$out" >/dev/null ||
     die "chromium --screenshot failed: $(tail -3 "$tmp/chromium.log")"
 [ -s "$out" ] || die "chromium wrote no screenshot to $out"
-python3 - "$ROOT/scripts" "$out" "$WIDTH" "$HEIGHT" <<'PY' || exit 1
+python3 -B - "$ROOT/scripts" "$out" "$WIDTH" "$HEIGHT" <<'PY' || exit 1
 import sys
 sys.path.insert(0, sys.argv[1])
 from png_stats import stats

@@ -42,7 +42,7 @@ PY
     # with three colours left to right at 500:300:200 of it (gamma, then
     # alpha and beta: left heavy), one with a colour from 50 % to the end
     # and nothing before (main.busy under alpha and beta). 1 % tolerance.
-    python3 - scripts "$dir/paths.png" <<'PY' || fail "speedscope: the screenshot does not show the flame graph"
+    python3 -B - scripts "$dir/paths.png" <<'PY' || fail "speedscope: the screenshot does not show the flame graph"
 import sys
 sys.path.insert(0, sys.argv[1])
 from png_stats import decode, colour_extents
