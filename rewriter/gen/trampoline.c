@@ -199,6 +199,21 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
     return JUMP(JMP, next);
 }
 
+/* The timed part of both entry trampolines (r12 = this thread's row, R14 =
+ * g): hands the call over to gs_time_enter, which continues at back. */
+static int emit_time_entry(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
+                           struct gr_error *err)
+{
+    int sampled = fc->layout->sample > 1;
+    if (sampled) {
+        TRY(GR_EMIT(c, err, DEC, GR_MEM(R12, GS_ROW_SAMPLE_COUNTDOWN)));
+        TRY(JUMP(JNS, back));
+    }
+    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
+    return JUMP(JMP, sampled ? fc->stubs->time_enter_sampled : fc->stubs->time_enter);
+}
+
 /* The entry trampoline in the comment at the top of this file. */
 static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
@@ -222,18 +237,10 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     TRY(refer(&lb, c, LABEL_S, err));
     place(&lb, c, LABEL_I);
     TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
-    if (fc->pf->timing != GR_UNTIMED) {
-        int sampled = fc->layout->sample > 1;
-        if (sampled) {
-            TRY(GR_EMIT(c, err, DEC, GR_MEM(R12, GS_ROW_SAMPLE_COUNTDOWN)));
-            TRY(JUMP(JNS, back));
-        }
-        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
-        TRY(JUMP(JMP, sampled ? fc->stubs->time_enter_sampled : fc->stubs->time_enter));
-    } else {
+    if (fc->pf->timing != GR_UNTIMED)
+        TRY(emit_time_entry(c, fc, back, err));
+    else
         TRY(JUMP(JMP, back));
-    }
     TRY(emit_slow_paths(c, fc, &lb, 0, shared_counter, back, err));
     resolve(&lb, c);
     return 0;
