@@ -83,8 +83,8 @@
  * with a placeholder target and patched once the label is known: every
  * branch we emit is rel32 and every rip-relative operand disp32, and both
  * are the instruction's last 4 bytes, so the patch changes no size. */
-enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, NLABELS };
-#define MAX_FORWARD 5       /* to S, C and L (L three times in a leaf trampoline) */
+enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, LABEL_T, NLABELS };
+#define MAX_FORWARD 6       /* to S, C, T and L (L three times in a leaf trampoline) */
 
 struct forward {
     size_t field;           /* offset in the code buffer of the rel32/disp32 */
@@ -300,6 +300,58 @@ static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const
     return JUMP(JMP, fc->plan->sigpanic);
 }
 
+/* Go <= 1.16: the stack ABI, where R14 is not g. */
+static int stack_abi(const struct func_ctx *fc)
+{
+    return fc->rt->minor <= 16;
+}
+
+/* After a leaf's count (r12 = the row, TLS g known not nil): on to T, the
+ * timed path, when R14 is g. Register ABI: R14 must equal TLS g, which
+ * compiled Go keeps there but a signal handler or a C caller need not.
+ * Stack ABI: R14 is dead at entry (as every register but RSP and RDX), so
+ * it is loaded from TLS, as the checked functions' trampolines do. */
+static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
+                               struct gr_error *err)
+{
+    if (stack_abi(fc)) {
+        TRY(load_tls_g(c, fc, G, err));
+        TRY(JUMP(JMP, lb->later));
+    } else {
+        TRY(load_tls_g(c, fc, R13, err));
+        TRY(GR_EMIT(c, err, CMP, GR_REG(R13), GR_REG(G)));
+        TRY(JUMP(JZ, lb->later));
+    }
+    return refer(lb, c, LABEL_T, err);
+}
+
+/* The return of a timed leaf (RSP at the return address): to gs_time_exit
+ * only when R14 is TLS g and not nil (so the entry was timed too, and the
+ * routine can read the goroutine), else a plain ret. R12 and the flags are
+ * dead at a return in both ABIs; Go <= 1.16 reloads R14 (dead there too). */
+static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+{
+    size_t jump[2];
+    unsigned njump = 0;
+    ZydisRegister g = stack_abi(fc) ? G : R12;
+    TRY(load_tls_g(c, fc, g, err));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(g), GR_REG(g)));
+    TRY(JUMP(JZ, gr_code_here(c)));
+    jump[njump++] = c->len - 4;
+    if (!stack_abi(fc)) {
+        TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_REG(G)));
+        TRY(JUMP(JNZ, gr_code_here(c)));
+        jump[njump++] = c->len - 4;
+    }
+    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+    TRY(JUMP(JMP, fc->layout->sample > 1 ? fc->stubs->time_exit_sampled : fc->stubs->time_exit));
+    for (unsigned k = 0; k < njump; k++) {
+        int32_t rel = (int32_t)(gr_code_here(c) - (c->base + jump[k] + 4));
+        memcpy(c->bytes + jump[k], &rel, sizeof rel);
+    }
+    return gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err);
+}
+
 /* The entry trampoline of a function without a stack check (the comment at
  * the top, for leaf functions): g comes from TLS, since such a function can
  * run where R14 is not g (a signal handler, a C thread before needm); no g
@@ -329,17 +381,27 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     TRY(refer(&lb, c, LABEL_S, err));
     place(&lb, c, LABEL_I);
     TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
+    int timed = fc->pf->timing != GR_UNTIMED;
+    if (timed)
+        TRY(emit_leaf_time_test(c, fc, &lb, err));
     uint64_t body = gr_code_here(c);              /* B: the covered instructions */
     struct guards gd = {0};
     for (unsigned i = 0; i < pro->ninsns; i++) {
         if (pro->guard_mask & (1u << i))
             TRY(emit_guard(c, &fc->check[i], &gd, i, err));
         gd.at[i] = gr_code_here(c);
-        TRY(gr_emit_relocated(c, &fc->check[i], err));
+        if (timed && i + 1 == pro->ninsns && fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET)
+            TRY(emit_leaf_exit(c, fc, err));     /* the function's own return, timed */
+        else
+            TRY(gr_emit_relocated(c, &fc->check[i], err));
     }
     if (!pro->ends_flow)
         TRY(JUMP(JMP, back));
     TRY(emit_slow_paths(c, fc, &lb, 1, shared_counter, body, err));
+    if (timed) {
+        place(&lb, c, LABEL_T);
+        TRY(emit_time_entry(c, fc, body, err));
+    }
     resolve(&lb, c);
     for (unsigned i = 0; i < pro->ninsns; i++)
         if (pro->guard_mask & (1u << i))
@@ -379,6 +441,8 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
         TRY(gr_emit_relocated(c, &in, err));
         off += in.insn.length;
     }
+    if (fc->pf->prologue.shape == GR_PROLOGUE_LEAF)
+        return emit_leaf_exit(c, fc, err);
     TRY(reload_g(c, fc, err));
     TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
     return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP,

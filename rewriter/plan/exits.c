@@ -307,7 +307,11 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
         return 0;
     out->first_exit = list->n;
     for (size_t i = 0; i < s->ninsns; i++) {
-        if (s->kind[i] != RET)
+        /* A ret among the entry's covered bytes (a function without a
+         * check, a few bytes long) runs from the entry trampoline, which
+         * times it there (trampoline.c); any later one in them is never
+         * reached (no branch lands there, or the function is skipped). */
+        if (s->kind[i] != RET || s->starts[i] < entry_len)
             continue;
         struct gr_exit e;
         out->untimed_reason = cover_ret(s, code, size, i, entry_len, entry, &e);

@@ -5,8 +5,8 @@
  * program has a TLS load of g to copy; in executable text, the covered
  * instructions (which the 5-byte jmp and int3 filler replace) lie wholly
  * inside the function, and no branch lands inside them. A function with a
- * check is timed when every return can be patched (exits.c); one without
- * is counted only. */
+ * check is timed when every return can be patched (exits.c); so is one
+ * without, outside the runtime (leaf_timing.c). */
 #include "plan.h"
 
 #include <elf.h>
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "go_version.h"
+#include "leaf_timing.h"
 #include "x86.h"
 
 
@@ -93,7 +94,7 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     }
     pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
     if (leaf && !pf->untimed_reason)
-        pf->untimed_reason = "no stack check: counted at entry, not timed";
+        pf->untimed_reason = gr_leaf_untimed_reason(f);
     if (pf->untimed_reason) {
         plan->exits.n -= body.nexits;   /* timing is off: its returns stay */
         return 0;
