@@ -38,7 +38,7 @@ static const char FAULT[] =
     "checked first (several memory operands, a segment, 32-bit addressing, or R12/R13)";
 static const char FAULT_NO_LAYOUT[] =
     "no stack check: an instruction in the first 5 bytes can fault (memory through a register), "
-    "and the runtime's signal fields of this Go release are not verified (go_sigpanic.c)";
+    "and the runtime's signal fields (g.sig, g.sigcode0, g.sigcode1, g.sigpc) are not in the binary";
 static const char CALL[] = "no stack check: a call in the first 5 bytes";
 static const char TRAP[] = "no stack check: a system call, trap or division in the first 5 bytes";
 static const char SCRATCH[] =

@@ -164,7 +164,13 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     struct gr_exit_scan scan;
     find_tls_load(elf, prog, scratch, plan);
     plan->sigpanic = gr_go_sigpanic_entry(prog, plan->rt->minor);
-    plan->sig = plan->sigpanic ? gr_go_sigfields(plan->rt->minor) : NULL;
+    if (plan->sigpanic && plan->rt->have_sig) {
+        plan->sig_fields = (struct gr_go_sigfields){.minor = plan->rt->minor, .sig = plan->rt->g_sig,
+                                                    .sigcode0 = plan->rt->g_sigcode0,
+                                                    .sigcode1 = plan->rt->g_sigcode1,
+                                                    .sigpc = plan->rt->g_sigpc};
+        plan->sig = &plan->sig_fields;
+    }
     gr_exit_scan_init(&scan);
     int rc = 0;
     for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {
