@@ -18,7 +18,9 @@
  * throw; timing there would push on a goroutine's timing stack from code
  * that the goroutine did not call. Also package syscall's: its functions
  * without a check run in the vfork child (forkAndExecInChild1) on the
- * parent's stack. Both are counted exactly. */
+ * parent's stack. Both are counted exactly. Assembly is counted only: in
+ * ABI0 code R14 is an ordinary register (sha256's block function uses it
+ * as a scratch), so a return could not be matched to its entry. */
 #include "leaf_timing.h"
 
 #include <string.h>
@@ -26,6 +28,9 @@
 static const char RUNTIME[] =
     "no stack check, in the runtime (may run in a signal handler, on a C thread or while g "
     "is switched): counted at entry, not timed";
+static const char ASM[] =
+    "no stack check, assembly (R14 need not be g in it, nor at its returns): counted at entry, "
+    "not timed";
 static const char SYSCALL[] =
     "no stack check, in package syscall (may run in the vfork child): counted at entry, not timed";
 
@@ -38,6 +43,9 @@ static int in_package(const char *name, const char *pkg)
 const char *gr_leaf_untimed_reason(const struct gr_func *f)
 {
     const char *name = f->name ? f->name : "";
+    size_t n = f->file ? strlen(f->file) : 0;
+    if (n >= 2 && strcmp(f->file + n - 2, ".s") == 0)
+        return ASM;
     if (in_package(name, "runtime") && strncmp(name, "runtime/", 8) != 0)
         return RUNTIME;
     if (strncmp(name, "runtime/internal/", 17) == 0 || in_package(name, "runtime/cgo") ||
