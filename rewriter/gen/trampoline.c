@@ -39,10 +39,14 @@
  *       mov r12, [r12 + g.m] ; test r12, r12 ; jz L
  *       mov r12, [r12 + m.tls[1]] ; test r12, r12 ; jz S
  *   I:  inc qword [r12 + counter]
+ *       [timed: <TLS g into r13>; cmp r13, r14; je T]   ; R14 is g
+ *       [timed, Go <= 1.16: <TLS g into r14>; jmp T]    ; R14 is dead
  *   B:  <the covered instructions, re-encoded; before each one that can
  *        fault: lea r12, [its address]; cmp r12, 0x1000; jb F>
+ *        [a final ret of a timed function: the leaf exit below, inline]
  *       jmp back                   ; none when they end in ret or jmp
  *   S, C: as above (C reloads g from TLS), L: lock inc; jmp B
+ *   T:  as the timed part above (emit_time_entry), continuing at B
  *   F:  <TLS g into r13>; test r13, r13; jz <the instruction>
  *       g.sig = SIGSEGV; g.sigcode0 = SEGV_MAPERR; g.sigcode1 = r12
  *       g.sigpc = the original PC; push it; jmp sigpanic0
@@ -55,6 +59,10 @@
  *       mov r12d, record
  *       jmp gs_time_exit           ; which ends with the function's ret
  *                                  ; (gs_time_exit_sampled with --sample)
+ *   or, for a function without a check (leaf exit):
+ *       <TLS g into r12 (r14, Go <= 1.16)>; test; jz R; cmp r12, r14; jne R
+ *       mov r12d, record; jmp gs_time_exit
+ *   R:  ret                        ; R14 is not g: counted, not timed
  *
  * Only R12 and R13 (scratch at entry and at return in Go's register ABI;
  * the linker's own large-frame check clobbers R12) and the flags (dead at
