@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """go_layout.py BINARY: prints the runtime.g / runtime.m member offsets that
-rewriter/find/go_runtime.c needs (g.m, g.stack.hi, g.racectx, m.tls), read from
+rewriter/find/go_runtime.c needs (g.m, g.stack.hi, g.racectx, m.tls) and the
+signal fields of go_sigpanic.c (g.sig, g.sigcode0, g.sigcode1, g.sigpc), read from
 the binary's DWARF with objdump --dwarf=info. Used to verify a row of the
 layout table for a Go release (build any program with it, not stripped)."""
 import re, subprocess, sys
@@ -35,5 +36,6 @@ dump = subprocess.run(['objdump', '--dwarf=info', sys.argv[1]], capture_output=T
                       text=True, check=True).stdout
 g, m = members(dump, 'runtime.g'), members(dump, 'runtime.m')
 stack = members(dump, 'runtime.stack')
-print('g.m=%#x g.stack.hi=%#x g.racectx=%#x m.tls=%#x' %
-      (g['m'], g['stack'] + stack['hi'], g['racectx'], m['tls']))
+print('g.m=%#x g.stack.hi=%#x g.racectx=%#x m.tls=%#x g.sig=%#x g.sigcode0=%#x g.sigcode1=%#x g.sigpc=%#x' %
+      (g['m'], g['stack'] + stack['hi'], g['racectx'], m['tls'], g['sig'], g['sigcode0'],
+       g['sigcode1'], g['sigpc']))

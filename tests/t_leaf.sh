@@ -13,7 +13,15 @@
 #    traceback with the leaf's frame and line) and exit status (2) equal the
 #    original's, for a plain executable and a stripped PIE (the recovered
 #    case, with its message, is in the program's normal output);
-#  - ABI0 wrappers and assembly are never relocated ("assembly" reason).
+#  - the runtime's assembly is never relocated ("assembly of the runtime");
+#  - timed (the default mode, every call timed): -v says "count+time" for
+#    main.add, main.readGlobal, main.spin and main.(*box).get (Go <= 1.16
+#    too: R14 is loaded from TLS there); every leaf function of main that
+#    -v says is timed has timed calls equal to its calls (main.(*box).get:
+#    one fewer, the nil call panics inside), counts are exactly expect's,
+#    nothing is unmatched; main.spin's total time (20 calls of a ~1 ms
+#    loop) lies within the program's own time.Now measurement around the
+#    calls (at most 2 % above it, at least 90 % of it).
 # Environment: GOVERS="1.22" restricts the Go versions.
 . "$(dirname "$0")/lib.sh"
 require_tools
@@ -33,7 +41,7 @@ check_release() {
     "$GOREWRITE" -v --count-only "$bin" "$bin.co" >"$WORK/v.txt" 2>&1 ||
         { fail "go$v: gorewrite: $(tail -1 "$WORK/v.txt")"; return; }
     local fn line
-    for fn in main.add main.classify main.readGlobal; do
+    for fn in main.add main.classify main.readGlobal main.spin; do
         line=$(decision "$WORK/v.txt" "$fn")
         case $line in
             "count "*"(no stack check; "*) ;;
@@ -52,7 +60,7 @@ check_release() {
         "count "*"(no stack check; "*) ;;
         *) echo "  go$v: main.(*box).get not counted as a leaf: $line"; ok=0 ;;
     esac
-    grep -q "^skip .*: no stack check: assembly" "$WORK/v.txt" ||
+    grep -q "^skip .*: no stack check: assembly of the runtime" "$WORK/v.txt" ||
         { echo "  go$v: no assembly function skipped as such"; ok=0; }
     if grep -E "^skip +0x[0-9a-f]+ [^ ]+: *$" "$WORK/v.txt" | head -3 | grep -q .; then
         echo "  go$v: a skip without a reason"; ok=0
@@ -63,6 +71,8 @@ check_release() {
     f=$(stats_file_for "$RC_STATDIR") && gostat_json "$f" "$WORK/co.json" &&
         check_counts "$WORK/co.json" "$DIR/expect" "$v" || ok=0
     rm -rf "$RC_WORK"
+
+    check_timed "$v" "$bin" || ok=0
 
     local variant flags
     for variant in exe pie; do
@@ -87,6 +97,51 @@ check_release() {
     else
         fail "go$v (above)"
     fi
+}
+
+# check_timed V BIN: the default (timed) mode; see the top of this file.
+check_timed() {
+    local v=$1 bin=$2 fn line
+    "$GOREWRITE" -v "$bin" "$bin.t" >"$WORK/vt.txt" 2>&1 ||
+        { echo "  go$v: gorewrite (timed): $(tail -1 "$WORK/vt.txt")"; return 1; }
+    for fn in main.add main.readGlobal main.spin "main.(*box).get"; do
+        line=$(decision "$WORK/vt.txt" "$fn")
+        case $line in
+            "count+time "*"(no stack check; "*) ;;
+            *) echo "  go$v: $fn not timed as a leaf: $line"; return 1 ;;
+        esac
+    done
+    LEAF_OUT=$WORK/self.json run_compare "$bin" "$bin.t" ||
+        { echo "  go$v: timed run differs"; return 1; }
+    local f
+    f=$(stats_file_for "$RC_STATDIR") && gostat_json "$f" "$WORK/t.json" &&
+        check_counts "$WORK/t.json" "$DIR/expect" "$v" || return 1
+    rm -rf "$RC_WORK"
+    grep -E '^count\+time +0x[0-9a-f]+ main\.[^ ]+ \(no stack check; ' "$WORK/vt.txt" |
+        awk '{print $3}' >"$WORK/timed_leaves"
+    python3 - "$WORK/t.json" "$WORK/self.json" "$WORK/timed_leaves" "$v" <<'PY'
+import json, sys
+stats = json.load(open(sys.argv[1]))
+around = json.load(open(sys.argv[2]))["spin_around_ns"]
+leaves = open(sys.argv[3]).read().split()
+funcs = {f["name"]: f for f in stats["functions"]}
+bad = []
+if len(leaves) < 4:
+    bad.append("only %d timed leaf functions in main: %s" % (len(leaves), leaves))
+for name in leaves:
+    f = funcs[name]
+    want = f["calls"] - (1 if name == "main.(*box).get" else 0)
+    if f.get("timed_calls") != want:
+        bad.append("%s: %s timed calls of %s calls, want %d" % (name, f.get("timed_calls"), f["calls"], want))
+if stats["drops"]["unmatched"] != 0:
+    bad.append("%d unmatched returns" % stats["drops"]["unmatched"])
+got = funcs["main.spin"].get("total_ns") or 0
+if not (0.90 * around <= got <= 1.02 * around + 1):
+    bad.append("main.spin: %d ns in total, the program measured %d ns around its calls" % (got, around))
+for b in bad:
+    print("  go%s: %s" % (sys.argv[4], b))
+sys.exit(1 if bad else 0)
+PY
 }
 
 # unrecovered BIN: runs BIN unrecovered with ASLR off (a PIE's traceback

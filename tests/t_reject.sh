@@ -130,7 +130,11 @@ PY
 # type descriptors say 0x130. And a release older than any supported.
 relabel "$GOPROG" "$IN/go117" go1.17.99
 relabel "$GOPROG" "$IN/go114" go1.14.99
-chmod +x "$IN/go114"
+# Go 1.15's row has the same g.m, g.stack.hi, g.racectx and m.tls as 1.22's
+# but its signal fields differ: g.sig 0xe0 by go_sigpanic.c's row, 0xd8 by
+# the program's DWARF and type descriptors.
+relabel "$GOPROG" "$IN/go115" go1.15.99
+chmod +x "$IN/go114" "$IN/go115"
 chmod +x "$IN/go117"
 
 # A Go program for another architecture (ELF64, but arm64).
@@ -159,6 +163,7 @@ else
     echo "FAIL the disagreement does not name both values: $(cat "$WORK/stderr")"
     fails=$((fails + 1))
 fi
+new_outdir; expect_reject 2 "Go release whose signal fields disagree with the binary" "$IN/go115: .*g.sig is 0xe0 by the table row but 0xd8 by the DWARF; refused" "$IN/go115" "$OUTDIR/o"
 new_outdir; expect_reject 2 "Go release older than 1.15" "$IN/go114: .*go1.14.99" "$IN/go114" "$OUTDIR/o"
 new_outdir; expect_reject 2 "missing input" "$IN/does-not-exist: cannot open: No such file or directory" "$IN/does-not-exist" "$OUTDIR/o"
 new_outdir; expect_reject 2 "directory as input" "$IN: not a regular file" "$IN" "$OUTDIR/o"

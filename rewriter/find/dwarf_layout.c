@@ -16,6 +16,10 @@ static const struct wanted wanted[] = {
     {"runtime.g", "racectx", GR_DW_G_RACECTX},
     {"runtime.m", "tls", GR_DW_M_TLS},
     {"runtime.stack", "hi", GR_DW_STACK_HI},
+    {"runtime.g", "sig", GR_DW_G_SIG},
+    {"runtime.g", "sigcode0", GR_DW_G_SIGCODE0},
+    {"runtime.g", "sigcode1", GR_DW_G_SIGCODE1},
+    {"runtime.g", "sigpc", GR_DW_G_SIGPC},
 };
 
 static int note_member(Dwarf_Die die, const char *type, struct gr_dwarf_members *m,
@@ -83,5 +87,8 @@ struct gr_go_found gr_dwarf_layout_found(const struct gr_dwarf_members *m)
         gr_go_found_set(&f, GR_G_RACECTX, (uint32_t)m->off[GR_DW_G_RACECTX]);
     if (m->have & (1u << GR_DW_M_TLS))
         gr_go_found_set(&f, GR_M_TLS, (uint32_t)m->off[GR_DW_M_TLS]);
+    for (int i = 0; i < 4; i++)   /* sig, sigcode0, sigcode1, sigpc: in the same order */
+        if (m->have & (1u << (GR_DW_G_SIG + i)))
+            gr_go_found_set(&f, GR_G_SIG + i, (uint32_t)m->off[GR_DW_G_SIG + i]);
     return f;
 }

@@ -1,5 +1,6 @@
 /* dwarf_layout.h: the g/m offsets as the program's DWARF states them: the
- * members of runtime.g (m, stack, racectx), runtime.m (tls) and
+ * members of runtime.g (m, stack, racectx, sig, sigcode0, sigcode1,
+ * sigpc), runtime.m (tls) and
  * runtime.stack (hi), top-level DW_TAG_structure_type DIEs that
  * dwarf_info.c hands over during its walk. */
 #ifndef GR_DWARF_LAYOUT_H
@@ -10,7 +11,10 @@
 
 #include "go_runtime.h"
 
-enum { GR_DW_G_M, GR_DW_G_STACK, GR_DW_G_RACECTX, GR_DW_M_TLS, GR_DW_STACK_HI, GR_DW_NMEMBERS };
+enum {
+    GR_DW_G_M, GR_DW_G_STACK, GR_DW_G_RACECTX, GR_DW_M_TLS, GR_DW_STACK_HI,
+    GR_DW_G_SIG, GR_DW_G_SIGCODE0, GR_DW_G_SIGCODE1, GR_DW_G_SIGPC, GR_DW_NMEMBERS
+};
 
 struct gr_dwarf_members {
     uint64_t off[GR_DW_NMEMBERS];

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "go_sigpanic.h"
 #include "go_version.h"
 #include "layout_code.h"
 #include "layout_types.h"
@@ -24,6 +25,13 @@ void gr_layout_gather(const struct gr_elf *elf, const struct gr_program *prog,
     const struct gr_go_layout *row = gr_go_layout(ev->minor);
     if (row)
         ev->src[GR_SRC_TABLE] = gr_go_layout_fields(row);
+    const struct gr_go_sigfields *sig = gr_go_sigfields(ev->minor);
+    if (sig) {
+        gr_go_found_set(&ev->src[GR_SRC_TABLE], GR_G_SIG, sig->sig);
+        gr_go_found_set(&ev->src[GR_SRC_TABLE], GR_G_SIGCODE0, sig->sigcode0);
+        gr_go_found_set(&ev->src[GR_SRC_TABLE], GR_G_SIGCODE1, sig->sigcode1);
+        gr_go_found_set(&ev->src[GR_SRC_TABLE], GR_G_SIGPC, sig->sigpc);
+    }
     if (prog->dwarf.present)
         ev->src[GR_SRC_DWARF] = prog->dwarf.layout;
     gr_layout_from_types(elf, prog, &ev->src[GR_SRC_TYPES]);
@@ -68,8 +76,8 @@ static int derived(const struct gr_layout_evidence *ev, int field, int *src)
 static int from_binary(const char *path, const char *version, const struct gr_layout_evidence *ev,
                        struct gr_go_layout *out, struct gr_error *err)
 {
-    uint32_t off[GR_GO_NFIELDS];
-    for (int f = 0; f < GR_GO_NFIELDS; f++) {
+    uint32_t off[GR_GO_NCORE];
+    for (int f = 0; f < GR_GO_NCORE; f++) {
         int src = 0, n = derived(ev, f, &src);
         if (n < (f == GR_G_RACECTX ? 1 : 2))
             return gr_fail(err, "%s: built with %s, newer than the releases gorewrite has verified "
@@ -82,6 +90,24 @@ static int from_binary(const char *path, const char *version, const struct gr_la
                                  .g_stack_hi = off[GR_G_STACK_HI], .g_racectx = off[GR_G_RACECTX],
                                  .m_tls = off[GR_M_TLS]};
     return 0;
+}
+
+/* The signal fields, from the first source that states all four (they
+ * all agree by now); none: have_sig stays 0, and leaf entries that can
+ * fault stay unrelocated. */
+static void sig_fields(const struct gr_layout_evidence *ev, struct gr_go_layout *out)
+{
+    for (int s = 0; s < GR_NSOURCES; s++) {
+        const struct gr_go_found *f = &ev->src[s];
+        if ((f->have & GR_GO_SIG_FIELDS) != GR_GO_SIG_FIELDS)
+            continue;
+        out->have_sig = 1;
+        out->g_sig = f->off[GR_G_SIG];
+        out->g_sigcode0 = f->off[GR_G_SIGCODE0];
+        out->g_sigcode1 = f->off[GR_G_SIGCODE1];
+        out->g_sigpc = f->off[GR_G_SIGPC];
+        return;
+    }
 }
 
 int gr_layout_decide(const char *path, const char *version, const struct gr_layout_evidence *ev,
@@ -97,6 +123,7 @@ int gr_layout_decide(const char *path, const char *version, const struct gr_layo
     const struct gr_go_layout *row = gr_go_layout(ev->minor);
     if (row) {
         *out = *row;
+        sig_fields(ev, out);
         return 0;
     }
     if (ev->minor < gr_go_layout_newest())
@@ -107,5 +134,8 @@ int gr_layout_decide(const char *path, const char *version, const struct gr_layo
                        "(Go %s); refused under --strict-release", path, version,
                        gr_go_layouts_known());
     *unverified = 1;
-    return from_binary(path, version, ev, out, err);
+    if (from_binary(path, version, ev, out, err) < 0)
+        return -1;
+    sig_fields(ev, out);
+    return 0;
 }

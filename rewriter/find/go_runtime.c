@@ -57,28 +57,34 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The signal fields (have_sig) come from go_sigpanic.c's table and the
+ * binary, not from here. */
+#define ROW(mi, gm, hi, rc, tls) \
+    {.minor = (mi), .g_m = (gm), .g_stack_hi = (hi), .g_racectx = (rc), .m_tls = (tls)}
+
 static const struct gr_go_layout layouts[] = {
     /* minor  g.m   stack.hi racectx m.tls */
-    {15, 0x30, 0x08, 0x130, 0x88},
-    {16, 0x30, 0x08, 0x130, 0x88},
-    {17, 0x30, 0x08, 0x140, 0x88},
-    {18, 0x30, 0x08, 0x140, 0x88},
-    {19, 0x30, 0x08, 0x140, 0x88},
-    {20, 0x30, 0x08, 0x140, 0x88},
-    {21, 0x30, 0x08, 0x130, 0x88},
-    {22, 0x30, 0x08, 0x130, 0x88},
-    {23, 0x30, 0x08, 0x138, 0x88},
-    {24, 0x30, 0x08, 0x138, 0x88},
-    {25, 0x30, 0x08, 0x130, 0x80},
-    {26, 0x30, 0x08, 0x138, 0x80},
-    {27, 0x30, 0x08, 0x138, 0x80},
+    ROW(15, 0x30, 0x08, 0x130, 0x88),
+    ROW(16, 0x30, 0x08, 0x130, 0x88),
+    ROW(17, 0x30, 0x08, 0x140, 0x88),
+    ROW(18, 0x30, 0x08, 0x140, 0x88),
+    ROW(19, 0x30, 0x08, 0x140, 0x88),
+    ROW(20, 0x30, 0x08, 0x140, 0x88),
+    ROW(21, 0x30, 0x08, 0x130, 0x88),
+    ROW(22, 0x30, 0x08, 0x130, 0x88),
+    ROW(23, 0x30, 0x08, 0x138, 0x88),
+    ROW(24, 0x30, 0x08, 0x138, 0x88),
+    ROW(25, 0x30, 0x08, 0x130, 0x80),
+    ROW(26, 0x30, 0x08, 0x138, 0x80),
+    ROW(27, 0x30, 0x08, 0x138, 0x80),
 };
 
 #define NLAYOUTS (sizeof layouts / sizeof layouts[0])
 
 const char *gr_go_field_name(int field)
 {
-    static const char *names[GR_GO_NFIELDS] = {"g.m", "g.stack.hi", "g.racectx", "m.tls"};
+    static const char *names[GR_GO_NFIELDS] = {"g.m", "g.stack.hi", "g.racectx", "m.tls",
+                                               "g.sig", "g.sigcode0", "g.sigcode1", "g.sigpc"};
     return field >= 0 && field < GR_GO_NFIELDS ? names[field] : "?";
 }
 
@@ -90,8 +96,11 @@ void gr_go_found_set(struct gr_go_found *f, int field, uint32_t off)
 
 struct gr_go_found gr_go_layout_fields(const struct gr_go_layout *l)
 {
-    struct gr_go_found f = {.off = {l->g_m, l->g_stack_hi, l->g_racectx, l->m_tls},
-                            .have = (1u << GR_GO_NFIELDS) - 1};
+    struct gr_go_found f = {.off = {l->g_m, l->g_stack_hi, l->g_racectx, l->m_tls, l->g_sig,
+                                    l->g_sigcode0, l->g_sigcode1, l->g_sigpc},
+                            .have = (1u << GR_GO_NCORE) - 1};
+    if (l->have_sig)
+        f.have |= GR_GO_SIG_FIELDS;
     return f;
 }
 

@@ -17,10 +17,21 @@ struct gr_go_layout {
     uint32_t g_racectx;       /* g.racectx: unused unless built with -race;
                                  holds the goroutine's timing slot */
     uint32_t m_tls;           /* m.tls[6]: slot 0 holds g on linux/amd64 */
+    /* The signal fields the runtime's handler sets before sigpanic (see
+     * go_sigpanic.h), when have_sig: from the verified table of
+     * go_sigpanic.c and the binary, which must agree. */
+    int have_sig;
+    uint32_t g_sig, g_sigcode0, g_sigcode1, g_sigpc;
 };
 
-/* The four offsets by index, for code that treats them alike. */
-enum gr_go_field { GR_G_M, GR_G_STACK_HI, GR_G_RACECTX, GR_M_TLS, GR_GO_NFIELDS };
+/* The offsets by index, for code that treats them alike: the four every
+ * program needs (GR_GO_NCORE), then the optional signal fields. */
+enum gr_go_field {
+    GR_G_M, GR_G_STACK_HI, GR_G_RACECTX, GR_M_TLS,
+    GR_G_SIG, GR_G_SIGCODE0, GR_G_SIGCODE1, GR_G_SIGPC, GR_GO_NFIELDS
+};
+#define GR_GO_NCORE GR_G_SIG
+#define GR_GO_SIG_FIELDS (((1u << GR_GO_NFIELDS) - 1) & ~((1u << GR_GO_NCORE) - 1))
 
 /* What one source found: off[i] is meaningful when bit i of have is set. */
 struct gr_go_found {
@@ -28,13 +39,14 @@ struct gr_go_found {
     unsigned have;
 };
 
-/* "g.m", "g.stack.hi", "g.racectx", "m.tls". */
+/* "g.m", "g.stack.hi", "g.racectx", "m.tls", "g.sig", ... */
 const char *gr_go_field_name(int field);
 
 /* Records offset off for field in *f. */
 void gr_go_found_set(struct gr_go_found *f, int field, uint32_t off);
 
-/* The row as a gr_go_found with every field set. */
+/* The row as a gr_go_found: the four core fields, and the signal fields
+ * when it has them. */
 struct gr_go_found gr_go_layout_fields(const struct gr_go_layout *l);
 
 /* m.tls[1]: this thread's counter row. Unused by Go on linux/amd64 (only

@@ -6,7 +6,9 @@
  * fault address and the faulting PC in the goroutine, pushes the faulting
  * PC and continues at sigpanic0 (sigpanic in Go <= 1.16; preparePanic in
  * runtime/signal_amd64.go). Offsets were read from the DWARF of a binary
- * built by each release (scripts/go_layout.py). */
+ * built by each release (scripts/go_layout.py); the program's layout
+ * (gr_go_layout have_sig) takes them from the binary as well, checked
+ * against this table (go_layout_check.c). */
 #ifndef GR_GO_SIGPANIC_H
 #define GR_GO_SIGPANIC_H
 
@@ -22,7 +24,7 @@ struct gr_go_sigfields {
     uint32_t sigpc;      /* g.sigpc: the faulting PC */
 };
 
-/* The g fields of Go 1.<minor>, or NULL when they have not been verified. */
+/* The verified g fields of Go 1.<minor>, or NULL when there is no row. */
 const struct gr_go_sigfields *gr_go_sigfields(int minor);
 
 /* The entry of the function the handler continues at (runtime.sigpanic0,

@@ -15,7 +15,7 @@
 #include "code_walk.h"
 
 enum {
-    KIND_UINTPTR = 12, KIND_ARRAY = 17, KIND_PTR = 22, KIND_STRUCT = 25, KIND_MASK = 0x1f,
+    KIND_UINT32 = 10, KIND_UINTPTR = 12, KIND_ARRAY = 17, KIND_PTR = 22, KIND_STRUCT = 25, KIND_MASK = 0x1f,
     TYPE_HEADER = 48, FIELD_SIZE = 24, MAX_FIELDS = 512, MAX_NAME = 64,
     MALG_INSNS = 40, STACKGUARD0 = 0x10,
 };
@@ -152,6 +152,25 @@ static int sub_field(const struct gotype *outer, const char *field, int deref, c
     return 0;
 }
 
+/* g.sig (uint32), g.sigcode0, g.sigcode1 and g.sigpc (uintptr): what
+ * the runtime's signal handler stores before sigpanic (go_sigpanic.h). */
+static void sig_from_types(const struct gotype *g, struct gr_go_found *out)
+{
+    static const struct {
+        const char *name;
+        int kind, field;
+    } sig[] = {{"sig", KIND_UINT32, GR_G_SIG},
+               {"sigcode0", KIND_UINTPTR, GR_G_SIGCODE0},
+               {"sigcode1", KIND_UINTPTR, GR_G_SIGCODE1},
+               {"sigpc", KIND_UINTPTR, GR_G_SIGPC}};
+    for (size_t i = 0; i < sizeof sig / sizeof sig[0]; i++) {
+        uint64_t off, type;
+        if (field_offset(g, sig[i].name, &off) == 0 && field_type(g, sig[i].name, &type) == 0 &&
+            kind_of(g->elf, type) == sig[i].kind)
+            gr_go_found_set(out, sig[i].field, (uint32_t)off);
+    }
+}
+
 void gr_layout_from_types(const struct gr_elf *elf, const struct gr_program *prog,
                           struct gr_go_found *out)
 {
@@ -170,4 +189,5 @@ void gr_layout_from_types(const struct gr_elf *elf, const struct gr_program *pro
     if (field_offset(&g, "racectx", &off) == 0 && field_type(&g, "racectx", &rtype) == 0 &&
         kind_of(elf, rtype) == KIND_UINTPTR && off % 8 == 0)
         gr_go_found_set(out, GR_G_RACECTX, (uint32_t)off);
+    sig_from_types(&g, out);
 }

@@ -5,7 +5,8 @@
  * runtime.malg passes to runtime.newobject (`newg := new(g)`, its first
  * call in Go 1.15 to 1.27); its field m (*runtime.m) leads to m's
  * descriptor, and stack (runtime.stack) to hi. This is the only source
- * of g.racectx in a stripped build without -race. */
+ * of g.racectx in a stripped build without -race. g's own fields sig,
+ * sigcode0, sigcode1 and sigpc (go_sigpanic.h) are read the same way. */
 #ifndef GR_LAYOUT_TYPES_H
 #define GR_LAYOUT_TYPES_H
 

@@ -1,9 +1,36 @@
-/* codebuf.c: encoding instructions into a gr_codebuf with Zydis. */
+/* codebuf.c: encoding instructions into a gr_codebuf with Zydis.
+ *
+ * Encoding is a third of a rewrite's time, and most of what the
+ * trampolines emit repeats (mov r12,[r14+g.m], test r12,r12, ...): an
+ * instruction without a branch or rip-relative operand encodes to the
+ * same bytes anywhere, so gr_emit keeps the last encoding of each in a
+ * small direct-mapped table; near branches are written directly (E9 or
+ * 0F 8x and a rel32, what Zydis writes for them). */
 #include "codebuf.h"
 #include "vec.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#define MEMO_SLOTS 1024
+#define MEMO_OPS 4
+
+struct memo_key {
+    ZydisMnemonic m;
+    ZydisInstructionAttributes prefixes;
+    unsigned nops;
+    struct gr_operand ops[MEMO_OPS];
+};
+
+struct memo_slot {
+    struct memo_key key;
+    uint8_t len;            /* 0: empty */
+    uint8_t bytes[ZYDIS_MAX_INSTRUCTION_LENGTH];
+};
+
+struct gr_emit_memo {
+    struct memo_slot slot[MEMO_SLOTS];
+};
 
 int gr_code_init(struct gr_codebuf *c, uint64_t base, struct gr_error *err)
 {
@@ -11,12 +38,14 @@ int gr_code_init(struct gr_codebuf *c, uint64_t base, struct gr_error *err)
     c->len = 0;
     c->base = base;
     c->bytes = malloc(c->cap);
-    return c->bytes ? 0 : gr_fail(err, "out of memory for trampolines");
+    c->memo = calloc(1, sizeof *c->memo);
+    return c->bytes && c->memo ? 0 : gr_fail(err, "out of memory for trampolines");
 }
 
 void gr_code_free(struct gr_codebuf *c)
 {
     free(c->bytes);
+    free(c->memo);
     memset(c, 0, sizeof *c);
 }
 
@@ -141,18 +170,100 @@ static void set_operand(ZydisEncoderOperand *op, const struct gr_operand *src)
     }
 }
 
+/* The memo key of an instruction whose bytes do not depend on where it is
+ * (no branch, no rip-relative operand), or 0. Keys are compared whole:
+ * zeroed first, so padding is equal too. */
+static int memo_key(ZydisMnemonic m, ZydisInstructionAttributes prefixes, unsigned nops,
+                    const struct gr_operand *ops, struct memo_key *k)
+{
+    const char *name = ZydisMnemonicGetString(m);
+    if (nops > MEMO_OPS || !name || name[0] == 'j' || m == ZYDIS_MNEMONIC_CALL)
+        return 0;
+    memset(k, 0, sizeof *k);
+    k->m = m;
+    k->prefixes = prefixes;
+    k->nops = nops;
+    for (unsigned i = 0; i < nops; i++) {
+        if (ops[i].kind == GR_OP_MEM && ops[i].reg == ZYDIS_REGISTER_RIP)
+            return 0;
+        k->ops[i].kind = ops[i].kind;
+        k->ops[i].reg = ops[i].reg;
+        k->ops[i].value = ops[i].value;
+    }
+    return 1;
+}
+
+static struct memo_slot *memo_slot(struct gr_emit_memo *memo, const struct memo_key *k)
+{
+    const uint8_t *p = (const uint8_t *)k;
+    uint64_t h = 1469598103934665603ull;          /* FNV-1a */
+    for (size_t i = 0; i < sizeof *k; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return &memo->slot[h % MEMO_SLOTS];
+}
+
 int gr_emit(struct gr_codebuf *c, ZydisMnemonic m, ZydisInstructionAttributes prefixes,
             unsigned nops, const struct gr_operand *ops, struct gr_error *err)
 {
+    struct memo_key k;
+    struct memo_slot *slot = NULL;
+    if (c->memo && memo_key(m, prefixes, nops, ops, &k)) {
+        slot = memo_slot(c->memo, &k);
+        if (slot->len && memcmp(&slot->key, &k, sizeof k) == 0)
+            return gr_code_append(c, slot->bytes, slot->len, err);
+    }
     ZydisEncoderRequest r = request(m, nops);
     r.prefixes = prefixes;
     for (unsigned i = 0; i < nops && i < ZYDIS_ENCODER_MAX_OPERANDS; i++)
         set_operand(&r.operands[i], &ops[i]);
-    return encode(c, &r, err);
+    size_t at = c->len;
+    if (encode(c, &r, err) < 0)
+        return -1;
+    if (slot) {
+        slot->key = k;
+        slot->len = (uint8_t)(c->len - at);
+        memcpy(slot->bytes, c->bytes + at, slot->len);
+    }
+    return 0;
+}
+
+/* The opcode bytes of a near rel32 jmp or jcc, or 0 for other mnemonics. */
+static unsigned branch_opcode(ZydisMnemonic m, uint8_t op[2])
+{
+    static const struct {
+        ZydisMnemonic m;
+        uint8_t cc;
+    } jcc[] = {
+        {ZYDIS_MNEMONIC_JO, 0x80},  {ZYDIS_MNEMONIC_JNO, 0x81}, {ZYDIS_MNEMONIC_JB, 0x82},
+        {ZYDIS_MNEMONIC_JNB, 0x83}, {ZYDIS_MNEMONIC_JZ, 0x84},  {ZYDIS_MNEMONIC_JNZ, 0x85},
+        {ZYDIS_MNEMONIC_JBE, 0x86}, {ZYDIS_MNEMONIC_JNBE, 0x87}, {ZYDIS_MNEMONIC_JS, 0x88},
+        {ZYDIS_MNEMONIC_JNS, 0x89}, {ZYDIS_MNEMONIC_JP, 0x8a},  {ZYDIS_MNEMONIC_JNP, 0x8b},
+        {ZYDIS_MNEMONIC_JL, 0x8c},  {ZYDIS_MNEMONIC_JNL, 0x8d}, {ZYDIS_MNEMONIC_JLE, 0x8e},
+        {ZYDIS_MNEMONIC_JNLE, 0x8f},
+    };
+    if (m == ZYDIS_MNEMONIC_JMP) {
+        op[0] = 0xe9;
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof jcc / sizeof jcc[0]; i++)
+        if (jcc[i].m == m) {
+            op[0] = 0x0f;
+            op[1] = jcc[i].cc;
+            return 2;
+        }
+    return 0;
 }
 
 int gr_emit_branch(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err)
 {
+    uint8_t insn[6];
+    unsigned n = branch_opcode(m, insn);
+    int64_t rel = (int64_t)(target - (gr_code_here(c) + n + 4));
+    if (n && rel >= INT32_MIN && rel <= INT32_MAX) {
+        int32_t rel32 = (int32_t)rel;
+        memcpy(insn + n, &rel32, 4);
+        return gr_code_append(c, insn, n + 4, err);
+    }
     ZydisEncoderRequest r = request(m, 1);
     r.operands[0].type = ZYDIS_OPERAND_TYPE_IMMEDIATE;
     r.operands[0].imm.u = target;

@@ -12,11 +12,15 @@
 #include "error.h"
 #include "prologue.h"
 
+struct gr_emit_memo;
+
 struct gr_codebuf {
     uint8_t *bytes;
     size_t len;
     size_t cap;
     uint64_t base;          /* run-time (link-time) address of bytes[0] */
+    struct gr_emit_memo *memo; /* gr_emit's encodings of position-independent
+                                  instructions (NULL: none kept) */
 };
 
 static inline uint64_t gr_code_here(const struct gr_codebuf *c)

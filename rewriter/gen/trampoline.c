@@ -39,10 +39,14 @@
  *       mov r12, [r12 + g.m] ; test r12, r12 ; jz L
  *       mov r12, [r12 + m.tls[1]] ; test r12, r12 ; jz S
  *   I:  inc qword [r12 + counter]
+ *       [timed: <TLS g into r13>; cmp r13, r14; je T]   ; R14 is g
+ *       [timed, Go <= 1.16: <TLS g into r14>; jmp T]    ; R14 is dead
  *   B:  <the covered instructions, re-encoded; before each one that can
  *        fault: lea r12, [its address]; cmp r12, 0x1000; jb F>
+ *        [a final ret of a timed function: the leaf exit below, inline]
  *       jmp back                   ; none when they end in ret or jmp
  *   S, C: as above (C reloads g from TLS), L: lock inc; jmp B
+ *   T:  as the timed part above (emit_time_entry), continuing at B
  *   F:  <TLS g into r13>; test r13, r13; jz <the instruction>
  *       g.sig = SIGSEGV; g.sigcode0 = SEGV_MAPERR; g.sigcode1 = r12
  *       g.sigpc = the original PC; push it; jmp sigpanic0
@@ -55,6 +59,10 @@
  *       mov r12d, record
  *       jmp gs_time_exit           ; which ends with the function's ret
  *                                  ; (gs_time_exit_sampled with --sample)
+ *   or, for a function without a check (leaf exit):
+ *       <TLS g into r12 (r14, Go <= 1.16)>; test; jz R; cmp r12, r14; jne R
+ *       mov r12d, record; jmp gs_time_exit
+ *   R:  ret                        ; R14 is not g: counted, not timed
  *
  * Only R12 and R13 (scratch at entry and at return in Go's register ABI;
  * the linker's own large-frame check clobbers R12) and the flags (dead at
@@ -83,8 +91,8 @@
  * with a placeholder target and patched once the label is known: every
  * branch we emit is rel32 and every rip-relative operand disp32, and both
  * are the instruction's last 4 bytes, so the patch changes no size. */
-enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, NLABELS };
-#define MAX_FORWARD 5       /* to S, C and L (L three times in a leaf trampoline) */
+enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, LABEL_T, NLABELS };
+#define MAX_FORWARD 6       /* to S, C, T and L (L three times in a leaf trampoline) */
 
 struct forward {
     size_t field;           /* offset in the code buffer of the rel32/disp32 */
@@ -199,6 +207,21 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
     return JUMP(JMP, next);
 }
 
+/* The timed part of both entry trampolines (r12 = this thread's row, R14 =
+ * g): hands the call over to gs_time_enter, which continues at back. */
+static int emit_time_entry(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
+                           struct gr_error *err)
+{
+    int sampled = fc->layout->sample > 1;
+    if (sampled) {
+        TRY(GR_EMIT(c, err, DEC, GR_MEM(R12, GS_ROW_SAMPLE_COUNTDOWN)));
+        TRY(JUMP(JNS, back));
+    }
+    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
+    return JUMP(JMP, sampled ? fc->stubs->time_enter_sampled : fc->stubs->time_enter);
+}
+
 /* The entry trampoline in the comment at the top of this file. */
 static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
@@ -222,18 +245,10 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     TRY(refer(&lb, c, LABEL_S, err));
     place(&lb, c, LABEL_I);
     TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
-    if (fc->pf->timing != GR_UNTIMED) {
-        int sampled = fc->layout->sample > 1;
-        if (sampled) {
-            TRY(GR_EMIT(c, err, DEC, GR_MEM(R12, GS_ROW_SAMPLE_COUNTDOWN)));
-            TRY(JUMP(JNS, back));
-        }
-        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
-        TRY(JUMP(JMP, sampled ? fc->stubs->time_enter_sampled : fc->stubs->time_enter));
-    } else {
+    if (fc->pf->timing != GR_UNTIMED)
+        TRY(emit_time_entry(c, fc, back, err));
+    else
         TRY(JUMP(JMP, back));
-    }
     TRY(emit_slow_paths(c, fc, &lb, 0, shared_counter, back, err));
     resolve(&lb, c);
     return 0;
@@ -293,6 +308,58 @@ static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const
     return JUMP(JMP, fc->plan->sigpanic);
 }
 
+/* Go <= 1.16: the stack ABI, where R14 is not g. */
+static int stack_abi(const struct func_ctx *fc)
+{
+    return fc->rt->minor <= 16;
+}
+
+/* After a leaf's count (r12 = the row, TLS g known not nil): on to T, the
+ * timed path, when R14 is g. Register ABI: R14 must equal TLS g, which
+ * compiled Go keeps there but a signal handler or a C caller need not.
+ * Stack ABI: R14 is dead at entry (as every register but RSP and RDX), so
+ * it is loaded from TLS, as the checked functions' trampolines do. */
+static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
+                               struct gr_error *err)
+{
+    if (stack_abi(fc)) {
+        TRY(load_tls_g(c, fc, G, err));
+        TRY(JUMP(JMP, lb->later));
+    } else {
+        TRY(load_tls_g(c, fc, R13, err));
+        TRY(GR_EMIT(c, err, CMP, GR_REG(R13), GR_REG(G)));
+        TRY(JUMP(JZ, lb->later));
+    }
+    return refer(lb, c, LABEL_T, err);
+}
+
+/* The return of a timed leaf (RSP at the return address): to gs_time_exit
+ * only when R14 is TLS g and not nil (so the entry was timed too, and the
+ * routine can read the goroutine), else a plain ret. R12 and the flags are
+ * dead at a return in both ABIs; Go <= 1.16 reloads R14 (dead there too). */
+static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+{
+    size_t jump[2];
+    unsigned njump = 0;
+    ZydisRegister g = stack_abi(fc) ? G : R12;
+    TRY(load_tls_g(c, fc, g, err));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(g), GR_REG(g)));
+    TRY(JUMP(JZ, gr_code_here(c)));
+    jump[njump++] = c->len - 4;
+    if (!stack_abi(fc)) {
+        TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_REG(G)));
+        TRY(JUMP(JNZ, gr_code_here(c)));
+        jump[njump++] = c->len - 4;
+    }
+    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+    TRY(JUMP(JMP, fc->layout->sample > 1 ? fc->stubs->time_exit_sampled : fc->stubs->time_exit));
+    for (unsigned k = 0; k < njump; k++) {
+        int32_t rel = (int32_t)(gr_code_here(c) - (c->base + jump[k] + 4));
+        memcpy(c->bytes + jump[k], &rel, sizeof rel);
+    }
+    return gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err);
+}
+
 /* The entry trampoline of a function without a stack check (the comment at
  * the top, for leaf functions): g comes from TLS, since such a function can
  * run where R14 is not g (a signal handler, a C thread before needm); no g
@@ -322,17 +389,27 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     TRY(refer(&lb, c, LABEL_S, err));
     place(&lb, c, LABEL_I);
     TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
+    int timed = fc->pf->timing != GR_UNTIMED;
+    if (timed)
+        TRY(emit_leaf_time_test(c, fc, &lb, err));
     uint64_t body = gr_code_here(c);              /* B: the covered instructions */
     struct guards gd = {0};
     for (unsigned i = 0; i < pro->ninsns; i++) {
         if (pro->guard_mask & (1u << i))
             TRY(emit_guard(c, &fc->check[i], &gd, i, err));
         gd.at[i] = gr_code_here(c);
-        TRY(gr_emit_relocated(c, &fc->check[i], err));
+        if (timed && i + 1 == pro->ninsns && fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET)
+            TRY(emit_leaf_exit(c, fc, err));     /* the function's own return, timed */
+        else
+            TRY(gr_emit_relocated(c, &fc->check[i], err));
     }
     if (!pro->ends_flow)
         TRY(JUMP(JMP, back));
     TRY(emit_slow_paths(c, fc, &lb, 1, shared_counter, body, err));
+    if (timed) {
+        place(&lb, c, LABEL_T);
+        TRY(emit_time_entry(c, fc, body, err));
+    }
     resolve(&lb, c);
     for (unsigned i = 0; i < pro->ninsns; i++)
         if (pro->guard_mask & (1u << i))
@@ -372,6 +449,8 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
         TRY(gr_emit_relocated(c, &in, err));
         off += in.insn.length;
     }
+    if (fc->pf->prologue.shape == GR_PROLOGUE_LEAF)
+        return emit_leaf_exit(c, fc, err);
     TRY(reload_g(c, fc, err));
     TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
     return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP,

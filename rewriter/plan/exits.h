@@ -30,6 +30,7 @@ struct gr_exit_list {
 /* Scratch reused from function to function. */
 struct gr_exit_scan {
     ZydisDecoder zy;
+    ZydisDecoder minimal;   /* the sweep: length, mnemonic, category, raw immediates only */
     uint32_t *starts;       /* instruction offsets from the entry */
     uint8_t *kind;          /* per instruction: other, plain (replayable), ret */
     size_t ninsns, cap_insns;

@@ -5,15 +5,17 @@
  * program has a TLS load of g to copy; in executable text, the covered
  * instructions (which the 5-byte jmp and int3 filler replace) lie wholly
  * inside the function, and no branch lands inside them. A function with a
- * check is timed when every return can be patched (exits.c); one without
- * is counted only. */
+ * check is timed when every return can be patched (exits.c); so is one
+ * without, outside the runtime (leaf_timing.c). */
 #include "plan.h"
 
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm_callers.h"
 #include "go_version.h"
+#include "leaf_timing.h"
 #include "x86.h"
 
 
@@ -41,7 +43,12 @@ static const char *decide_leaf(const struct gr_func *f, const uint8_t *code, int
     return reason;
 }
 
-static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan, const struct gr_func *f,
+static const char ASM_CALLED[] =
+    "no stack check: assembly called or jumped to by assembly (which may keep R12 or R13 "
+    "across the call)";
+
+static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan,
+                          const struct gr_asm_targets *asm_targets, const struct gr_func *f,
                           struct gr_insn *scratch, struct gr_prologue *pro)
 {
     int stack_abi = plan->rt->minor <= 16;
@@ -55,8 +62,13 @@ static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan, 
     if (!code)
         return "bytes not in the file";
     const char *reason = gr_prologue_match(code, f->end - f->entry, f->entry, scratch, pro);
-    if (reason)
-        return decide_leaf(f, code, plan->tls_ninsns > 0, plan->sig != NULL, scratch, pro);
+    if (reason) {
+        reason = decide_leaf(f, code, plan->tls_ninsns > 0, plan->sig != NULL, scratch, pro);
+        if (!reason && gr_asm_targets_has(asm_targets, f->entry) && f->file &&
+            strlen(f->file) >= 2 && strcmp(f->file + strlen(f->file) - 2, ".s") == 0)
+            reason = ASM_CALLED;
+        return reason;
+    }
     if (stack_abi && pro->g_reg != ZYDIS_REGISTER_RCX)
         return "register-ABI check in a Go <= 1.16 program (R14 is not g there)";
     if (!stack_abi && pro->g_reg != ZYDIS_REGISTER_R14)
@@ -93,7 +105,7 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     }
     pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
     if (leaf && !pf->untimed_reason)
-        pf->untimed_reason = "no stack check: counted at entry, not timed";
+        pf->untimed_reason = gr_leaf_untimed_reason(f);
     if (pf->untimed_reason) {
         plan->exits.n -= body.nexits;   /* timing is off: its returns stay */
         return 0;
@@ -106,9 +118,10 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
 
 /* Plans one function: skipped, or instrumented (and maybe timed). */
 static int plan_func(const struct gr_elf *elf, struct gr_plan *plan, struct gr_exit_scan *scan,
-                     const char *no_timing, struct gr_insn *scratch, struct gr_plan_func *pf)
+                     const struct gr_asm_targets *asm_targets, const char *no_timing,
+                     struct gr_insn *scratch, struct gr_plan_func *pf)
 {
-    pf->skip_reason = decide(elf, plan, pf->func, scratch, &pf->prologue);
+    pf->skip_reason = decide(elf, plan, asm_targets, pf->func, scratch, &pf->prologue);
     pf->prologue.insns = NULL;   /* scratch: reused by the next function */
     if (!pf->skip_reason && plan_body(elf, scan, no_timing, plan, pf) < 0)
         return -1;
@@ -163,14 +176,22 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     struct gr_exit_scan scan;
     find_tls_load(elf, prog, scratch, plan);
     plan->sigpanic = gr_go_sigpanic_entry(prog, plan->rt->minor);
-    plan->sig = plan->sigpanic ? gr_go_sigfields(plan->rt->minor) : NULL;
+    if (plan->sigpanic && plan->rt->have_sig) {
+        plan->sig_fields = (struct gr_go_sigfields){.minor = plan->rt->minor, .sig = plan->rt->g_sig,
+                                                    .sigcode0 = plan->rt->g_sigcode0,
+                                                    .sigcode1 = plan->rt->g_sigcode1,
+                                                    .sigpc = plan->rt->g_sigpc};
+        plan->sig = &plan->sig_fields;
+    }
+    struct gr_asm_targets asm_targets;
+    int rc = gr_asm_targets_find(elf, prog, &asm_targets);
     gr_exit_scan_init(&scan);
-    int rc = 0;
     for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {
         plan->funcs[i].func = &prog->funcs[i];
-        rc = plan_func(elf, plan, &scan, no_timing, scratch, &plan->funcs[i]);
+        rc = plan_func(elf, plan, &scan, &asm_targets, no_timing, scratch, &plan->funcs[i]);
     }
     gr_exit_scan_free(&scan);
+    gr_asm_targets_free(&asm_targets);
     if (rc < 0)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
     return 0;

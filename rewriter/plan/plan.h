@@ -46,6 +46,7 @@ struct gr_plan {
      * runtime's signal handler would send it (go_sigpanic.h); sig NULL:
      * possibly-faulting entries are not relocated. */
     const struct gr_go_sigfields *sig;
+    struct gr_go_sigfields sig_fields;  /* sig points here: the program's layout */
     uint64_t sigpanic;
 };
 

@@ -33,11 +33,13 @@ void gr_report_plan(FILE *out, const struct gr_plan *plan)
                     pf->skip_reason);
             count_reason(reasons, &nreasons, pf->skip_reason);
         } else if (pf->prologue.shape == GR_PROLOGUE_LEAF) {
-            fprintf(out, "count       %#10llx %s (no stack check; %u entry bytes relocated)%s%s\n",
-                    (unsigned long long)f->entry, f->name, pf->prologue.len,
+            fprintf(out, "%s %#10llx %s (no stack check; %u entry bytes relocated; %zu returns)%s%s\n",
+                    pf->untimed_reason ? "count      " : "count+time ",
+                    (unsigned long long)f->entry, f->name, pf->prologue.len, pf->nexits,
                     pf->untimed_reason ? ": untimed: " : "",
                     pf->untimed_reason ? pf->untimed_reason : "");
-            count_reason(untimed, &nuntimed, pf->untimed_reason);
+            if (pf->untimed_reason)
+                count_reason(untimed, &nuntimed, pf->untimed_reason);
         } else {
             fprintf(out, "%s %#10llx %s (%s%s frame check%s; %zu returns)%s%s\n",
                     pf->untimed_reason ? "count      " : "count+time ",

@@ -4,12 +4,16 @@
 // loop whose back edge lands inside the first 5 bytes (skipped, with a
 // reason), and a method called on a nil pointer and recovered (its first
 // instruction can fault: never relocated, so the panic is Go's own).
+// spin is a leaf that runs long enough to be timed against the program's
+// own clock: with LEAF_OUT set, the program writes the nanoseconds it
+// measured around spin's calls there (tests/t_leaf.sh compares gostat's).
 package main
 
 import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 )
 
 // add is a leaf: lea + ret, exactly 5 bytes relocated.
@@ -50,6 +54,32 @@ func countdown(n int) int {
 		n -= 3
 	}
 	return n
+}
+
+// spin is a leaf with a loop that starts after its first instructions.
+//
+//go:noinline
+func spin(n int) int {
+	s := 1
+	for i := 0; i < n; i++ {
+		s = s*31 + i
+	}
+	return s
+}
+
+// spinCalls calls spin 20 times and returns the nanoseconds measured
+// around the calls (the time.Now pairs; gostat's time lies inside).
+//
+//go:noinline
+func spinCalls() (int64, int) {
+	var around int64
+	x := 0
+	for i := 0; i < 20; i++ {
+		t0 := time.Now()
+		x += spin(1000000 + i)
+		around += int64(time.Since(t0))
+	}
+	return around, x
 }
 
 type box struct{ v int }
@@ -132,4 +162,14 @@ func main() {
 	}
 	_, err := safeGet(nil)
 	fmt.Println("box", got, err)
+
+	around, x := spinCalls()
+	fmt.Println("spin", x != 0)
+	if path := os.Getenv("LEAF_OUT"); path != "" {
+		f, e := os.Create(path)
+		if e == nil {
+			fmt.Fprintf(f, "{\"spin_around_ns\": %d}\n", around)
+			f.Close()
+		}
+	}
 }

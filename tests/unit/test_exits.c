@@ -427,6 +427,10 @@ static void entry_bytes_are_not_replayed(void)
     expect_exits(&sc, (uintptr_t)fx_mov, 0, (const struct want_exit[]){{0, 6, 5}}, 1);
     scan_fx(&sc, &no_elf, fx_mov, fx_mov_end, 1);
     expect_untimed(&sc, 1, FEWER);
+    /* A leaf's entry patch covers mov and ret (6 bytes): the ret runs from
+     * the entry trampoline, which times it; no exit to patch, timed. */
+    scan_fx(&sc, &no_elf, fx_mov, fx_mov_end, 6);
+    expect_exits(&sc, (uintptr_t)fx_mov, 1, NULL, 0);
     scan_fx(&sc, &no_elf, fx_intocheck, fx_intocheck_end, 2);     /* jmp to entry+2 */
     expect_exits(&sc, (uintptr_t)fx_intocheck, 1, (const struct want_exit[]){{0x6, 6, 5}}, 1);
     scan_fx(&sc, &no_elf, fx_intocheck, fx_intocheck_end, 3);
