@@ -15,13 +15,16 @@
  *       jz S
  *   I:  inc qword [r12 + counter]
  *       jmp back                   ; first instruction after the check
- *     or, when the function is timed:
+ *     or, when the function is timed (emit_time_entry), with --time-all:
  *       mov r12d, record           ; its timing record's offset in a row
  *       lea r13, [rip + back]
  *       jmp gs_time_enter          ; stubs/timing.S; continues at r13
- *     or, with --sample N, first
- *       dec qword [r12 + countdown]; jns back
- *     and gs_time_enter_sampled, which draws the next countdown
+ *     or in the default mode and with --sample N, where the counter holds
+ *     calls - (the number of the next timed call):
+ *       js back                    ; not yet: one instruction more than counting
+ *       lea r13, [rip + D]
+ *       jmp gs_sample_enter        ; draws the next gap, then gs_time_enter
+ *   D:  dq back; dd counter, record
  *   S:  lea r13, [rip + C]
  *       jmp gs_claim_row           ; r12 = a new row, or 0 if none is left
  *   C:  test r12, r12
@@ -52,9 +55,13 @@
  * covered bytes):
  *   X:  <the covered instructions before the ret, re-encoded>
  *       [<the check's TLS load of g>; mov r14, g]  ; Go <= 1.16, assembly
- *       mov r12d, record
+ *       mov r12, [r14 + g.stack.hi]
+ *       sub r12, rsp               ; this call's depth
+ *       cmp r12d, dword [r14 + g.racectx] ; the innermost open timed call's
+ *       jbe Y
+ *       ret                        ; deeper: this call was not timed
+ *   Y:  mov r12d, record
  *       jmp gs_time_exit           ; which ends with the function's ret
- *                                  ; (gs_time_exit_sampled with --sample)
  *
  * Only R12 and R13 (scratch at entry and at return in Go's register ABI;
  * the linker's own large-frame check clobbers R12) and the flags (dead at
@@ -199,6 +206,34 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
     return JUMP(JMP, next);
 }
 
+/* The timed part of an entry trampoline, after `inc [r12 + counter]` (R12
+ * = the thread's row): every call to gs_time_enter (--time-all), or, when
+ * sampling, the flags of that inc decide: the counter holds calls - next
+ * (gs_timing.next), negative until this call is the next one to time. */
+static int emit_time_entry(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
+                           struct gr_error *err)
+{
+    if (fc->layout->sample == 1) {
+        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
+        return JUMP(JMP, fc->stubs->time_enter);
+    }
+    TRY(JUMP(JS, back));
+    uint64_t lea_at = gr_code_here(c);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));       /* placeholder */
+    size_t disp_field = c->len - 4;
+    TRY(JUMP(JMP, fc->stubs->sample_enter));
+    int32_t rel = (int32_t)(gr_code_here(c) - (c->base + disp_field + 4));
+    memcpy(c->bytes + disp_field, &rel, sizeof rel);                /* lea r13, [rip + D] */
+    uint8_t desc[GS_DESC_SIZE];
+    uint32_t counter = (uint32_t)gr_layout_counter(fc->layout, fc->pf->counter);
+    uint32_t rec = record_offset(fc);
+    memcpy(desc + GS_DESC_BACK, &back, 8);
+    memcpy(desc + GS_DESC_COUNTER, &counter, 4);
+    memcpy(desc + GS_DESC_REC, &rec, 4);
+    return gr_code_append(c, desc, sizeof desc, err);
+}
+
 /* The entry trampoline in the comment at the top of this file. */
 static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
@@ -222,18 +257,10 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     TRY(refer(&lb, c, LABEL_S, err));
     place(&lb, c, LABEL_I);
     TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
-    if (fc->pf->timing != GR_UNTIMED) {
-        int sampled = fc->layout->sample > 1;
-        if (sampled) {
-            TRY(GR_EMIT(c, err, DEC, GR_MEM(R12, GS_ROW_SAMPLE_COUNTDOWN)));
-            TRY(JUMP(JNS, back));
-        }
-        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
-        TRY(JUMP(JMP, sampled ? fc->stubs->time_enter_sampled : fc->stubs->time_enter));
-    } else {
+    if (fc->pf->timing != GR_UNTIMED)
+        TRY(emit_time_entry(c, fc, back, err));
+    else
         TRY(JUMP(JMP, back));
-    }
     TRY(emit_slow_paths(c, fc, &lb, 0, shared_counter, back, err));
     resolve(&lb, c);
     return 0;
@@ -373,10 +400,18 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
         off += in.insn.length;
     }
     TRY(reload_g(c, fc, err));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_stack_hi)));
+    TRY(GR_EMIT(c, err, SUB, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RSP)));
+    TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_R12D), GR_MEM32(G, fc->rt->g_racectx)));
+    uint64_t jbe_at = gr_code_here(c);
+    TRY(JUMP(JBE, jbe_at));                                         /* placeholder */
+    size_t rel_field = c->len - 4;
+    static const uint8_t ret = 0xc3;
+    TRY(gr_code_append(c, &ret, 1, err));
+    int32_t rel = (int32_t)(gr_code_here(c) - (c->base + rel_field + 4));
+    memcpy(c->bytes + rel_field, &rel, sizeof rel);                 /* jbe Y */
     TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-    return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP,
-                          fc->layout->sample > 1 ? fc->stubs->time_exit_sampled : fc->stubs->time_exit,
-                          err);
+    return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, fc->stubs->time_exit, err);
 }
 
 static int emit_exits(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
