@@ -18,7 +18,8 @@ struct gst_times {
                                   estimate, mean and percentiles weighted */
 };
 
-/* A sampling mode left some of f's calls untimed. */
+/* A sampling mode left some of f's calls untimed: a timed call of f stood
+ * for more than itself. */
 bool gst_time_estimated(const struct gst_stats *st, const struct gst_func *f);
 
 struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func *f);
