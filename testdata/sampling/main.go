@@ -10,9 +10,14 @@ package main
 import (
 	"fmt"
 	"os"
+	"strconv"
 )
 
 var never = len(os.Args) > 5
+
+// The rounds of short and long: arguments 1 and 2 (the test picks them so
+// that each lands in the middle of a histogram bucket), 200 and 1500 else.
+var shortRounds, longRounds = 200, 1500
 
 //go:noinline
 func rare() { println("rare: unreachable") }
@@ -31,7 +36,7 @@ func short(x int) int {
 	if never {
 		rare()
 	}
-	return spin(200, x)
+	return spin(shortRounds, x)
 }
 
 //go:noinline
@@ -39,7 +44,7 @@ func long(x int) int {
 	if never {
 		rare()
 	}
-	return spin(1500, x)
+	return spin(longRounds, x)
 }
 
 //go:noinline
@@ -59,6 +64,10 @@ func rare2(x int) int {
 }
 
 func main() {
+	if len(os.Args) == 3 {
+		shortRounds, _ = strconv.Atoi(os.Args[1])
+		longRounds, _ = strconv.Atoi(os.Args[2])
+	}
 	s := 0
 	for i := 0; i < 300000; i++ {
 		s += short(i)
