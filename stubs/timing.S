@@ -136,9 +136,8 @@ gs_claim_row:
 gs_time_enter:
     mov %rax, -8(%rsp)
     mov %rdx, -16(%rsp)
-    mov %rcx, -24(%rsp)
-    mov $1, %ecx
-.Lpush:                         /* rcx = weight; rax, rdx, rcx saved */
+    movq $1, -24(%rsp)                              /* the weight */
+.Lpush:                         /* weight at -24; rax, rdx saved */
     mov %r13, -32(%rsp)                             /* where to continue */
 .Lpush_slot:
     mov gs_config+GS_CFG_G_SLOT(%rip), %rax
@@ -160,7 +159,8 @@ gs_time_enter:
     lea (%rax,%r13), %r13                           /* the new entry */
     mov %edx, GS_ENT_DEPTH(%r13)
     mov %r12d, GS_ENT_REC(%r13)
-    mov %rcx, GS_ENT_W(%r13)
+    mov -24(%rsp), %r12
+    mov %r12, GS_ENT_W(%r13)
     addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
     mov gs_config+GS_CFG_G_SLOT(%rip), %r12
     mov %edx, (%r14,%r12)                           /* the innermost open timed call */
@@ -170,7 +170,6 @@ gs_time_enter:
 .Lenter_out:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rdx
-    mov -24(%rsp), %rcx
     jmp *-32(%rsp)
 .Lenter_stale:                  /* a frame that left without returning */
     sub $GS_ENT_SIZE, %r13d
@@ -223,7 +222,7 @@ gs_time_enter:
 gs_sample_enter:
     mov %rax, -8(%rsp)
     mov %rdx, -16(%rsp)
-    mov %rcx, -24(%rsp)
+    mov %rcx, -112(%rsp)
     mov GS_DESC_REC(%r13), %ecx
     shr $12, %ecx
     cmpb $GS_PAGE_READY, GS_ROW_MAP(%r12,%rcx)
@@ -279,7 +278,9 @@ gs_sample_enter:
     test %rcx, %rcx
     jnz 2f
     inc %ecx                                        /* the first timed call: itself */
-2:  mov -40(%rsp), %rsi
+2:  mov %rcx, -24(%rsp)                             /* the weight */
+    mov -112(%rsp), %rcx
+    mov -40(%rsp), %rsi
     mov -56(%rsp), %rdi
     mov GS_DESC_REC(%r13), %r12d
     mov GS_DESC_BACK(%r13), %r13
@@ -296,6 +297,7 @@ gs_sample_enter:
     mov %rax, %r12
     jmp .Lsample_ready
 .Lsample_nospace:
+    mov -112(%rsp), %rcx
     mov GS_DESC_BACK(%r13), %r13
     mov %r13, -32(%rsp)
     COUNT_DROP GS_DROP_NO_SPACE
@@ -320,7 +322,7 @@ gs_time_exit:
     rdtsc
     shl $32, %rdx
     or %rax, %rdx
-    mov %rdx, -24(%rsp)                             /* now */
+    mov %rdx, %r13                                  /* now */
     mov gs_config+GS_CFG_G_SLOT(%rip), %rax
     mov (%r14,%rax), %rax
     shr $32, %rax
@@ -341,7 +343,6 @@ gs_time_exit:
     mov GS_ENT_DEPTH-GS_ENT_SIZE(%rcx), %edx
     mov gs_config+GS_CFG_G_SLOT(%rip), %rax
     mov %edx, (%r14,%rax)                           /* the new innermost */
-    mov -24(%rsp), %r13
     sub GS_ENT_TSC(%rcx), %r13                      /* duration */
     jns 1f
     xor %r13d, %r13d                                /* TSC behind on this core */
