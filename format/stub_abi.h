@@ -96,7 +96,8 @@
 #define GS_SLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_ENT_SIZE)
 
 /* The sampled entry's descriptor, after the trampoline's code: where to
- * continue, the function's counter and timing record offsets in a row. */
+ * continue (relative to the descriptor: PIE), the function's counter and
+ * timing record offsets in a row. */
 #define GS_DESC_BACK 0
 #define GS_DESC_COUNTER 8
 #define GS_DESC_REC 12

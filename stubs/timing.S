@@ -283,7 +283,7 @@ gs_sample_enter:
     mov -40(%rsp), %rsi
     mov -56(%rsp), %rdi
     mov GS_DESC_REC(%r13), %r12d
-    mov GS_DESC_BACK(%r13), %r13
+    add GS_DESC_BACK(%r13), %r13                    /* back: relative to the descriptor */
     jmp .Lpush
 /* The record's page is not backed yet in this row: back it, or (tmpfs
  * full) count the call without timing it; it then stays >= 0 and every
@@ -291,14 +291,14 @@ gs_sample_enter:
 .Lsample_page:
     mov %r13, -32(%rsp)
     mov %r12, %rax
-    mov GS_DESC_BACK(%r13), %r13
     BACK_PAGE .Lsample_nospace
     mov -32(%rsp), %r13
     mov %rax, %r12
     jmp .Lsample_ready
 .Lsample_nospace:
     mov -112(%rsp), %rcx
-    mov GS_DESC_BACK(%r13), %r13
+    mov -32(%rsp), %r13
+    add GS_DESC_BACK(%r13), %r13
     mov %r13, -32(%rsp)
     COUNT_DROP GS_DROP_NO_SPACE
     jmp .Lenter_out

@@ -24,7 +24,7 @@
  *       js back                    ; not yet: one instruction more than counting
  *       lea r13, [rip + D]
  *       jmp gs_sample_enter        ; draws the next gap, then gs_time_enter
- *   D:  dq back; dd counter, record
+ *   D:  dq back - D; dd counter, record
  *   S:  lea r13, [rip + C]
  *       jmp gs_claim_row           ; r12 = a new row, or 0 if none is left
  *   C:  test r12, r12
@@ -226,9 +226,10 @@ static int emit_time_entry(struct gr_codebuf *c, const struct func_ctx *fc, uint
     int32_t rel = (int32_t)(gr_code_here(c) - (c->base + disp_field + 4));
     memcpy(c->bytes + disp_field, &rel, sizeof rel);                /* lea r13, [rip + D] */
     uint8_t desc[GS_DESC_SIZE];
+    int64_t back_rel = (int64_t)(back - gr_code_here(c));
     uint32_t counter = (uint32_t)gr_layout_counter(fc->layout, fc->pf->counter);
     uint32_t rec = record_offset(fc);
-    memcpy(desc + GS_DESC_BACK, &back, 8);
+    memcpy(desc + GS_DESC_BACK, &back_rel, 8);
     memcpy(desc + GS_DESC_COUNTER, &counter, 4);
     memcpy(desc + GS_DESC_REC, &rec, 4);
     return gr_code_append(c, desc, sizeof desc, err);
