@@ -217,7 +217,10 @@ gs_time_enter:
  * so timed calls follow no period of the program's own. This call then
  * stands for the gap that led to it (the previous draw). next is written
  * before the counter: a reader that sees the new next with the counter
- * still >= 0 retries (gostat). */
+ * still >= 0 retries (gostat). Both are changed by one read-modify-write
+ * each, by the same amount in opposite directions, so that a signal
+ * handler on this thread that calls the function in between (its inc, or
+ * its own pass through here) leaves next + counter exact. */
     .globl gs_sample_enter
 gs_sample_enter:
     mov %rax, -8(%rsp)
@@ -234,8 +237,9 @@ gs_sample_enter:
     add %r12, %rsi                                  /* the counter */
     mov GS_DESC_REC(%r13), %edi
     add %r12, %rdi                                  /* the record */
-    mov GS_TIM_NEXT(%rdi), %rcx
-    add (%rsi), %rcx                                /* calls, this one included */
+    mov (%rsi), %rcx
+    mov %rcx, -120(%rsp)                            /* s, >= 0 */
+    add GS_TIM_NEXT(%rdi), %rcx                     /* calls, this one included */
     mov $1, %eax
     mov gs_config+GS_CFG_SAMPLE(%rip), %rdx
     test %rdx, %rdx
@@ -268,11 +272,10 @@ gs_sample_enter:
     shr $32, %rax
     inc %rax                                        /* gap in [1, 2m-1] */
 .Lsample_gap:
-    add %rax, %rcx
-    mov %rcx, GS_TIM_NEXT(%rdi)                     /* first: see above */
-    neg %rax
-    mov %rax, (%rsi)                                /* calls - next = -gap */
-    neg %rax
+    mov -120(%rsp), %rcx
+    add %rax, %rcx                                  /* next moves by s + gap */
+    add %rcx, GS_TIM_NEXT(%rdi)                     /* first: see above */
+    sub %rcx, (%rsi)                                /* calls - next = -gap */
     mov GS_TIM_GAP(%rdi), %rcx
     mov %rax, GS_TIM_GAP(%rdi)
     test %rcx, %rcx
