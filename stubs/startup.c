@@ -300,6 +300,9 @@ static void start_timing(const struct startup_env *env, struct gs_private *priv,
     }
     (void)rw;
     priv->slots_max = map_timing_stacks(gs_config.nslots, &priv->slots_base);
+    if (!priv->slots_max)
+        report(env, "gostat: no address space for timing stacks (RLIMIT_AS?); timing is off, "
+                    "counting only\n");
     read_boot_id(hdr->boot_id);
     finish_calibration(hdr);
 }
