@@ -19,7 +19,10 @@
  * the same although it moves the stack, and is unique among a goroutine's
  * live frames. Entries at the same depth or deeper than a new call belong
  * to frames that left without returning (panic, Goexit, or an earlier
- * goroutine on a reused g): they are dropped and counted as unwound. */
+ * goroutine on a reused g): they are dropped and counted as unwound. The
+ * low half of g.racectx holds the depth of the innermost open entry, so
+ * that the exit trampoline of a deeper call (not timed) returns without
+ * coming here (stub_abi.h, GS_SLOT_*). */
 
 #include "stub_abi.h"
 
