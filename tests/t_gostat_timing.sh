@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t_gostat_timing.sh: per-function timing from a synthetic version 2 stats
+# t_gostat_timing.sh: per-function timing from a synthetic version 3 stats
 # file built for timing: sums over thread rows (row 0 and pages the page map
 # does not mark backed are never read), min/max across rows, percentiles
 # interpolated in the log2 histogram, ticks to ns through the start-up
