@@ -151,8 +151,8 @@ struct gs_drops {
     uint64_t no_slot;              /* more goroutines than timing stacks */
     uint64_t unmatched;            /* returns with no recorded entry */
     uint64_t no_space;             /* no memory for the record's page */
-    uint64_t sample_countdown;     /* sampled timing: calls until the next
-                                      timed one (the thread's own state) */
+    uint64_t sample_countdown;     /* unused since version 3 (the per-function
+                                      gs_timing.next replaced it) */
     uint64_t sample_rng;           /* sampled timing: xorshift state */
     uint64_t reserved[1];
 };
