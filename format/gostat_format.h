@@ -33,9 +33,9 @@
 
 #include <stdint.h>
 
-#define GS_MAGIC "GOSTATv2"        /* 8 bytes, no NUL; written last */
+#define GS_MAGIC "GOSTATv3"        /* 8 bytes, no NUL; written last */
 #define GS_MAGIC_LEN 8
-#define GS_VERSION 2
+#define GS_VERSION 3
 #define GS_PAGE 4096u
 #define GS_EXE_MAX 1024u
 #define GS_BUILDID_MAX 128u
@@ -65,6 +65,9 @@
 #define GS_HDR_TIMING 2u           /* built to time calls (not --count-only) */
 #define GS_HDR_NO_TSC 4u           /* timing was off at run time: the CPU has
                                       no invariant TSC */
+#define GS_HDR_ADAPTIVE 8u         /* the default timing mode: a function's first
+                                      GS_TIME_FIRST calls per thread timed, then
+                                      sampled ever more rarely (sample_every 0) */
 
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */
@@ -103,7 +106,8 @@ struct gs_header {
     uint64_t tsc1, mono1_ns;
     char boot_id[GS_BOOTID_MAX];   /* /proc/sys/kernel/random/boot_id */
     uint32_t sample_every;         /* timing: about 1 call in this many is
-                                      timed (all are counted); 0 or 1: all */
+                                      timed (all are counted); 1: all; 0 with
+                                      GS_HDR_ADAPTIVE: the default mode */
     uint32_t reserved32;
     uint8_t reserved[376];         /* zero; room for later fields */
 };
@@ -133,6 +137,9 @@ struct gs_live {
     uint64_t reserved[447];
 };
 
+/* calls, or in a timing mode that samples: calls - gs_timing.next of the
+ * same row (negative until the next timed call: the entry's `inc; js`
+ * decides both). Readers add next back (docs/stats-format.md). */
 struct gs_counter {
     uint64_t calls;
 };
@@ -144,20 +151,27 @@ struct gs_drops {
     uint64_t no_slot;              /* more goroutines than timing stacks */
     uint64_t unmatched;            /* returns with no recorded entry */
     uint64_t no_space;             /* no memory for the record's page */
-    uint64_t sample_countdown;     /* sampled timing: calls until the next
-                                      timed one (the thread's own state) */
+    uint64_t sample_countdown;     /* unused since version 3 (the per-function
+                                      gs_timing.next replaced it) */
     uint64_t sample_rng;           /* sampled timing: xorshift state */
     uint64_t reserved[1];
 };
 
-/* Per thread and timed function. A duration of d ticks adds 1 to
- * hist[max(0, min(GS_HIST_BUCKETS - 1, floor(log2 d) - GS_HIST_FIRST_LOG2 + 1))].
- * Timed calls are the sum of hist. */
+/* Per thread and timed function. A timed call of d ticks that stands for
+ * w calls (1 when every call is timed; the gap since the previous timed
+ * call when sampling) adds w to
+ * hist[max(0, min(GS_HIST_BUCKETS - 1, floor(log2 d) - GS_HIST_FIRST_LOG2 + 1))]
+ * and w * d to total: sums over the calls they stand for, so means and
+ * percentiles read from them are unbiased. */
 struct gs_timing {
-    uint64_t total;                /* ticks, inclusive of callees */
+    uint64_t total;                /* weighted ticks, inclusive of callees */
     uint64_t max;                  /* ticks */
     uint64_t min_inverted;         /* ~min ticks; 0 when nothing recorded */
-    uint64_t hist[GS_HIST_BUCKETS];
+    uint64_t hist[GS_HIST_BUCKETS];/* weighted calls */
+    uint64_t next;                 /* sampling: the call number of the next
+                                      timed call (gs_counter holds calls - next) */
+    uint64_t gap;                  /* sampling: calls since the previous timed call */
+    uint64_t samples;              /* calls actually timed */
 };
 
 #define GS_TIMING_PER_PAGE (GS_PAGE / sizeof(struct gs_timing))
@@ -172,7 +186,7 @@ static inline uint64_t gs_timing_offset(uint64_t timing_off, uint32_t k)
 #ifdef __STDC_VERSION__
 _Static_assert(sizeof(struct gs_func) == 40, "gs_func layout");
 _Static_assert(sizeof(struct gs_drops) == 64, "gs_drops layout");
-_Static_assert(sizeof(struct gs_timing) == 24 + 8 * GS_HIST_BUCKETS, "gs_timing layout");
+_Static_assert(sizeof(struct gs_timing) == 48 + 8 * GS_HIST_BUCKETS, "gs_timing layout");
 _Static_assert(sizeof(struct gs_live) == GS_PAGE, "gs_live is one page");
 _Static_assert(sizeof(struct gs_header) % 8 == 0, "gs_header alignment");
 #endif

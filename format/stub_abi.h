@@ -67,20 +67,48 @@
 #define GS_TIM_MAX 8
 #define GS_TIM_MIN_INV 16
 #define GS_TIM_HIST 24
+#define GS_TIM_NEXT (GS_TIM_HIST + 8 * GS_HIST_NBUCKETS)
+#define GS_TIM_GAP (GS_TIM_NEXT + 8)
+#define GS_TIM_SAMPLES (GS_TIM_GAP + 8)
 
-/* A goroutine's timing stack: a header, then 16-byte entries
- * {u32 depth; u32 timing record offset; u64 tsc}, where depth is
- * g.stack.hi - rsp at the call (the same at entry and return, wherever
- * the stack has moved). g.racectx holds its address; 1 means "none". */
-#define GS_SLOT_SIZE 4096
-#define GS_SLOT_TOP 0          /* u32: bytes of entries in use */
-#define GS_SLOT_ENTRIES 64
-#define GS_SLOT_CAP (GS_SLOT_SIZE - GS_SLOT_ENTRIES)
+/* A goroutine's timing stack: a header, then 24-byte entries
+ * {u32 depth; u32 timing record offset; u64 tsc; u64 weight}, where depth
+ * is g.stack.hi - rsp at the call (the same at entry and return, wherever
+ * the stack has moved) and weight the calls the sample stands for. Each
+ * stack is an 8 MiB piece (aligned to its size) of one range the start-up
+ * code reserves with MAP_NORESERVE: pages are touched as the depth grows,
+ * so memory follows the deepest recursion a goroutine reached.
+ * g.racectx: high 32 bits = the stack's address >> GS_SLOT_SHIFT (0: none
+ * claimed yet, GS_SLOT_NONE: none left); low 32 bits = the depth of the
+ * innermost open timed call (0: none), which lets the exit of a call that
+ * was not timed leave without looking at the stack. */
+#define GS_SLOT_SHIFT 23
+#define GS_SLOT_SIZE (1 << GS_SLOT_SHIFT)
+#define GS_SLOT_TOP 0          /* u32: offset of the end of the entries in use */
+#define GS_SLOT_ENTRIES 64     /* the first entry; a sentinel entry of depth 0 just before */
+#define GS_SLOT_LAST (GS_SLOT_SIZE - GS_ENT_SIZE) /* top above this: full */
 #define GS_ENT_DEPTH 0
 #define GS_ENT_REC 4
 #define GS_ENT_TSC 8
-#define GS_ENT_SIZE 16
-#define GS_SLOT_NONE 1
+#define GS_ENT_W 16
+#define GS_ENT_SIZE 24
+#define GS_SLOT_NONE 0xffffffff
+#define GS_SLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_ENT_SIZE)
+
+/* The sampled entry's descriptor, after the trampoline's code: where to
+ * continue (relative to the descriptor: PIE), the function's counter and
+ * timing record offsets in a row. */
+#define GS_DESC_BACK 0
+#define GS_DESC_COUNTER 8
+#define GS_DESC_REC 12
+#define GS_DESC_SIZE 16
+
+/* The default mode (gs_stub_config.sample == 0): a function's first
+ * GS_TIME_FIRST calls on a thread are all timed; after c calls the mean
+ * gap to the next timed one is c >> GS_ADAPT_SHIFT (at most GS_GAP_MAX). */
+#define GS_TIME_FIRST 1000
+#define GS_ADAPT_SHIFT 8
+#define GS_GAP_MAX 0x3fffffff
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>
@@ -95,8 +123,7 @@ struct gs_blob_header {
     uint32_t claim_row_off; /* in: r13 = continue; out: r12 = row or 0 */
     uint32_t time_enter_off;/* in: r12d = record offset, r13 = continue */
     uint32_t time_exit_off; /* in: r12d = record offset; returns to the caller */
-    uint32_t time_enter_sampled_off; /* like time_enter, for 1-in-N timing */
-    uint32_t time_exit_sampled_off;  /* like time_exit, for 1-in-N timing */
+    uint32_t sample_enter_off;       /* in: r12 = row, r13 = descriptor */
     uint32_t reserved;
 };
 
@@ -117,13 +144,14 @@ struct gs_stub_config {
                                drops, page map, counters */
     uint64_t slots_off;     /* from rw: timing stacks */
     uint64_t nslots;        /* 0: built with --count-only */
-    uint64_t sample;        /* time about 1 call in this many (>= 1) */
+    uint64_t sample;        /* 1: time every call; N > 1: about 1 call in N;
+                               0: the default (GS_TIME_FIRST, then adaptive) */
 };
 
 /* Process-private state; first page of the RW segment. */
 struct gs_private {
     uint64_t rows_base;     /* run-time address of counter row 0 */
-    uint64_t slots_base;    /* run-time address of timing stack 0 */
+    uint64_t slots_base;    /* run-time address of timing stack 0 (8 MiB aligned) */
     uint64_t slots_next;    /* timing stacks handed out (lock xadd) */
     uint64_t slots_max;     /* 0 when timing is off at run time */
     uint64_t reserved[508];
@@ -157,6 +185,9 @@ _Static_assert(offsetof(struct gs_timing, total) == GS_TIM_TOTAL, "timing");
 _Static_assert(offsetof(struct gs_timing, max) == GS_TIM_MAX, "timing");
 _Static_assert(offsetof(struct gs_timing, min_inverted) == GS_TIM_MIN_INV, "timing");
 _Static_assert(offsetof(struct gs_timing, hist) == GS_TIM_HIST, "timing");
+_Static_assert(offsetof(struct gs_timing, next) == GS_TIM_NEXT, "timing");
+_Static_assert(offsetof(struct gs_timing, gap) == GS_TIM_GAP, "timing");
+_Static_assert(offsetof(struct gs_timing, samples) == GS_TIM_SAMPLES, "timing");
 _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
 _Static_assert(GS_HIST_FIRST_BIT == GS_HIST_FIRST_LOG2 - 1, "histogram");
 #endif

@@ -17,7 +17,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gorewrite [-v] [--count-only | --sample N] [--max-threads N]\n"
+            "usage: gorewrite [-v] [--count-only | --time-all | --sample N]\n"
+            "                 [--max-threads N]\n"
             "                 [--strict-release] [--keep-setuid] [--layout-report FILE]\n"
             "                 INPUT OUTPUT\n"
             "       gorewrite [--strict-release] --print-layout INPUT\n"
@@ -27,12 +28,25 @@ static void usage(FILE *out)
             "modified. Run OUTPUT as you would run INPUT; its statistics appear in\n"
             "$GOSTAT_DIR (default /dev/shm) as gostat.<name>.<pid>; read them with gostat.\n"
             "\n"
+            "Timing modes (each counts every call exactly; instructions per call from\n"
+            "callgrind in make bench, BENCHMARKS.md):\n"
+            "  (default)        time each function's first 1000 calls per thread, then\n"
+            "                   a random sample that thins out as its calls grow (mean\n"
+            "                   gap calls/256): mean and percentiles unbiased (each\n"
+            "                   timed call weighs the calls it stands for), totals\n"
+            "                   estimated as mean x calls (gostat marks them). A call\n"
+            "                   not timed costs 12 instructions, a timed one ~100\n"
+            "                   and two rdtsc\n"
+            "  --time-all       time every call: exact totals, ~100 instructions and\n"
+            "                   two rdtsc on every call\n"
+            "  --sample N       time about 1 call in N of each function (at random\n"
+            "                   intervals; unbiased as above); N from 1 to 1000000\n"
+            "  --count-only     count calls, do not time them: 7 instructions per\n"
+            "                   call, smaller stats\n"
+            "\n"
+            "Other options:\n"
             "  -v               list every function with its decision, and why it is\n"
             "                   skipped or untimed\n"
-            "  --count-only     count calls, do not time them (cheaper, smaller)\n"
-            "  --sample N       count every call, time about 1 call in N (at random\n"
-            "                   intervals; mean and percentiles stay unbiased, totals\n"
-            "                   are estimated as mean x calls); N from 1 to 1000000\n"
             "  --max-threads N  threads that count without locks (default %d); more\n"
             "                   threads still count exactly, with a locked increment\n"
             "  --layout-report FILE  once OUTPUT is written, describe it in FILE: entry\n"
@@ -88,6 +102,8 @@ int main(int argc, char **argv)
             print_layout = argv[++i];
         } else if (strcmp(argv[i], "--count-only") == 0) {
             opt.count_only = 1;
+        } else if (strcmp(argv[i], "--time-all") == 0) {
+            opt.time_all = 1;
         } else if (strcmp(argv[i], "--sample") == 0 && i + 1 < argc) {
             if (parse_number(argv[++i], 1000000, &opt.sample) < 0) {
                 fprintf(stderr, "gorewrite: --sample takes a number from 1 to 1000000\n");
@@ -118,8 +134,8 @@ int main(int argc, char **argv)
             paths[npaths++] = argv[i];
         }
     }
-    if (opt.count_only && opt.sample > 1) {
-        fprintf(stderr, "gorewrite: --count-only and --sample exclude each other\n");
+    if (opt.count_only + opt.time_all + (opt.sample > 0) > 1) {
+        fprintf(stderr, "gorewrite: --count-only, --time-all and --sample exclude each other\n");
         return EXIT_USAGE;
     }
     if (print_layout && npaths == 0) {

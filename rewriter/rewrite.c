@@ -62,8 +62,7 @@ static struct gr_stub_routines stub_routines(const struct rx_parts *rx)
     return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
                                      .time_enter = blob + h->time_enter_off,
                                      .time_exit = blob + h->time_exit_off,
-                                     .time_enter_sampled = blob + h->time_enter_sampled_off,
-                                     .time_exit_sampled = blob + h->time_exit_sampled_off};
+                                     .sample_enter = blob + h->sample_enter_off};
 }
 
 static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const struct gr_plan *plan,
@@ -215,7 +214,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     struct gr_elf elf;
     struct gr_program prog = {0};
     struct gr_plan plan = {0};
-    struct gr_layout layout = {.sample = opt->sample > 1 ? opt->sample : 1};
+    struct gr_layout layout = {.sample = opt->time_all ? 1 : opt->sample};
     struct rx_parts rx = {0};
     int rc = gr_elf_read(in_path, &elf, err);
     /* A setuid copy would let any user steer a privileged program's stats

@@ -12,7 +12,8 @@
 struct gr_options {
     int verbose;            /* list every function's decision on the log */
     int count_only;         /* no timing: entry patches only */
-    uint32_t sample;        /* time about 1 call in this many (0, 1: all) */
+    uint32_t sample;        /* time about 1 call in this many (1: all; 0: the default mode) */
+    int time_all;           /* time every call */
     uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
     const char *layout_report;  /* --layout-report FILE, or NULL */
     int keep_setuid;        /* copy the input's setuid/setgid bits (dropped by default) */

@@ -13,8 +13,7 @@ gs_blob_header:
     .long gs_claim_row - gs_blob_header
     .long gs_time_enter - gs_blob_header
     .long gs_time_exit - gs_blob_header
-    .long gs_time_enter_sampled - gs_blob_header
-    .long gs_time_exit_sampled - gs_blob_header
+    .long gs_sample_enter - gs_blob_header
     .long 0
 
     .text

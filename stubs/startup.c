@@ -266,6 +266,26 @@ static void report(const struct startup_env *env, const char *msg)
         gs_syscall3(GS_SYS_write, 2, msg, gs_strlen(msg));
 }
 
+/* The goroutines' timing stacks: one range of address space, GS_SLOT_SIZE
+ * per stack and aligned to it (g.racectx keeps a stack's address >>
+ * GS_SLOT_SHIFT), reserved without commit charge: a page costs memory only
+ * once a goroutine's timed calls nest that deep. Where the kernel refuses
+ * that much address space (vm.overcommit_memory=2), fewer stacks. Returns
+ * how many, with *base the first. */
+static uint64_t map_timing_stacks(uint64_t want, uint64_t *base)
+{
+    for (uint64_t n = want; n >= 64; n /= 2) {
+        uint64_t size = (n + 1) * (uint64_t)GS_SLOT_SIZE;
+        long p = gs_syscall6(GS_SYS_mmap, 0, (long)size, GS_PROT_READ | GS_PROT_WRITE,
+                             GS_MAP_PRIVATE | GS_MAP_ANONYMOUS | GS_MAP_NORESERVE, -1, 0);
+        if (p < 0 && p > -4096)
+            continue;
+        *base = ((uint64_t)p + GS_SLOT_SIZE - 1) & ~(uint64_t)(GS_SLOT_SIZE - 1);
+        return n;
+    }
+    return 0;
+}
+
 /* Timing needs an invariant TSC and timing stacks; without them the
  * trampolines find no stack for any goroutine and only count. */
 static void start_timing(const struct startup_env *env, struct gs_private *priv, uint8_t *rw,
@@ -278,8 +298,11 @@ static void start_timing(const struct startup_env *env, struct gs_private *priv,
         report(env, "gostat: this CPU has no invariant TSC; timing is off, counting only\n");
         return;
     }
-    priv->slots_base = (uint64_t)(rw + gs_config.slots_off);
-    priv->slots_max = gs_config.nslots;
+    (void)rw;
+    priv->slots_max = map_timing_stacks(gs_config.nslots, &priv->slots_base);
+    if (!priv->slots_max)
+        report(env, "gostat: no address space for timing stacks (RLIMIT_AS?); timing is off, "
+                    "counting only\n");
     read_boot_id(hdr->boot_id);
     finish_calibration(hdr);
 }

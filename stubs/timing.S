@@ -19,7 +19,10 @@
  * the same although it moves the stack, and is unique among a goroutine's
  * live frames. Entries at the same depth or deeper than a new call belong
  * to frames that left without returning (panic, Goexit, or an earlier
- * goroutine on a reused g): they are dropped and counted as unwound. */
+ * goroutine on a reused g): they are dropped and counted as unwound. The
+ * low half of g.racectx holds the depth of the innermost open entry, so
+ * that the exit trampoline of a deeper call (not timed) returns without
+ * coming here (stub_abi.h, GS_SLOT_*). */
 
 #include "stub_abi.h"
 
@@ -42,29 +45,38 @@
 9:  mov -48(%rsp), %rbx
 .endm
 
-/* Pops this call's entry (depth g.stack.hi - RSP, record r12d) from the
- * goroutine's timing stack at rax, dropping deeper entries (and one at the
- * same depth for another function) as unwound. Jumps to \missing when the
- * top entry is a caller's or the stack is empty; else ecx is the popped
- * entry's offset. Changes rdx, rcx. */
-.macro POP_ENTRY missing
-    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
-    mov (%r14,%rdx), %rdx
-    sub %rsp, %rdx                                  /* depth */
-    mov GS_SLOT_TOP(%rax), %ecx
-1:  test %ecx, %ecx
-    jz \missing
-    cmp GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_DEPTH(%rax,%rcx), %edx
-    jb 2f                                           /* a deeper frame's: gone */
-    ja \missing                                     /* a caller's: ours is missing */
-    cmp GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_REC(%rax,%rcx), %r12d
-    je 3f
-2:  sub $GS_ENT_SIZE, %ecx
-    mov %ecx, GS_SLOT_TOP(%rax)
-    COUNT_DROP GS_DROP_UNWOUND
-    jmp 1b
-3:  sub $GS_ENT_SIZE, %ecx
-    mov %ecx, GS_SLOT_TOP(%rax)
+/* Backs page rcx of the row at rax with memory the first time this thread
+ * uses it (MADV_POPULATE_WRITE), so that a full tmpfs shows up here and
+ * not as SIGBUS on a store; marks it ready, or failed and jumps to \fail.
+ * Keeps every register but rdx and the flags. */
+.macro BACK_PAGE fail
+    cmpb $GS_PAGE_FAILED, GS_ROW_MAP(%rax,%rcx)
+    je \fail
+    mov %rdi, -72(%rsp)
+    mov %rsi, -80(%rsp)
+    mov %r11, -88(%rsp)
+    mov %rax, -96(%rsp)
+    mov %rcx, -104(%rsp)
+    mov %rcx, %rdi
+    shl $12, %rdi
+    add %rax, %rdi
+    mov $GS_PAGE_SIZE, %esi
+    mov $MADV_POPULATE_WRITE, %edx
+    mov $SYS_madvise, %eax
+    syscall
+    mov %rax, %rdx
+    mov -72(%rsp), %rdi
+    mov -80(%rsp), %rsi
+    mov -88(%rsp), %r11
+    mov -96(%rsp), %rax
+    mov -104(%rsp), %rcx
+    test %rdx, %rdx
+    jz 8f
+    cmp $-EINVAL, %rdx                              /* kernel before 5.14: use it unpopulated */
+    je 8f
+    movb $GS_PAGE_FAILED, GS_ROW_MAP(%rax,%rcx)
+    jmp \fail
+8:  movb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
 .endm
 
 /* gs_claim_row: a thread's first counted call. in: r13 = where to continue.
@@ -121,55 +133,60 @@ gs_claim_row:
 /* gs_time_enter: records the start of a call. in: r12d = the function's
  * timing record offset in a row (its identity here), r13 = where to
  * continue; RSP as at the function's entry. The TSC is read last, so the
- * bookkeeping is not part of the duration. */
+ * bookkeeping is not part of the duration. The call stands for itself
+ * (weight 1); gs_sample_enter joins at .Lpush with its own weight. */
     .globl gs_time_enter
 gs_time_enter:
     mov %rax, -8(%rsp)
     mov %rdx, -16(%rsp)
-    mov %rcx, -24(%rsp)
-.Lenter_saved:
+    movq $1, -24(%rsp)                              /* the weight */
+.Lpush:                         /* weight at -24; rax, rdx saved */
+    mov %r13, -32(%rsp)                             /* where to continue */
+.Lpush_slot:
     mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov (%r14,%rax), %rax                           /* this goroutine's stack */
-    cmp $GS_SLOT_NONE, %rax
-    jbe .Lenter_noslot
-.Lenter_slot:
+    mov (%r14,%rax), %rax
+    shr $32, %rax                                   /* this goroutine's stack >> SHIFT */
+    jz .Lenter_claim
+    cmp $GS_SLOT_NONE, %eax
+    je .Lenter_noslot
+    shl $GS_SLOT_SHIFT, %rax
     mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
     mov (%r14,%rdx), %rdx
     sub %rsp, %rdx                                  /* depth */
-    mov GS_SLOT_TOP(%rax), %ecx
+    mov GS_SLOT_TOP(%rax), %r13d
 .Lenter_pop:
-    test %ecx, %ecx
-    jz .Lenter_push
-    cmp GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_DEPTH(%rax,%rcx), %edx
-    ja .Lenter_push                                 /* a caller's entry: keep */
-    sub $GS_ENT_SIZE, %ecx
-    COUNT_DROP GS_DROP_UNWOUND
-    jmp .Lenter_pop
-.Lenter_push:
-    cmp $GS_SLOT_CAP, %ecx
-    jae .Lenter_full
-    mov %edx, GS_SLOT_ENTRIES+GS_ENT_DEPTH(%rax,%rcx)
-    mov %r12d, GS_SLOT_ENTRIES+GS_ENT_REC(%rax,%rcx)
-    lea GS_ENT_SIZE(%rcx), %edx
-    mov %edx, GS_SLOT_TOP(%rax)
-    lea GS_SLOT_ENTRIES+GS_ENT_TSC(%rax,%rcx), %r12
+    cmp GS_ENT_DEPTH-GS_ENT_SIZE(%rax,%r13), %edx
+    jbe .Lenter_stale                               /* at our depth or deeper: gone */
+    cmp $GS_SLOT_LAST, %r13d
+    ja .Lenter_full
+    lea (%rax,%r13), %r13                           /* the new entry */
+    mov %edx, GS_ENT_DEPTH(%r13)
+    mov %r12d, GS_ENT_REC(%r13)
+    mov -24(%rsp), %r12
+    mov %r12, GS_ENT_W(%r13)
+    addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
+    mov gs_config+GS_CFG_G_SLOT(%rip), %r12
+    mov %edx, (%r14,%r12)                           /* the innermost open timed call */
     rdtsc
-    shl $32, %rdx
-    or %rdx, %rax
-    mov %rax, (%r12)
+    mov %eax, GS_ENT_TSC(%r13)
+    mov %edx, GS_ENT_TSC+4(%r13)
 .Lenter_out:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rdx
-    mov -24(%rsp), %rcx
-    jmp *%r13
+    jmp *-32(%rsp)
+.Lenter_stale:                  /* a frame that left without returning */
+    sub $GS_ENT_SIZE, %r13d
+    mov %r13d, GS_SLOT_TOP(%rax)
+    COUNT_DROP GS_DROP_UNWOUND
+    jmp .Lenter_pop
 .Lenter_full:
-    mov %ecx, GS_SLOT_TOP(%rax)
     COUNT_DROP GS_DROP_TOO_DEEP
     jmp .Lenter_out
 .Lenter_noslot:
-    jb .Lenter_claim                                /* 0: none claimed yet */
     COUNT_DROP GS_DROP_NO_SLOT
     jmp .Lenter_out
+/* The goroutine's first timed call: a stack from the pool, whose sentinel
+ * entry (depth 0, below every real depth) ends the searches. */
 .Lenter_claim:
     lea __blob_start(%rip), %rax
     add gs_config+GS_CFG_RW_REL(%rip), %rax         /* struct gs_private */
@@ -177,42 +194,165 @@ gs_time_enter:
     lock xadd %rdx, GS_PRIV_SLOTS_NEXT(%rax)
     cmp GS_PRIV_SLOTS_MAX(%rax), %rdx
     jae .Lenter_none
-    imul $GS_SLOT_SIZE, %rdx, %rdx
-    add GS_PRIV_SLOTS_BASE(%rax), %rdx
-    mov %rdx, %rax
+    shl $GS_SLOT_SHIFT, %rdx
+    add GS_PRIV_SLOTS_BASE(%rax), %rdx              /* the stack */
+    movl $GS_SLOT_ENTRIES, GS_SLOT_TOP(%rdx)
+    movl $0, GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_DEPTH(%rdx)
+    shr $GS_SLOT_SHIFT, %rdx
+    shl $32, %rdx
     jmp .Lenter_store
 .Lenter_none:
-    mov $GS_SLOT_NONE, %eax
+    mov $GS_SLOT_NONE, %edx
+    shl $32, %rdx
 .Lenter_store:
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rdx
-    mov %rax, (%r14,%rdx)
-    cmp $GS_SLOT_NONE, %rax
-    ja .Lenter_slot
-    COUNT_DROP GS_DROP_NO_SLOT
+    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
+    mov %rdx, (%r14,%rax)
+    jmp .Lpush_slot
+
+/* gs_sample_enter: a call of a sampled function (the default mode and
+ * --sample N) whose count reached the next timed call: the entry's
+ * `inc [counter]; js back` fell through. in: r12 = the thread's row,
+ * r13 = the descriptor (GS_DESC_*). The counter holds calls - next
+ * (gs_timing.next): this call is number next. Draws the gap to the next
+ * timed call: 1 for a function's first GS_TIME_FIRST calls (default
+ * mode), else uniform in [1, 2m-1] with m = N (--sample N) or
+ * calls >> GS_ADAPT_SHIFT (default), from the thread's xorshift64 state,
+ * so timed calls follow no period of the program's own. This call then
+ * stands for the gap that led to it (the previous draw). next is written
+ * before the counter: a reader that sees the new next with the counter
+ * still >= 0 retries (gostat). Both are changed by one read-modify-write
+ * each, by the same amount in opposite directions, so that a signal
+ * handler on this thread that calls the function in between (its inc, or
+ * its own pass through here) leaves next + counter exact. */
+    .globl gs_sample_enter
+gs_sample_enter:
+    mov %rax, -8(%rsp)
+    mov %rdx, -16(%rsp)
+    mov %rcx, -112(%rsp)
+    mov GS_DESC_REC(%r13), %ecx
+    shr $12, %ecx
+    cmpb $GS_PAGE_READY, GS_ROW_MAP(%r12,%rcx)
+    jne .Lsample_page
+.Lsample_ready:
+    mov %rsi, -40(%rsp)
+    mov %rdi, -56(%rsp)
+    mov GS_DESC_COUNTER(%r13), %esi
+    add %r12, %rsi                                  /* the counter */
+    mov GS_DESC_REC(%r13), %edi
+    add %r12, %rdi                                  /* the record */
+    mov (%rsi), %rcx
+    mov %rcx, -120(%rsp)                            /* s, >= 0 */
+    add GS_TIM_NEXT(%rdi), %rcx                     /* calls, this one included */
+    mov $1, %eax
+    mov gs_config+GS_CFG_SAMPLE(%rip), %rdx
+    test %rdx, %rdx
+    jnz .Lsample_draw                               /* --sample N: m = N */
+    cmp $GS_TIME_FIRST, %rcx
+    jb .Lsample_gap                                 /* the first calls: all timed */
+    mov %rcx, %rdx
+    shr $GS_ADAPT_SHIFT, %rdx
+    mov $GS_GAP_MAX, %eax
+    cmp %rax, %rdx
+    cmova %rax, %rdx                                /* m */
+.Lsample_draw:
+    mov GS_ROW_SAMPLE_RNG(%r12), %rax
+    test %rax, %rax
+    jnz 1f
+    mov %r12, %rax                                  /* seed: the row's address */
+1:  mov %rax, -64(%rsp)
+    shl $13, %rax
+    xor -64(%rsp), %rax
+    mov %rax, -64(%rsp)
+    shr $7, %rax
+    xor -64(%rsp), %rax
+    mov %rax, -64(%rsp)
+    shl $17, %rax
+    xor -64(%rsp), %rax
+    mov %rax, GS_ROW_SAMPLE_RNG(%r12)
+    shr $32, %rax
+    lea -1(%rdx,%rdx), %rdx                         /* 2m - 1 */
+    imul %rdx, %rax
+    shr $32, %rax
+    inc %rax                                        /* gap in [1, 2m-1] */
+.Lsample_gap:
+    mov -120(%rsp), %rcx
+    add %rax, %rcx                                  /* next moves by s + gap */
+    add %rcx, GS_TIM_NEXT(%rdi)                     /* first: see above */
+    sub %rcx, (%rsi)                                /* calls - next = -gap */
+    mov GS_TIM_GAP(%rdi), %rcx
+    mov %rax, GS_TIM_GAP(%rdi)
+    test %rcx, %rcx
+    jnz 2f
+    inc %ecx                                        /* the first timed call: itself */
+2:  mov %rcx, -24(%rsp)                             /* the weight */
+    mov -112(%rsp), %rcx
+    mov -40(%rsp), %rsi
+    mov -56(%rsp), %rdi
+    mov GS_DESC_REC(%r13), %r12d
+    add GS_DESC_BACK(%r13), %r13                    /* back: relative to the descriptor */
+    jmp .Lpush
+/* The record's page is not backed yet in this row: back it, or (tmpfs
+ * full) count the call without timing it; it then stays >= 0 and every
+ * call of it comes here. r12 = row, rcx = page index. */
+.Lsample_page:
+    mov %r13, -32(%rsp)
+    mov %r12, %rax
+    BACK_PAGE .Lsample_nospace
+    mov -32(%rsp), %r13
+    mov %rax, %r12
+    jmp .Lsample_ready
+.Lsample_nospace:
+    mov -112(%rsp), %rcx
+    mov -32(%rsp), %r13
+    add GS_DESC_BACK(%r13), %r13
+    mov %r13, -32(%rsp)
+    COUNT_DROP GS_DROP_NO_SPACE
     jmp .Lenter_out
 
-/* gs_time_exit: records the end of a call and returns from the function.
+/* gs_time_exit: a return whose depth is at or above the innermost open
+ * timed call's (the exit trampoline checked g.racectx): records the end
+ * of the call if its entry is on top, and returns from the function.
  * in: r12d = the function's timing record offset; the function's frame is
  * already popped (RSP points at the return address). Results in RAX, RBX,
  * RCX, RDI, RSI, R8-R11 and X0-X14 are kept; RDX is dead at a return. The
- * TSC is read first, so the bookkeeping is not part of the duration. */
+ * TSC is read first, so the bookkeeping is not part of the duration.
+ * Entries deeper than this return, or at its depth for another function,
+ * belong to frames that left without returning: dropped as unwound. No
+ * entry of its own (a caller's on top): a call that was not sampled, or
+ * with every call timed one that could not be (unmatched). Either way the
+ * marker in g.racectx is set to the new innermost entry. */
     .globl gs_time_exit
 gs_time_exit:
     mov %rax, -8(%rsp)
+    mov %rcx, -16(%rsp)
     rdtsc
     shl $32, %rdx
     or %rax, %rdx
     mov %rdx, %r13                                  /* now */
-    mov %rcx, -16(%rsp)
     mov gs_config+GS_CFG_G_SLOT(%rip), %rax
     mov (%r14,%rax), %rax
-    cmp $GS_SLOT_NONE, %rax
-    jbe .Lexit_unmatched
-    POP_ENTRY .Lexit_unmatched
-    sub GS_SLOT_ENTRIES+GS_ENT_TSC(%rax,%rcx), %r13 /* duration */
-    jns .Lexit_row
+    shr $32, %rax
+    shl $GS_SLOT_SHIFT, %rax                        /* the stack: the marker was set, so one is claimed */
+    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
+    mov (%r14,%rdx), %rdx
+    sub %rsp, %rdx                                  /* depth */
+    mov GS_SLOT_TOP(%rax), %ecx
+.Lexit_pop:
+    cmp GS_ENT_DEPTH-GS_ENT_SIZE(%rax,%rcx), %edx
+    jb .Lexit_stale                                 /* a deeper frame's: gone */
+    ja .Lexit_missing                               /* a caller's (or the sentinel) */
+    cmp GS_ENT_REC-GS_ENT_SIZE(%rax,%rcx), %r12d
+    jne .Lexit_stale
+    sub $GS_ENT_SIZE, %ecx
+    mov %ecx, GS_SLOT_TOP(%rax)
+    add %rax, %rcx                                  /* our entry */
+    mov GS_ENT_DEPTH-GS_ENT_SIZE(%rcx), %edx
+    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
+    mov %edx, (%r14,%rax)                           /* the new innermost */
+    sub GS_ENT_TSC(%rcx), %r13                      /* duration */
+    jns 1f
     xor %r13d, %r13d                                /* TSC behind on this core */
-.Lexit_row:                                         /* r13 = duration */
+1:  mov GS_ENT_W(%rcx), %rdx                        /* weight */
     mov gs_config+GS_CFG_G_M(%rip), %rax
     mov (%r14,%rax), %rax
     add gs_config+GS_CFG_M_ROW(%rip), %rax
@@ -223,9 +363,12 @@ gs_time_exit:
     shr $12, %rcx                                   /* the record's page */
     cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
     jne .Lexit_page
-.Lexit_record:
+.Lexit_record:                  /* rax = row, r13 = duration, rdx = weight */
     add %r12, %rax                                  /* struct gs_timing */
-    add %r13, GS_TIM_TOTAL(%rax)
+    incq GS_TIM_SAMPLES(%rax)
+    mov %rdx, %rcx
+    imul %r13, %rcx
+    add %rcx, GS_TIM_TOTAL(%rax)
     cmp %r13, GS_TIM_MAX(%rax)
     jae 2f
     mov %r13, GS_TIM_MAX(%rax)
@@ -236,108 +379,37 @@ gs_time_exit:
 3:  not %r13
     or $1 << GS_HIST_FIRST_BIT, %r13                /* floor(log2) >= FIRST_BIT */
     bsr %r13, %rcx
-    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %edx
-    cmp %edx, %ecx
-    cmova %edx, %ecx
-    incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
+    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %r13d
+    cmp %r13d, %ecx
+    cmova %r13d, %ecx
+    add %rdx, GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
 .Lexit_out:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rcx
     ret
-.Lexit_unmatched:
+.Lexit_stale:
+    sub $GS_ENT_SIZE, %ecx
+    mov %ecx, GS_SLOT_TOP(%rax)
+    COUNT_DROP GS_DROP_UNWOUND
+    jmp .Lexit_pop
+.Lexit_missing:
+    mov GS_ENT_DEPTH-GS_ENT_SIZE(%rax,%rcx), %edx
+    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
+    mov %edx, (%r14,%rax)                           /* the innermost that is left */
+    cmpq $1, gs_config+GS_CFG_SAMPLE(%rip)
+    jne .Lexit_out                                  /* sampling: a call not timed */
     COUNT_DROP GS_DROP_UNMATCHED
     jmp .Lexit_out
-/* First use of a timing page by this thread: back it with memory, or mark
- * it failed (tmpfs full) and drop its samples, rather than touch a page
- * that would raise SIGBUS. rax = row, rcx = page index. */
+/* First use of a timing page by this thread (every call timed): back it
+ * with memory, or drop the sample (tmpfs full) rather than touch a page
+ * that would raise SIGBUS. rax = row, rcx = page index, rdx = weight. */
 .Lexit_page:
-    cmpb $GS_PAGE_FAILED, GS_ROW_MAP(%rax,%rcx)
-    je .Lexit_nospace
-    mov %rdi, -24(%rsp)
-    mov %rsi, -32(%rsp)
-    mov %r11, -40(%rsp)
-    mov %rax, -56(%rsp)
-    mov %rcx, -64(%rsp)
-    mov %rcx, %rdi
-    shl $12, %rdi
-    add %rax, %rdi
-    mov $GS_PAGE_SIZE, %esi
-    mov $MADV_POPULATE_WRITE, %edx
-    mov $SYS_madvise, %eax
-    syscall
-    mov %rax, %rdx
-    mov -24(%rsp), %rdi
-    mov -32(%rsp), %rsi
-    mov -40(%rsp), %r11
-    mov -56(%rsp), %rax
-    mov -64(%rsp), %rcx
-    test %rdx, %rdx
-    jz 4f
-    cmp $-EINVAL, %rdx                              /* kernel before 5.14 */
-    je 4f
-    movb $GS_PAGE_FAILED, GS_ROW_MAP(%rax,%rcx)
+    mov %rdx, -32(%rsp)
+    BACK_PAGE .Lexit_nospace
+    mov -32(%rsp), %rdx
+    jmp .Lexit_record
 .Lexit_nospace:
     COUNT_DROP GS_DROP_NO_SPACE
     jmp .Lexit_out
-4:  movb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
-    jmp .Lexit_record
-
-/* Sampled timing (gorewrite --sample N): the entry trampoline counts every
- * call and decrements the thread's countdown; the call that takes it below
- * zero comes here. The next countdown is drawn uniformly from [0, 2N-2]
- * (xorshift64, per thread), so about 1 call in N is timed and which call
- * is timed does not follow any period of the program's own. */
-    .globl gs_time_enter_sampled
-gs_time_enter_sampled:
-    mov %rax, -8(%rsp)
-    mov %rdx, -16(%rsp)
-    mov %rcx, -24(%rsp)
-    mov gs_config+GS_CFG_G_M(%rip), %rax
-    mov (%r14,%rax), %rax
-    add gs_config+GS_CFG_M_ROW(%rip), %rax
-    mov (%rax), %rcx                                /* this thread's row */
-    mov GS_ROW_SAMPLE_RNG(%rcx), %rax
-    test %rax, %rax
-    jnz 1f
-    mov %rcx, %rax                                  /* seed: the row's address */
-1:  mov %rax, %rdx
-    shl $13, %rdx
-    xor %rdx, %rax
-    mov %rax, %rdx
-    shr $7, %rdx
-    xor %rdx, %rax
-    mov %rax, %rdx
-    shl $17, %rdx
-    xor %rdx, %rax
-    mov %rax, GS_ROW_SAMPLE_RNG(%rcx)
-    shr $32, %rax
-    mov gs_config+GS_CFG_SAMPLE(%rip), %rdx
-    lea -1(%rdx,%rdx), %rdx                         /* 2N - 1 */
-    imul %rdx, %rax
-    shr $32, %rax                                   /* in [0, 2N-2] */
-    mov %rax, GS_ROW_SAMPLE_COUNTDOWN(%rcx)
-    jmp .Lenter_saved
-
-/* The exit of every call of a timed function, sampled or not: only a call
- * whose entry is on top is timed, and the TSC is read only then. Returns
- * of calls that were not sampled are not counted as unmatched. */
-    .globl gs_time_exit_sampled
-gs_time_exit_sampled:
-    mov %rax, -8(%rsp)
-    mov %rcx, -16(%rsp)
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov (%r14,%rax), %rax
-    cmp $GS_SLOT_NONE, %rax
-    jbe .Lexit_out
-    POP_ENTRY .Lexit_out                            /* not sampled: nothing to do */
-    mov GS_SLOT_ENTRIES+GS_ENT_TSC(%rax,%rcx), %r13
-    rdtsc
-    shl $32, %rdx
-    or %rdx, %rax
-    sub %r13, %rax
-    mov %rax, %r13                                  /* duration */
-    jns .Lexit_row
-    xor %r13d, %r13d
-    jmp .Lexit_row
 
     .section .note.GNU-stack,"",@progbits

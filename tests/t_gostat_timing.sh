@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t_gostat_timing.sh: per-function timing from a synthetic version 2 stats
+# t_gostat_timing.sh: per-function timing from a synthetic version 3 stats
 # file built for timing: sums over thread rows (row 0 and pages the page map
 # does not mark backed are never read), min/max across rows, percentiles
 # interpolated in the log2 histogram, ticks to ns through the start-up
@@ -80,7 +80,7 @@ checks = [
     j["clock_source"] == "start-up calibration",
     j["drops"] == {"unwound": 3, "too_deep": 9, "no_slot": 0, "unmatched": 9, "no_space": 0},
     {k: v for k, v in f["main.work"].items() if k not in ("name", "entry", "calls", "file", "line", "inlined")}
-        == {"timed": True, "timed_calls": 10, "total_ns": 3100, "mean_ns": 310, "p50_ns": 85,
+        == {"timed": True, "timed_calls": 10, "time_estimated": False, "total_ns": 3100, "mean_ns": 310, "p50_ns": 85,
             "p90_ns": 128, "p99_ns": 2500, "min_ns": 50, "max_ns": 2500},
     f["main.slow"]["timed_calls"] == 2 and f["main.slow"]["total_ns"] == 2000000,
     f["main.slow"]["mean_ns"] == 1000000 and f["main.slow"]["p50_ns"] == 524288,

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # t_timing: per-function latency. testdata/timing, built with every Go
-# version, runs instrumented (timing is the default) and reports through
+# version, runs instrumented with --time-all (every call timed) and reports through
 # gostat --json durations that agree with what the program measured itself
 # with time.Now, inside each function and around each call (gostat's
 # window lies between: check_timing's bracket, 2 % for the clocks): a 10 ms
 # sleep (also: no call under 10 ms), a busy loop, fib(25) whose root call includes all its
 # children, 1000 goroutines sleeping across threads, panics recovered
-# mid-call, recursion deep enough to move the stack, a jump-table switch and
+# mid-call, recursion deep enough to move the stack (every level timed:
+# timing stacks grow), a jump-table switch and
 # runtime.Goexit; crypto/sha256's assembly runs correctly. Calls that cannot be timed are counted as drops, never
-# mis-timed. The same program built with --count-only counts exactly and
+# mis-timed. Built in the default mode it counts exactly, times every call
+# of the functions called fewer than 1,000 times (timed_calls == calls, not
+# estimated) and samples main.fib (estimated, at least its first 1,000
+# calls timed, total = mean x calls), with no too_deep drops
+# (check_default). The same program built with --count-only counts exactly and
 # reports no timing; built with --sample 8 it counts exactly, times about 1
 # call in 8 at random intervals, and its mean of main.work lies between the
 # means of the program's own fastest and slowest calls, as many as gostat
@@ -79,16 +84,18 @@ timed("mayPanic", 1000)
 # deep(20000) moves the stack many times; deepRoot's calls span it
 timed("deepRoot", 3)
 bracket("main.deepRoot mean", f("deepRoot")["mean_ns"], self["inner_deeproot_ns"] / 3, self["deeproot_mean_ns"])
-if not (0 < f("deep")["timed_calls"] < f("deep")["calls"]):
-    bad.append("main.deep: %s of %s calls timed; the deepest cannot be" % (f("deep")["timed_calls"], f("deep")["calls"]))
+timed("deep", f("deep")["calls"])   # 20,000 deep: the timing stack grows
 # runtime.Goexit unwinds exitNow and goexitWorker: never timed, never mis-timed
 timed("exitNow", 0)
 timed("goexitWorker", 0)
 drops = stats["drops"]
 if drops["unwound"] < 1000 + 200:
     bad.append("drops: %d unwound, want at least 1200 (panics and Goexit)" % drops["unwound"])
-if drops["too_deep"] < f("deep")["calls"] - f("deep")["timed_calls"]:
-    bad.append("drops: too_deep %d < main.deep's untimed calls" % drops["too_deep"])
+if drops["too_deep"] != 0 or drops["unmatched"] != 0:
+    bad.append("drops: too_deep %d unmatched %d, want 0" % (drops["too_deep"], drops["unmatched"]))
+for name, g in funcs.items():
+    if g["timed"] and g["time_estimated"]:
+        bad.append("%s: time estimated with every call timed" % name)
 for name, g in funcs.items():
     if g["timed_calls"] is None:
         continue
@@ -149,6 +156,36 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+check_default() {
+    python3 - "$@" <<'PY'
+import json, sys
+stats = json.load(open(sys.argv[1]))
+funcs = {f["name"]: f for f in stats["functions"] if f["name"].startswith("main.")}
+every = {f["name"]: f for f in json.load(open(sys.argv[2]))["functions"] if f["name"].startswith("main.")}
+bad = []
+if stats.get("timing_mode") != "default" or stats.get("timing") is not True:
+    bad.append("timing_mode %r timing %r, want default and true" % (stats.get("timing_mode"), stats.get("timing")))
+for name, g in funcs.items():
+    if not g["timed"]:
+        continue
+    # fewer than 1,000 calls: timed as with --time-all (every call that
+    # returns; those that Goexit or panic out cannot be)
+    if g["calls"] < 1000 and (g["timed_calls"] != every[name]["timed_calls"] or g["time_estimated"]):
+        bad.append("%s: %s of %d calls timed, estimated %s; want %s as with --time-all" % (name, g["timed_calls"], g["calls"], g["time_estimated"], every[name]["timed_calls"]))
+fib = funcs["main.fib"]
+if not (1000 <= fib["timed_calls"] < fib["calls"] / 10) or fib["time_estimated"] is not True:
+    bad.append("main.fib: %s of %d calls timed (estimated %s), want 1000 .. calls/10, estimated" % (fib["timed_calls"], fib["calls"], fib["time_estimated"]))
+elif abs(fib["total_ns"] - fib["mean_ns"] * fib["calls"]) > fib["calls"]:
+    bad.append("main.fib: total %s is not the estimate mean x calls" % fib["total_ns"])
+# every call of deep (20,000 deep, 3 times: 60,003) counted, none too deep
+if stats["drops"]["too_deep"] != 0 or stats["drops"]["unmatched"] != 0:
+    bad.append("drops %r: too_deep and unmatched must be 0" % stats["drops"])
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+}
+
 check_count_only() {
     python3 - "$@" <<'PY'
 import json, sys
@@ -171,16 +208,12 @@ PY
 # padding. Padding lies inside a function's range in Go's function table
 # but outside its pc tables: an instruction of ours starting there (as the
 # old jump islands did) makes the runtime throw "invalid runtime symbol
-# table" when a signal (async preemption, profiling) lands on it. A
-# changed byte inside the rel32 of a jmp written just before (E9, octal
-# 351, at most 4 bytes back) continues that patch: its previous byte may be
-# unchanged by chance (a rel32 byte equal to the original's, as 0xc3 in
-# reflect.(*rtype).common's "test [rax],al; ret; int3" with Go 1.22).
+# table" when a signal (async preemption, profiling) lands on it.
+# A byte of a patch can equal the original's by chance (a rel32 byte):
+# changed bytes less than 5 apart belong to one run.
 no_code_in_padding() {
     cmp -l "$1" "$2" 2>/dev/null | awk '
-        $1 != prev + 1 && $2 == "314" && !(jmp && $1 - jmp <= 4) {
-            printf "patch starting in int3 padding at file offset 0x%x\n", $1 - 1; bad = 1 }
-        $3 == "351" { jmp = $1 }
+        $1 > prev + 4 && $2 == "314" { printf "patch starting in int3 padding at file offset 0x%x\n", $1 - 1; bad = 1 }
         { prev = $1 }
         END { exit bad }'
 }
@@ -191,12 +224,13 @@ for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
         fail "go$v: build failed"
         continue
     fi
-    for mode in timed sampled count-only; do
+    for mode in timed default sampled count-only; do
         id="go$v $mode"
         instr=$WORK/go$v/timing.$mode
         mkdir -p "$WORK/go$v"
         flags=()
         [ $mode = count-only ] && flags=(--count-only)
+        [ $mode = timed ] && flags=(--time-all)
         [ $mode = sampled ] && flags=(--sample 8)
         if ! "$GOREWRITE" ${flags[@]+"${flags[@]}"} "$orig" "$instr" >/dev/null; then
             fail "$id: bin/gorewrite failed"
@@ -216,8 +250,9 @@ for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
         ok=1
         check_counts "$json" "$DIR/expect" "$v" || ok=0
         case $mode in
-            timed) check_timing "$json" "$self" || ok=0 ;;
+            timed) check_timing "$json" "$self" || ok=0; cp "$json" "$WORK/go$v/timed.json" ;;
             sampled) check_sampled "$json" "$self" || ok=0 ;;
+            default) check_default "$json" "$WORK/go$v/timed.json" || ok=0 ;;
             count-only) check_count_only "$json" || ok=0 ;;
         esac
         if [ $ok -eq 1 ]; then

@@ -3,6 +3,11 @@
 
 #include "hist.h"
 
+bool gst_time_estimated(const struct gst_stats *st, const struct gst_func *f)
+{
+    return st->sampling && f->timed && f->timed_calls != f->samples;   /* a weight above 1 */
+}
+
 struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func *f)
 {
     struct gst_times t = { 0 };
@@ -10,15 +15,16 @@ struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func 
 
     if (!f->timed || !st->clock.known)
         return t;
-    if (f->timed_calls == 0 && st->hdr.sample_every > 1)
+    if (f->timed_calls == 0 && st->sampling && f->calls > 0)
         return t;   /* sampled, and none of its calls drawn: unknown, not 0 */
     t.known = true;
     t.total_ns = (double)f->total_ticks * k;
     if (f->timed_calls == 0)
         return t;
     t.any = true;
-    t.mean_ns = t.total_ns / (double)f->timed_calls;
-    if (st->hdr.sample_every > 1)   /* 1 call in N timed: estimate the rest */
+    t.mean_ns = t.total_ns / (double)f->timed_calls;   /* both weighted */
+    t.estimated = gst_time_estimated(st, f);
+    if (t.estimated)   /* not every call timed: estimate the rest */
         t.total_ns = t.mean_ns * (double)f->calls;
     t.p50_ns = gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, 50) * k;
     t.p90_ns = gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, 90) * k;

@@ -14,7 +14,13 @@ struct gst_times {
     double total_ns, mean_ns, p50_ns, p90_ns, p99_ns, min_ns, max_ns;
                                /* with sampled timing, total_ns is the
                                   estimate mean_ns x calls */
+    bool estimated;            /* not every call was timed: total_ns is an
+                                  estimate, mean and percentiles weighted */
 };
+
+/* A sampling mode left some of f's calls untimed: a timed call of f stood
+ * for more than itself. */
+bool gst_time_estimated(const struct gst_stats *st, const struct gst_func *f);
 
 struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func *f);
 

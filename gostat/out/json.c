@@ -64,9 +64,10 @@ static void put_timing(FILE *out, const struct gst_stats *st, const struct gst_f
                                  : st->timing ? "unknown" : "not built for timing");
     }
     if (f->timed)
-        fprintf(out, ",\"timed_calls\":%" PRIu64, f->timed_calls);
+        fprintf(out, ",\"timed_calls\":%" PRIu64 ",\"time_estimated\":%s", f->samples,
+                gst_time_estimated(st, f) ? "true" : "false");
     else
-        fputs(",\"timed_calls\":null", out);
+        fputs(",\"timed_calls\":null,\"time_estimated\":false", out);
     put_ns(out, "total_ns", t.known, t.total_ns);
     put_ns(out, "mean_ns", t.any, t.mean_ns);
     put_ns(out, "p50_ns", t.any, t.p50_ns);
@@ -91,9 +92,11 @@ static void put_clock(FILE *out, const struct gst_stats *st)
 {
     const struct gst_drops *d = &st->drops;
 
-    fprintf(out, ",\"timing\":%s,\"sample_every\":%" PRIu32 ",\"tsc_hz\":",
+    fprintf(out, ",\"timing\":%s,\"timing_mode\":\"%s\",\"sample_every\":%" PRIu32 ",\"tsc_hz\":",
             st->timing ? "true" : "false",
-            st->hdr.sample_every > 1 ? st->hdr.sample_every : 1);
+            !st->timing ? "count-only" : !st->sampling ? "time-all"
+            : st->hdr.sample_every > 1 ? "sample" : "default",
+            st->hdr.sample_every > 1 ? st->hdr.sample_every : st->sampling ? 0 : 1);
     if (st->clock.known)
         fprintf(out, "%.0f,\"clock_source\":", 1e9 / st->clock.ns_per_tick);
     else

@@ -229,6 +229,9 @@ static void add_comments(struct builder *b)
                  st->hdr.sample_every) >= 0) {
         add_comment(b, text);
         free(text);
+    } else if (st->sampling) {
+        add_comment(b, "timing sampled (default mode): where not every call was timed, "
+                       "time is mean x calls, an estimate");
     }
     if (st->hdr.go_version[0])
         add_comment(b, st->hdr.go_version);

@@ -12,10 +12,14 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #define INLINED_MARK "*"
 #define INLINED_NOTE "* also inlined elsewhere: calls counts real calls only, not the inlined copies"
 #define CELL 48 /* fits a uint64 in decimal, a rate, or "file:line" labels */
+#define ESTIMATE_MARK "~"
+#define ESTIMATE_NOTE "~ estimated TOTAL (mean x calls): not every call was timed; mean and " \
+                      "percentiles weigh each timed call by the calls it stands for"
 
 enum { T_TOTAL, T_MEAN, T_P50, T_P90, T_P99, T_MAX, NTIMES };
 static const char *const time_names[NTIMES] = { "TOTAL", "MEAN", "P50", "P90", "P99", "MAX" };
@@ -36,6 +40,13 @@ static void format_times(char cells[NTIMES][CELL], const struct gst_stats *st, c
             gst_format_duration(cells[c], CELL, v[c]);
         else
             snprintf(cells[c], CELL, "-");
+    }
+    if (t.any && t.estimated) {
+        size_t n = strlen(cells[T_TOTAL]);
+        if (n + 2 <= CELL) {
+            memmove(cells[T_TOTAL] + 1, cells[T_TOTAL], n + 1);
+            cells[T_TOTAL][0] = ESTIMATE_MARK[0];
+        }
     }
 }
 
@@ -154,6 +165,8 @@ static void print_summary(FILE *out, const struct gst_stats *st, const struct gs
         fprintf(out, "  tsc %.3f GHz (%s)", 1.0 / st->clock.ns_per_tick, st->clock.source);
     if (st->timing && st->hdr.sample_every > 1)
         fprintf(out, "  timing 1 call in %" PRIu32 " (TOTAL estimated)", st->hdr.sample_every);
+    else if (st->sampling)
+        fputs("  timing sampled (default mode)", out);
     struct gst_goroutines g = gst_goroutines_of(st);
     if (g.known)
         fprintf(out, "  goroutines %" PRIu64 " live (%" PRIu64 " created, %" PRIu64 " exited)",
@@ -200,17 +213,20 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
                      const struct gst_rates *rates)
 {
     struct widths w = measure(st, view, rates);
-    bool any_inlined = false;
+    bool any_inlined = false, any_estimated = false;
 
     print_summary(out, st, view);
     print_column_names(out, st, &w, rates);
     for (size_t i = 0; i < view->count; i++) {
         print_row(out, st, view->funcs[i], &w, rates);
         any_inlined |= view->funcs[i]->inlined;
+        any_estimated |= st->timing && gst_time_estimated(st, view->funcs[i]);
     }
     if (view->count == 0)
         fputs(st->hdr.nfuncs ? "(no functions match)\n" : "(no functions)\n", out);
     if (any_inlined)
         fputs(INLINED_NOTE "\n", out);
+    if (any_estimated)
+        fputs(ESTIMATE_NOTE "\n", out);
     print_drops(out, st);
 }

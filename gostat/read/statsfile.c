@@ -184,12 +184,50 @@ static uint64_t add_saturating(uint64_t a, uint64_t b)
     return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
 }
 
+/* The record of a timed function in a thread's row, or NULL while its
+ * page is not backed (read as zero: a read through the mapping would make
+ * the kernel allocate it). */
+static const unsigned char *timing_record(const struct gst_stats *st, const unsigned char *row,
+                                          const struct gst_func *f)
+{
+    uint64_t off = gs_timing_offset(st->hdr.timing_off, f->timing);
+    if (__atomic_load_n(row + GS_ROW_PAGEMAP + off / GS_PAGE, __ATOMIC_ACQUIRE) != 1)
+        return NULL;
+    return row + off;
+}
+
+#define COUNT_RETRIES 100000
+
+/* When sampling, a thread's counter holds calls - next, next in the
+ * function's timing record (stub_abi.h, gs_sample_enter). The program
+ * writes next, then the counter (negative again): a pair read as next,
+ * counter, next with next unchanged is consistent when the counter is
+ * negative or next is still 0 (the first call, before its record was
+ * written); otherwise the thread is between the two stores: read again. */
+static uint64_t calls_in_row(const struct gst_stats *st, const unsigned char *row, uint32_t i)
+{
+    const uint64_t *counter = (const uint64_t *)(const void *)(row + st->hdr.counts_off +
+                                                               (uint64_t)i * st->hdr.counter_size);
+    const struct gst_func *f = &st->funcs[i];
+    const unsigned char *rec = st->sampling && f->timed ? timing_record(st, row, f) : NULL;
+    if (!rec)
+        return __atomic_load_n(counter, __ATOMIC_ACQUIRE);
+    const uint64_t *next = (const uint64_t *)(const void *)(rec + offsetof(struct gs_timing, next));
+    uint64_t n1, s, n2;
+    for (unsigned k = 0;; k++) {
+        n1 = __atomic_load_n(next, __ATOMIC_ACQUIRE);
+        s = __atomic_load_n(counter, __ATOMIC_ACQUIRE);
+        n2 = __atomic_load_n(next, __ATOMIC_ACQUIRE);
+        if ((n1 == n2 && (n1 == 0 || (int64_t)s < 0)) || k == COUNT_RETRIES)
+            break;   /* (a thread killed between the stores: off by one gap at most) */
+    }
+    return s + n2;
+}
+
 static void sum_calls(struct gst_stats *st, const unsigned char *row)
 {
-    const unsigned char *counts = row + st->hdr.counts_off;
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++)
-        st->funcs[i].calls = add_saturating(st->funcs[i].calls,
-                                            load_u64(counts + (uint64_t)i * st->hdr.counter_size));
+        st->funcs[i].calls = add_saturating(st->funcs[i].calls, calls_in_row(st, row, i));
 }
 
 static void sum_drops(struct gst_drops *d, const unsigned char *row)
@@ -214,20 +252,17 @@ static void add_timing(struct gst_func *f, const unsigned char *rec)
     for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
         f->hist[b] = add_saturating(f->hist[b],
                                     load_u64(rec + offsetof(struct gs_timing, hist) + b * sizeof(uint64_t)));
+    f->samples = add_saturating(f->samples, load_u64(rec + offsetof(struct gs_timing, samples)));
 }
 
-/* Only records on pages the row's page map says are backed are read: a
- * read through the mapping would make the kernel allocate any other. */
+/* Only records on pages the row's page map says are backed are read. */
 static void sum_timing_row(struct gst_stats *st, const unsigned char *row)
 {
-    const unsigned char *pagemap = row + GS_ROW_PAGEMAP;
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
         struct gst_func *f = &st->funcs[i];
-        if (!f->timed)
-            continue;
-        uint64_t off = gs_timing_offset(st->hdr.timing_off, f->timing);
-        if (__atomic_load_n(pagemap + off / GS_PAGE, __ATOMIC_ACQUIRE) == 1)
-            add_timing(f, row + off);
+        const unsigned char *rec = f->timed ? timing_record(st, row, f) : NULL;
+        if (rec)
+            add_timing(f, rec);
     }
 }
 
@@ -235,7 +270,7 @@ static void reset_sums(struct gst_stats *st)
 {
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
         struct gst_func *f = &st->funcs[i];
-        f->calls = f->timed_calls = f->total_ticks = f->min_ticks = f->max_ticks = 0;
+        f->calls = f->timed_calls = f->samples = f->total_ticks = f->min_ticks = f->max_ticks = 0;
         memset(f->hist, 0, sizeof f->hist);
     }
     memset(&st->drops, 0, sizeof st->drops);
@@ -375,6 +410,7 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
     snprintf(st->path, sizeof st->path, "%s", path);
     rc = read_header(st, fd, &actual_size, err);
     st->timing = (st->hdr.flags & GS_HDR_TIMING) != 0;
+    st->sampling = st->timing && (st->hdr.sample_every > 1 || (st->hdr.flags & GS_HDR_ADAPTIVE));
     if (rc == 0)
         rc = load_strtab(st, fd, err);
     if (rc == 0)

@@ -25,7 +25,10 @@ struct gst_func {
     bool timed;                /* has a timing record in a timing file */
     const char *untimed;       /* why not timed (into strtab; may be ""); NULL when timed */
     uint32_t timing;           /* record index, or GS_UNTIMED */
-    uint64_t timed_calls;      /* sum of hist */
+    uint64_t timed_calls;      /* sum of hist: the calls the timed ones stand
+                               for (each timed call weighs the gap since the
+                               previous one when sampling; 1 otherwise) */
+    uint64_t samples;          /* calls actually timed */
     uint64_t total_ticks;
     uint64_t min_ticks;        /* 0 when nothing was timed */
     uint64_t max_ticks;
@@ -44,6 +47,8 @@ struct gst_stats {
     struct gst_func *funcs;    /* hdr.nfuncs entries, in file order */
     uint64_t total_calls;      /* at the last refresh */
     bool timing;               /* GS_HDR_TIMING */
+    bool sampling;             /* timing, not every call: the default mode or
+                                  --sample N (counters hold calls - next) */
     struct gst_drops drops;    /* at the last refresh */
     struct gst_clock clock;    /* ticks to ns, at the last refresh */
     bool live;                 /* at the last refresh */

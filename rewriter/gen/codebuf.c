@@ -158,10 +158,11 @@ static void set_operand(ZydisEncoderOperand *op, const struct gr_operand *src)
         op->reg.value = src->reg;
         break;
     case GR_OP_MEM:
+    case GR_OP_MEM32:
         op->type = ZYDIS_OPERAND_TYPE_MEMORY;
         op->mem.base = src->reg;
         op->mem.displacement = src->value;
-        op->mem.size = 8;
+        op->mem.size = src->kind == GR_OP_MEM32 ? 4 : 8;
         break;
     case GR_OP_IMM:
         op->type = ZYDIS_OPERAND_TYPE_IMMEDIATE;

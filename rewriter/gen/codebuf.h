@@ -48,7 +48,7 @@ int gr_emit_relocated_reg(struct gr_codebuf *c, const struct gr_insn *in, ZydisR
 
 /* An operand of an instruction we emit ourselves. */
 struct gr_operand {
-    enum { GR_OP_REG, GR_OP_MEM, GR_OP_IMM } kind;
+    enum { GR_OP_REG, GR_OP_MEM, GR_OP_MEM32, GR_OP_IMM } kind;
     ZydisRegister reg;      /* GR_OP_REG: the register; GR_OP_MEM: the base */
     int64_t value;          /* GR_OP_MEM: displacement (absolute address when
                                the base is RIP); GR_OP_IMM: the immediate */
@@ -56,10 +56,11 @@ struct gr_operand {
 
 #define GR_REG(r) ((struct gr_operand){GR_OP_REG, (r), 0})
 #define GR_MEM(base, disp) ((struct gr_operand){GR_OP_MEM, (base), (int64_t)(disp)})
+#define GR_MEM32(base, disp) ((struct gr_operand){GR_OP_MEM32, (base), (int64_t)(disp)})
 #define GR_ABS(addr) GR_MEM(ZYDIS_REGISTER_RIP, (addr))
 #define GR_IMM(v) ((struct gr_operand){GR_OP_IMM, ZYDIS_REGISTER_NONE, (int64_t)(v)})
 
-/* Emits one instruction; memory operands are qwords. prefixes: 0 or
+/* Emits one instruction; memory operands are qwords (GR_MEM32: dwords). prefixes: 0 or
  * ZYDIS_ATTRIB_HAS_LOCK. */
 int gr_emit(struct gr_codebuf *c, ZydisMnemonic m, ZydisInstructionAttributes prefixes,
             unsigned nops, const struct gr_operand *ops, struct gr_error *err);

@@ -48,7 +48,7 @@ int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed, u
         l->max_rows /= 2;   /* huge programs: fewer thread rows, still exact */
     l->slots_off = rows_end(l);
     l->nslots = timing ? GR_TIMING_STACKS : 0;
-    l->rw_memsz = l->slots_off + l->nslots * GS_SLOT_SIZE;
+    l->rw_memsz = l->slots_off;   /* the timing stacks are mapped at start-up */
     l->rx_vaddr = gr_align_up(l->rw_vaddr + l->rw_memsz, GR_PAGE) + GR_PAGE;
     l->rx_offset = gr_align_up(elf->size, GR_PAGE);
     l->phdr_area = gr_align_up((uint64_t)(eh->e_phnum + 2) * sizeof(Elf64_Phdr), 64);

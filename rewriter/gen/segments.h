@@ -23,7 +23,8 @@ struct gr_layout {
     uint64_t timing_off;      /* in a row: first timing page */
     uint64_t slots_off;       /* from rw_vaddr: goroutine timing stacks */
     uint64_t nslots;          /* 0 when not timing */
-    uint32_t sample;          /* time about 1 call in this many (1: all) */
+    uint32_t sample;          /* 1: time every call; N > 1: about 1 in N;
+                                 0: the default (stub_abi.h GS_TIME_FIRST) */
 
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;
@@ -33,7 +34,9 @@ struct gr_layout {
     uint64_t blob_addr;
 };
 
-#define GR_TIMING_STACKS 32768u  /* goroutines that can be timed at once */
+#define GR_TIMING_STACKS 32768u  /* goroutines that can be timed at once; each
+                                    stack reserves GS_SLOT_SIZE of address
+                                    space (256 GiB in all, MAP_NORESERVE) */
 
 int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed, uint32_t max_rows,
                    int timing, struct gr_layout *l, struct gr_error *err);

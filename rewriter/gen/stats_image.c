@@ -101,6 +101,8 @@ static void fill_header(struct gs_header *h, const struct gr_program *prog,
     h->timing_size = sizeof(struct gs_timing);
     h->timing_off = l->timing_off;
     h->sample_every = l->sample;
+    if (l->sample == 0)
+        h->flags |= GS_HDR_ADAPTIVE;
 }
 
 /* Fills the function table and the strings. */

@@ -15,13 +15,16 @@
  *       jz S
  *   I:  inc qword [r12 + counter]
  *       jmp back                   ; first instruction after the check
- *     or, when the function is timed:
+ *     or, when the function is timed (emit_time_entry), with --time-all:
  *       mov r12d, record           ; its timing record's offset in a row
  *       lea r13, [rip + back]
  *       jmp gs_time_enter          ; stubs/timing.S; continues at r13
- *     or, with --sample N, first
- *       dec qword [r12 + countdown]; jns back
- *     and gs_time_enter_sampled, which draws the next countdown
+ *     or in the default mode and with --sample N, where the counter holds
+ *     calls - (the number of the next timed call):
+ *       js back                    ; not yet: one instruction more than counting
+ *       lea r13, [rip + D]
+ *       jmp gs_sample_enter        ; draws the next gap, then gs_time_enter
+ *   D:  dq back - D; dd counter, record
  *   S:  lea r13, [rip + C]
  *       jmp gs_claim_row           ; r12 = a new row, or 0 if none is left
  *   C:  test r12, r12
@@ -39,6 +42,7 @@
  *       mov r12, [r12 + g.m] ; test r12, r12 ; jz L
  *       mov r12, [r12 + m.tls[1]] ; test r12, r12 ; jz S
  *   I:  inc qword [r12 + counter]
+ *       [timed, sampling: js B]                         ; not this call's turn
  *       [timed: <TLS g into r13>; cmp r13, r14; je T]   ; R14 is g
  *       [timed, Go <= 1.16: <TLS g into r14>; jmp T]    ; R14 is dead
  *   B:  <the covered instructions, re-encoded; before each one that can
@@ -56,13 +60,17 @@
  * covered bytes):
  *   X:  <the covered instructions before the ret, re-encoded>
  *       [<the check's TLS load of g>; mov r14, g]  ; Go <= 1.16, assembly
- *       mov r12d, record
+ *       mov r12, [r14 + g.stack.hi]
+ *       sub r12, rsp               ; this call's depth
+ *       cmp r12d, dword [r14 + g.racectx] ; the innermost open timed call's
+ *       jbe Y
+ *       ret                        ; deeper: this call was not timed
+ *   Y:  mov r12d, record
  *       jmp gs_time_exit           ; which ends with the function's ret
- *                                  ; (gs_time_exit_sampled with --sample)
- *   or, for a function without a check (leaf exit):
+ *   or, for a function without a check (leaf exit), first:
  *       <TLS g into r12 (r14, Go <= 1.16)>; test; jz R; cmp r12, r14; jne R
- *       mov r12d, record; jmp gs_time_exit
- *   R:  ret                        ; R14 is not g: counted, not timed
+ *       then the depth test above, R being its ret
+ *                                  ; R14 is not g: counted, not timed
  *
  * Only R12 and R13 (scratch at entry and at return in Go's register ABI;
  * the linker's own large-frame check clobbers R12) and the flags (dead at
@@ -91,8 +99,8 @@
  * with a placeholder target and patched once the label is known: every
  * branch we emit is rel32 and every rip-relative operand disp32, and both
  * are the instruction's last 4 bytes, so the patch changes no size. */
-enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, LABEL_T, NLABELS };
-#define MAX_FORWARD 6       /* to S, C, T and L (L three times in a leaf trampoline) */
+enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, LABEL_T, LABEL_B, NLABELS };
+#define MAX_FORWARD 7       /* to S, C, T, B and L (L three times in a leaf trampoline) */
 
 struct forward {
     size_t field;           /* offset in the code buffer of the rel32/disp32 */
@@ -135,6 +143,14 @@ static void resolve(const struct labels *lb, struct gr_codebuf *c)
         int32_t rel = (int32_t)(lb->at[f->to] - (c->base + f->field + 4));
         memcpy(c->bytes + f->field, &rel, sizeof rel);
     }
+}
+
+/* Points the rel32 or disp32 at field (the last 4 bytes of an instruction
+ * emitted earlier) at the current end of the code. */
+static void patch_rel32(struct gr_codebuf *c, size_t field)
+{
+    int32_t rel = (int32_t)(gr_code_here(c) - (c->base + field + 4));
+    memcpy(c->bytes + field, &rel, sizeof rel);
 }
 
 /* Returns -1 from the enclosing emitter when an instruction fails. */
@@ -207,19 +223,50 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
     return JUMP(JMP, next);
 }
 
-/* The timed part of both entry trampolines (r12 = this thread's row, R14 =
- * g): hands the call over to gs_time_enter, which continues at back. */
+/* Sampling (the default mode and --sample N): the flags of the `inc [r12
+ * + counter]` just emitted decide. The counter holds calls - next
+ * (gs_timing.next), negative until this call is the next one to time. */
+static int emit_sample_test(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
+                            struct gr_error *err)
+{
+    if (fc->layout->sample == 1)
+        return 0;                                   /* --time-all: every call */
+    return JUMP(JS, back);
+}
+
+/* The timed part of an entry trampoline, once the call is to be timed (R12
+ * = the thread's row, R14 = g): gs_time_enter (--time-all), or
+ * gs_sample_enter, which draws the next gap first; both continue at back. */
+static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
+                          struct gr_error *err)
+{
+    if (fc->layout->sample == 1) {
+        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
+        return JUMP(JMP, fc->stubs->time_enter);
+    }
+    uint64_t lea_at = gr_code_here(c);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));       /* placeholder */
+    size_t disp_field = c->len - 4;
+    TRY(JUMP(JMP, fc->stubs->sample_enter));
+    patch_rel32(c, disp_field);                                     /* lea r13, [rip + D] */
+    uint8_t desc[GS_DESC_SIZE];
+    int64_t back_rel = (int64_t)(back - gr_code_here(c));
+    uint32_t counter = (uint32_t)gr_layout_counter(fc->layout, fc->pf->counter);
+    uint32_t rec = record_offset(fc);
+    memcpy(desc + GS_DESC_BACK, &back_rel, 8);
+    memcpy(desc + GS_DESC_COUNTER, &counter, 4);
+    memcpy(desc + GS_DESC_REC, &rec, 4);
+    return gr_code_append(c, desc, sizeof desc, err);
+}
+
+/* The timed part of a checked function's entry trampoline, right after
+ * its count. */
 static int emit_time_entry(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
                            struct gr_error *err)
 {
-    int sampled = fc->layout->sample > 1;
-    if (sampled) {
-        TRY(GR_EMIT(c, err, DEC, GR_MEM(R12, GS_ROW_SAMPLE_COUNTDOWN)));
-        TRY(JUMP(JNS, back));
-    }
-    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
-    return JUMP(JMP, sampled ? fc->stubs->time_enter_sampled : fc->stubs->time_enter);
+    TRY(emit_sample_test(c, fc, back, err));
+    return emit_time_call(c, fc, back, err);
 }
 
 /* The entry trampoline in the comment at the top of this file. */
@@ -294,8 +341,7 @@ static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const
                           unsigned i, struct gr_error *err)
 {
     const struct gr_go_sigfields *sf = fc->plan->sig;
-    int32_t rel = (int32_t)(gr_code_here(c) - (c->base + gd->jb_field[i] + 4));
-    memcpy(c->bytes + gd->jb_field[i], &rel, sizeof rel);
+    patch_rel32(c, gd->jb_field[i]);
     TRY(load_tls_g(c, fc, R13, err));
     TRY(GR_EMIT(c, err, TEST, GR_REG(R13), GR_REG(R13)));
     TRY(JUMP(JZ, gd->at[i]));
@@ -315,13 +361,20 @@ static int stack_abi(const struct func_ctx *fc)
 }
 
 /* After a leaf's count (r12 = the row, TLS g known not nil): on to T, the
- * timed path, when R14 is g. Register ABI: R14 must equal TLS g, which
- * compiled Go keeps there but a signal handler or a C caller need not.
- * Stack ABI: R14 is dead at entry (as every register but RSP and RDX), so
- * it is loaded from TLS, as the checked functions' trampolines do. */
+ * timed path, when this call is to be timed (emit_sample_test, whose flags
+ * come from the count) and R14 is g. Register ABI: R14 must equal TLS g,
+ * which compiled Go keeps there but a signal handler or a C caller need
+ * not. Stack ABI: R14 is dead at entry (as every register but RSP and
+ * RDX), so it is loaded from TLS, as the checked functions' trampolines
+ * do. Not timed when due for a sample: the counter stays >= 0 and the
+ * function's next call is due instead. */
 static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
                                struct gr_error *err)
 {
+    if (fc->layout->sample != 1) {                 /* emit_sample_test, to B not yet placed */
+        TRY(JUMP(JS, lb->later));
+        TRY(refer(lb, c, LABEL_B, err));
+    }
     if (stack_abi(fc)) {
         TRY(load_tls_g(c, fc, G, err));
         TRY(JUMP(JMP, lb->later));
@@ -333,31 +386,45 @@ static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, 
     return refer(lb, c, LABEL_T, err);
 }
 
-/* The return of a timed leaf (RSP at the return address): to gs_time_exit
- * only when R14 is TLS g and not nil (so the entry was timed too, and the
- * routine can read the goroutine), else a plain ret. R12 and the flags are
- * dead at a return in both ABIs; Go <= 1.16 reloads R14 (dead there too). */
+/* The end of every timed return (R14 = g, RSP at the return address): a
+ * call deeper than the goroutine's innermost open timed call (the depth
+ * marker in g.racectx) was not timed and just returns, as do the branches
+ * in to_ret; the others go to gs_time_exit, which ends with the ret. */
+static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, const size_t *to_ret,
+                             unsigned nto_ret, struct gr_error *err)
+{
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_stack_hi)));
+    TRY(GR_EMIT(c, err, SUB, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RSP)));
+    TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_R12D), GR_MEM32(G, fc->rt->g_racectx)));
+    TRY(JUMP(JBE, gr_code_here(c)));                                /* placeholder */
+    size_t jbe_field = c->len - 4;
+    for (unsigned k = 0; k < nto_ret; k++)
+        patch_rel32(c, to_ret[k]);
+    TRY(gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err));
+    patch_rel32(c, jbe_field);                                      /* jbe Y */
+    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+    return JUMP(JMP, fc->stubs->time_exit);
+}
+
+/* The return of a timed leaf (RSP at the return address): timed only when
+ * R14 is TLS g and not nil (so the entry was timed too, and the routine
+ * can read the goroutine), else a plain ret. R12 and the flags are dead at
+ * a return in both ABIs; Go <= 1.16 reloads R14 (dead there too). */
 static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
-    size_t jump[2];
-    unsigned njump = 0;
+    size_t to_ret[2];
+    unsigned n = 0;
     ZydisRegister g = stack_abi(fc) ? G : R12;
     TRY(load_tls_g(c, fc, g, err));
     TRY(GR_EMIT(c, err, TEST, GR_REG(g), GR_REG(g)));
     TRY(JUMP(JZ, gr_code_here(c)));
-    jump[njump++] = c->len - 4;
+    to_ret[n++] = c->len - 4;
     if (!stack_abi(fc)) {
         TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_REG(G)));
         TRY(JUMP(JNZ, gr_code_here(c)));
-        jump[njump++] = c->len - 4;
+        to_ret[n++] = c->len - 4;
     }
-    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-    TRY(JUMP(JMP, fc->layout->sample > 1 ? fc->stubs->time_exit_sampled : fc->stubs->time_exit));
-    for (unsigned k = 0; k < njump; k++) {
-        int32_t rel = (int32_t)(gr_code_here(c) - (c->base + jump[k] + 4));
-        memcpy(c->bytes + jump[k], &rel, sizeof rel);
-    }
-    return gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err);
+    return emit_timed_return(c, fc, to_ret, n, err);
 }
 
 /* The entry trampoline of a function without a stack check (the comment at
@@ -393,6 +460,7 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     if (timed)
         TRY(emit_leaf_time_test(c, fc, &lb, err));
     uint64_t body = gr_code_here(c);              /* B: the covered instructions */
+    place(&lb, c, LABEL_B);
     struct guards gd = {0};
     for (unsigned i = 0; i < pro->ninsns; i++) {
         if (pro->guard_mask & (1u << i))
@@ -408,7 +476,7 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     TRY(emit_slow_paths(c, fc, &lb, 1, shared_counter, body, err));
     if (timed) {
         place(&lb, c, LABEL_T);
-        TRY(emit_time_entry(c, fc, body, err));
+        TRY(emit_time_call(c, fc, body, err));
     }
     resolve(&lb, c);
     for (unsigned i = 0; i < pro->ninsns; i++)
@@ -452,10 +520,7 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
     if (fc->pf->prologue.shape == GR_PROLOGUE_LEAF)
         return emit_leaf_exit(c, fc, err);
     TRY(reload_g(c, fc, err));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-    return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP,
-                          fc->layout->sample > 1 ? fc->stubs->time_exit_sampled : fc->stubs->time_exit,
-                          err);
+    return emit_timed_return(c, fc, NULL, 0, err);
 }
 
 static int emit_exits(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,

@@ -13,8 +13,7 @@ struct gr_stub_routines {
     uint64_t claim_row;
     uint64_t time_enter;
     uint64_t time_exit;
-    uint64_t time_enter_sampled;
-    uint64_t time_exit_sampled;
+    uint64_t sample_enter;
 };
 
 struct gr_tramp_addrs {

@@ -406,6 +406,7 @@ static void edit_time(unsigned char *buf, const struct spec *s, const struct pla
         if (b >= GS_HIST_BUCKETS)
             die("--time: bucket %" PRIu64 " out of range", b);
         t.hist[b] = parse_u64(eq + 1, "bucket count");
+        t.samples += t.hist[b];   /* every timed call stands for itself */
     }
     uint64_t off = gs_timing_offset(p->timing_off, s->funcs[v[0]].timing);
     unsigned char *row = row_at(buf, s, p, v[1]);

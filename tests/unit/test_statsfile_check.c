@@ -86,19 +86,19 @@ static void identity(void)
     CHECK_INT(gst_layout_check(&h, 0, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": empty file (still being written, or not a stats file)");
     CHECK_INT(gst_layout_check(&h, 7, PATH, &err), -1);
-    CHECK_STR(err.msg, PATH ": not a stats file (no GOSTATv2 magic; still being written?)");
+    CHECK_STR(err.msg, PATH ": not a stats file (no GOSTATv3 magic; still being written?)");
     CHECK_INT(gst_layout_check(&h, HDR - 1, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": truncated: 1783 bytes, shorter than the 1784-byte header");
     h.magic[7] = '1';
-    FAILS(h, "not a stats file (no GOSTATv2 magic; still being written?)");
+    FAILS(h, "not a stats file (no GOSTATv3 magic; still being written?)");
     h = valid();
     h.magic[0] = 0;
-    FAILS(h, "not a stats file (no GOSTATv2 magic; still being written?)");
+    FAILS(h, "not a stats file (no GOSTATv3 magic; still being written?)");
     h = valid();
-    h.version = 1;
-    FAILS(h, "unsupported format version 1 (this gostat reads version 2)");
-    h.version = 3;
-    FAILS(h, "unsupported format version 3 (this gostat reads version 2)");
+    h.version = 2;
+    FAILS(h, "unsupported format version 2 (this gostat reads version 3)");
+    h.version = 4;
+    FAILS(h, "unsupported format version 4 (this gostat reads version 3)");
 }
 
 static void sizes(void)
@@ -252,7 +252,7 @@ static void timing_geometry(void)
 {
     struct gs_header h = valid();
     h.timing_size = sizeof(struct gs_timing) - 8;
-    FAILS(h, "corrupt: timing_size 272 (expected 280)");
+    FAILS(h, "corrupt: timing_size 296 (expected 304)");
     h = valid();
     h.counts_off = GS_ROW_PAGEMAP;            /* the 2-byte page map runs into the counters */
     FAILS(h, "corrupt: the 2-byte page map at row offset 64 overlaps the counters at 64");
@@ -279,13 +279,13 @@ static void timing_geometry(void)
     h.timing_off = 0;
     FAILS(h, "corrupt: 2 timing records at row offset 0 (must be page aligned, after the "
              "counters, inside the 8192-byte row)");
-    /* 14 records fill one page; the 15th starts a page past the row */
+    /* 13 records fill one page; the 14th starts a page past the row */
     h = valid();
     h.ntimed = GS_TIMING_PER_PAGE;
-    CHECK_INT(GS_TIMING_PER_PAGE, 14);
+    CHECK_INT(GS_TIMING_PER_PAGE, 13);
     PASSES(h);
     h.ntimed++;
-    FAILS(h, "corrupt: 15 timing records at row offset 4096 (must be page aligned, after the "
+    FAILS(h, "corrupt: 14 timing records at row offset 4096 (must be page aligned, after the "
              "counters, inside the 8192-byte row)");
     h.ntimed = 0;                             /* nothing timed: timing_off unused */
     h.timing_off = 12345;

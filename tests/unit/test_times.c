@@ -14,6 +14,7 @@ static struct gst_stats stats(uint32_t sample_every)
     struct gst_stats st;
     memset(&st, 0, sizeof st);
     st.hdr.sample_every = sample_every;
+    st.sampling = sample_every > 1;    /* --sample N: counters hold calls - next */
     st.clock = (struct gst_clock){.known = true, .ns_per_tick = 0.5, .source = GST_CLOCK_STARTUP};
     return st;
 }
@@ -66,7 +67,8 @@ static void sampled_estimate(void)
 {
     struct gst_stats st = stats(16);
     struct gst_func f = timed_func();
-    f.calls = 160;                     /* 10 of 160 timed */
+    f.calls = 160;                     /* 2 timed calls standing for 10 of 160 */
+    f.samples = 2;
     struct gst_times t = gst_times_of(&st, &f);
     CHECK(t.known && t.any);
     CHECK_DBL(t.mean_ns, 50);
