@@ -314,6 +314,11 @@ check_stats_name() {
     return 1
 }
 
+# decision FILE FUNC: the `gorewrite -v` line of FUNC in FILE.
+decision() {
+    grep -E "^[a-z+ ]+0x[0-9a-f]+ $(printf '%s' "$2" | sed 's/[][().*]/\\&/g')[ :]" "$1" | head -1
+}
+
 # elapsed_since START: whole seconds since START (from `date +%s`).
 elapsed_since() {
     echo $(($(date +%s) - $1))

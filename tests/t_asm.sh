@@ -17,10 +17,6 @@ WORK=$(mktemp_dir)
 trap 'rm -rf "$WORK"' EXIT
 DIR=$ROOT/testdata/asmcalls
 
-decision() {
-    grep -E "^[a-z+ ]+0x[0-9a-f]+ $(printf '%s' "$2" | sed 's/[][().*]/\\&/g')[ :]" "$1" | head -1
-}
-
 # run_rounds V BIN N: runs BIN and BIN.i with N rounds (same behaviour), gostat --json of BIN.i to r$N.json.
 run_rounds() {
     local v=$1 bin=$2 n=$3 f

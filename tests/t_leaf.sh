@@ -33,11 +33,6 @@ WORK=$(mktemp_dir)
 trap 'rm -rf "$WORK"' EXIT
 DIR=$ROOT/testdata/leaf
 
-# decision V FILE FUNC: the -v line of FUNC.
-decision() {
-    grep -E "^[a-z+ ]+0x[0-9a-f]+ $(printf '%s' "$2" | sed 's/[][().*]/\\&/g')[ :]" "$1" | head -1
-}
-
 check_release() {
     local v=$1 bin=$WORK/leaf$v ok=1
     build_go "$v" "$DIR" "$bin" || { fail "go$v: build"; return; }
