@@ -79,8 +79,8 @@
 
 /* Finds key rdx in the table at row offset cfg \off (cfg \mask: entries
  * - 1) of the row at rsi, trying \probes entries of one page: jumps to
- * \hit with rax = its entry, to \new with rax = a free entry, or to \fail. \key reloads the key after a page was
- * backed. Uses rax, rcx, r12. */
+ * \hit with rax = its entry, to \new with rax = a free entry, or to
+ * \fail. \key reloads the key after a page was backed. Uses rax, rcx, r12. */
 .macro PROBE off, mask, probes, key, hit, new, fail, pfx
     mov gs_config+\mask(%rip), %rcx
     and %rdx, %rcx
