@@ -67,7 +67,6 @@ func guard() {
 	boom()
 }
 
-
 var outerBusy, innerBusy time.Duration
 
 //go:noinline
