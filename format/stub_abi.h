@@ -184,9 +184,10 @@ struct gs_stub_config {
     uint64_t sample;        /* 1: time every call; N > 1: about 1 call in N;
                                0: the default (GS_TIME_FIRST, then adaptive) */
     uint64_t paths_off;     /* in a row: the path table (call paths only) */
-    uint64_t paths_mask;    /* its entries - 1 */
+    uint64_t paths_mask;    /* (its entries - 1) << GS_PATH_SHIFT: a key's
+                               entry offset is key & mask */
     uint64_t arcs_off;      /* in a row: the arc table */
-    uint64_t arcs_mask;     /* its entries - 1 */
+    uint64_t arcs_mask;     /* as paths_mask */
 };
 
 /* Process-private state; first page of the RW segment. */

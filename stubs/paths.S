@@ -80,15 +80,14 @@
 8:  movb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
 .endm
 
-/* Finds key rdx in the table at row offset cfg \off (cfg \mask: entries
- * - 1) of the row at rax, trying \probes entries of one page: jumps to
+/* Finds key rdx in the table at row offset cfg \off (cfg \mask: (entries
+ * - 1) * GS_PATH_SIZE) of the row at rax, trying \probes entries of one page: jumps to
  * \hit or \new (a free entry) with the entry at (rax, rcx), or to \fail
  * (rax = row). \reload (a macro) reloads the key into rdx after a page
  * was backed. Uses rcx, r12, -116(%rsp). */
 .macro PROBE off, mask, probes, reload, hit, new, fail, pfx
-    mov gs_config+\mask(%rip), %rcx
+    mov gs_config+\mask(%rip), %rcx                 /* (entries - 1) * entry size */
     and %rdx, %rcx
-    shl $GS_PATH_SHIFT, %rcx
     add gs_config+\off(%rip), %rcx                  /* the entry's offset in the row */
     mov %rcx, %r12
     shr $12, %r12
