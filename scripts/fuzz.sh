@@ -6,8 +6,10 @@
 #                            fuzz each harness (default: elf statsfile)
 #                            SECONDS on one core (nice 19), then merge what
 #                            it found into the corpus
-#   fuzz.sh corpus           rebuild the committed corpus from fresh seeds
-#                            only (after the stats-file format changed)
+#   fuzz.sh corpus [HARNESS...]
+#                            rebuild the committed corpus from fresh seeds
+#                            only (after the stats-file format changed:
+#                            `corpus statsfile` keeps the ELF corpus)
 # Each corpus is kept as fuzz/corpus/<harness>.tar.xz: its inputs (Go
 # binaries of about 1 MB, stats files of about 80 KB, mostly zero rows)
 # differ in a few bytes and compress 20- to 100-fold together. Crash
@@ -55,6 +57,11 @@ statsfile_seeds() {
         GOSTAT_DIR=$tmp/s$v "$tmp/p$v.instr" >/dev/null 2>&1
         cp "$(stats_file_for "$tmp/s$v")" "$d/run-go$v"
     done
+    # every call timed with its call paths (path and arc tables, symbols)
+    "$GOREWRITE" --time-all --max-threads 1 --max-paths 64 "$tmp/p1.24" "$tmp/paths.instr" >/dev/null
+    mkdir -p "$tmp/paths"
+    GOSTAT_DIR=$tmp/paths "$tmp/paths.instr" >/dev/null 2>&1
+    cp "$(stats_file_for "$tmp/paths")" "$d/run-paths-go1.24"
     rm -rf "$tmp"
 }
 
@@ -105,9 +112,10 @@ run() {
 }
 
 corpus() {
-    local h
+    local h hs=("$@")
+    [ ${#hs[@]} -gt 0 ] || hs=(elf statsfile)
     elf_seeds; statsfile_seeds
-    for h in elf statsfile; do
+    for h in "${hs[@]}"; do
         merge "$h" "$B/merged-$h" "$SEEDS/$h"
         store_corpus "$h" "$B/merged-$h"
     done
@@ -116,6 +124,6 @@ corpus() {
 case ${1:-} in
     seeds) elf_seeds; statsfile_seeds ;;
     run) shift; run "${1:-600}" ${2:+"${@:2}"} ;;
-    corpus) corpus ;;
+    corpus) shift; corpus "$@" ;;
     *) echo "usage: fuzz.sh seeds|run SECONDS|corpus" >&2; exit 1 ;;
 esac

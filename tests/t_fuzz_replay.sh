@@ -73,6 +73,12 @@ instrument "$WORK/seed" "$WORK/seed.instr" || exit 1
 mkdir -p "$WORK/sd"
 GOSTAT_DIR=$WORK/sd "$WORK/seed.instr" >/dev/null 2>&1
 cp "$(stats_file_for "$WORK/sd")" "$WORK/statsfile/fresh-run"
+# and one with call paths (--time-all: symbol table, path and arc tables)
+"$GOREWRITE" --time-all --max-threads 1 --max-paths 64 "$WORK/seed" "$WORK/seed.paths" >/dev/null 2>&1 ||
+    fail "gorewrite --time-all --max-paths 64"
+mkdir -p "$WORK/sdp"
+GOSTAT_DIR=$WORK/sdp "$WORK/seed.paths" >/dev/null 2>&1
+cp "$(stats_file_for "$WORK/sdp")" "$WORK/statsfile/fresh-run-paths"
 # (the kinds are read from mkstats' source, so new ones join automatically)
 for kind in $(grep -o 'strcmp(kind, "[a-z-]*")' "$ROOT/tests/tools/mkstats.c" | cut -d'"' -f2); do
     "$MKSTATS" "$WORK/statsfile/mkstats-$kind" --pid 4194305 --func a.b:0x10:3 --func c.d:0x20:4:/src/c.go:9 --corrupt "$kind" ||
