@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "syms.h"
 #include "vec.h"
 
 /* A path key summed over threads, on its way to a node. */

@@ -186,21 +186,6 @@ static int load_syms(struct gst_stats *st, int fd, struct gr_error *err)
     return 0;
 }
 
-const struct gst_sym *gst_stats_sym_at(const struct gst_stats *st, uint64_t addr)
-{
-    size_t lo = 0, hi = st->nsyms;
-    while (lo < hi) {   /* the first symbol with entry > addr */
-        size_t mid = lo + (hi - lo) / 2;
-        if (st->syms[mid].entry <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == 0 || addr >= st->syms[lo - 1].end)
-        return NULL;
-    return &st->syms[lo - 1];
-}
-
 /* Maps the live page and all rows. The map offset must be aligned to the
  * system page, which may be larger than GS_PAGE. */
 static int map_counters(struct gst_stats *st, int fd, struct gr_error *err)

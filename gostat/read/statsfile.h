@@ -103,8 +103,4 @@ int gst_stats_refresh(struct gst_stats *st, struct gr_error *err);
 
 void gst_stats_close(struct gst_stats *st);
 
-/* The function whose code holds link-time address addr (symbol table of a
- * file with paths), or NULL: outside every function. */
-const struct gst_sym *gst_stats_sym_at(const struct gst_stats *st, uint64_t addr);
-
 #endif
