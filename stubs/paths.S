@@ -277,18 +277,17 @@ gs_path_exit:
     cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
     jne .Lpexit_page
 .Lpexit_record:                 /* rax = row, rdx = key, r12 = record, r13 = duration */
-    add %r12, %rax                                  /* struct gs_timing */
-    incq GS_TIM_SAMPLES(%rax)
-    add %r13, GS_TIM_TOTAL(%rax)
+    incq GS_TIM_SAMPLES(%rax,%r12)                  /* struct gs_timing at (rax, r12) */
+    add %r13, GS_TIM_TOTAL(%rax,%r12)
     mov -24(%rsp), %rcx
-    add %rcx, GS_TIM_SELF(%rax)
-    cmp %r13, GS_TIM_MAX(%rax)
+    add %rcx, GS_TIM_SELF(%rax,%r12)
+    cmp %r13, GS_TIM_MAX(%rax,%r12)
     jae 3f
-    mov %r13, GS_TIM_MAX(%rax)
+    mov %r13, GS_TIM_MAX(%rax,%r12)
 3:  not %r13
-    cmp %r13, GS_TIM_MIN_INV(%rax)
+    cmp %r13, GS_TIM_MIN_INV(%rax,%r12)
     jae 4f
-    mov %r13, GS_TIM_MIN_INV(%rax)
+    mov %r13, GS_TIM_MIN_INV(%rax,%r12)
 4:  not %r13
     mov %r13, %rcx
     or $1 << GS_HIST_FIRST_BIT, %rcx                /* floor(log2) >= FIRST_BIT */
@@ -296,8 +295,8 @@ gs_path_exit:
     cmp $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %ecx
     jbe 5f
     mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %ecx
-5:  incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
-    sub %r12, %rax                                  /* the row again */
+5:  lea (%r12,%rcx,8), %rcx
+    incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx)
     PROBE GS_CFG_PATHS_OFF, GS_CFG_PATHS_MASK, GS_PATH_PROBES, RELOAD_PATH_KEY, .Lpath_hit, .Lpath_new, .Lpath_full, .Lpp
 .Lpath_hit:
 .Larc_hit:
