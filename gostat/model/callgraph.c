@@ -32,7 +32,7 @@ struct builder {
     struct merged *m;
     size_t nm;
     struct gst_callgraph *cg;
-    size_t nodes_cap, arcs_cap;
+    size_t nodes_cap;
     struct gr_error *err;
 };
 
