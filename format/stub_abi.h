@@ -123,8 +123,8 @@
 #define GS_PATH_SELF 48
 #define GS_PATH_SHIFT 6
 #define GS_PATH_SIZE 64
-#define GS_PATH_PROBES 4      /* path table: entries tried (within one page) before
-                                 overflow: few, since recursion makes overflow common */
+#define GS_PATH_PROBES 16     /* path table: the entries of the key's aligned group
+                                 of sixteen (paths.S PROBE16, unrolled), then overflow */
 #define GS_ARC_PROBES 64      /* arc table: the whole page */
 /* The key of a call mixes the caller's path key, the return address and
  * the callee's record offset (stubs/paths.S); K3 is a 32-bit immediate. */

@@ -15,8 +15,9 @@
  * bits to the low ones, which index the table)
  * At exit, self = duration - children goes to gs_timing.self_total, the
  * duration to the parent's children, and the call to the thread's path
- * table (a row's gs_path[max_paths], open addressing, GS_PATH_PROBES
- * entries tried within one page: a full table costs little per call). A call whose path finds no room goes to
+ * table (a row's gs_path[max_paths], open addressing: the GS_PATH_PROBES
+ * entries of the key's aligned group of sixteen are tried, so that a full
+ * table costs little per call: recursion overflows it). A call whose path finds no room goes to
  * the arc table under the key of the same call with parent 0 (counted in
  * gs_drops.path_overflow; all of a page, GS_ARC_PROBES, is tried there:
  * arcs are few), so caller -> callee arcs stay exact; one that
@@ -110,6 +111,41 @@
     je \new
     decl -116(%rsp)
     jnz \pfx\()_next
+    jmp \fail
+\pfx\()_back:
+    xchg %rcx, %r12                                 /* rcx = the page, r12 = the offset */
+    BACK_PAGE \fail
+    mov %r12, %rcx
+    \reload
+    jmp \pfx\()_ready
+.endm
+
+/* One step of PROBE16: the entry at rcx. */
+.macro TRY_ENTRY hit, new
+    cmp GS_PATH_KEY(%rax,%rcx), %rdx
+    je \hit
+    cmpq $0, GS_PATH_KEY(%rax,%rcx)
+    je \new
+.endm
+
+/* As PROBE, for the path table: the GS_PATH_PROBES (16) entries of the
+ * key's aligned group of sixteen, in Gray-code order (one xor per step,
+ * never outside the page), unrolled: a lookup stops at the key or at the
+ * first free entry, and a miss in a full group costs 16 steps. */
+.macro PROBE16 off, mask, reload, hit, new, fail, pfx
+    mov gs_config+\mask(%rip), %rcx                 /* (entries - 1) * entry size */
+    and %rdx, %rcx
+    add gs_config+\off(%rip), %rcx                  /* the entry's offset in the row */
+    mov %rcx, %r12
+    shr $12, %r12
+    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%r12)
+    jne \pfx\()_back
+\pfx\()_ready:
+    TRY_ENTRY \hit, \new
+    .irp step, 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1
+    xor $\step * GS_PATH_SIZE, %rcx
+    TRY_ENTRY \hit, \new
+    .endr
     jmp \fail
 \pfx\()_back:
     xchg %rcx, %r12                                 /* rcx = the page, r12 = the offset */
@@ -297,7 +333,7 @@ gs_path_exit:
     mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %ecx
 5:  lea (%r12,%rcx,8), %rcx
     incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx)
-    PROBE GS_CFG_PATHS_OFF, GS_CFG_PATHS_MASK, GS_PATH_PROBES, RELOAD_PATH_KEY, .Lpath_hit, .Lpath_new, .Lpath_full, .Lpp
+    PROBE16 GS_CFG_PATHS_OFF, GS_CFG_PATHS_MASK, RELOAD_PATH_KEY, .Lpath_hit, .Lpath_new, .Lpath_full, .Lpp
 .Lpath_hit:
 .Larc_hit:
     incq GS_PATH_CALLS(%rax,%rcx)
