@@ -10,11 +10,16 @@
 /* Prints {"pid":..,"exe":..,"live":..,"build_id":..,"go_version":..,
  * "start_time_ns":..,"total_calls":..,"timing":..,"tsc_hz":..,
  * "clock_source":..,"drops":{..},"goroutines":{..}|null,
- * "functions":[..]} and a newline.
+ * "call_paths":{..},"functions":[..]} and a newline.
  * total_calls and drops cover the whole file; functions lists the view
  * (filter, sort and top applied), each with its timing ("timed",
  * "untimed_reason" when untimed, "timed_calls", null when untimed, and
- * *_ns durations, null when unknown). */
+ * *_ns durations, null when unknown). call_paths says whether self time
+ * and arcs were recorded (--time-all: "recorded":true, the table bounds,
+ * node and arc counts, path_overflow_calls and overflow_calls; else
+ * "recorded":false and "why"); when recorded, each timed function also
+ * has "self_ns" and "callers":[{"name","entry" (null: unknown),"calls",
+ * "total_ns"}]. */
 void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view *view);
 
 /* Prints s as a JSON string literal. Control characters become \u00XX;
