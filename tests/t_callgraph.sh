@@ -16,6 +16,8 @@
 #  - self time: main.outer's self_ns and main.inner's lie within 15 % of
 #    the busy loops' durations the program measured itself (outer's
 #    inclusive time holds inner's: not within 15 %);
+#  - the same for a stripped PIE (run-time return addresses, link-time
+#    symbols);
 #  - --max-paths 64 (one page of paths): paths overflow (counted, > 0) and
 #    main.target's arcs are still exact;
 #  - the argument "deep" (100,000-deep recursion): no crash, same output as
@@ -150,6 +152,11 @@ check_release() {
     "$GOREWRITE" --time-all "$bin" "$bin.all" >/dev/null 2>"$WORK/err" ||
         { fail "go$v: gorewrite --time-all: $(tail -1 "$WORK/err")"; return; }
     run_case "$v" "$bin.all" normal
+    # a stripped PIE: return addresses are run-time, the symbols link-time
+    build_go "$v" "$DIR" "$bin.pie" -buildmode=pie "-ldflags=-s -w" || { fail "go$v: build PIE"; return; }
+    "$GOREWRITE" --time-all "$bin.pie" "$bin.pie.all" >/dev/null 2>"$WORK/err" ||
+        { fail "go$v: gorewrite --time-all PIE: $(tail -1 "$WORK/err")"; return; }
+    run_case "$v" "$bin.pie.all" normal
     "$GOREWRITE" --time-all --max-paths 64 "$bin" "$bin.small" >/dev/null 2>"$WORK/err" ||
         { fail "go$v: gorewrite --max-paths 64: $(tail -1 "$WORK/err")"; return; }
     run_case "$v" "$bin.small" small
