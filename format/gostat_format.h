@@ -8,6 +8,9 @@
  *   0                 struct gs_header
  *   functab_off       struct gs_func[nfuncs], sorted by entry address
  *   strtab_off        NUL-terminated strings; offset 0 is the empty string
+ *   syms_off          struct gs_sym[nsyms]: every function of the program,
+ *                     instrumented or not, sorted by entry (call paths only:
+ *                     callers are found from return addresses)
  *   live_off          struct gs_live, one page          \  mapped MAP_SHARED
  *   rows_off          max_rows rows of counters         /  by the program
  *
@@ -18,6 +21,10 @@
  *   + counts_off      struct gs_counter[nfuncs]: calls, by function index
  *   + timing_off      struct gs_timing records, GS_TIMING_PER_PAGE to a
  *                     page (none straddles pages), by gs_func.timing
+ *   + paths_off       call paths (GS_HDR_PATHS): struct gs_path[max_paths],
+ *                     an open-addressing hash table keyed by gs_path.key
+ *   + arcs_off        struct gs_path[max_arcs]: calls whose path did not
+ *                     fit, keyed by (return address, callee) only
  * Row 0 is shared and only ever updated with locked instructions (used by
  * threads that found no free row); it holds no timing. Rows
  * 1..max_rows-1 are each owned by one thread, which updates them with plain
@@ -33,9 +40,10 @@
 
 #include <stdint.h>
 
-#define GS_MAGIC "GOSTATv3"        /* 8 bytes, no NUL; written last */
+#define GS_MAGIC "GOSTATv4"        /* 8 bytes, no NUL; written last */
 #define GS_MAGIC_LEN 8
-#define GS_VERSION 3
+#define GS_VERSION 4
+#define GS_MAGIC_STEM "GOSTATv"   /* the magic before the version digit */
 #define GS_PAGE 4096u
 #define GS_EXE_MAX 1024u
 #define GS_BUILDID_MAX 128u
@@ -55,7 +63,8 @@
 #define GS_MAX_FUNCS (1u << 22)    /* real Go programs: up to a few 100 000 */
 /* A function has up to three strings (name, file, untimed reason), each
  * far below a page; the table starts with the empty string. */
-#define GS_MAX_STRTAB(nfuncs) (GS_PAGE + (uint64_t)(nfuncs) * 3u * GS_PAGE)
+#define GS_MAX_STRTAB(nfuncs, nsyms) (GS_PAGE + ((uint64_t)(nfuncs) * 3u + (nsyms)) * GS_PAGE)
+#define GS_MAX_PATHS (1u << 24)    /* entries of either per-row path table */
 
 /* gs_header.flags */
 #define GS_HDR_SHARED 1u           /* counters are mapped from this file (live).
@@ -68,6 +77,9 @@
 #define GS_HDR_ADAPTIVE 8u         /* the default timing mode: a function's first
                                       GS_TIME_FIRST calls per thread timed, then
                                       sampled ever more rarely (sample_every 0) */
+#define GS_HDR_PATHS 16u           /* every call timed with its calling context:
+                                      rows hold path tables, gs_timing.self_total
+                                      is kept, the symbol table is present */
 
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */
@@ -109,7 +121,15 @@ struct gs_header {
                                       timed (all are counted); 1: all; 0 with
                                       GS_HDR_ADAPTIVE: the default mode */
     uint32_t reserved32;
-    uint8_t reserved[376];         /* zero; room for later fields */
+    /* call paths (GS_HDR_PATHS; all zero without) */
+    uint64_t syms_off;             /* struct gs_sym[nsyms], sorted by entry */
+    uint32_t nsyms;
+    uint32_t path_size;            /* sizeof(struct gs_path) */
+    uint64_t paths_off;            /* in a row: page aligned, after the timing pages */
+    uint64_t arcs_off;             /* in a row: page aligned, after the paths */
+    uint32_t max_paths;            /* entries of the path table, a power of two */
+    uint32_t max_arcs;             /* entries of the arc table, a power of two */
+    uint8_t reserved[336];         /* zero; room for later fields */
 };
 
 #define GS_CALIBRATE_NS 200000u
@@ -124,6 +144,14 @@ struct gs_func {
     uint32_t timing;               /* index into a row's gs_timing, or GS_UNTIMED */
     uint32_t untimed_off;          /* into strtab: why not timed; 0 when timed */
     uint32_t reserved;
+};
+
+/* A function of the program (instrumented or not): what a return
+ * address belongs to. Names are in strtab. */
+struct gs_sym {
+    uint64_t entry;                /* link-time */
+    uint32_t size;
+    uint32_t name_off;
 };
 
 /* Mutable state shared by all threads; the first page of the mapping. */
@@ -151,10 +179,12 @@ struct gs_drops {
     uint64_t no_slot;              /* more goroutines than timing stacks */
     uint64_t unmatched;            /* returns with no recorded entry */
     uint64_t no_space;             /* no memory for the record's page */
-    uint64_t sample_countdown;     /* unused since version 3 (the per-function
-                                      gs_timing.next replaced it) */
+    uint64_t path_overflow;        /* call paths: calls whose path found no room
+                                      in the path table: recorded in the arc
+                                      table only (no path, exact arc) */
     uint64_t sample_rng;           /* sampled timing: xorshift state */
-    uint64_t reserved[1];
+    uint64_t arc_overflow;         /* call paths: calls that found room in
+                                      neither table: timed, in no path or arc */
 };
 
 /* Per thread and timed function. A timed call of d ticks that stands for
@@ -172,7 +202,30 @@ struct gs_timing {
                                       timed call (gs_counter holds calls - next) */
     uint64_t gap;                  /* sampling: calls since the previous timed call */
     uint64_t samples;              /* calls actually timed */
+    uint64_t self_total;           /* GS_HDR_PATHS: ticks minus those of the
+                                      timed calls made inside (which returned) */
 };
+
+/* One calling context in a thread's path table (or, in the arc table, one
+ * return address and callee). key = mix(parent, rec, ret) with bit 63 set
+ * (stubs/timing.S, GS_PATH_MIX): 0 marks a free entry. A key is written
+ * last, after the fields it names, so a reader that sees it sees them.
+ * Keys of the same path are equal in every row: gostat merges rows by key.
+ * Two different paths would be merged only if their 64-bit keys collided. */
+struct gs_path {
+    uint64_t key;
+    uint64_t parent;               /* the caller's path key; 0: the goroutine's
+                                      first timed call; 0 in the arc table */
+    uint64_t ret;                  /* run-time return address of the call */
+    uint32_t rec;                  /* the callee's timing record offset in a row */
+    uint32_t reserved;
+    uint64_t calls;
+    uint64_t total;                /* ticks, inclusive */
+    uint64_t self;                 /* ticks, minus the timed callees' */
+    uint64_t reserved2;
+};
+
+#define GS_PATHS_PER_PAGE (GS_PAGE / sizeof(struct gs_path))
 
 #define GS_TIMING_PER_PAGE (GS_PAGE / sizeof(struct gs_timing))
 
@@ -186,7 +239,9 @@ static inline uint64_t gs_timing_offset(uint64_t timing_off, uint32_t k)
 #ifdef __STDC_VERSION__
 _Static_assert(sizeof(struct gs_func) == 40, "gs_func layout");
 _Static_assert(sizeof(struct gs_drops) == 64, "gs_drops layout");
-_Static_assert(sizeof(struct gs_timing) == 48 + 8 * GS_HIST_BUCKETS, "gs_timing layout");
+_Static_assert(sizeof(struct gs_timing) == 56 + 8 * GS_HIST_BUCKETS, "gs_timing layout");
+_Static_assert(sizeof(struct gs_path) == 64, "gs_path layout");
+_Static_assert(sizeof(struct gs_sym) == 16, "gs_sym layout");
 _Static_assert(sizeof(struct gs_live) == GS_PAGE, "gs_live is one page");
 _Static_assert(sizeof(struct gs_header) % 8 == 0, "gs_header alignment");
 #endif

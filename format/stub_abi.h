@@ -30,6 +30,10 @@
 #define GS_CFG_MAX_ROWS 88
 #define GS_CFG_ROW_HEAD 96
 #define GS_CFG_SAMPLE 120
+#define GS_CFG_PATHS_OFF 128
+#define GS_CFG_PATHS_MASK 136
+#define GS_CFG_ARCS_OFF 144
+#define GS_CFG_ARCS_MASK 152
 
 #define GS_PAGE_SIZE 4096
 
@@ -54,8 +58,9 @@
 #define GS_DROP_NO_SLOT 16
 #define GS_DROP_UNMATCHED 24
 #define GS_DROP_NO_SPACE 32
-#define GS_ROW_SAMPLE_COUNTDOWN 40
+#define GS_DROP_PATH_OVERFLOW 40
 #define GS_ROW_SAMPLE_RNG 48
+#define GS_DROP_ARC_OVERFLOW 56
 
 /* a row: struct gs_drops at 0, then the page map */
 #define GS_ROW_MAP 64
@@ -70,6 +75,7 @@
 #define GS_TIM_NEXT (GS_TIM_HIST + 8 * GS_HIST_NBUCKETS)
 #define GS_TIM_GAP (GS_TIM_NEXT + 8)
 #define GS_TIM_SAMPLES (GS_TIM_GAP + 8)
+#define GS_TIM_SELF (GS_TIM_SAMPLES + 8)
 
 /* A goroutine's timing stack: a header, then 24-byte entries
  * {u32 depth; u32 timing record offset; u64 tsc; u64 weight}, where depth
@@ -94,6 +100,34 @@
 #define GS_ENT_SIZE 24
 #define GS_SLOT_NONE 0xffffffff
 #define GS_SLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_ENT_SIZE)
+
+/* With call paths (--time-all, gs_path_enter/gs_path_exit) the same stacks
+ * hold 32-byte entries {u32 depth; u32 record offset; u64 tsc; u64
+ * children; u64 key}: children = ticks of the timed calls made inside that
+ * returned, key = the call's path key (gs_path.key; the sentinel's is 0). */
+#define GS_PENT_DEPTH 0
+#define GS_PENT_REC 4
+#define GS_PENT_TSC 8
+#define GS_PENT_CHILDREN 16
+#define GS_PENT_KEY 24
+#define GS_PENT_SIZE 32
+#define GS_PSLOT_LAST (GS_SLOT_SIZE - GS_PENT_SIZE)
+
+/* struct gs_path (gostat_format.h) */
+#define GS_PATH_KEY 0
+#define GS_PATH_PARENT 8
+#define GS_PATH_RET 16
+#define GS_PATH_REC 24
+#define GS_PATH_CALLS 32
+#define GS_PATH_TOTAL 40
+#define GS_PATH_SELF 48
+#define GS_PATH_SHIFT 6
+#define GS_PATH_SIZE 64
+#define GS_PATH_PROBES 16     /* entries tried (within one page) before overflow */
+/* The key of a call: mixes the caller's path key, the return address and
+ * the callee's record offset (timing.S, PATH_KEY) */
+#define GS_PATH_K1 0x9e3779b97f4a7c15
+#define GS_PATH_K2 0xbf58476d1ce4e5b9
 
 /* The sampled entry's descriptor, after the trampoline's code: where to
  * continue (relative to the descriptor: PIE), the function's counter and
@@ -124,6 +158,8 @@ struct gs_blob_header {
     uint32_t time_enter_off;/* in: r12d = record offset, r13 = continue */
     uint32_t time_exit_off; /* in: r12d = record offset; returns to the caller */
     uint32_t sample_enter_off;       /* in: r12 = row, r13 = descriptor */
+    uint32_t path_enter_off;         /* as time_enter, recording call paths */
+    uint32_t path_exit_off;          /* as time_exit, recording call paths */
     uint32_t reserved;
 };
 
@@ -146,6 +182,10 @@ struct gs_stub_config {
     uint64_t nslots;        /* 0: built with --count-only */
     uint64_t sample;        /* 1: time every call; N > 1: about 1 call in N;
                                0: the default (GS_TIME_FIRST, then adaptive) */
+    uint64_t paths_off;     /* in a row: the path table (call paths only) */
+    uint64_t paths_mask;    /* its entries - 1 */
+    uint64_t arcs_off;      /* in a row: the arc table */
+    uint64_t arcs_mask;     /* its entries - 1 */
 };
 
 /* Process-private state; first page of the RW segment. */
@@ -167,7 +207,8 @@ _Static_assert(offsetof(struct gs_stub_config, max_rows) == GS_CFG_MAX_ROWS, "cf
 _Static_assert(offsetof(struct gs_stub_config, row_head) == GS_CFG_ROW_HEAD, "cfg");
 _Static_assert(GS_ROW_PAGEMAP == GS_ROW_MAP, "row layout");
 _Static_assert(offsetof(struct gs_drops, no_space) == GS_DROP_NO_SPACE, "drops");
-_Static_assert(offsetof(struct gs_drops, sample_countdown) == GS_ROW_SAMPLE_COUNTDOWN, "row");
+_Static_assert(offsetof(struct gs_drops, path_overflow) == GS_DROP_PATH_OVERFLOW, "drops");
+_Static_assert(offsetof(struct gs_drops, arc_overflow) == GS_DROP_ARC_OVERFLOW, "drops");
 _Static_assert(offsetof(struct gs_drops, sample_rng) == GS_ROW_SAMPLE_RNG, "row");
 _Static_assert(offsetof(struct gs_stub_config, sample) == GS_CFG_SAMPLE, "cfg");
 _Static_assert(offsetof(struct gs_private, slots_base) == GS_PRIV_SLOTS_BASE, "priv");
@@ -188,6 +229,19 @@ _Static_assert(offsetof(struct gs_timing, hist) == GS_TIM_HIST, "timing");
 _Static_assert(offsetof(struct gs_timing, next) == GS_TIM_NEXT, "timing");
 _Static_assert(offsetof(struct gs_timing, gap) == GS_TIM_GAP, "timing");
 _Static_assert(offsetof(struct gs_timing, samples) == GS_TIM_SAMPLES, "timing");
+_Static_assert(offsetof(struct gs_timing, self_total) == GS_TIM_SELF, "timing");
+_Static_assert(offsetof(struct gs_path, key) == GS_PATH_KEY, "path");
+_Static_assert(offsetof(struct gs_path, parent) == GS_PATH_PARENT, "path");
+_Static_assert(offsetof(struct gs_path, ret) == GS_PATH_RET, "path");
+_Static_assert(offsetof(struct gs_path, rec) == GS_PATH_REC, "path");
+_Static_assert(offsetof(struct gs_path, calls) == GS_PATH_CALLS, "path");
+_Static_assert(offsetof(struct gs_path, total) == GS_PATH_TOTAL, "path");
+_Static_assert(offsetof(struct gs_path, self) == GS_PATH_SELF, "path");
+_Static_assert(sizeof(struct gs_path) == 1 << GS_PATH_SHIFT && GS_PATH_SIZE == 1 << GS_PATH_SHIFT, "path");
+_Static_assert(offsetof(struct gs_stub_config, paths_off) == GS_CFG_PATHS_OFF, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, paths_mask) == GS_CFG_PATHS_MASK, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, arcs_off) == GS_CFG_ARCS_OFF, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, arcs_mask) == GS_CFG_ARCS_MASK, "cfg");
 _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
 _Static_assert(GS_HIST_FIRST_BIT == GS_HIST_FIRST_LOG2 - 1, "histogram");
 #endif

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "go_runtime.h"
+#include "gostat_format.h"
 #include "print_layout.h"
 #include "rewrite.h"
 #include "version.h"
@@ -13,12 +14,14 @@
 #define EXIT_USAGE 1
 #define EXIT_REJECTED 2
 #define DEFAULT_MAX_THREADS 127
+#define DEFAULT_MAX_PATHS 16384
+#define MIN_PATHS 64          /* one page of struct gs_path */
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gorewrite [-v] [--count-only | --time-all | --sample N]\n"
-            "                 [--max-threads N]\n"
+            "                 [--max-threads N] [--max-paths N]\n"
             "                 [--strict-release] [--keep-setuid] [--layout-report FILE]\n"
             "                 INPUT OUTPUT\n"
             "       gorewrite [--strict-release] --print-layout INPUT\n"
@@ -38,7 +41,11 @@ static void usage(FILE *out)
             "                   not timed costs 12 instructions, a timed one ~100\n"
             "                   and two rdtsc\n"
             "  --time-all       time every call: exact totals, ~100 instructions and\n"
-            "                   two rdtsc on every call\n"
+            "                   two rdtsc on every call; also records who called\n"
+            "                   whom: self time, exact caller -> callee arcs and call\n"
+            "                   paths (the only mode that does: the default mode,\n"
+            "                   --sample N and --count-only record neither self time\n"
+            "                   nor arcs)\n"
             "  --sample N       time about 1 call in N of each function (at random\n"
             "                   intervals; unbiased as above); N from 1 to 1000000\n"
             "  --count-only     count calls, do not time them: 7 instructions per\n"
@@ -49,6 +56,11 @@ static void usage(FILE *out)
             "                   skipped or untimed\n"
             "  --max-threads N  threads that count without locks (default %d); more\n"
             "                   threads still count exactly, with a locked increment\n"
+            "  --max-paths N    --time-all: distinct call paths each thread records\n"
+            "                   (default %d, rounded up to a power of two, at least\n"
+            "                   %d; 64 bytes each, memory used as paths appear). Calls\n"
+            "                   on paths that do not fit keep exact arcs and are\n"
+            "                   counted as overflow. 0: no paths, arcs or self time\n"
             "  --layout-report FILE  once OUTPUT is written, describe it in FILE: entry\n"
             "                   point, program headers, added sections, symbol table,\n"
             "                   patched ranges (a text format for checking tools)\n"
@@ -69,7 +81,7 @@ static void usage(FILE *out)
             "  --version        gorewrite's version and the Go releases it instruments\n"
             "\n"
             "Exit status: 0 written, 1 usage error, 2 input rejected or output not written.\n",
-            DEFAULT_MAX_THREADS, gr_go_layouts_known());
+            DEFAULT_MAX_THREADS, DEFAULT_MAX_PATHS, MIN_PATHS, gr_go_layouts_known());
 }
 
 static int parse_number(const char *s, unsigned long max, uint32_t *out)
@@ -83,9 +95,28 @@ static int parse_number(const char *s, unsigned long max, uint32_t *out)
     return 0;
 }
 
+/* --max-paths: 0 (none), or rounded up to a power of two, at least a page
+ * of entries. */
+static int parse_max_paths(const char *s, uint32_t *out)
+{
+    if (strcmp(s, "0") == 0) {
+        *out = 0;
+        return 0;
+    }
+    uint32_t n;
+    if (parse_number(s, GS_MAX_PATHS, &n) < 0)
+        return -1;
+    uint32_t p = MIN_PATHS;
+    while (p < n)
+        p *= 2;
+    *out = p;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct gr_options opt = {.verbose = 0, .count_only = 0, .max_rows = DEFAULT_MAX_THREADS + 1,
+                             .max_paths = DEFAULT_MAX_PATHS,
                              .layout_report = NULL};
     const char *paths[2];
     const char *print_layout = NULL;
@@ -122,6 +153,11 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             opt.max_rows = threads + 1;
+        } else if (strcmp(argv[i], "--max-paths") == 0 && i + 1 < argc) {
+            if (parse_max_paths(argv[++i], &opt.max_paths) < 0) {
+                fprintf(stderr, "gorewrite: --max-paths takes a number from 0 to %u\n", GS_MAX_PATHS);
+                return EXIT_USAGE;
+            }
         } else if (strcmp(argv[i], "--layout-report") == 0 && i + 1 < argc) {
             opt.layout_report = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {

@@ -55,13 +55,16 @@ static int place_blob(struct rx_parts *rx, const struct gr_layout *l, struct gr_
     return gr_code_pad(&rx->code, 16, GR_X86_INT3, err);
 }
 
-static struct gr_stub_routines stub_routines(const struct rx_parts *rx)
+/* With call paths, the timed entries and returns go to gs_path_enter and
+ * gs_path_exit (stubs/paths.S) instead. */
+static struct gr_stub_routines stub_routines(const struct rx_parts *rx, const struct gr_layout *l)
 {
     const struct gs_blob_header *h = (const struct gs_blob_header *)(rx->code.bytes + rx->blob_off);
     uint64_t blob = rx->code.base + rx->blob_off;
+    int paths = l->max_paths > 0;
     return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
-                                     .time_enter = blob + h->time_enter_off,
-                                     .time_exit = blob + h->time_exit_off,
+                                     .time_enter = blob + (paths ? h->path_enter_off : h->time_enter_off),
+                                     .time_exit = blob + (paths ? h->path_exit_off : h->time_exit_off),
                                      .sample_enter = blob + h->sample_enter_off};
 }
 
@@ -86,6 +89,10 @@ static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const str
         .slots_off = l->slots_off,
         .nslots = l->nslots,
         .sample = l->sample,
+        .paths_off = l->paths_off,
+        .paths_mask = l->max_paths ? l->max_paths - 1 : 0,
+        .arcs_off = l->arcs_off,
+        .arcs_mask = l->max_arcs ? l->max_arcs - 1 : 0,
     };
     memcpy(rx->code.bytes + rx->blob_off + h->config_off, &cfg, sizeof cfg);
 }
@@ -101,7 +108,7 @@ static int build_rx(const struct gr_elf *elf, const struct gr_program *prog,
         return gr_fail(err, "out of memory");
     if (gr_code_init(&rx->code, l->rx_vaddr, err) < 0 || place_blob(rx, l, err) < 0)
         return -1;
-    struct gr_stub_routines stubs = stub_routines(rx);
+    struct gr_stub_routines stubs = stub_routines(rx, l);
     if (gr_trampolines_generate(elf, plan, l, &stubs, &rx->code, &rx->tramp, err) < 0 ||
         gr_code_pad(&rx->code, 16, GR_X86_INT3, err) < 0 ||
         gr_stats_image_build(plan, prog, l, &img, err) < 0)
@@ -214,7 +221,8 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     struct gr_elf elf;
     struct gr_program prog = {0};
     struct gr_plan plan = {0};
-    struct gr_layout layout = {.sample = opt->time_all ? 1 : opt->sample};
+    struct gr_layout layout = {.sample = opt->time_all ? 1 : opt->sample,
+                               .max_paths = opt->max_paths};
     struct rx_parts rx = {0};
     int rc = gr_elf_read(in_path, &elf, err);
     /* A setuid copy would let any user steer a privileged program's stats

@@ -14,6 +14,8 @@ gs_blob_header:
     .long gs_time_enter - gs_blob_header
     .long gs_time_exit - gs_blob_header
     .long gs_sample_enter - gs_blob_header
+    .long gs_path_enter - gs_blob_header
+    .long gs_path_exit - gs_blob_header
     .long 0
 
     .text

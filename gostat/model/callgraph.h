@@ -56,7 +56,11 @@ struct gst_callgraph {
     uint64_t overflow_calls;        /* timed calls whose path did not fit in
                                        the bounded tables: in no node and no
                                        arc (counted and shown, never guessed) */
+    uint64_t path_overflow_calls;   /* timed calls whose path did not fit but
+                                       whose arc did: in the arcs (exact), in
+                                       no node (e.g. deep recursion) */
     uint64_t max_paths;             /* the per-thread bound chosen at rewrite time */
+    uint64_t max_arcs;              /* the per-thread arc table (overflowed paths) */
 };
 
 /* Builds the call graph of st's last refresh. A file without paths gives

@@ -19,6 +19,8 @@ struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func 
         return t;   /* sampled, and none of its calls drawn: unknown, not 0 */
     t.known = true;
     t.total_ns = (double)f->total_ticks * k;
+    t.self_known = st->paths;
+    t.self_ns = (double)f->self_ticks * k;
     if (f->timed_calls == 0)
         return t;
     t.any = true;

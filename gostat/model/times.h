@@ -16,6 +16,9 @@ struct gst_times {
                                   estimate mean_ns x calls */
     bool estimated;            /* not every call was timed: total_ns is an
                                   estimate, mean and percentiles weighted */
+    bool self_known;           /* known, and the file records call paths
+                                  (--time-all): self_ns holds */
+    double self_ns;            /* total minus the timed callees' totals */
 };
 
 /* A sampling mode left some of f's calls untimed: a timed call of f stood

@@ -1,6 +1,7 @@
 /* json.c: JSON output with correct string escaping. */
 #include "json.h"
 
+#include "callgraph.h"
 #include "goroutines.h"
 #include "times.h"
 #include "safe_text.h"
@@ -75,9 +76,35 @@ static void put_timing(FILE *out, const struct gst_stats *st, const struct gst_f
     put_ns(out, "p99_ns", t.any, t.p99_ns);
     put_ns(out, "min_ns", t.any, t.min_ns);
     put_ns(out, "max_ns", t.any, t.max_ns);
+    if (t.self_known)
+        put_ns(out, "self_ns", true, t.self_ns);
 }
 
-static void put_function(FILE *out, const struct gst_stats *st, const struct gst_func *f)
+/* Its callers (files with call paths, timed functions): exact calls and
+ * inclusive time per calling function. */
+static void put_callers(FILE *out, const struct gst_callgraph *cg, const struct gst_func *f)
+{
+    if (!cg->present || !f->timed)
+        return;
+    fputs(",\"callers\":[", out);
+    size_t k = 0;
+    for (size_t i = 0; i < cg->narcs; i++) {
+        const struct gst_cg_arc *a = &cg->arcs[i];
+        if (a->callee != f)
+            continue;
+        fputs(k++ ? ",{\"name\":" : "{\"name\":", out);
+        gst_json_put_string(out, a->caller_name);
+        if (a->caller_entry)
+            fprintf(out, ",\"entry\":\"0x%" PRIx64 "\"", a->caller_entry);
+        else
+            fputs(",\"entry\":null", out);
+        fprintf(out, ",\"calls\":%" PRIu64 ",\"total_ns\":%.0f}", a->calls, a->total_ns);
+    }
+    fputc(']', out);
+}
+
+static void put_function(FILE *out, const struct gst_stats *st, const struct gst_callgraph *cg,
+                         const struct gst_func *f)
 {
     fputs("{\"name\":", out);
     gst_json_put_string(out, f->name);
@@ -85,6 +112,7 @@ static void put_function(FILE *out, const struct gst_stats *st, const struct gst
     gst_json_put_string(out, f->file);
     fprintf(out, ",\"line\":%" PRIu32 ",\"inlined\":%s", f->line, f->inlined ? "true" : "false");
     put_timing(out, st, f);
+    put_callers(out, cg, f);
     fputc('}', out);
 }
 
@@ -110,6 +138,23 @@ static void put_clock(FILE *out, const struct gst_stats *st)
             d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space);
 }
 
+/* Whether self time, arcs and paths were recorded, and what did not fit. */
+static void put_call_paths(FILE *out, const struct gst_stats *st, const struct gst_callgraph *cg,
+                           bool failed)
+{
+    if (!cg->present) {
+        fputs(",\"call_paths\":{\"recorded\":false,\"why\":", out);
+        gst_json_put_string(out, failed ? "could not be read"
+                                 : !st->timing || st->sampling ? "recorded only with --time-all"
+                                 : "built with --max-paths 0");
+        fputc('}', out);
+        return;
+    }
+    fprintf(out, ",\"call_paths\":{\"recorded\":true,\"max_paths\":%" PRIu64 ",\"max_arcs\":%" PRIu64
+            ",\"nodes\":%zu,\"arcs\":%zu,\"path_overflow_calls\":%" PRIu64 ",\"overflow_calls\":%" PRIu64 "}",
+            cg->max_paths, cg->max_arcs, cg->nnodes, cg->narcs, cg->path_overflow_calls, cg->overflow_calls);
+}
+
 static void put_goroutines(FILE *out, const struct gst_stats *st)
 {
     struct gst_goroutines g = gst_goroutines_of(st);
@@ -133,11 +178,16 @@ void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view
             st->hdr.start_time_ns, st->total_calls);
     put_clock(out, st);
     put_goroutines(out, st);
+    struct gst_callgraph cg;
+    struct gr_error err;
+    bool failed = gst_callgraph_build(st, &cg, &err) < 0;
+    put_call_paths(out, st, &cg, failed);
     fputs(",\"functions\":[", out);
     for (size_t i = 0; i < view->count; i++) {
         if (i)
             fputc(',', out);
-        put_function(out, st, view->funcs[i]);
+        put_function(out, st, &cg, view->funcs[i]);
     }
     fputs("]}\n", out);
+    gst_callgraph_free(&cg);
 }

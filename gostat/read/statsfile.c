@@ -6,6 +6,7 @@
 
 #include "statsfile_check.h"
 #include "proc.h"
+#include "vec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -153,6 +154,53 @@ static int load_functab(struct gst_stats *st, int fd, struct gr_error *err)
     return 0;
 }
 
+/* The symbol table (files with paths): every function of the program, for
+ * return addresses; sorted by entry, names checked like the functions'. */
+static int load_syms(struct gst_stats *st, int fd, struct gr_error *err)
+{
+    const struct gs_header *h = &st->hdr;
+    struct gs_sym chunk[FUNCTAB_CHUNK];
+
+    if (!st->paths || h->nsyms == 0)
+        return 0;
+    st->syms = calloc(h->nsyms, sizeof *st->syms);
+    if (!st->syms)
+        return gr_fail(err, "%s: out of memory for %" PRIu32 " symbols", st->path, h->nsyms);
+    for (uint32_t done = 0; done < h->nsyms;) {
+        uint32_t n = h->nsyms - done < FUNCTAB_CHUNK ? h->nsyms - done : FUNCTAB_CHUNK;
+        if (read_exact(fd, chunk, n * sizeof chunk[0], h->syms_off + (uint64_t)done * sizeof chunk[0]) < 0)
+            return gr_fail(err, "%s: cannot read symbol table: %s", st->path, strerror(errno));
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t i = done + k;
+            if (gst_layout_check_string(st->strtab, h->strtab_size, chunk[k].name_off, "symbol name", i,
+                                        st->path, err) < 0)
+                return -1;
+            if (i > 0 && chunk[k].entry < st->syms[i - 1].entry)
+                return gr_fail(err, "%s: corrupt: symbol %" PRIu32 " is not sorted by entry", st->path, i);
+            st->syms[i] = (struct gst_sym){.entry = chunk[k].entry, .end = chunk[k].entry + chunk[k].size,
+                                           .name = st->strtab + chunk[k].name_off};
+        }
+        done += n;
+    }
+    st->nsyms = h->nsyms;
+    return 0;
+}
+
+const struct gst_sym *gst_stats_sym_at(const struct gst_stats *st, uint64_t addr)
+{
+    size_t lo = 0, hi = st->nsyms;
+    while (lo < hi) {   /* the first symbol with entry > addr */
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->syms[mid].entry <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || addr >= st->syms[lo - 1].end)
+        return NULL;
+    return &st->syms[lo - 1];
+}
+
 /* Maps the live page and all rows. The map offset must be aligned to the
  * system page, which may be larger than GS_PAGE. */
 static int map_counters(struct gst_stats *st, int fd, struct gr_error *err)
@@ -237,6 +285,64 @@ static void sum_drops(struct gst_drops *d, const unsigned char *row)
     d->no_slot = add_saturating(d->no_slot, load_u64(row + offsetof(struct gs_drops, no_slot)));
     d->unmatched = add_saturating(d->unmatched, load_u64(row + offsetof(struct gs_drops, unmatched)));
     d->no_space = add_saturating(d->no_space, load_u64(row + offsetof(struct gs_drops, no_space)));
+    d->path_overflow = add_saturating(d->path_overflow, load_u64(row + offsetof(struct gs_drops, path_overflow)));
+    d->arc_overflow = add_saturating(d->arc_overflow, load_u64(row + offsetof(struct gs_drops, arc_overflow)));
+}
+
+/* The timed function whose record sits at row offset rec, or NULL (a
+ * corrupt entry). Records are in function-table order of their index,
+ * and offsets grow with the index: binary search over the index. */
+static const struct gst_func *func_of_record(const struct gst_stats *st, uint32_t rec)
+{
+    const struct gs_header *h = &st->hdr;
+    if (rec < h->timing_off || h->ntimed == 0)
+        return NULL;
+    uint64_t off = rec - h->timing_off;
+    uint64_t in_page = off % GS_PAGE;
+    if (in_page % sizeof(struct gs_timing) != 0 || in_page / sizeof(struct gs_timing) >= GS_TIMING_PER_PAGE)
+        return NULL;
+    uint64_t k = off / GS_PAGE * GS_TIMING_PER_PAGE + in_page / sizeof(struct gs_timing);
+    if (k >= h->ntimed || !st->timing_funcs)
+        return NULL;
+    return st->timing_funcs[k];
+}
+
+static void add_path(struct gst_stats *st, const unsigned char *e, bool arc)
+{
+    uint64_t key = __atomic_load_n((const uint64_t *)(const void *)e, __ATOMIC_ACQUIRE);
+    if (key == 0)
+        return;
+    struct gst_path *v = gr_vec_grow(st->path_entries, &st->paths_cap, st->npaths + 1, sizeof *v);
+    if (!v) {
+        st->paths_oom = true;
+        return;
+    }
+    st->path_entries = v;
+    v[st->npaths++] = (struct gst_path){
+        .key = key,
+        .parent = load_u64(e + offsetof(struct gs_path, parent)),
+        .ret = load_u64(e + offsetof(struct gs_path, ret)) - st->hdr.load_bias,
+        .callee = func_of_record(st, __atomic_load_n((const uint32_t *)(const void *)
+                                                     (e + offsetof(struct gs_path, rec)), __ATOMIC_RELAXED)),
+        .arc = arc,
+        .calls = load_u64(e + offsetof(struct gs_path, calls)),
+        .total_ticks = load_u64(e + offsetof(struct gs_path, total)),
+        .self_ticks = load_u64(e + offsetof(struct gs_path, self)),
+    };
+}
+
+/* The entries of one table of a thread's row, on the pages its page map
+ * says are backed. */
+static void read_path_table(struct gst_stats *st, const unsigned char *row, uint64_t off,
+                            uint32_t entries, bool arc)
+{
+    uint64_t end = off + (uint64_t)entries * sizeof(struct gs_path);
+    for (uint64_t p = off; p < end; p += GS_PAGE) {
+        if (__atomic_load_n(row + GS_ROW_PAGEMAP + p / GS_PAGE, __ATOMIC_ACQUIRE) != 1)
+            continue;
+        for (uint64_t e = p; e < p + GS_PAGE; e += sizeof(struct gs_path))
+            add_path(st, row + e, arc);
+    }
 }
 
 static void add_timing(struct gst_func *f, const unsigned char *rec)
@@ -253,6 +359,7 @@ static void add_timing(struct gst_func *f, const unsigned char *rec)
         f->hist[b] = add_saturating(f->hist[b],
                                     load_u64(rec + offsetof(struct gs_timing, hist) + b * sizeof(uint64_t)));
     f->samples = add_saturating(f->samples, load_u64(rec + offsetof(struct gs_timing, samples)));
+    f->self_ticks = add_saturating(f->self_ticks, load_u64(rec + offsetof(struct gs_timing, self_total)));
 }
 
 /* Only records on pages the row's page map says are backed are read. */
@@ -271,9 +378,12 @@ static void reset_sums(struct gst_stats *st)
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
         struct gst_func *f = &st->funcs[i];
         f->calls = f->timed_calls = f->samples = f->total_ticks = f->min_ticks = f->max_ticks = 0;
+        f->self_ticks = 0;
         memset(f->hist, 0, sizeof f->hist);
     }
     memset(&st->drops, 0, sizeof st->drops);
+    st->npaths = 0;
+    st->paths_oom = false;
 }
 
 static void finish_sums(struct gst_stats *st)
@@ -342,6 +452,10 @@ static void sum_counters(struct gst_stats *st)
             sum_drops(&st->drops, row);
             if (r > 0)
                 sum_timing_row(st, row);
+            if (r > 0 && st->paths) {
+                read_path_table(st, row, h->paths_off, h->max_paths, false);
+                read_path_table(st, row, h->arcs_off, h->max_arcs, true);
+            }
         }
     }
     finish_sums(st);
@@ -390,6 +504,18 @@ static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
     return rc;
 }
 
+/* Timing record index -> function, for the path entries' records. */
+static int index_timing(struct gst_stats *st, struct gr_error *err)
+{
+    st->timing_funcs = calloc(st->hdr.ntimed ? st->hdr.ntimed : 1, sizeof *st->timing_funcs);
+    if (!st->timing_funcs)
+        return gr_fail(err, "%s: out of memory for %" PRIu32 " timing records", st->path, st->hdr.ntimed);
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++)
+        if (st->funcs[i].timed)
+            st->timing_funcs[st->funcs[i].timing] = &st->funcs[i];
+    return 0;
+}
+
 int gst_stats_refresh(struct gst_stats *st, struct gr_error *err)
 {
     /* Liveness first: if the process has exited by now, the counters read
@@ -411,10 +537,15 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
     rc = read_header(st, fd, &actual_size, err);
     st->timing = (st->hdr.flags & GS_HDR_TIMING) != 0;
     st->sampling = st->timing && (st->hdr.sample_every > 1 || (st->hdr.flags & GS_HDR_ADAPTIVE));
+    st->paths = st->timing && (st->hdr.flags & GS_HDR_PATHS);
     if (rc == 0)
         rc = load_strtab(st, fd, err);
     if (rc == 0)
         rc = load_functab(st, fd, err);
+    if (rc == 0)
+        rc = load_syms(st, fd, err);
+    if (rc == 0 && st->paths)
+        rc = index_timing(st, err);
     if (rc == 0)
         rc = map_counters(st, fd, err);
     if (rc == 0)
@@ -444,6 +575,13 @@ void gst_stats_close(struct gst_stats *st)
         munmap((void *)st->map, st->map_len);
     free(st->funcs);
     free(st->strtab);
+    free(st->syms);
+    free(st->path_entries);
+    free(st->timing_funcs);
+    st->syms = NULL;
+    st->path_entries = NULL;
+    st->timing_funcs = NULL;
+    st->npaths = st->paths_cap = st->nsyms = 0;
     st->map = NULL;
     st->funcs = NULL;
     st->strtab = NULL;

@@ -30,6 +30,8 @@ struct gst_func {
                                previous one when sampling; 1 otherwise) */
     uint64_t samples;          /* calls actually timed */
     uint64_t total_ticks;
+    uint64_t self_ticks;       /* call paths (gst_stats.paths) only: total
+                                  minus the timed callees' (gs_timing.self_total) */
     uint64_t min_ticks;        /* 0 when nothing was timed */
     uint64_t max_ticks;
     uint64_t hist[GS_HIST_BUCKETS];
@@ -38,6 +40,27 @@ struct gst_func {
 /* Calls of timed functions that got no duration, summed over all rows. */
 struct gst_drops {
     uint64_t unwound, too_deep, no_slot, unmatched, no_space;
+    uint64_t path_overflow;    /* call paths: calls in the arc table only */
+    uint64_t arc_overflow;     /* call paths: calls in neither table */
+};
+
+/* A function of the program, instrumented or not (gs_sym): what a return
+ * address belongs to. */
+struct gst_sym {
+    uint64_t entry;            /* link-time */
+    uint64_t end;
+    const char *name;          /* into strtab */
+};
+
+/* One entry of a thread's path table (arc == false) or arc table (arc ==
+ * true), as read at the last refresh (gs_path). Rows are not merged here. */
+struct gst_path {
+    uint64_t key;
+    uint64_t parent;           /* 0: the goroutine's first timed call, or arc */
+    uint64_t ret;              /* link-time return address (load_bias removed) */
+    const struct gst_func *callee; /* NULL: the record matches no timed function */
+    bool arc;
+    uint64_t calls, total_ticks, self_ticks;
 };
 
 struct gst_stats {
@@ -50,6 +73,13 @@ struct gst_stats {
     bool sampling;             /* timing, not every call: the default mode or
                                   --sample N (counters hold calls - next) */
     struct gst_drops drops;    /* at the last refresh */
+    bool paths;                /* GS_HDR_PATHS: self time and call paths recorded */
+    struct gst_sym *syms;      /* paths: every function, sorted by entry */
+    size_t nsyms;
+    struct gst_path *path_entries; /* paths: at the last refresh, all rows */
+    size_t npaths, paths_cap;
+    bool paths_oom;            /* the last refresh ran out of memory for them */
+    const struct gst_func **timing_funcs; /* paths: by timing record index */
     struct gst_clock clock;    /* ticks to ns, at the last refresh */
     bool live;                 /* at the last refresh */
     const unsigned char *map;  /* live page and rows, PROT_READ MAP_SHARED */
@@ -72,5 +102,9 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
 int gst_stats_refresh(struct gst_stats *st, struct gr_error *err);
 
 void gst_stats_close(struct gst_stats *st);
+
+/* The function whose code holds link-time address addr (symbol table of a
+ * file with paths), or NULL: outside every function. */
+const struct gst_sym *gst_stats_sym_at(const struct gst_stats *st, uint64_t addr);
 
 #endif

@@ -26,6 +26,12 @@ static int check_identity(const struct gs_header *h, uint64_t actual_size,
 {
     if (actual_size == 0)
         return gr_fail(err, "%s: empty file (still being written, or not a stats file)", path);
+    size_t stem = sizeof GS_MAGIC_STEM - 1;
+    if (actual_size >= GS_MAGIC_LEN && memcmp(h->magic, GS_MAGIC_STEM, stem) == 0
+        && memcmp(h->magic, GS_MAGIC, GS_MAGIC_LEN) != 0 && h->magic[stem] >= '1' && h->magic[stem] <= '9')
+        return gr_fail(err, "%s: a stats file of format version %c, which this gostat does not read "
+                       "(it reads version %d: read it with the gostat of the gorewrite that built the program)",
+                       path, h->magic[stem], GS_VERSION);
     if (actual_size < GS_MAGIC_LEN || memcmp(h->magic, GS_MAGIC, GS_MAGIC_LEN) != 0)
         return gr_fail(err, "%s: not a stats file (no %s magic; still being written?)",
                         path, GS_MAGIC);
@@ -67,10 +73,18 @@ static int check_prefix(const struct gs_header *h, const char *path, struct gr_e
     if (h->nfuncs > GS_MAX_FUNCS)
         return gr_fail(err, "%s: corrupt: %" PRIu32 " functions (at most %u)", path, h->nfuncs,
                        GS_MAX_FUNCS);
-    if (h->strtab_size > GS_MAX_STRTAB(h->nfuncs))
+    if (h->nsyms > GS_MAX_FUNCS)
+        return gr_fail(err, "%s: corrupt: %" PRIu32 " symbols (at most %u)", path, h->nsyms,
+                       GS_MAX_FUNCS);
+    if (h->strtab_size > GS_MAX_STRTAB(h->nfuncs, h->nsyms))
         return gr_fail(err, "%s: corrupt: a %" PRIu64 "-byte string table for %" PRIu32
                        " functions (at most %" PRIu64 ")", path, h->strtab_size, h->nfuncs,
-                       GS_MAX_STRTAB(h->nfuncs));
+                       GS_MAX_STRTAB(h->nfuncs, h->nsyms));
+    if (h->nsyms && (h->syms_off < h->header_size || h->syms_off % 8 != 0
+                     || !fits(h->syms_off, (uint64_t)h->nsyms * sizeof(struct gs_sym), h->file_size)))
+        return gr_fail(err, "%s: corrupt: symbol table (%" PRIu32 " entries at offset %" PRIu64
+                       ") does not fit in the %" PRIu64 "-byte file", path, h->nsyms, h->syms_off,
+                       h->file_size);
 
     if (h->functab_off < h->header_size || !fits(h->functab_off, functab_len, h->file_size))
         return gr_fail(err, "%s: corrupt: function table (%" PRIu32 " entries at offset %" PRIu64
@@ -90,8 +104,10 @@ static int check_prefix_before_counters(const struct gs_header *h, const char *p
                                         struct gr_error *err)
 {
     uint64_t functab_end = h->functab_off + (uint64_t)h->nfuncs * sizeof(struct gs_func);
+    uint64_t syms_end = h->syms_off + (uint64_t)h->nsyms * sizeof(struct gs_sym);
 
-    if (functab_end > h->live_off || h->strtab_off + h->strtab_size > h->live_off)
+    if (functab_end > h->live_off || h->strtab_off + h->strtab_size > h->live_off
+        || (h->nsyms && syms_end > h->live_off))
         return gr_fail(err, "%s: corrupt: function or string table overlaps the counter area at %" PRIu64,
                         path, h->live_off);
     return 0;
@@ -142,6 +158,32 @@ static int check_timing_geometry(const struct gs_header *h, const char *path, st
     return 0;
 }
 
+/* The path and arc tables: whole pages after the timing records, inside
+ * the row, power-of-two sizes (the writer masks keys with them). */
+static int check_path_geometry(const struct gs_header *h, const char *path, struct gr_error *err)
+{
+    if (!(h->flags & GS_HDR_PATHS))
+        return 0;
+    uint64_t timing_end = h->ntimed ? gs_timing_offset(h->timing_off, h->ntimed - 1) + sizeof(struct gs_timing)
+                                    : h->timing_off;
+    uint64_t paths_len = (uint64_t)h->max_paths * sizeof(struct gs_path);
+    uint64_t arcs_len = (uint64_t)h->max_arcs * sizeof(struct gs_path);
+    if (!(h->flags & GS_HDR_TIMING) || h->path_size != sizeof(struct gs_path)
+        || h->max_paths < GS_PATHS_PER_PAGE || h->max_paths > GS_MAX_PATHS
+        || (h->max_paths & (h->max_paths - 1)) || h->max_arcs < GS_PATHS_PER_PAGE
+        || h->max_arcs > GS_MAX_PATHS || (h->max_arcs & (h->max_arcs - 1)))
+        return gr_fail(err, "%s: corrupt: path tables of %" PRIu32 " and %" PRIu32 " entries of %"
+                       PRIu32 " bytes (must be powers of two, %zu..%u entries of %zu bytes, in a timing file)",
+                       path, h->max_paths, h->max_arcs, h->path_size, GS_PATHS_PER_PAGE, GS_MAX_PATHS,
+                       sizeof(struct gs_path));
+    if (h->paths_off % GS_PAGE != 0 || h->paths_off < timing_end || h->arcs_off != h->paths_off + paths_len
+        || !fits(h->arcs_off, arcs_len, h->row_stride))
+        return gr_fail(err, "%s: corrupt: path tables at row offsets %" PRIu64 " and %" PRIu64
+                       " (must be page aligned, after the timing records, inside the %" PRIu64 "-byte row)",
+                       path, h->paths_off, h->arcs_off, h->row_stride);
+    return 0;
+}
+
 static int check_counter_area(const struct gs_header *h, const char *path, struct gr_error *err)
 {
     uint64_t rows_len;
@@ -160,7 +202,9 @@ static int check_counter_area(const struct gs_header *h, const char *path, struc
         return gr_fail(err, "%s: corrupt: %" PRIu32 " rows of %" PRIu64 " bytes at offset %" PRIu64
                         " extend beyond the %" PRIu64 "-byte file",
                         path, h->max_rows, h->row_stride, h->rows_off, h->file_size);
-    return check_timing_geometry(h, path, err); /* row_stride is now below the file size */
+    if (check_timing_geometry(h, path, err) < 0)   /* row_stride is now below the file size */
+        return -1;
+    return check_path_geometry(h, path, err);
 }
 
 int gst_layout_check(const struct gs_header *hdr, uint64_t actual_size,

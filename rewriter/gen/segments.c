@@ -16,14 +16,28 @@ static uint64_t rows_end(const struct gr_layout *l)
     return 2 * GR_PAGE + (uint64_t)l->max_rows * l->row_stride;
 }
 
-/* A row (gostat_format.h): drops and the page map, the counters, then the
- * timing pages. The map's size depends on the row's, hence the loop. */
+/* The arc table takes the calls whose path did not fit: a quarter of the
+ * path table, at least GR_MIN_ARCS entries. */
+#define GR_MIN_ARCS 1024u
+
+static uint64_t path_pages(struct gr_layout *l)
+{
+    if (!l->max_paths)
+        return 0;
+    l->max_arcs = l->max_paths / 4 > GR_MIN_ARCS ? l->max_paths / 4 : GR_MIN_ARCS;
+    return ((uint64_t)l->max_paths + l->max_arcs) * sizeof(struct gs_path) / GR_PAGE;
+}
+
+/* A row (gostat_format.h): drops and the page map, the counters, the
+ * timing pages, then the path and arc tables. The map's size depends on
+ * the row's, hence the loop. */
 static void plan_row(struct gr_layout *l)
 {
     uint64_t timing_pages = (l->ntimed + GS_TIMING_PER_PAGE - 1) / GS_TIMING_PER_PAGE;
+    uint64_t paths = path_pages(l);
     uint64_t head_pages = 1;
     for (;;) {
-        uint64_t map_end = GS_ROW_PAGEMAP + head_pages + timing_pages;
+        uint64_t map_end = GS_ROW_PAGEMAP + head_pages + timing_pages + paths;
         l->counts_off = gr_align_up(map_end, 64);
         uint64_t need = gr_align_up(l->counts_off + 8ull * (l->nfuncs ? l->nfuncs : 1), GR_PAGE) / GR_PAGE;
         if (need <= head_pages)
@@ -32,7 +46,9 @@ static void plan_row(struct gr_layout *l)
     }
     l->row_head = head_pages * GR_PAGE;
     l->timing_off = l->row_head;
-    l->row_stride = (head_pages + timing_pages) * GR_PAGE;
+    l->paths_off = (head_pages + timing_pages) * GR_PAGE;
+    l->arcs_off = l->paths_off + (uint64_t)l->max_paths * sizeof(struct gs_path);
+    l->row_stride = (head_pages + timing_pages + paths) * GR_PAGE;
 }
 
 int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed, uint32_t max_rows,
@@ -42,6 +58,8 @@ int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed, u
     l->nfuncs = nfuncs;
     l->ntimed = ntimed;
     l->max_rows = max_rows;
+    if (!timing || l->sample != 1)
+        l->max_paths = 0;   /* call paths only when every call is timed */
     plan_row(l);
     l->rw_vaddr = gr_align_up(gr_elf_load_end(elf), GR_PAGE) + GR_PAGE;
     while (rows_end(l) > MAX_REACH / 2 && l->max_rows > 2)

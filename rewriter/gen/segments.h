@@ -25,6 +25,11 @@ struct gr_layout {
     uint64_t nslots;          /* 0 when not timing */
     uint32_t sample;          /* 1: time every call; N > 1: about 1 in N;
                                  0: the default (stub_abi.h GS_TIME_FIRST) */
+    uint32_t max_paths;       /* call paths per thread (a power of two);
+                                 0: none (only with sample 1) */
+    uint32_t max_arcs;        /* entries of the arc table (power of two) */
+    uint64_t paths_off;       /* in a row: the path table, then the arc table */
+    uint64_t arcs_off;
 
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;

@@ -16,14 +16,18 @@
 #include "gostat_format.h"
 
 /* Bytes of strings the functions need (names and files, NUL-terminated),
- * before sharing: the string table's upper bound. */
-static size_t strings_size(const struct gr_plan *plan)
+ * before sharing: the string table's upper bound. With call paths, the
+ * names of the functions not instrumented too (the symbol table). */
+static size_t strings_size(const struct gr_plan *plan, int syms)
 {
     size_t n = 1;  /* offset 0: the empty string */
     for (size_t i = 0; i < plan->nfuncs; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
-        if (pf->skip_reason)
+        if (pf->skip_reason) {
+            if (syms)
+                n += strlen(pf->func->name) + 1;
             continue;
+        }
         n += strlen(pf->func->name) + 1;
         if (pf->func->file)
             n += strlen(pf->func->file) + 1;
@@ -103,6 +107,29 @@ static void fill_header(struct gs_header *h, const struct gr_program *prog,
     h->sample_every = l->sample;
     if (l->sample == 0)
         h->flags |= GS_HDR_ADAPTIVE;
+    if (!l->max_paths)
+        return;
+    h->flags |= GS_HDR_PATHS;
+    h->path_size = sizeof(struct gs_path);
+    h->paths_off = l->paths_off;
+    h->arcs_off = l->arcs_off;
+    h->max_paths = l->max_paths;
+    h->max_arcs = l->max_arcs;
+}
+
+/* Every function of the program, for return addresses: the instrumented
+ * ones share their name with the function table. */
+static void fill_syms(const struct gr_plan *plan, const struct gs_func *tab, struct gs_sym *syms,
+                      struct strings *st)
+{
+    for (size_t i = 0; i < plan->nfuncs; i++) {
+        const struct gr_plan_func *pf = &plan->funcs[i];
+        syms[i] = (struct gs_sym){
+            .entry = pf->func->entry,
+            .size = (uint32_t)(pf->func->end - pf->func->entry),
+            .name_off = pf->skip_reason ? add_string(st, pf->func->name) : tab[pf->counter].name_off,
+        };
+    }
 }
 
 /* Fills the function table and the strings. */
@@ -131,10 +158,13 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
                          const struct gr_layout *l, struct gr_stats_image *img,
                          struct gr_error *err)
 {
-    size_t strtab_max = strings_size(plan);
-    if (strtab_max > UINT32_MAX)
+    int paths = l->max_paths > 0;
+    size_t nsyms = paths ? plan->nfuncs : 0;
+    size_t strtab_max = strings_size(plan, paths);
+    if (strtab_max > UINT32_MAX || nsyms > GS_MAX_FUNCS)
         return gr_fail(err, "function names too large for the stats format");
-    size_t strtab_off = sizeof(struct gs_header) + (size_t)l->nfuncs * sizeof(struct gs_func);
+    size_t syms_off = sizeof(struct gs_header) + (size_t)l->nfuncs * sizeof(struct gs_func);
+    size_t strtab_off = syms_off + nsyms * sizeof(struct gs_sym);
     img->bytes = calloc(1, strtab_off + strtab_max);
     if (!img->bytes)
         return gr_fail(err, "out of memory for the stats image");
@@ -144,12 +174,20 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
         gr_stats_image_free(img);
         return gr_fail(err, "out of memory for the stats image");
     }
-    int rc = fill_functions(plan, (struct gs_func *)(img->bytes + sizeof(struct gs_header)), &st);
+    struct gs_func *tab = (struct gs_func *)(img->bytes + sizeof(struct gs_header));
+    int rc = fill_functions(plan, tab, &st);
+    if (rc == 0 && paths)
+        fill_syms(plan, tab, (struct gs_sym *)(img->bytes + syms_off), &st);
     hdestroy_r(&st.seen);
     if (rc < 0)
         return gr_fail(err, "internal error: string table of the stats image is full");
     img->len = strtab_off + st.used;
-    fill_header((struct gs_header *)img->bytes, prog, l, strtab_off, st.used);
+    struct gs_header *h = (struct gs_header *)img->bytes;
+    fill_header(h, prog, l, strtab_off, st.used);
+    if (paths) {
+        h->syms_off = syms_off;
+        h->nsyms = (uint32_t)nsyms;
+    }
     return 0;
 }
 
