@@ -123,10 +123,11 @@ static int run(const struct folded_args *a, const struct gst_stats *st, struct g
                      "gorewrite --time-all", st->path);
     else
         rc = write_folded(a, &cg, err);
-    if (rc == 0 && cg.overflow_calls > 0 && a->value != GST_FOLDED_CALLS)
+    uint64_t in_no_path = cg.path_overflow_calls + cg.overflow_calls;
+    if (rc == 0 && in_no_path > 0 && a->value != GST_FOLDED_CALLS)
         fprintf(stderr, "gostat: folded: %" PRIu64 " calls did not fit in the path tables "
                 "(at most %" PRIu64 " paths per thread): their time is in no line\n",
-                cg.overflow_calls, cg.max_paths);
+                in_no_path, cg.max_paths);
     gst_callgraph_free(&cg);
     return rc;
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #define CELL 48
-#define NO_PATH_NAME "(in no path: overflow)"
+#define NO_PATH_NAME "(in no arc: tables full)"
 
 struct shares {
     uint64_t calls;            /* the whole the calls' shares are of */

@@ -278,11 +278,12 @@ static void add_path_samples(struct builder *b)
     for (size_t i = 0; i < b->view->count && !b->failed; i++)
         if (!b->view->funcs[i]->timed)
             add_flat_sample(b, b->view->funcs[i]);
-    if (b->cg->overflow_calls > 0 && !b->failed) {
+    uint64_t in_no_path = b->cg->path_overflow_calls + b->cg->overflow_calls;
+    if (in_no_path > 0 && !b->failed) {
         struct sample *s = new_sample(b);
         if (s) {
             push_loc(b, s, frame_id(b, OVERFLOW_FRAME, 0, NULL));
-            s->values[VALUE_CALLS] = count_i64(b->cg->overflow_calls);
+            s->values[VALUE_CALLS] = count_i64(in_no_path);
         }
     }
     gst_cg_path_free(&p);
@@ -335,10 +336,11 @@ static void add_path_comments(struct builder *b)
                    "valued with its SELF time: flat is self time, cum inclusive time");
     add_comment(b, "frames are timed functions; a caller that ran untimed between two "
                    "is a frame of its own");
-    if (b->cg->overflow_calls > 0)
+    uint64_t in_no_path = b->cg->path_overflow_calls + b->cg->overflow_calls;
+    if (in_no_path > 0)
         add_comment_f(b, "%" PRIu64 " calls did not fit in the path tables (at most %" PRIu64
                       " paths per thread): one sample '" OVERFLOW_FRAME "' with their calls, "
-                      "time 0", b->cg->overflow_calls, b->cg->max_paths);
+                      "time 0", in_no_path, b->cg->max_paths);
 }
 
 static void add_comments(struct builder *b)

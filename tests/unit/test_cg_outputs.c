@@ -96,7 +96,7 @@ static struct gst_callgraph graph(void)
     arcs[6] = arc(0x1000, "main.main", F_G, 1, 500);
     return (struct gst_callgraph){
         .present = true, .nodes = nodes, .nnodes = 7, .arcs = arcs, .narcs = 7,
-        .overflow_calls = 1, .max_paths = 64,
+        .path_overflow_calls = 2, .overflow_calls = 1, .max_paths = 64,
     };
 }
 
@@ -154,7 +154,7 @@ static void folded_values(void)
                      "runtime.main;main.main;main.beta;main.helper;main.busy 2\n"
                      "runtime.main;main.main;main.g[go.shape.struct { a int, b int }] 1\n"
                      "(unknown);main.g[go.shape.struct { a int, b int }] 1\n"
-                     "(path overflow) 1\n");
+                     "(path overflow) 3\n");
     CAPTURE(time, gst_folded_write(out, &cg, GST_FOLDED_TIME, &err));
     CHECK_STR(time, "runtime.main;main.main 1000\n"
                     "runtime.main;main.main;main.alpha 300\n"
@@ -182,7 +182,7 @@ static void callers_listing(void)
                     "       CALLS  %CALLS     TOTAL   %TIME  CALLER\n"
                     "           3   50.0%     300ns   55.6%  main.alpha\n"
                     "           2   33.3%     200ns   37.0%  main.helper\n"
-                    "           1   16.7%         -       -  (in no path: overflow)\n");
+                    "           1   16.7%         -       -  (in no arc: tables full)\n");
     free(text);
 }
 
