@@ -1,9 +1,10 @@
 // cgclients: a call graph with known arcs for the clients of gostat's
 // call-graph outputs (tests/t_callgraph_clients.sh): main.run calls
 // main.alpha 30 times, main.beta 20 times and main.gamma 10 times;
-// alpha calls main.busy once per call (30 arcs), beta twice (40); busy and
-// gamma spin. Every call's path is main.main;main.run;... on the main
-// goroutine.
+// alpha calls main.busy once per call (30 arcs), beta twice (40); alpha,
+// beta, busy and gamma each call main.spin once. main.run runs on a
+// goroutine of its own, whose first call (main.main.func1) returns: every
+// call under it has a complete path.
 package main
 
 import (
@@ -55,7 +56,12 @@ func run() {
 }
 
 func main() {
-	run()
+	done := make(chan bool)
+	go func() {
+		run()
+		done <- true
+	}()
+	<-done
 	if sink == 42 {
 		fmt.Fprintln(os.Stderr, "unlikely")
 	}
