@@ -36,7 +36,6 @@ struct writer {
     const struct gst_callgraph *cg;    /* NULL: no graph */
     struct gst_intern files, fns;
     bool *selected;                    /* by st->funcs index: in view */
-    double *self_ns;                   /* by st->funcs index, from the nodes */
     struct gr_error *err;
 };
 
@@ -56,13 +55,12 @@ static uint64_t ns_of(double ns)
 
 static struct costs costs_of(const struct writer *w, const struct gst_func *f)
 {
+    struct gst_times t = gst_times_of(w->st, f);
     struct costs c = { f->calls, 0 };
-    if (w->cg && f->timed) {
-        c.time_ns = ns_of(w->self_ns[f - w->st->funcs]);
-    } else {
-        struct gst_times t = gst_times_of(w->st, f);
+    if (w->cg)
+        c.time_ns = t.self_known ? ns_of(t.self_ns) : 0;
+    else
         c.time_ns = t.known ? ns_of(t.total_ns) : 0;
-    }
     return c;
 }
 
@@ -214,18 +212,15 @@ static struct costs sum_costs(const struct writer *w)
     return total;
 }
 
-/* What the graph adds: the selected functions and each one's self time. */
+/* Which functions are written: arcs are kept when their callee is. */
 static int prepare_graph(struct writer *w)
 {
     size_t n = w->st->hdr.nfuncs ? w->st->hdr.nfuncs : 1;
     w->selected = calloc(n, sizeof *w->selected);
-    w->self_ns = calloc(n, sizeof *w->self_ns);
-    if (!w->selected || !w->self_ns)
+    if (!w->selected)
         return gr_fail(w->err, "out of memory for %zu functions", n);
     for (size_t i = 0; i < w->view->count; i++)
         w->selected[w->view->funcs[i] - w->st->funcs] = true;
-    for (size_t i = 0; i < w->cg->nnodes; i++)
-        w->self_ns[w->cg->nodes[i].func - w->st->funcs] += w->cg->nodes[i].self_ns;
     return 0;
 }
 
@@ -266,7 +261,6 @@ int gst_callgrind_write(FILE *out, const struct gst_stats *st, const struct gst_
         gst_intern_free(&w.files);
     }
     free(w.selected);
-    free(w.self_ns);
     free(exe);
     return rc;
 }

@@ -20,6 +20,7 @@ static struct gst_pfunc func_of(const struct gst_stats *st, const struct gst_fun
         .timed_ns = t.any ? (double)f->total_ticks * st->clock.ns_per_tick : 0,
         .time_known = t.known, .total_ns = t.total_ns,
         .any_time = t.any, .min_ns = t.min_ns, .max_ns = t.max_ns,
+        .self_known = t.self_known, .self_ns = t.self_ns,
     };
 }
 
@@ -47,32 +48,14 @@ static int add_callers(struct gst_pfunc *pf, const struct gst_callgraph *cg,
     return 0;
 }
 
-/* Self time per function: its nodes' self times added up. */
-static double *self_times(const struct gst_stats *st, const struct gst_callgraph *cg,
-                          struct gr_error *err)
-{
-    double *self = calloc(st->hdr.nfuncs ? st->hdr.nfuncs : 1, sizeof *self);
-    if (!self) {
-        gr_fail(err, "out of memory for %u functions", st->hdr.nfuncs);
-        return NULL;
-    }
-    for (size_t i = 0; i < cg->nnodes; i++)
-        self[cg->nodes[i].func - st->funcs] += cg->nodes[i].self_ns;
-    return self;
-}
-
 static int add_funcs(struct gst_profile *p, const struct gst_stats *st,
-                     const struct gst_callgraph *cg, const double *self, struct gr_error *err)
+                     const struct gst_callgraph *cg, struct gr_error *err)
 {
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
         const struct gst_func *f = &st->funcs[i];
         struct gst_pfunc pf = func_of(st, f);
-        if (cg->present && f->timed) {
-            pf.self_known = true;
-            pf.self_ns = self[i];
-            if (add_callers(&pf, cg, f, err) < 0)
-                return -1;
-        }
+        if (cg->present && f->timed && add_callers(&pf, cg, f, err) < 0)
+            return -1;
         int rc = gst_profile_add_func(p, &pf, err);
         free(pf.callers);
         if (rc < 0)
@@ -91,9 +74,7 @@ int gst_profile_add_stats(struct gst_profile *p, const struct gst_stats *st, str
     struct gst_callgraph cg;
     if (gst_profile_add_process(p, &proc, err) < 0 || gst_callgraph_build(st, &cg, err) < 0)
         return -1;
-    double *self = self_times(st, &cg, err);
-    int rc = self ? add_funcs(p, st, &cg, self, err) : -1;
-    free(self);
+    int rc = add_funcs(p, st, &cg, err);
     gst_callgraph_free(&cg);
     return rc;
 }

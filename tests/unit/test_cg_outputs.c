@@ -34,6 +34,8 @@ static const struct {
     {"main.busy", 0x1300, 6, 540, 40},
     {G_NAME, 0x1400, 2, 507, 50},
 };
+/* self ticks: those of the nodes below */
+static const uint64_t SELF[NF] = { 0, 0, 0, 500, 507 };
 #define RUNTIME_MAIN 0x500
 #define HELPER 0x900
 
@@ -52,13 +54,15 @@ static struct gst_stats stats(void)
     st.hdr.pid = 1;
     st.funcs = funcs;
     st.timing = true;
+    st.paths = true;
     st.clock = (struct gst_clock){ .known = true, .ns_per_tick = 1, .source = GST_CLOCK_STARTUP };
     for (int i = 0; i < NF; i++) {
         funcs[i] = (struct gst_func){
             .name = FUNCS[i].name, .file = "/src/main.go", .entry = FUNCS[i].entry,
             .calls = FUNCS[i].calls, .line = FUNCS[i].line, .timed = true,
             .timed_calls = FUNCS[i].calls, .samples = FUNCS[i].calls,
-            .total_ticks = FUNCS[i].ticks, .min_ticks = 1, .max_ticks = FUNCS[i].ticks,
+            .total_ticks = FUNCS[i].ticks, .self_ticks = SELF[i], .min_ticks = 1,
+            .max_ticks = FUNCS[i].ticks,
         };
         funcs[i].hist[0] = FUNCS[i].calls;
     }
@@ -222,8 +226,7 @@ static void callgrind_calls(void)
                        "cfl=(1)\ncfn=(2) main.alpha\ncalls=1 20\n10 1 300\n"
                        "cfl=(1)\ncfn=(3) main.beta\ncalls=1 30\n10 1 200\n"
                        "cfl=(1)\ncfn=(4) " G_NAME "\ncalls=1 50\n10 1 500\n") != NULL);
-    /* alpha calls busy (named first here); busy's self time: the nodes'
-     * 300 + 200 */
+    /* alpha calls busy (named first here); busy's self time */
     CHECK(strstr(text, "fn=(2)\n20 1 0\ncfl=(1)\ncfn=(5) main.busy\ncalls=3 40\n20 3 300\n") != NULL);
     CHECK(strstr(text, "fn=(5)\n40 6 500\n") != NULL);
     /* callers not written as functions, by entry: (unknown), runtime.main, main.helper */
