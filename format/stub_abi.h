@@ -123,7 +123,8 @@
 #define GS_PATH_SELF 48
 #define GS_PATH_SHIFT 6
 #define GS_PATH_SIZE 64
-#define GS_PATH_PROBES 16     /* entries tried (within one page) before overflow */
+#define GS_PATH_PROBES 16     /* path table: entries tried (within one page) before overflow */
+#define GS_ARC_PROBES 64      /* arc table: the whole page */
 /* The key of a call: mixes the caller's path key, the return address and
  * the callee's record offset (timing.S, PATH_KEY) */
 #define GS_PATH_K1 0x9e3779b97f4a7c15

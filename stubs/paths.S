@@ -13,9 +13,10 @@
  * At exit, self = duration - children goes to gs_timing.self_total, the
  * duration to the parent's children, and the call to the thread's path
  * table (a row's gs_path[max_paths], open addressing, GS_PATH_PROBES
- * entries tried within one page). A call whose path finds no room goes to
+ * entries tried within one page: a full table costs little per call). A call whose path finds no room goes to
  * the arc table under key mix(ret * K1 ^ rec) (counted in
- * gs_drops.path_overflow), so caller -> callee arcs stay exact; one that
+ * gs_drops.path_overflow; all of a page, GS_ARC_PROBES, is tried there:
+ * arcs are few), so caller -> callee arcs stay exact; one that
  * finds room in neither is counted in gs_drops.arc_overflow. Table pages
  * are backed on first use like timing pages; a page that cannot be backed
  * (tmpfs full) makes its calls overflow.
@@ -77,10 +78,10 @@
 .endm
 
 /* Finds key rdx in the table at row offset cfg \off (cfg \mask: entries
- * - 1) of the row at rsi: jumps to \hit with rax = its entry, to \new with
- * rax = a free entry, or to \fail. \key reloads the key after a page was
- * backed. Uses rax, rcx, r12. */
-.macro PROBE off, mask, key, hit, new, fail, pfx
+ * - 1) of the row at rsi, trying \probes entries of one page: jumps to
+ * \hit with rax = its entry, to \new with rax = a free entry, or to
+ * \fail. \key reloads the key after a page was backed. Uses rax, rcx, r12. */
+.macro PROBE off, mask, probes, key, hit, new, fail, pfx
     mov gs_config+\mask(%rip), %rcx
     and %rdx, %rcx
     shl $GS_PATH_SHIFT, %rcx
@@ -90,7 +91,7 @@
     cmpb $GS_PAGE_READY, GS_ROW_MAP(%rsi,%rax)
     jne \pfx\()_back
 \pfx\()_ready:
-    mov $GS_PATH_PROBES, %r12d
+    mov $\probes, %r12d
 \pfx\()_probe:
     lea (%rsi,%rcx), %rax
     cmp GS_PATH_KEY(%rax), %rdx
@@ -278,7 +279,7 @@ gs_path_exit:
     cmova %r12d, %ecx
     incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
     mov GS_PENT_KEY(%rdi), %rdx
-    PROBE GS_CFG_PATHS_OFF, GS_CFG_PATHS_MASK, GS_PENT_KEY(%rdi), .Lpath_hit, .Lpath_new, .Lpath_full, .Lpp
+    PROBE GS_CFG_PATHS_OFF, GS_CFG_PATHS_MASK, GS_PATH_PROBES, GS_PENT_KEY(%rdi), .Lpath_hit, .Lpath_new, .Lpath_full, .Lpp
 .Lpath_new:
     mov GS_PENT_KEY-GS_PENT_SIZE(%rdi), %rcx
     mov %rcx, GS_PATH_PARENT(%rax)
@@ -335,7 +336,7 @@ gs_path_exit:
     xor %rcx, %rdx
     bts $63, %rdx
     mov %rdx, -112(%rsp)
-    PROBE GS_CFG_ARCS_OFF, GS_CFG_ARCS_MASK, -112(%rsp), .Larc_hit, .Larc_new, .Larc_full, .Lap
+    PROBE GS_CFG_ARCS_OFF, GS_CFG_ARCS_MASK, GS_ARC_PROBES, -112(%rsp), .Larc_hit, .Larc_new, .Larc_full, .Lap
 .Larc_full:
     incq GS_DROP_ARC_OVERFLOW(%rsi)
     jmp .Lpexit_restore

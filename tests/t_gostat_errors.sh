@@ -27,7 +27,7 @@ kinds=(
     "truncate|truncated: 20480 bytes, header says 24576"
     "short|truncated: 100 bytes, shorter than the"
     "empty|empty file"
-    "bad-magic|not a stats file (no GOSTATv3 magic"
+    "bad-magic|not a stats file (no GOSTATv4 magic"
     "no-magic|still being written"
     "bad-version|unsupported format version 99"
     "header-size|corrupt: header_size 8"
@@ -43,7 +43,7 @@ kinds=(
     "live-oob|corrupt: live_off"
     "exe-no-nul|corrupt: exe is not NUL-terminated"
     "counts-oob|corrupt: counts_off 4088 (2 counters of 8 bytes must fit in a 4096-byte row"
-    "timing:timing-size|corrupt: timing_size 64 (expected 304)"
+    "timing:timing-size|corrupt: timing_size 64 (expected 312)"
     "timing:timing-index|corrupt: function 0: timing record 1 (the file has 1)"
     "timing:timing-oob|corrupt: 26 timing records at row offset 4096 (must be page aligned, after the counters, inside the 8192-byte row)"
     "timing:pagemap-overlap|corrupt: the 2-byte page map at row offset 64 overlaps the counters at 64"
@@ -79,7 +79,7 @@ good=$dir/good
 "$MKSTATS" "$good" --pid 4194305 --func a.b:0x10:3
 expect_error "bad --top" 1 "gostat: " "--top needs a positive whole number, not 'x'" --top x "$good"
 expect_error "zero --top" 1 "gostat: " "--top needs a positive whole number" --top 0 "$good"
-expect_error "bad --sort" 1 "gostat: " "--sort takes 'calls', 'name' or 'time', not 'size'" --sort size "$good"
+expect_error "bad --sort" 1 "gostat: " "--sort takes 'calls', 'name', 'time' or 'self', not 'size'" --sort size "$good"
 expect_error "bad --filter" 1 "gostat: " "--filter: bad regular expression '('" --filter '(' "$good"
 expect_error "bad --watch" 1 "gostat: " "--watch needs a number of seconds" --watch 0 "$good"
 expect_error "missing value" 1 "gostat: " "--top needs a value" "$good" --top

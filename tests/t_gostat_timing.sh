@@ -49,12 +49,12 @@ t=$dir/gostat.timed.4194305
 run_ok "table" "$t"
 expect "timing table" "\
 pid 4194305  exited  exe /usr/bin/fake  calls 18  functions 5  tsc 2.000 GHz (start-up calibration)
-FUNCTION     CALLS   TOTAL    MEAN     P50     P90     P99     MAX  FILE:LINE
-main.work       10  3.10us   310ns  85.3ns   128ns  2.50us  2.50us  /src/w.go:3
-main.inl         5       -       -       -       -       -       -  /src/i.go:1
-main.slow        2  2.00ms  1.00ms   524us  1.50ms  1.50ms  1.50ms  /src/s.go:9
-main.hidden      1     0ns       -       -       -       -       -  -
-main.never       0     0ns       -       -       -       -       -  -
+FUNCTION     CALLS   TOTAL  SELF    MEAN     P50     P90     P99     MAX  FILE:LINE
+main.work       10  3.10us     -   310ns  85.3ns   128ns  2.50us  2.50us  /src/w.go:3
+main.inl         5       -     -       -       -       -       -       -  /src/i.go:1
+main.slow        2  2.00ms     -  1.00ms   524us  1.50ms  1.50ms  1.50ms  /src/s.go:9
+main.hidden      1     0ns     -       -       -       -       -       -  -
+main.never       0     0ns     -       -       -       -       -       -  -
 timing: 12 calls untimed (unwound by panic/Goexit 3, stack too deep 9, no goroutine slot 0, no space 0); 9 returns unmatched" "$out"
 
 # --sort time: most total time first; ties (0) by calls, then name.
@@ -62,12 +62,12 @@ run_ok "sort time" --sort time "$t"
 expect "--sort time order" "main.slow main.work main.inl main.hidden main.never" \
     "$(sed -n '3,7p' <<<"$out" | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
 run_ok "sort time top" --sort time --top 1 "$t"
-expect "--sort time --top 1" "main.slow 2 2.00ms 1.00ms 524us 1.50ms 1.50ms 1.50ms /src/s.go:9" "$(row 3)"
+expect "--sort time --top 1" "main.slow 2 2.00ms - 1.00ms 524us 1.50ms 1.50ms 1.50ms /src/s.go:9" "$(row 3)"
 
 # --watch shares the table: timing columns, then CALLS/S.
 out=$(timeout 5 "$GOSTAT" --watch 0.1 --top 1 "$t" 2>&1)
-expect "watch header" "FUNCTION CALLS TOTAL MEAN P50 P90 P99 MAX CALLS/S FILE:LINE" "$(row 2)"
-expect "watch row" "main.work 10 3.10us 310ns 85.3ns 128ns 2.50us 2.50us - /src/w.go:3" "$(row 3)"
+expect "watch header" "FUNCTION CALLS TOTAL SELF MEAN P50 P90 P99 MAX CALLS/S FILE:LINE" "$(row 2)"
+expect "watch row" "main.work 10 3.10us - 310ns 85.3ns 128ns 2.50us 2.50us - /src/w.go:3" "$(row 3)"
 
 "$GOSTAT" --json "$t" >"$dir/out" 2>"$dir/err" || fail "json: exit $?"
 python3 - "$dir/out" <<'PY' || fail "json values"
@@ -103,7 +103,7 @@ PY
     --func a.f:0x10:4 --time 0:1:400:100:100:3=4
 run_ok "no calibration" "$dir/nocal"
 expect "no calibration: summary" "pid 4194305 exited exe /usr/bin/fake calls 4 functions 1" "$(row 1)"
-expect "no calibration: row" "a.f 4 - - - - - - -" "$(row 3)"
+expect "no calibration: row" "a.f 4 - - - - - - - -" "$(row 3)"
 "$GOSTAT" --json "$dir/nocal" >"$dir/out"
 python3 -c '
 import json, sys
@@ -116,8 +116,8 @@ sys.exit(not (j["tsc_hz"] is None and j["clock_source"] is None and f["timed_cal
 run_ok "no tsc" "$dir/notsc"
 expect "no tsc" "\
 pid 4194305  exited  exe /usr/bin/fake  calls 4  functions 1
-FUNCTION  CALLS  TOTAL  MEAN  P50  P90  P99  MAX  FILE:LINE
-a.f           4      -     -    -    -    -    -  -
+FUNCTION  CALLS  TOTAL  SELF  MEAN  P50  P90  P99  MAX  FILE:LINE
+a.f           4      -     -     -    -    -    -    -  -
 timing: off at run time (no invariant TSC)" "$out"
 
 # This boot: the file's boot_id is this machine's, so the TSC is read now

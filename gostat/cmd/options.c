@@ -46,9 +46,11 @@ void gst_print_usage(FILE *out)
         "\n"
         "options (with PID|FILE):\n"
         "  --top N           show only the first N functions\n"
-        "  --sort calls|name|time\n"
-        "                    most calls first (default), by name, or most total\n"
-        "                    time first (files built for timing)\n"
+        "  --sort calls|name|time|self\n"
+        "                    most calls first (default), by name, most total\n"
+        "                    time first (files built for timing), or most self\n"
+        "                    time first (time outside timed callees; recorded\n"
+        "                    only with gorewrite --time-all, \"-\" otherwise)\n"
         "  --filter REGEX    only functions whose name matches (POSIX extended regex)\n"
         "  --nonzero         table: hide functions with zero calls (JSON shows all)\n"
         "  --watch SECONDS   refresh every SECONDS with a calls/s column, until the\n"
@@ -89,8 +91,10 @@ static int parse_sort(const char *arg, enum gst_sort *sort, struct gr_error *err
         *sort = GST_SORT_NAME;
     else if (strcmp(arg, "time") == 0)
         *sort = GST_SORT_TIME;
+    else if (strcmp(arg, "self") == 0)
+        *sort = GST_SORT_SELF;
     else
-        return gr_fail(err, "--sort takes 'calls', 'name' or 'time', not '%s'", arg);
+        return gr_fail(err, "--sort takes 'calls', 'name', 'time' or 'self', not '%s'", arg);
     return 0;
 }
 

@@ -19,7 +19,8 @@ struct merged {
     uint64_t key, parent, ret;
     const struct gst_func *callee;
     uint64_t calls, total_ticks, self_ticks;
-    uint32_t depth;            /* 0: a first call; UINT32_MAX: not reached */
+    uint32_t depth;            /* 0: a first call, or its parent unrecorded */
+    bool truncated;            /* its parent's context was not recorded */
     uint32_t node;             /* its node, once placed */
     uint64_t caller_entry;
     const char *caller_name;
@@ -97,9 +98,11 @@ static struct merged *find_key(const struct builder *b, uint64_t key)
 #define VISITING (UINT32_MAX - 1)
 #define UNREACHED (UINT32_MAX - 2)  /* an ancestor is missing */
 
-/* Depth of every key reachable from a first call; a key whose parent is
- * missing (it did not fit in its thread's table) is unreached. Each key is
- * walked once: up to a root or a key already walked, then back down. */
+/* Depth of every key: from a goroutine's first timed call, or from a key
+ * whose parent is not in the tables (truncated: the parent call has not
+ * returned yet, or never does, as runtime.main; or it did not fit). Keys
+ * in a loop of parents (a corrupt file) are unreached. Each key is walked
+ * once: up to a root or a key already walked, then back down. */
 static int assign_depths(struct builder *b)
 {
     struct merged **chain = calloc(b->nm ? b->nm : 1, sizeof *chain);
@@ -116,12 +119,14 @@ static int assign_depths(struct builder *b)
         if (n == 0)
             continue;
         uint32_t depth;
-        if (chain[n - 1]->parent == 0)
-            depth = 0;
-        else if (!m || m->depth == VISITING || m->depth == UNREACHED)
-            depth = UNREACHED;      /* missing, a loop (corrupt), or below one */
-        else
+        if (!m) {
+            depth = 0;              /* a first call, or its parent is missing */
+            chain[n - 1]->truncated = chain[n - 1]->parent != 0;
+        } else if (m->depth == VISITING || m->depth == UNREACHED) {
+            depth = UNREACHED;      /* a loop (corrupt), or below one */
+        } else {
             depth = m->depth + 1;
+        }
         while (n > 0) {
             chain[--n]->depth = depth;
             if (depth != UNREACHED)
@@ -168,6 +173,7 @@ static int add_node(struct builder *b, struct merged *m, uint32_t parent)
                                      .caller_name = m->caller_name};
     }
     double k = b->st->clock.ns_per_tick;
+    last->truncated |= m->truncated;
     last->calls += m->calls;
     last->total_ns += (double)m->total_ticks * k;
     last->self_ns += (double)m->self_ticks * k;
@@ -186,14 +192,14 @@ static int build_nodes(struct builder *b)
     }
     for (size_t i = 0; i < b->nm; i++) {
         if (b->m[i].depth == UNREACHED)
-            b->cg->path_overflow_calls += b->m[i].calls;   /* parent missing: arcs only */
+            b->cg->path_overflow_calls += b->m[i].calls;   /* corrupt: arcs only */
         else
             order[n++] = &b->m[i];
     }
     qsort(order, n, sizeof *order, by_depth);
     for (size_t start = 0, end; start < n; start = end) {
         for (end = start; end < n && order[end]->depth == order[start]->depth; end++)
-            order[end]->node = order[end]->parent ? find_key(b, order[end]->parent)->node : GST_CG_ROOT;
+            order[end]->node = order[end]->depth ? find_key(b, order[end]->parent)->node : GST_CG_ROOT;
         qsort(order + start, end - start, sizeof *order, by_place);
         for (size_t i = start; i < end; i++)
             if (add_node(b, order[i], order[i]->node) < 0) {

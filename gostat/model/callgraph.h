@@ -35,6 +35,11 @@ struct gst_cg_node {
     uint64_t calls;
     double total_ns;                /* inclusive */
     double self_ns;                 /* total minus its timed callees' totals */
+    bool truncated;                 /* parent GST_CG_ROOT although the call
+                                       had a timed parent whose context was
+                                       not recorded: one that has not returned
+                                       (yet), like runtime.main, or whose path
+                                       did not fit. The path shown starts here. */
 };
 
 struct gst_cg_arc {

@@ -38,11 +38,21 @@ static int by_time(const void *pa, const void *pb)
     return by_calls(pa, pb);
 }
 
+static int by_self(const void *pa, const void *pb)
+{
+    const struct gst_func *a = *(const struct gst_func *const *)pa;
+    const struct gst_func *b = *(const struct gst_func *const *)pb;
+    if (a->self_ticks != b->self_ticks)
+        return a->self_ticks < b->self_ticks ? 1 : -1;
+    return by_time(pa, pb);
+}
+
 static int (*comparator(enum gst_sort sort))(const void *, const void *)
 {
     switch (sort) {
     case GST_SORT_NAME: return by_name;
     case GST_SORT_TIME: return by_time;
+    case GST_SORT_SELF: return by_self;
     default: return by_calls;
     }
 }

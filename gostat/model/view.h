@@ -14,6 +14,8 @@ enum gst_sort {
     GST_SORT_CALLS,            /* calls descending, then name */
     GST_SORT_NAME,             /* name ascending */
     GST_SORT_TIME,             /* total time descending, then calls, then name */
+    GST_SORT_SELF,             /* self time descending (--time-all files), then
+                                  as GST_SORT_TIME */
 };
 
 struct gst_view_options {

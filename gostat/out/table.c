@@ -1,4 +1,4 @@
-/* table.c: text output. Columns: FUNCTION, CALLS, [TOTAL, MEAN, P50,
+/* table.c: text output. Columns: FUNCTION, CALLS, [TOTAL, SELF, MEAN, P50,
  * P90, P99, MAX for a file built for timing,] [CALLS/S,] FILE:LINE, then
  * " *" for functions also inlined elsewhere, explained below the table,
  * because their count misses the inlined copies. Below the table, a
@@ -21,22 +21,23 @@
 #define ESTIMATE_NOTE "~ estimated TOTAL (mean x calls): not every call was timed; mean and " \
                       "percentiles weigh each timed call by the calls it stands for"
 
-enum { T_TOTAL, T_MEAN, T_P50, T_P90, T_P99, T_MAX, NTIMES };
-static const char *const time_names[NTIMES] = { "TOTAL", "MEAN", "P50", "P90", "P99", "MAX" };
+enum { T_TOTAL, T_SELF, T_MEAN, T_P50, T_P90, T_P99, T_MAX, NTIMES };
+static const char *const time_names[NTIMES] = { "TOTAL", "SELF", "MEAN", "P50", "P90", "P99", "MAX" };
 
 struct widths {
     size_t name, calls, rate;
     size_t times[NTIMES];
 };
 
-/* The timing cells of f: "-" where unknown. */
+/* The timing cells of f: "-" where unknown. SELF is known only in files
+ * that record call paths (--time-all). */
 static void format_times(char cells[NTIMES][CELL], const struct gst_stats *st, const struct gst_func *f)
 {
     struct gst_times t = gst_times_of(st, f);
-    double v[NTIMES] = { t.total_ns, t.mean_ns, t.p50_ns, t.p90_ns, t.p99_ns, t.max_ns };
+    double v[NTIMES] = { t.total_ns, t.self_ns, t.mean_ns, t.p50_ns, t.p90_ns, t.p99_ns, t.max_ns };
 
     for (int c = 0; c < NTIMES; c++) {
-        if (t.known && (c == T_TOTAL || t.any))
+        if (t.known && (c == T_TOTAL || (c == T_SELF ? t.self_known : t.any)))
             gst_format_duration(cells[c], CELL, v[c]);
         else
             snprintf(cells[c], CELL, "-");
@@ -192,6 +193,18 @@ static void print_column_names(FILE *out, const struct gst_stats *st, const stru
 }
 
 /* One line on durations the file lost, when it lost any. */
+/* Calls whose calling context did not fit in the bounded path tables
+ * (their arcs are kept), or not even in the arc tables. */
+static void print_path_overflow(FILE *out, const struct gst_stats *st)
+{
+    const struct gst_drops *d = &st->drops;
+    if (!st->paths || (d->path_overflow == 0 && d->arc_overflow == 0))
+        return;
+    fprintf(out, "call paths: %" PRIu64 " calls beyond the %" PRIu32 " paths per thread (their arcs"
+            " are exact), %" PRIu64 " beyond the arc tables too (in no arc)\n",
+            d->path_overflow, st->hdr.max_paths, d->arc_overflow);
+}
+
 static void print_drops(FILE *out, const struct gst_stats *st)
 {
     const struct gst_drops *d = &st->drops;
@@ -229,4 +242,5 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
     if (any_estimated)
         fputs(ESTIMATE_NOTE "\n", out);
     print_drops(out, st);
+    print_path_overflow(out, st);
 }

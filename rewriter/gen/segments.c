@@ -18,7 +18,7 @@ static uint64_t rows_end(const struct gr_layout *l)
 
 /* The arc table takes the calls whose path did not fit: a quarter of the
  * path table, at least GR_MIN_ARCS entries. */
-#define GR_MIN_ARCS 1024u
+#define GR_MIN_ARCS 4096u
 
 static uint64_t path_pages(struct gr_layout *l)
 {

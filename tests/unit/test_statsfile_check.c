@@ -86,19 +86,22 @@ static void identity(void)
     CHECK_INT(gst_layout_check(&h, 0, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": empty file (still being written, or not a stats file)");
     CHECK_INT(gst_layout_check(&h, 7, PATH, &err), -1);
-    CHECK_STR(err.msg, PATH ": not a stats file (no GOSTATv3 magic; still being written?)");
+    CHECK_STR(err.msg, PATH ": not a stats file (no GOSTATv4 magic; still being written?)");
     CHECK_INT(gst_layout_check(&h, HDR - 1, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": truncated: 1783 bytes, shorter than the 1784-byte header");
-    h.magic[7] = '1';
-    FAILS(h, "not a stats file (no GOSTATv3 magic; still being written?)");
+    h.magic[7] = '3';   /* a file of the previous format */
+    FAILS(h, "a stats file of format version 3, which this gostat does not read (it reads version 4: "
+             "read it with the gostat of the gorewrite that built the program)");
+    h.magic[7] = 'x';
+    FAILS(h, "not a stats file (no GOSTATv4 magic; still being written?)");
     h = valid();
     h.magic[0] = 0;
-    FAILS(h, "not a stats file (no GOSTATv3 magic; still being written?)");
+    FAILS(h, "not a stats file (no GOSTATv4 magic; still being written?)");
     h = valid();
     h.version = 2;
-    FAILS(h, "unsupported format version 2 (this gostat reads version 3)");
-    h.version = 4;
-    FAILS(h, "unsupported format version 4 (this gostat reads version 3)");
+    FAILS(h, "unsupported format version 2 (this gostat reads version 4)");
+    h.version = 5;
+    FAILS(h, "unsupported format version 5 (this gostat reads version 4)");
 }
 
 static void sizes(void)
@@ -252,7 +255,7 @@ static void timing_geometry(void)
 {
     struct gs_header h = valid();
     h.timing_size = sizeof(struct gs_timing) - 8;
-    FAILS(h, "corrupt: timing_size 296 (expected 304)");
+    FAILS(h, "corrupt: timing_size 304 (expected 312)");
     h = valid();
     h.counts_off = GS_ROW_PAGEMAP;            /* the 2-byte page map runs into the counters */
     FAILS(h, "corrupt: the 2-byte page map at row offset 64 overlaps the counters at 64");
@@ -328,6 +331,70 @@ static void timing_index(void)
     CHECK_INT(gst_layout_check_timing_index(&h, 2, 5, PATH, &err), 0);
 }
 
+/* A file with call paths: rows of 4 pages (counters, timing records,
+ * 64 paths, 64 arcs), 2 rows, a symbol table of 3 entries after the
+ * function table. */
+static struct gs_header with_paths(void)
+{
+    struct gs_header h = valid();
+    h.flags |= GS_HDR_PATHS;
+    h.row_stride = 4 * GS_PAGE;
+    h.max_rows = 2;
+    h.path_size = sizeof(struct gs_path);
+    h.max_paths = 64;
+    h.max_arcs = 64;
+    h.paths_off = 2 * GS_PAGE;
+    h.arcs_off = 3 * GS_PAGE;
+    h.nsyms = 3;
+    h.syms_off = FUNCTAB_END;
+    h.strtab_off = FUNCTAB_END + 3 * sizeof(struct gs_sym);
+    return h;
+}
+
+static void path_geometry(void)
+{
+    struct gs_header h = with_paths();
+    PASSES(h);
+    h.max_paths = 32;                         /* below a page */
+    FAILS(h, "corrupt: path tables of 32 and 64 entries of 64 bytes (must be powers of two, "
+             "64..16777216 entries of 64 bytes, in a timing file)");
+    h = with_paths();
+    h.max_arcs = 96;                          /* not a power of two */
+    FAILS(h, "corrupt: path tables of 64 and 96 entries of 64 bytes (must be powers of two, "
+             "64..16777216 entries of 64 bytes, in a timing file)");
+    h = with_paths();
+    h.flags &= ~GS_HDR_TIMING;
+    h.ntimed = 0;
+    FAILS(h, "corrupt: path tables of 64 and 64 entries of 64 bytes (must be powers of two, "
+             "64..16777216 entries of 64 bytes, in a timing file)");
+    h = with_paths();
+    h.paths_off = GS_PAGE;                    /* on the timing records */
+    h.arcs_off = 2 * GS_PAGE;
+    FAILS(h, "corrupt: path tables at row offsets 4096 and 8192 (must be page aligned, after the "
+             "timing records, inside the 16384-byte row)");
+    h = with_paths();
+    h.max_arcs = 128;                         /* past the row's end */
+    FAILS(h, "corrupt: path tables at row offsets 8192 and 12288 (must be page aligned, after the "
+             "timing records, inside the 16384-byte row)");
+    h = with_paths();
+    h.arcs_off += 64;                         /* not right after the paths */
+    FAILS(h, "corrupt: path tables at row offsets 8192 and 12352 (must be page aligned, after the "
+             "timing records, inside the 16384-byte row)");
+}
+
+static void symbol_table(void)
+{
+    struct gs_header h = with_paths();
+    h.syms_off = FILE_SIZE - 16;              /* 3 entries from 16 bytes before the end */
+    FAILS(h, "corrupt: symbol table (3 entries at offset 40944) does not fit in the 40960-byte file");
+    h = with_paths();
+    h.nsyms = GS_MAX_FUNCS + 1;
+    FAILS(h, "corrupt: 4194305 symbols (at most 4194304)");
+    h = with_paths();
+    h.syms_off = GS_PAGE - 16;                /* runs into the live page */
+    FAILS(h, "corrupt: function or string table overlaps the counter area at 4096");
+}
+
 static void rows_and_area(void)
 {
     struct gs_header h = valid();             /* 4 rows */
@@ -353,4 +420,6 @@ UNIT_CASES("statsfile_check",
            UNIT_CASE(timing_geometry),
            UNIT_CASE(strings),
            UNIT_CASE(timing_index),
+           UNIT_CASE(path_geometry),
+           UNIT_CASE(symbol_table),
            UNIT_CASE(rows_and_area));

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# t_callgraph: self time and caller -> callee arcs (issue 12), recorded by
+# gorewrite --time-all and read from gostat --json, with every Go of the
+# tests, on testdata/callgraph:
+#  - exact arcs: main.target's callers are main.a 70, main.b 30, the
+#    interface method main.(*S).M 11, the closure main.makeClosure.func1 5
+#    and main.boom 3 (boom is not timed, or its calls are unwound by its
+#    panic: its arc still comes from the return address), each with the
+#    entry gostat lists for that function; main.outer <- main.main 5,
+#    main.inner <- main.outer 5, main.rec <- main.rec 10 and main.main 1,
+#    main.guard <- main.main 3;
+#  - consistency: for every timed function of the program (runtime
+#    included), its callers' calls add up to its timed calls (panics and
+#    Goexit: unwound calls are in neither), self_ns <= total_ns, no path
+#    or arc overflow, and call_paths.recorded is true;
+#  - self time: main.outer's self_ns and main.inner's lie within 15 % of
+#    the busy loops' durations the program measured itself (outer's
+#    inclusive time holds inner's: not within 15 %);
+#  - --max-paths 64 (one page of paths): paths overflow (counted, > 0) and
+#    main.target's arcs are still exact;
+#  - the argument "deep" (100,000-deep recursion): no crash, same output as
+#    the original, main.deep <- main.deep 100000 and main.main 1 exactly,
+#    a nonzero path overflow in the JSON and on the table's "call paths:"
+#    line, and no arc overflow;
+#  - --max-paths 0 and the default mode record no call paths: JSON says
+#    why, functions have no self_ns and no callers, the table's SELF is "-".
+# Environment: GOVERS="1.22" restricts the Go versions.
+. "$(dirname "$0")/lib.sh"
+require_tools
+
+WORK=$(mktemp_dir)
+trap 'rm -rf "$WORK"' EXIT
+DIR=$ROOT/testdata/callgraph
+
+# check_json JSON PROGRAM_STDOUT GOVERSION CASE: the arcs and self times above.
+check_json() {
+    python3 - "$@" <<'PY'
+import json, sys
+stats = json.load(open(sys.argv[1]))
+case = sys.argv[4]
+funcs = {f["name"]: f for f in stats["functions"]}
+bad = []
+cp = stats.get("call_paths", {})
+
+def callers(name):
+    f = funcs.get(name)
+    if f is None:
+        bad.append("%s missing" % name)
+        return {}
+    if "callers" not in f:
+        bad.append("%s has no callers list" % name)
+        return {}
+    return {c["name"]: c for c in f["callers"]}
+
+def arcs(name, want):
+    got = callers(name)
+    have = {k: v["calls"] for k, v in got.items()}
+    if have != want:
+        bad.append("%s callers %s, want %s" % (name, have, want))
+    for k, c in got.items():
+        if k in funcs and c["entry"] != funcs[k]["entry"]:
+            bad.append("%s caller %s entry %s, the function's is %s" % (name, k, c["entry"], funcs[k]["entry"]))
+
+if cp.get("recorded") is not True:
+    bad.append("call_paths.recorded is not true: %s" % cp)
+if cp.get("overflow_calls") != 0:
+    bad.append("%s calls in no arc" % cp.get("overflow_calls"))
+if case == "deep":
+    arcs("main.deep", {"main.deep": 100000, "main.main": 1})
+    if not cp.get("path_overflow_calls", 0) > 0:
+        bad.append("100,000-deep recursion: no path overflow shown (%s)" % cp)
+else:
+    arcs("main.target", {"main.a": 70, "main.b": 30, "main.(*S).M": 11,
+                         "main.makeClosure.func1": 5, "main.boom": 3})
+    if case == "small":
+        if not cp.get("path_overflow_calls", 0) > 0:
+            bad.append("--max-paths 64: no path overflow shown (%s)" % cp)
+    else:
+        arcs("main.outer", {"main.main": 5})
+        arcs("main.inner", {"main.outer": 5})
+        arcs("main.rec", {"main.rec": 10, "main.main": 1})
+        arcs("main.guard", {"main.main": 3})
+        arcs("main.(*S).M", {"main.main": 1})
+        arcs("main.makeClosure.func1", {"main.main": 1})
+        if cp.get("path_overflow_calls") != 0:
+            bad.append("%s calls beyond the path tables" % cp.get("path_overflow_calls"))
+        own = json.loads(open(sys.argv[2]).read())
+        for name, key in (("main.outer", "outer_busy_ns"), ("main.inner", "inner_busy_ns")):
+            got, want = funcs[name].get("self_ns"), own[key]
+            if got is None or abs(got - want) > 0.15 * want:
+                bad.append("%s self %s ns, the program's busy loop took %d ns (15 %%)" % (name, got, want))
+        if funcs["main.outer"]["total_ns"] < own["outer_busy_ns"] + 0.85 * own["inner_busy_ns"]:
+            bad.append("main.outer total %s ns does not hold its own busy loop and inner's" % funcs["main.outer"]["total_ns"])
+# every timed function: callers add up to its timed calls; self <= total
+if cp.get("overflow_calls") == 0:
+    for f in stats["functions"]:
+        if not f["timed"]:
+            continue
+        n = sum(c["calls"] for c in f.get("callers", []))
+        if n != f["timed_calls"]:
+            bad.append("%s: callers add up to %d calls, it has %d timed calls" % (f["name"], n, f["timed_calls"]))
+        if f.get("self_ns") is None or f["self_ns"] > f["total_ns"] + 1:
+            bad.append("%s: self %s ns, total %s ns" % (f["name"], f.get("self_ns"), f["total_ns"]))
+for b in bad[:20]:
+    print("  go%s %s: %s" % (sys.argv[3], case, b))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# check_absent JSON GOVERSION WHAT: no call paths recorded, and said so.
+check_absent() {
+    python3 - "$@" <<'PY'
+import json, sys
+stats = json.load(open(sys.argv[1]))
+bad = []
+cp = stats.get("call_paths", {})
+if cp.get("recorded") is not False or not cp.get("why"):
+    bad.append("call_paths %s, want recorded false with a reason" % cp)
+for f in stats["functions"]:
+    if "self_ns" in f or "callers" in f:
+        bad.append("%s has self_ns or callers" % f["name"])
+        break
+for b in bad:
+    print("  go%s %s: %s" % (sys.argv[2], sys.argv[3], b))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# run_case V BIN CASE [args]: runs BIN, checks its JSON with check_json.
+run_case() {
+    local v=$1 bin=$2 case=$3 o=$WORK/run.$3
+    shift 3
+    rm -rf "$o" "$o.st"
+    mkdir -p "$o.st"
+    run_one "$o" "$o.st" "$bin" "$@"
+    if [ "$(cat "$o/rc")" != 0 ]; then
+        fail "go$v $case: exited $(cat "$o/rc"): $(head -c 400 "$o/err")"
+        return
+    fi
+    local f
+    f=$(stats_file_for "$o.st") || { fail "go$v $case: stats file"; return; }
+    gostat_json "$f" "$o/j.json" || { fail "go$v $case: gostat --json"; return; }
+    check_json "$o/j.json" "$o/out" "$v" "$case" || fail "go$v $case: call graph"
+    LAST_STATS=$f
+}
+
+check_release() {
+    local v=$1 bin=$WORK/cg$v
+    build_go "$v" "$DIR" "$bin" || { fail "go$v: build"; return; }
+    "$GOREWRITE" --time-all "$bin" "$bin.all" >/dev/null 2>"$WORK/err" ||
+        { fail "go$v: gorewrite --time-all: $(tail -1 "$WORK/err")"; return; }
+    run_case "$v" "$bin.all" normal
+    "$GOREWRITE" --time-all --max-paths 64 "$bin" "$bin.small" >/dev/null 2>"$WORK/err" ||
+        { fail "go$v: gorewrite --max-paths 64: $(tail -1 "$WORK/err")"; return; }
+    run_case "$v" "$bin.small" small
+
+    # 100,000 deep: the same output as the original, arcs exact
+    run_compare "$bin" "$bin.all" deep || fail "go$v deep: output differs from the original's"
+    run_case "$v" "$bin.all" deep deep
+    "$GOSTAT" "$LAST_STATS" >"$WORK/table" 2>&1
+    grep -Eq '^call paths: [1-9][0-9]* calls beyond the 16384 paths per thread' "$WORK/table" ||
+        fail "go$v deep: the table shows no path overflow: $(tail -2 "$WORK/table")"
+
+    # no call paths: --max-paths 0, the default mode
+    local mode st
+    for mode in "--time-all --max-paths 0" ""; do
+        # shellcheck disable=SC2086
+        "$GOREWRITE" $mode "$bin" "$bin.none" >/dev/null 2>"$WORK/err" ||
+            { fail "go$v: gorewrite $mode: $(tail -1 "$WORK/err")"; continue; }
+        rm -rf "$WORK/none" "$WORK/none.st"
+        mkdir -p "$WORK/none.st"
+        run_one "$WORK/none" "$WORK/none.st" "$bin.none"
+        st=$(stats_file_for "$WORK/none.st") || { fail "go$v $mode: stats file"; continue; }
+        gostat_json "$st" "$WORK/none.json" || { fail "go$v $mode: gostat --json"; continue; }
+        check_absent "$WORK/none.json" "$v" "${mode:-default mode}" || fail "go$v ${mode:-default mode}: paths"
+        "$GOSTAT" --filter '^main\.outer$' "$st" >"$WORK/table" 2>&1
+        awk 'NR == 2 && $4 != "SELF" { exit 1 } NR == 3 && $4 != "-" { exit 1 }' "$WORK/table" ||
+            fail "go$v ${mode:-default mode}: SELF is not \"-\": $(sed -n 2,3p "$WORK/table")"
+    done
+}
+
+for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
+    check_release "$v"
+done
+[ $fails -eq 0 ]
