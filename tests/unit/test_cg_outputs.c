@@ -72,7 +72,9 @@ static struct gst_stats stats(void)
 static struct gst_cg_node node(uint32_t parent, int f, uint64_t caller, const char *caller_name,
                                uint64_t calls, double total, double self)
 {
-    return (struct gst_cg_node){ parent, &funcs[f], caller, caller_name, calls, total, self };
+    return (struct gst_cg_node){ .parent = parent, .func = &funcs[f], .caller_entry = caller,
+                                 .caller_name = caller_name, .calls = calls, .total_ns = total,
+                                 .self_ns = self };
 }
 
 static struct gst_cg_arc arc(uint64_t caller, const char *name, int callee, uint64_t calls,
