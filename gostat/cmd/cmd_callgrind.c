@@ -29,7 +29,7 @@ static void usage(FILE *out)
         "TimeNs is the function's SELF time (outside its timed callees), and each\n"
         "caller -> callee arc is a call (cfn=, calls=N) with the exact calls and\n"
         "the callee's inclusive time through that arc, so callgrind_annotate\n"
-        "--inclusive=yes and --tree=caller|calling, and KCachegrind's call graph,\n"
+        "(inclusive costs, --tree=caller|calling) and KCachegrind's call graph\n"
         "show them. A call's Calls count the callee's calls through the arc, not\n"
         "its callees'. Callers not written otherwise (untimed, not instrumented,\n"
         "(unknown) outside Go code) have a block with zero self cost.\n"
