@@ -10,6 +10,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 )
 
 var sink uint64
@@ -62,6 +63,11 @@ func main() {
 		done <- true
 	}()
 	<-done
+	// Wait until the goroutine has returned, not only signalled: a call
+	// that has not returned when the program exits has no recorded path.
+	for runtime.NumGoroutine() > 1 {
+		runtime.Gosched()
+	}
 	if sink == 42 {
 		fmt.Fprintln(os.Stderr, "unlikely")
 	}
