@@ -9,6 +9,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 )
@@ -72,4 +73,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "unlikely")
 	}
 	fmt.Println("done")
+	if len(os.Args) > 1 && os.Args[1] == "wait" {
+		io.Copy(io.Discard, os.Stdin) // stay alive for gostat serve until stdin closes
+	}
 }
