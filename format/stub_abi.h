@@ -125,10 +125,10 @@
 #define GS_PATH_SIZE 64
 #define GS_PATH_PROBES 16     /* path table: entries tried (within one page) before overflow */
 #define GS_ARC_PROBES 64      /* arc table: the whole page */
-/* The key of a call: mixes the caller's path key, the return address and
- * the callee's record offset (timing.S, PATH_KEY) */
+/* The key of a call mixes the caller's path key, the return address and
+ * the callee's record offset (stubs/paths.S); K3 is a 32-bit immediate. */
 #define GS_PATH_K1 0x9e3779b97f4a7c15
-#define GS_PATH_K2 0xbf58476d1ce4e5b9
+#define GS_PATH_K3 0x5bd1e995
 
 /* The sampled entry's descriptor, after the trampoline's code: where to
  * continue (relative to the descriptor: PIE), the function's counter and
@@ -184,9 +184,10 @@ struct gs_stub_config {
     uint64_t sample;        /* 1: time every call; N > 1: about 1 call in N;
                                0: the default (GS_TIME_FIRST, then adaptive) */
     uint64_t paths_off;     /* in a row: the path table (call paths only) */
-    uint64_t paths_mask;    /* its entries - 1 */
+    uint64_t paths_mask;    /* (its entries - 1) << GS_PATH_SHIFT: a key's
+                               entry offset is key & mask */
     uint64_t arcs_off;      /* in a row: the arc table */
-    uint64_t arcs_mask;     /* its entries - 1 */
+    uint64_t arcs_mask;     /* as paths_mask */
 };
 
 /* Process-private state; first page of the RW segment. */

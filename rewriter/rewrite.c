@@ -90,9 +90,9 @@ static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const str
         .nslots = l->nslots,
         .sample = l->sample,
         .paths_off = l->paths_off,
-        .paths_mask = l->max_paths ? l->max_paths - 1 : 0,
+        .paths_mask = l->max_paths ? (uint64_t)(l->max_paths - 1) << GS_PATH_SHIFT : 0,
         .arcs_off = l->arcs_off,
-        .arcs_mask = l->max_arcs ? l->max_arcs - 1 : 0,
+        .arcs_mask = l->max_arcs ? (uint64_t)(l->max_arcs - 1) << GS_PATH_SHIFT : 0,
     };
     memcpy(rx->code.bytes + rx->blob_off + h->config_off, &cfg, sizeof cfg);
 }

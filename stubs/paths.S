@@ -9,12 +9,15 @@
  * calls made inside that returned (children) and the call's path key,
  * computed at entry from the caller's key (the entry below; the sentinel's
  * is 0), the return address and the callee's record:
- *     key = mix((parent ^ ret) * K1 ^ rec) | 1 << 63,  mix(x) = x * K2 ^ (x * K2) >> 32
+ *     key = bswap((parent ^ ret ^ rec * K3) * K1) | 1 << 63
+ * (rec * K3 spreads the record over the high bits, so two calls collide
+ * only when 64-bit values do; bswap brings the product's best-mixed high
+ * bits to the low ones, which index the table)
  * At exit, self = duration - children goes to gs_timing.self_total, the
  * duration to the parent's children, and the call to the thread's path
  * table (a row's gs_path[max_paths], open addressing, GS_PATH_PROBES
  * entries tried within one page: a full table costs little per call). A call whose path finds no room goes to
- * the arc table under key mix(ret * K1 ^ rec) (counted in
+ * the arc table under the key of the same call with parent 0 (counted in
  * gs_drops.path_overflow; all of a page, GS_ARC_PROBES, is tried there:
  * arcs are few), so caller -> callee arcs stay exact; one that
  * finds room in neither is counted in gs_drops.arc_overflow. Table pages
@@ -77,42 +80,63 @@
 8:  movb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
 .endm
 
-/* Finds key rdx in the table at row offset cfg \off (cfg \mask: entries
- * - 1) of the row at rsi, trying \probes entries of one page: jumps to
- * \hit with rax = its entry, to \new with rax = a free entry, or to
- * \fail. \key reloads the key after a page was backed. Uses rax, rcx, r12. */
-.macro PROBE off, mask, probes, key, hit, new, fail, pfx
-    mov gs_config+\mask(%rip), %rcx
+/* Finds key rdx in the table at row offset cfg \off (cfg \mask: (entries
+ * - 1) * GS_PATH_SIZE) of the row at rax, trying \probes entries of one page: jumps to
+ * \hit or \new (a free entry) with the entry at (rax, rcx), or to \fail
+ * (rax = row). \reload (a macro) reloads the key into rdx after a page
+ * was backed. Uses rcx, r12, -116(%rsp). */
+.macro PROBE off, mask, probes, reload, hit, new, fail, pfx
+    mov gs_config+\mask(%rip), %rcx                 /* (entries - 1) * entry size */
     and %rdx, %rcx
-    shl $GS_PATH_SHIFT, %rcx
     add gs_config+\off(%rip), %rcx                  /* the entry's offset in the row */
-    mov %rcx, %rax
-    shr $12, %rax
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rsi,%rax)
+    mov %rcx, %r12
+    shr $12, %r12
+    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%r12)
     jne \pfx\()_back
 \pfx\()_ready:
-    mov $\probes, %r12d
-\pfx\()_probe:
-    lea (%rsi,%rcx), %rax
-    cmp GS_PATH_KEY(%rax), %rdx
+    cmp GS_PATH_KEY(%rax,%rcx), %rdx
     je \hit
-    cmpq $0, GS_PATH_KEY(%rax)
+    cmpq $0, GS_PATH_KEY(%rax,%rcx)
     je \new
-    dec %r12d
-    jz \fail
-    lea GS_PATH_SIZE(%rcx), %rax                    /* the next entry, in the same page */
-    and $GS_PAGE_SIZE - 1, %eax
+    movl $\probes - 1, -116(%rsp)
+\pfx\()_next:
+    lea GS_PATH_SIZE(%rcx), %r12                    /* the next entry, in the same page */
+    and $GS_PAGE_SIZE - 1, %r12d
     and $-GS_PAGE_SIZE, %rcx
-    or %rax, %rcx
-    jmp \pfx\()_probe
+    or %r12, %rcx
+    cmp GS_PATH_KEY(%rax,%rcx), %rdx
+    je \hit
+    cmpq $0, GS_PATH_KEY(%rax,%rcx)
+    je \new
+    decl -116(%rsp)
+    jnz \pfx\()_next
+    jmp \fail
 \pfx\()_back:
-    mov %rcx, %r12
-    mov %rax, %rcx
-    mov %rsi, %rax
+    xchg %rcx, %r12                                 /* rcx = the page, r12 = the offset */
     BACK_PAGE \fail
     mov %r12, %rcx
-    mov \key, %rdx
+    \reload
     jmp \pfx\()_ready
+.endm
+
+/* \reg = the goroutine's entry just popped by gs_path_exit (the stack's
+ * top still points at it: nothing is pushed meanwhile). */
+.macro POPPED_ENTRY reg, tmp, tmp32
+    mov gs_config+GS_CFG_G_SLOT(%rip), \reg
+    mov (%r14,\reg), \reg
+    shr $32, \reg
+    shl $GS_SLOT_SHIFT, \reg
+    mov GS_SLOT_TOP(\reg), \tmp32
+    add \tmp, \reg
+.endm
+
+.macro RELOAD_PATH_KEY
+    POPPED_ENTRY %rdx, %r12, %r12d
+    mov GS_PENT_KEY(%rdx), %rdx
+.endm
+
+.macro RELOAD_ARC_KEY
+    mov -112(%rsp), %rdx
 .endm
 
 /* gs_path_enter: as gs_time_enter (in: r12d = record offset, r13 = where
@@ -149,12 +173,10 @@ gs_path_enter:
     movq $0, GS_PENT_CHILDREN(%r13)
     mov GS_PENT_KEY-GS_PENT_SIZE(%r13), %rax        /* the caller's key */
     xor (%rsp), %rax                                /* the return address */
-    imul .Lk1(%rip), %rax
-    xor %r12, %rax                                  /* the callee (r12 = r12d) */
-    imul .Lk2(%rip), %rax
-    mov %rax, %rdx
-    shr $32, %rdx
+    imul $GS_PATH_K3, %r12, %rdx                    /* the callee, spread (r12 = r12d) */
     xor %rdx, %rax
+    imul .Lk1(%rip), %rax
+    bswap %rax
     bts $63, %rax                                   /* never 0: 0 marks a free entry */
     mov %rax, GS_PENT_KEY(%r13)
     rdtsc
@@ -202,11 +224,10 @@ gs_path_enter:
 
     .p2align 3
 .Lk1: .quad GS_PATH_K1
-.Lk2: .quad GS_PATH_K2
 
 /* gs_path_exit: as gs_time_exit (in: r12d = record offset; RSP at the
  * return address; results in RAX, RBX, RCX, RDI, RSI, R8-R11, X0-X14
- * kept), then the call's path. */
+ * kept; RDX is dead at a return), then the call's path. */
     .globl gs_path_exit
 gs_path_exit:
     mov %rax, -8(%rsp)
@@ -239,69 +260,73 @@ gs_path_exit:
     jns 1f
     xor %r13d, %r13d                                /* TSC behind on this core */
 1:  add %r13, GS_PENT_CHILDREN-GS_PENT_SIZE(%rcx)   /* the caller's children */
+    mov %r13, %rdx
+    sub GS_PENT_CHILDREN(%rcx), %rdx                /* self */
+    jns 2f
+    xor %edx, %edx                                  /* callees on a core with a TSC ahead */
+2:  mov %rdx, -24(%rsp)
+    mov GS_PENT_KEY(%rcx), %rdx                     /* the path's key */
     mov gs_config+GS_CFG_G_M(%rip), %rax
     mov (%r14,%rax), %rax
     add gs_config+GS_CFG_M_ROW(%rip), %rax
     mov (%rax), %rax                                /* this thread's row */
     test %rax, %rax
     jz .Lpexit_out
-    mov %rsi, -40(%rsp)
-    mov %rdi, -56(%rsp)
-    mov %rax, %rsi                                  /* the row */
-    mov %rcx, %rdi                                  /* our entry */
     mov %r12, %rcx
     shr $12, %rcx                                   /* the record's page */
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rsi,%rcx)
+    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
     jne .Lpexit_page
-.Lpexit_record:                 /* rsi = row, rdi = entry, r13 = duration */
-    lea (%rsi,%r12), %rax                           /* struct gs_timing */
+.Lpexit_record:                 /* rax = row, rdx = key, r12 = record, r13 = duration */
+    add %r12, %rax                                  /* struct gs_timing */
     incq GS_TIM_SAMPLES(%rax)
     add %r13, GS_TIM_TOTAL(%rax)
-    mov %r13, %rdx
-    sub GS_PENT_CHILDREN(%rdi), %rdx                /* self */
-    jns 4f
-    xor %edx, %edx                                  /* callees on a core with a TSC ahead */
-4:  add %rdx, GS_TIM_SELF(%rax)
-    mov %rdx, -24(%rsp)
+    mov -24(%rsp), %rcx
+    add %rcx, GS_TIM_SELF(%rax)
     cmp %r13, GS_TIM_MAX(%rax)
-    jae 2f
-    mov %r13, GS_TIM_MAX(%rax)
-2:  not %r13
-    cmp %r13, GS_TIM_MIN_INV(%rax)
     jae 3f
-    mov %r13, GS_TIM_MIN_INV(%rax)
+    mov %r13, GS_TIM_MAX(%rax)
 3:  not %r13
+    cmp %r13, GS_TIM_MIN_INV(%rax)
+    jae 4f
+    mov %r13, GS_TIM_MIN_INV(%rax)
+4:  not %r13
     mov %r13, %rcx
     or $1 << GS_HIST_FIRST_BIT, %rcx                /* floor(log2) >= FIRST_BIT */
     bsr %rcx, %rcx
-    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %r12d
-    cmp %r12d, %ecx
-    cmova %r12d, %ecx
-    incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
-    mov GS_PENT_KEY(%rdi), %rdx
-    PROBE GS_CFG_PATHS_OFF, GS_CFG_PATHS_MASK, GS_PATH_PROBES, GS_PENT_KEY(%rdi), .Lpath_hit, .Lpath_new, .Lpath_full, .Lpp
-.Lpath_new:
-    mov GS_PENT_KEY-GS_PENT_SIZE(%rdi), %rcx
-    mov %rcx, GS_PATH_PARENT(%rax)
-.Larc_new:
-    mov (%rsp), %rcx
-    mov %rcx, GS_PATH_RET(%rax)
-    mov GS_PENT_REC(%rdi), %ecx
-    mov %ecx, GS_PATH_REC(%rax)
-    mov %rdx, GS_PATH_KEY(%rax)                     /* last: a reader seeing it sees the rest */
+    cmp $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %ecx
+    jbe 5f
+    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %ecx
+5:  incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
+    sub %r12, %rax                                  /* the row again */
+    PROBE GS_CFG_PATHS_OFF, GS_CFG_PATHS_MASK, GS_PATH_PROBES, RELOAD_PATH_KEY, .Lpath_hit, .Lpath_new, .Lpath_full, .Lpp
 .Lpath_hit:
 .Larc_hit:
-    incq GS_PATH_CALLS(%rax)
-    add %r13, GS_PATH_TOTAL(%rax)
-    mov -24(%rsp), %rcx
-    add %rcx, GS_PATH_SELF(%rax)
-.Lpexit_restore:
-    mov -40(%rsp), %rsi
-    mov -56(%rsp), %rdi
+    incq GS_PATH_CALLS(%rax,%rcx)
+    add %r13, GS_PATH_TOTAL(%rax,%rcx)
+    mov -24(%rsp), %r12
+    add %r12, GS_PATH_SELF(%rax,%rcx)
 .Lpexit_out:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rcx
     ret
+/* A path seen first: its fields, then its key (a reader that sees the key
+ * sees them). rax = row, rcx = offset, rdx = key. */
+.Lpath_new:
+    lea (%rax,%rcx), %rax                           /* the free entry */
+    POPPED_ENTRY %rcx, %r12, %r12d
+    mov GS_PENT_KEY-GS_PENT_SIZE(%rcx), %r12
+    mov %r12, GS_PATH_PARENT(%rax)
+    mov GS_PENT_REC(%rcx), %r12d
+    jmp 6f
+.Larc_new:
+    lea (%rax,%rcx), %rax
+    mov -120(%rsp), %r12d                           /* the record (.Lpath_full) */
+6:  mov %r12d, GS_PATH_REC(%rax)
+    mov (%rsp), %r12
+    mov %r12, GS_PATH_RET(%rax)
+    mov %rdx, GS_PATH_KEY(%rax)
+    xor %ecx, %ecx
+    jmp .Lpath_hit
 .Lpexit_stale:
     sub $GS_PENT_SIZE, %ecx
     mov %ecx, GS_SLOT_TOP(%rax)
@@ -314,31 +339,31 @@ gs_path_exit:
     COUNT_DROP GS_DROP_UNMATCHED
     jmp .Lpexit_out
 /* First use of a timing page by this thread: back it, or drop the call's
- * timing (tmpfs full). rsi = row, rcx = page index. */
+ * timing (tmpfs full). rax = row, rcx = page index. */
 .Lpexit_page:
-    mov %rsi, %rax
     BACK_PAGE .Lpexit_nospace
+    POPPED_ENTRY %rdx, %rcx, %ecx                   /* (r12 is the record) */
+    mov GS_PENT_KEY(%rdx), %rdx
     jmp .Lpexit_record
 .Lpexit_nospace:
     COUNT_DROP GS_DROP_NO_SPACE
-    jmp .Lpexit_restore
-/* No room for the path: the call goes to the arc table, keyed by return
- * address and callee only. */
+    jmp .Lpexit_out
+/* No room for the path: the call goes to the arc table, keyed as the
+ * same call with parent 0 would be. rax = row. */
 .Lpath_full:
-    incq GS_DROP_PATH_OVERFLOW(%rsi)
-    mov (%rsp), %rdx
+    incq GS_DROP_PATH_OVERFLOW(%rax)
+    POPPED_ENTRY %rdx, %rcx, %ecx
+    mov GS_PENT_REC(%rdx), %ecx
+    mov %ecx, -120(%rsp)
+    imul $GS_PATH_K3, %rcx, %rdx
+    xor (%rsp), %rdx
     imul .Lk1(%rip), %rdx
-    mov GS_PENT_REC(%rdi), %ecx
-    xor %rcx, %rdx
-    imul .Lk2(%rip), %rdx
-    mov %rdx, %rcx
-    shr $32, %rcx
-    xor %rcx, %rdx
+    bswap %rdx
     bts $63, %rdx
     mov %rdx, -112(%rsp)
-    PROBE GS_CFG_ARCS_OFF, GS_CFG_ARCS_MASK, GS_ARC_PROBES, -112(%rsp), .Larc_hit, .Larc_new, .Larc_full, .Lap
+    PROBE GS_CFG_ARCS_OFF, GS_CFG_ARCS_MASK, GS_ARC_PROBES, RELOAD_ARC_KEY, .Larc_hit, .Larc_new, .Larc_full, .Lap
 .Larc_full:
-    incq GS_DROP_ARC_OVERFLOW(%rsi)
-    jmp .Lpexit_restore
+    incq GS_DROP_ARC_OVERFLOW(%rax)
+    jmp .Lpexit_out
 
     .section .note.GNU-stack,"",@progbits
