@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #define CELL 48
-#define NO_PATH_NAME "(in no arc: tables full)"
+#define NO_ARC_NAME "(no arc recorded)"
 
 struct shares {
     uint64_t calls;            /* the whole the calls' shares are of */
@@ -66,7 +66,7 @@ static void put_callers(FILE *out, const struct gst_func *f, const struct gst_cg
         in_arcs += arcs[i]->calls;
     }
     if (f->timed && f->calls > in_arcs)
-        put_row(out, f->calls - in_arcs, false, 0, NO_PATH_NAME, w);
+        put_row(out, f->calls - in_arcs, false, 0, NO_ARC_NAME, w);
     if (n == 0 && !f->timed)
         fputs("  (not timed: its calls are in no call path)\n", out);
 }

@@ -16,8 +16,9 @@ enum gst_arc_side { GST_ARCS_CALLERS, GST_ARCS_CALLEES };
  * order) or out of f (callees, most calls first). Shares: of f's calls
  * and inclusive time for callers; of the calls f made to timed functions
  * and of f's inclusive time for callees. Calls of f that are in no arc
- * (the program's path and arc tables were both full) are a line of their
- * own. Returns 0, or -1 with
+ * ("(no arc recorded)": the program's path and arc tables were both full,
+ * or the call did not return normally, e.g. unwound by a panic, or had
+ * not returned yet) are a line of their own. Returns 0, or -1 with
  * err. */
 int gst_arcs_print(FILE *out, const struct gst_stats *st, const struct gst_callgraph *cg,
                    const struct gst_func *f, enum gst_arc_side side, struct gr_error *err);

@@ -188,7 +188,7 @@ static void callers_listing(void)
                     "       CALLS  %CALLS     TOTAL   %TIME  CALLER\n"
                     "           3   50.0%     300ns   55.6%  main.alpha\n"
                     "           2   33.3%     200ns   37.0%  main.helper\n"
-                    "           1   16.7%         -       -  (in no arc: tables full)\n");
+                    "           1   16.7%         -       -  (no arc recorded)\n");
     free(text);
 }
 
