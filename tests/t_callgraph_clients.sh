@@ -23,8 +23,9 @@
 #  - gostat serve --once --openmetrics on the program kept alive: the
 #    strict parser reads gostat_function_self_seconds_total of each main.*
 #    function, equal to --json's self_ns (1 %);
-#  - a file built without --time-all: folded and --callers fail with the
-#    message, pprof says flat equals cum.
+#  - usage errors of --callers/--callees and folded; a file built without
+#    --time-all: folded and --callers fail with the message, pprof says
+#    flat equals cum.
 cd "$(dirname "$0")/.."
 . tests/assert.sh
 require_tools
@@ -306,6 +307,22 @@ bad = [f"{n}: {self_s.get(n)} s, self_ns {v}" for n, v in sorted(want.items())
 if len(want) < 6 or bad:
     sys.exit(print(f"{len(want)} main.* functions with self_ns; " + "; ".join(bad)))
 PY
+
+########## usage errors (exit 1) and a FUNC that matches nothing (2)
+errs() { "$GOSTAT" "$@" 2>&1 >/dev/null; echo "exit $?"; }
+expect "usage errors" "gostat: --callers needs a PID or FILE (see gostat --help)
+exit 1
+gostat: --callers cannot be combined with --json
+exit 1
+gostat: --callers and --callees together need the same FUNC
+exit 1
+gostat: --callees: bad regular expression 'x(': Unmatched ( or \\(
+exit 1
+gostat: $stats: no function matches 'nomatch'
+exit 2
+gostat: folded: --value takes self, calls or time, not 'bogus' (see gostat folded --help)
+exit 1" "$(errs --callers x; errs --callers x --json "$stats"; errs --callers x --callees y "$stats"
+    errs --callees 'x(' "$stats"; errs --callers nomatch "$stats"; errs folded --value bogus "$stats")"
 
 ########## a file without paths
 "$GOREWRITE" "$dir/prog" "$dir/plain.i" >/dev/null || fail "gorewrite (default mode)"
