@@ -95,7 +95,7 @@ $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue exits statsfile_check hist times clock view \
-	vec regex_compile callgraph)
+	vec regex_compile callgraph cg_outputs)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -109,6 +109,13 @@ $(UNIT)/test_view: $(BUILD)/gostat/model/view.o $(BUILD)/common/regex_compile.o 
 $(UNIT)/test_vec: $(BUILD)/common/vec.o
 $(UNIT)/test_callgraph: $(BUILD)/gostat/model/callgraph.o $(BUILD)/gostat/read/syms.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/callgraph.o \
+	$(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o $(BUILD)/gostat/out/folded.o \
+	$(BUILD)/gostat/out/arcs.o $(BUILD)/gostat/out/callgrind.o $(BUILD)/gostat/out/intern.o \
+	$(BUILD)/gostat/out/utf8.o $(BUILD)/gostat/out/duration.o $(BUILD)/gostat/out/term.o \
+	$(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/statsfile_check.o \
+	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_prologue: UNIT_LIBS := -lZydis -lZycore
 $(UNIT)/test_exits: UNIT_LIBS := -lZydis -lZycore -lelf

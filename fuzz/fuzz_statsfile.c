@@ -1,16 +1,22 @@
 /* fuzz_statsfile.c: libFuzzer harness over gostat's stats-file reader:
  * validation (layout.c), loading and counter snapshots (statsfile.c), and
  * the views and outputs built from a file that passed (view.c, json.c,
- * table.c, pprof.c, callgrind.c, openmetrics.c). The input is served from a memfd, as a file in $GOSTAT_DIR
+ * table.c, pprof.c, callgrind.c, openmetrics.c), and the call graph
+ * (callgraph.c) with the outputs that read it (folded.c, arcs.c, pprof.c
+ * and callgrind.c with paths). The input is served from a memfd, as a file in $GOSTAT_DIR
  * would be. Run with -malloc_limit_mb so that sizing a buffer from an
  * unchecked header field counts as a crash. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "arcs.h"
+#include "callgraph.h"
 #include "callgrind.h"
+#include "folded.h"
 #include "json.h"
 #include "openmetrics.h"
 #include "pprof.h"
@@ -49,8 +55,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gst_stats_refresh(&st, &err) == 0 && gst_view_build(&st, &opt, &view, &err) == 0) {
         gst_json_print(devnull, &st, &view);
         gst_table_print(devnull, &st, &view, NULL);
-        gst_pprof_write(devnull, "/dev/null", &st, &view, &err);
-        gst_callgrind_write(devnull, &st, &view, &err);
+        struct gst_callgraph cg;
+        bool graph = gst_callgraph_build(&st, &cg, &err) == 0;
+        gst_pprof_write(devnull, "/dev/null", &st, &view, graph ? &cg : NULL, &err);
+        gst_callgrind_write(devnull, &st, &view, graph ? &cg : NULL, &err);
+        if (graph) {
+            gst_folded_write(devnull, &cg, GST_FOLDED_SELF, &err);
+            gst_folded_write(devnull, &cg, GST_FOLDED_CALLS, &err);
+            for (size_t i = 0; i < view.count && i < 8; i++) {
+                gst_arcs_print(devnull, &st, &cg, view.funcs[i], GST_ARCS_CALLERS, &err);
+                gst_arcs_print(devnull, &st, &cg, view.funcs[i], GST_ARCS_CALLEES, &err);
+            }
+            gst_callgraph_free(&cg);
+        }
         struct gst_stats *procs[] = { &st };
         struct gst_scrape scrape = { .procs = procs, .nprocs = 1 };
         gst_expo_write(devnull, GST_EXPO_OPENMETRICS, &scrape);

@@ -18,6 +18,8 @@ TEST_PKGS="$TEST_PKGS curl python3-prometheus-client"
 # (scripts/speedscope_shot.sh; speedscope itself comes from npm_progs.sh)
 # (fonts-liberation: the text in both pictures; only recommended by chromium)
 TEST_PKGS="$TEST_PKGS graphviz chromium fonts-liberation fonts-dejavu-core"
+# scripts/readme_pictures.sh: the call graph's SVG to PNG (rsvg-convert)
+TEST_PKGS="$TEST_PKGS librsvg2-bin"
 # gostat's commands: top (ncurses; tmux drives it in the tests), serve
 # (libmicrohttpd), pprof (protobuf-c), merge/diff (jansson)
 GOSTAT_PKGS="libncurses-dev tmux libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler libjansson-dev"

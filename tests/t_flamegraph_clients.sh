@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # t_flamegraph_clients.sh: the real clients of flame graphs and call graphs,
 # as installed by scripts/deps.sh, each fed a file and its output checked
-# (issue 12's outputs will be pointed at them):
+# (gostat's call-graph outputs of a --time-all program are checked with the
+# same clients in tests/t_callgraph_clients.sh; here speedscope gets a
+# hand-written file whose picture is known exactly, and pprof and
+# callgrind_annotate a file without call paths):
 #  - speedscope (npm) in headless Chromium, through scripts/speedscope_shot.sh,
 #    on a folded file with 3 known paths: the sandwich view's table in the
 #    DOM has each frame's exact total and self; the screenshot has the

@@ -226,4 +226,42 @@ bad_json "NUL in a name" '{"pid":1,"functions":[{"name":"a\u0000b","calls":1}]}'
 bad_json "top level not an object" '{"pid":1} {}' ":1:11: not valid JSON: end of file expected near '{'"
 bad_json "string pid" '{"pid":"1","functions":[]}' ": pid: expected an integer >= 0"
 
+# Call graph fields (--time-all's JSON): self_ns adds up and callers merge
+# by caller name (entry ignored: addresses differ between builds); diff
+# compares the arcs of callees whose callers both profiles recorded, in a
+# second table, without counting them as regressions.
+cat >"$dir/cg1.json" <<'JSON'
+{"pid":1,"functions":[{"name":"main.busy","calls":5,"timed_calls":5,"total_ns":500,"self_ns":400,
+ "callers":[{"name":"main.a","entry":"0x10","calls":3,"total_ns":300},{"name":"main.b","entry":null,"calls":2,"total_ns":200}]},
+ {"name":"main.a","calls":1,"total_ns":300,"self_ns":0,"callers":[]}]}
+JSON
+cat >"$dir/cg2.json" <<'JSON'
+{"pid":2,"functions":[{"name":"main.busy","calls":25,"timed_calls":25,"total_ns":2500,"self_ns":2000,
+ "callers":[{"name":"main.a","entry":"0x99","calls":3,"total_ns":300},{"name":"main.c","calls":22,"total_ns":2200}]},
+ {"name":"main.a","calls":1,"total_ns":300,"self_ns":0,"callers":[]}]}
+JSON
+run_ok "merge callers" merge "$dir/cg1.json" "$dir/cg2.json" "$dir/cg1.json" -o "$dir/cgm.json"
+expect "merge: self_ns, callers by name" "2800 main.a:9:900 main.b:4:400 main.c:22:2200 0 0" \
+    "$(json_get "$dir/cgm.json" "' '.join([str(f['main.busy']['self_ns'])] + [f\"{c['name']}:{c['calls']}:{c['total_ns']}\" for c in f['main.busy']['callers']] + [str(f['main.a']['self_ns']), str(len(f['main.a']['callers']))])")"
+run_ok "merge of a merge keeps callers" merge "$dir/cgm.json" -o "$dir/cgm2.json"
+expect "merge of a merge: callers" "$(json_get "$dir/cgm.json" "f['main.busy']['callers']")" \
+    "$(json_get "$dir/cgm2.json" "f['main.busy']['callers']")"
+run_ok "diff with arcs" diff "$dir/cg1.json" "$dir/cg2.json"
+expect "diff: arcs table" "\
+FUNCTION   BASE CALLS  NEW CALLS  CALLS  BASE TIME  NEW TIME   TIME  CHANGE
+main.busy           5         25  5.00x      500ns    2.50us  5.00x  grew
+
+CALLER -> CALLEE     BASE CALLS  NEW CALLS  CALLS  BASE TIME  NEW TIME  TIME  CHANGE
+main.b -> main.busy           2          0   gone      200ns         -     -  shrank
+main.c -> main.busy           0         22    new          -    2.20us     -  grew
+1 of 2 functions changed by 2x or more (calls or time): 1 grew, 0 shrank
+2 of 3 caller -> callee arcs changed by 2x or more (shown, not counted as regressions)" "$out"
+"$GOSTAT" diff --json "$dir/cg1.json" "$dir/cg2.json" >"$dir/cgdiff.json" || fail "diff --json with arcs"
+expect "diff --json: arcs, self" "3 2 ['main.b main.busy 2 0 False' 'main.c main.busy 0 22 True'] 400 2000" \
+    "$(json_get "$dir/cgdiff.json" "d['arcs_compared'], d['arcs_changed'], [f\"{a['caller']} {a['callee']} {a['base_calls']} {a['new_calls']} {a['grew']}\" for a in d['arcs']], f['main.busy']['base_self_ns'], f['main.busy']['new_self_ns']" | tr -d '(),')"
+bad_json "callers not an array" '{"pid":1,"functions":[{"name":"a","calls":1,"callers":{}}]}' ": functions[0].callers: expected an array or null"
+bad_json "caller without a name" '{"pid":1,"functions":[{"name":"a","calls":1,"callers":[{"calls":1}]}]}' ": functions[0].callers[0].name: expected a string"
+bad_json "caller calls negative" '{"pid":1,"functions":[{"name":"a","calls":1,"callers":[{"name":"b","calls":-1}]}]}' ": functions[0].callers[0].calls: expected an integer >= 0"
+bad_json "self_ns negative" '{"pid":1,"functions":[{"name":"a","calls":1,"self_ns":-1}]}' ": functions[0].self_ns: expected a number >= 0 or null"
+
 finish t_gostat_ci

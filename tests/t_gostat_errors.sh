@@ -98,7 +98,7 @@ done
 
 # Every command words its usage errors alike (gostat/cmd/cmdline.c) and exits 1.
 cmds=$(sed -n '/^commands:/,/^$/p' <<<"$out" | awk '$1 == "gostat" {print $2}')
-[ "$(wc -w <<<"$cmds")" -eq 8 ] || fail "--help lists commands: $cmds"
+[ "$(wc -w <<<"$cmds")" -eq 9 ] || fail "--help lists commands: $cmds"
 for c in $cmds; do
     got=$("$GOSTAT" "$c" --bogus 2>&1); rc=$?
     expect "$c --bogus" "1 gostat: $c: unknown option '--bogus' (see gostat $c --help)" "$rc $got"

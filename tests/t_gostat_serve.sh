@@ -226,6 +226,8 @@ expect "text: families" "\
 # TYPE gostat_function_calls_total counter
 # HELP gostat_function_seconds_total Time in the function's timed calls, callees included.
 # TYPE gostat_function_seconds_total counter
+# HELP gostat_function_self_seconds_total Time in the function's timed calls outside its timed callees (programs instrumented with --time-all).
+# TYPE gostat_function_self_seconds_total counter
 # HELP gostat_function_duration_seconds Durations of the function's timed calls, callees included.
 # TYPE gostat_function_duration_seconds histogram
 # HELP gostat_scrape_processes Live instrumented processes in this scrape.
@@ -263,6 +265,9 @@ expect "openmetrics: families" "\
 # HELP gostat_function_seconds Time in the function's timed calls, callees included.
 # TYPE gostat_function_seconds counter
 # UNIT gostat_function_seconds seconds
+# HELP gostat_function_self_seconds Time in the function's timed calls outside its timed callees (programs instrumented with --time-all).
+# TYPE gostat_function_self_seconds counter
+# UNIT gostat_function_self_seconds seconds
 # HELP gostat_function_duration_seconds Durations of the function's timed calls, callees included.
 # TYPE gostat_function_duration_seconds histogram
 # UNIT gostat_function_duration_seconds seconds

@@ -24,12 +24,21 @@ static void usage(FILE *out)
         "\n"
         "Each function called at least once has one cost line, at its source file\n"
         "and line, with two events: Calls, the exact number of calls, and TimeNs,\n"
-        "the total time of those calls in nanoseconds. The times are INCLUSIVE: a\n"
-        "function's time includes its callees'. There is no call graph, so the\n"
-        "readers show that inclusive time as self cost, and totals and percentages\n"
-        "count nested calls more than once. Functions without a time (untimed, or\n"
-        "timing off) have TimeNs 0. Control characters in names become '?' and\n"
-        "invalid UTF-8 U+FFFD, so every name stays on its line.\n"
+        "time in nanoseconds.\n"
+        "With a call graph (programs instrumented with gorewrite --time-all),\n"
+        "TimeNs is the function's SELF time (outside its timed callees), and each\n"
+        "caller -> callee arc is a call (cfn=, calls=N) with the exact calls and\n"
+        "the callee's inclusive time through that arc, so callgrind_annotate\n"
+        "(inclusive costs, --tree=caller|calling) and KCachegrind's call graph\n"
+        "show them. A call's Calls count the callee's calls through the arc, not\n"
+        "its callees'. Callers not written otherwise (untimed, not instrumented,\n"
+        "(unknown) outside Go code) have a block with zero self cost.\n"
+        "Without a call graph (other modes) TimeNs is INCLUSIVE: a function's time\n"
+        "includes its callees', the readers show it as self cost, and totals and\n"
+        "percentages count nested calls more than once.\n"
+        "Functions without a time (untimed, or timing off) have TimeNs 0. Control\n"
+        "characters in names become '?' and invalid UTF-8 U+FFFD, so every name\n"
+        "stays on its line.\n"
         "\n"
         "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or\n"
         "invalid, or FILE could not be written\n");
@@ -41,10 +50,11 @@ static void default_path(const struct gst_stats *st, char *buf, size_t len)
 }
 
 static int write_callgrind(FILE *out, const char *path, const struct gst_stats *st,
-                           const struct gst_view *view, struct gr_error *err)
+                           const struct gst_view *view, const struct gst_callgraph *cg,
+                           struct gr_error *err)
 {
     (void)path;
-    return gst_callgrind_write(out, st, view, err);
+    return gst_callgrind_write(out, st, view, cg, err);
 }
 
 static const struct gst_exporter callgrind_exporter = {

@@ -69,7 +69,18 @@ static void usage(FILE *out)
           "\"regressions\",\"functions\":[{\"name\",\"base_calls\",\"new_calls\",\n"
           "\"calls_ratio\" (NEW/BASE, null when BASE is 0),\"base_total_ns\",\n"
           "\"new_total_ns\" (null when unknown),\"time_ratio\" (null when not compared),\n"
-          "\"calls_changed\",\"time_changed\",\"regression\"}..]}, in the table's order.\n"
+          "\"base_self_ns\",\"new_self_ns\" (self time, shown, not compared; null when\n"
+          "unknown),\"calls_changed\",\"time_changed\",\"regression\"}..], in the table's\n"
+          "order, \"arcs_compared\",\"arcs_changed\",\"arcs\":[{\"caller\",\"callee\",\n"
+          "\"base_calls\",\"new_calls\",\"calls_ratio\",\"base_total_ns\",\"new_total_ns\",\n"
+          "\"time_ratio\",\"calls_changed\",\"time_changed\",\"grew\"}..]}.\n"
+          "\n"
+          "Call graph: where both profiles recorded a function's callers (programs\n"
+          "instrumented with gorewrite --time-all, or JSON with \"callers\"), each\n"
+          "caller -> callee arc is compared the same way (its calls, and the callee's\n"
+          "time through it; keyed by the two names) and changed arcs are a second\n"
+          "table, CALLER -> CALLEE first. Arcs are shown, not counted as regressions:\n"
+          "a callee whose calls grew is one already.\n"
           "\n"
           "exit status: 0 ok (also when functions changed, without\n"
           "--fail-on-regression), 1 usage error, 2 an input is missing or invalid,\n"
@@ -220,6 +231,60 @@ static void print_table(const struct gst_diff *d)
     }
 }
 
+/* The arcs' table: CALLER -> CALLEE in the first column. */
+static void format_arc_row(char cells[NCOLS][CELL], const struct gst_arc_change *a)
+{
+    struct gst_change c = {
+        .base_calls = a->base_calls, .new_calls = a->new_calls, .time_compared = a->time_compared,
+        .base_ns = a->base_ns, .new_ns = a->new_ns, .base_time_known = a->base_time_known,
+        .new_time_known = a->new_time_known, .regression = a->grew,
+    };
+    format_row(cells, &c);
+}
+
+static void put_arc_name(const struct gst_arc_change *a, size_t width)
+{
+    size_t w = gst_text_width(a->caller) + 4 + gst_text_width(a->callee);
+    gst_put_cell(stdout, a->caller, 0, false);
+    fputs(" -> ", stdout);
+    gst_put_cell(stdout, a->callee, w < width ? width - (w - gst_text_width(a->callee)) : 0, false);
+}
+
+static void print_arcs(const struct gst_diff *d)
+{
+    static const char *const arc_headers[NCOLS] = {
+        "CALLER -> CALLEE", "BASE CALLS", "NEW CALLS", "CALLS", "BASE TIME", "NEW TIME", "TIME",
+        "CHANGE",
+    };
+    char cells[NCOLS][CELL];
+    size_t width[NCOLS];
+    for (int k = 0; k < NCOLS; k++)
+        width[k] = strlen(arc_headers[k]);
+    for (size_t i = 0; i < d->narcs; i++) {
+        const struct gst_arc_change *a = &d->arcs[i];
+        format_arc_row(cells, a);
+        size_t w = gst_text_width(a->caller) + 4 + gst_text_width(a->callee);
+        width[C_NAME] = w > width[C_NAME] ? w : width[C_NAME];
+        for (int k = 1; k < NCOLS; k++)
+            width[k] = strlen(cells[k]) > width[k] ? strlen(cells[k]) : width[k];
+    }
+    putchar('\n');
+    for (int k = 0; k < NCOLS; k++) {
+        fputs(k ? "  " : "", stdout);
+        gst_put_cell(stdout, arc_headers[k], k == NCOLS - 1 ? 0 : width[k], k > C_NAME && k < C_CHANGE);
+    }
+    putchar('\n');
+    for (size_t i = 0; i < d->narcs; i++) {
+        format_arc_row(cells, &d->arcs[i]);
+        put_arc_name(&d->arcs[i], width[C_NAME]);
+        for (int k = 1; k < NCOLS; k++) {
+            fputs("  ", stdout);
+            gst_put_cell(stdout, cells[k], k == NCOLS - 1 ? 0 : width[k], k < C_CHANGE);
+        }
+        putchar('\n');
+    }
+}
+
 static const char *metric_name(enum gst_metric m)
 {
     return m == GST_METRIC_CALLS ? "calls" : m == GST_METRIC_TIME ? "time" : "both";
@@ -232,6 +297,10 @@ static void print_summary(const struct gst_diff_options *o, const struct gst_dif
            o->metric == GST_METRIC_BOTH ? "calls or time" : metric_name(o->metric),
            o->min_calls ? ", functions with fewer calls ignored" : "", d->regressions,
            d->count - d->regressions);
+    if (d->arcs_compared)
+        printf("%zu of %zu caller -> callee arc%s changed by %gx or more (shown, not counted "
+               "as regressions)\n", d->narcs, d->arcs_compared, d->arcs_compared == 1 ? "" : "s",
+               o->threshold);
 }
 
 static void put_ratio(const char *key, bool defined, double from, double to)
@@ -265,9 +334,27 @@ static void print_json(const struct gst_diff_options *o, const struct gst_diff *
         put_ns("base_total_ns", c->base_time_known, c->base_ns);
         put_ns("new_total_ns", c->new_time_known, c->new_ns);
         put_ratio("time_ratio", c->time_compared, c->base_ns, c->new_ns);
+        put_ns("base_self_ns", c->base_self_known, c->base_self_ns);
+        put_ns("new_self_ns", c->new_self_known, c->new_self_ns);
         printf(",\"calls_changed\":%s,\"time_changed\":%s,\"regression\":%s}",
                c->calls_changed ? "true" : "false", c->time_changed ? "true" : "false",
                c->regression ? "true" : "false");
+    }
+    printf("],\n\"arcs_compared\":%zu,\"arcs_changed\":%zu,\"arcs\":[", d->arcs_compared, d->narcs);
+    for (size_t i = 0; i < d->narcs; i++) {
+        const struct gst_arc_change *a = &d->arcs[i];
+        fputs(i ? ",\n{\"caller\":" : "\n{\"caller\":", stdout);
+        gst_json_put_string(stdout, a->caller);
+        fputs(",\"callee\":", stdout);
+        gst_json_put_string(stdout, a->callee);
+        printf(",\"base_calls\":%" PRIu64 ",\"new_calls\":%" PRIu64, a->base_calls, a->new_calls);
+        put_ratio("calls_ratio", a->base_calls > 0, (double)a->base_calls, (double)a->new_calls);
+        put_ns("base_total_ns", a->base_time_known, a->base_ns);
+        put_ns("new_total_ns", a->new_time_known, a->new_ns);
+        put_ratio("time_ratio", a->time_compared, a->base_ns, a->new_ns);
+        printf(",\"calls_changed\":%s,\"time_changed\":%s,\"grew\":%s}",
+               a->calls_changed ? "true" : "false", a->time_changed ? "true" : "false",
+               a->grew ? "true" : "false");
     }
     puts("]}");
 }
@@ -318,6 +405,8 @@ static int compare(const struct diff_cli *c, const struct gst_profile *base,
     } else {
         if (d.count)
             print_table(&d);
+        if (d.narcs)
+            print_arcs(&d);
         print_summary(&c->diff, &d);
     }
     int status = GST_EXIT_OK;

@@ -2,6 +2,7 @@
  * other is named: the table (or JSON, or a --watch loop) of one stats file,
  * or the list of stats files in the dir. Errors from below arrive as
  * values; here they become one stderr line and an exit status. */
+#include "cmd_arcs.h"
 #include "commands.h"
 #include "regex_compile.h"
 #include "error.h"
@@ -77,6 +78,8 @@ static int run(const struct gst_options *o)
         gr_fail(&err, "'%s' is not a valid pid (use ./%s for a file)", o->target, o->target);
         return report(&err, GST_EXIT_USAGE);
     }
+    if (o->callers || o->callees)
+        return gst_show_arcs(o);
     if (o->filter && gr_regex_compile(&filter, o->filter, "--filter", &err) < 0)
         return report(&err, GST_EXIT_USAGE);
     status = show_target(o, o->filter ? &filter : NULL);

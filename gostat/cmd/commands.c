@@ -8,8 +8,9 @@ static const struct gst_command commands[] = {
     { "merge", "sum several processes' counts by function into one JSON profile", gst_cmd_merge },
     { "diff", "functions whose calls or time changed between two profiles (CI)", gst_cmd_diff },
     { "coverage", "instrumented functions never called, per package", gst_cmd_coverage },
-    { "pprof", "write a pprof profile (calls and inclusive times) for go tool pprof", gst_cmd_pprof },
-    { "callgrind", "write a Callgrind profile for callgrind_annotate and KCachegrind", gst_cmd_callgrind },
+    { "pprof", "write a pprof profile (calls, times, call paths) for go tool pprof", gst_cmd_pprof },
+    { "folded", "call paths as folded stacks for flame graphs (--time-all builds)", gst_cmd_folded },
+    { "callgrind", "write a Callgrind profile (with the call graph) for KCachegrind", gst_cmd_callgrind },
     { "serve", "serve live processes' metrics to Prometheus over HTTP", gst_cmd_serve },
     { "top", "full-screen live view of functions' calls/s and time, like top(1)", gst_cmd_top },
 };

@@ -25,6 +25,7 @@ int gst_cmd_diff(int argc, char **argv);
 int gst_cmd_coverage(int argc, char **argv);
 int gst_cmd_pprof(int argc, char **argv);
 int gst_cmd_callgrind(int argc, char **argv);
+int gst_cmd_folded(int argc, char **argv);
 int gst_cmd_serve(int argc, char **argv);
 int gst_cmd_top(int argc, char **argv);
 /* "gostat [options] [PID|FILE]": the table; argv as main received it. */

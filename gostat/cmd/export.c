@@ -80,13 +80,18 @@ static int write_output(const struct gst_exporter *x, const char *path, const st
                         const struct gst_view *view, struct gr_error *err)
 {
     struct gst_outfile o;
-    if (gst_outfile_open(&o, path, err) < 0)
+    struct gst_callgraph cg;
+    if (gst_callgraph_build(st, &cg, err) < 0)
         return -1;
-    if (x->write(o.fp, path, st, view, err) < 0) {
+    int rc = gst_outfile_open(&o, path, err);
+    if (rc == 0 && x->write(o.fp, path, st, view, &cg, err) < 0) {
         gst_outfile_abort(&o);
-        return -1;
+        rc = -1;
+    } else if (rc == 0) {
+        rc = gst_outfile_commit(&o, err);
     }
-    return gst_outfile_commit(&o, err);
+    gst_callgraph_free(&cg);
+    return rc;
 }
 
 static int export(const struct gst_exporter *x, const struct export_args *a, const regex_t *filter)

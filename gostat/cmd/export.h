@@ -1,10 +1,12 @@
 /* export.h: what "gostat pprof" and "gostat callgrind" share: the command
  * line (PID|FILE, -o FILE, --filter REGEX), opening the target, choosing
- * the functions (those called at least once, most calls first), and
+ * the functions (those called at least once, most calls first), building
+ * the call graph, and
  * writing the output file atomically. Each command supplies its format. */
 #ifndef GOSTAT_EXPORT_H
 #define GOSTAT_EXPORT_H
 
+#include "callgraph.h"
 #include "error.h"
 #include "statsfile.h"
 #include "view.h"
@@ -17,9 +19,11 @@ struct gst_exporter {
     void (*usage)(FILE *out);
     /* The output file when -o is not given, for st. */
     void (*default_path)(const struct gst_stats *st, char *buf, size_t len);
-    /* Writes the format to out (named path in messages); 0 or -1 with err. */
+    /* Writes the format to out (named path in messages); cg is the call
+     * graph (present only for --time-all files). 0 or -1 with err. */
     int (*write)(FILE *out, const char *path, const struct gst_stats *st,
-                 const struct gst_view *view, struct gr_error *err);
+                 const struct gst_view *view, const struct gst_callgraph *cg,
+                 struct gr_error *err);
 };
 
 /* The exe's base name for a default output file name: characters other

@@ -13,7 +13,8 @@
 
 #define MAX_WATCH_SECONDS 86400.0
 
-enum { OPT_JSON = 256, OPT_WATCH, OPT_TOP, OPT_SORT, OPT_FILTER, OPT_NONZERO };
+enum { OPT_JSON = 256, OPT_WATCH, OPT_TOP, OPT_SORT, OPT_FILTER, OPT_NONZERO, OPT_CALLERS,
+       OPT_CALLEES };
 
 static const struct option long_options[] = {
     { "help", no_argument, NULL, 'h' },
@@ -23,6 +24,8 @@ static const struct option long_options[] = {
     { "sort", required_argument, NULL, OPT_SORT },
     { "filter", required_argument, NULL, OPT_FILTER },
     { "nonzero", no_argument, NULL, OPT_NONZERO },
+    { "callers", required_argument, NULL, OPT_CALLERS },
+    { "callees", required_argument, NULL, OPT_CALLEES },
     { NULL, 0, NULL, 0 },
 };
 
@@ -53,6 +56,10 @@ void gst_print_usage(FILE *out)
         "  --watch SECONDS   refresh every SECONDS with a calls/s column, until the\n"
         "                    process exits or Ctrl-C\n"
         "  --json            print JSON instead of a table\n"
+        "  --callers FUNC    who called FUNC (a REGEX, as --filter): per caller its\n"
+        "                    exact calls, their total time and the share of FUNC's\n"
+        "                    calls and time (files built with gorewrite --time-all)\n"
+        "  --callees FUNC    whom FUNC called, likewise; with --callers, both\n"
         "  -h, --help        this text\n"
         "  --version         gostat's version and the stats file format it reads\n"
         "\n"
@@ -117,6 +124,10 @@ static const char *option_needing_target(const struct gst_options *o)
         return "--filter";
     if (o->nonzero)
         return "--nonzero";
+    if (o->callers)
+        return "--callers";
+    if (o->callees)
+        return "--callees";
     return NULL;
 }
 
@@ -127,6 +138,8 @@ static int parse_one(int opt, const char *arg, struct gst_options *o, struct gr_
     case OPT_JSON: o->json = true; return 0;
     case OPT_NONZERO: o->nonzero = true; return 0;
     case OPT_FILTER: o->filter = arg; return 0;
+    case OPT_CALLERS: o->callers = arg; return 0;
+    case OPT_CALLEES: o->callees = arg; return 0;
     case OPT_TOP: return parse_top(arg, &o->top, err);
     case OPT_SORT: return parse_sort(arg, &o->sort, err);
     case OPT_WATCH: return parse_seconds(arg, &o->watch_seconds, err);
@@ -151,6 +164,13 @@ static int check_combination(const struct gst_options *o, struct gr_error *err)
         return gr_fail(err, "%s needs a PID or FILE (see gostat --help)", needs);
     if (o->json && o->watch_seconds > 0)
         return gr_fail(err, "--watch and --json cannot be combined");
+    const char *arcs = o->callers ? "--callers" : o->callees ? "--callees" : NULL;
+    if (arcs && (o->json || o->watch_seconds > 0 || o->filter || o->nonzero))
+        return gr_fail(err, "%s cannot be combined with %s", arcs,
+                       o->json ? "--json" : o->watch_seconds > 0 ? "--watch"
+                       : o->filter ? "--filter" : "--nonzero");
+    if (o->callers && o->callees && strcmp(o->callers, o->callees) != 0)
+        return gr_fail(err, "--callers and --callees together need the same FUNC");
     return 0;
 }
 

@@ -18,6 +18,9 @@ struct gst_options {
     size_t top;                /* 0: all */
     const char *filter;        /* POSIX extended regex, or NULL */
     double watch_seconds;      /* 0: print once */
+    const char *callers;       /* --callers REGEX: list these functions'
+                                  callers (cmd_arcs.c); NULL: no */
+    const char *callees;       /* --callees REGEX, likewise */
 };
 
 /* Parses argv. Returns 0, or -1 with err describing the usage error. */

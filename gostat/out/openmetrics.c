@@ -63,6 +63,9 @@ static const struct family
                   "Calls of the function (every call, also when timing is sampled)." },
     fam_seconds = { "gostat_function_seconds", COUNTER, "seconds",
                     "Time in the function's timed calls, callees included." },
+    fam_self = { "gostat_function_self_seconds", COUNTER, "seconds",
+                 "Time in the function's timed calls outside its timed callees "
+                 "(programs instrumented with --time-all)." },
     fam_duration = { "gostat_function_duration_seconds", HISTOGRAM, "seconds",
                      "Durations of the function's timed calls, callees included." },
     fam_procs = { "gostat_scrape_processes", GAUGE, NULL,
@@ -320,6 +323,19 @@ static void put_seconds(struct expo *x, const struct proc *p, const struct gst_f
     fputc('\n', x->out);
 }
 
+/* Self time exists where call paths were recorded (--time-all). */
+static bool has_self(const struct proc *p, const struct gst_func *f)
+{
+    return has_durations(p, f) && p->st->paths;
+}
+
+static void put_self(struct expo *x, const struct proc *p, const struct gst_func *f)
+{
+    put_series(x, &fam_self, "_total", x->func.p, NULL);
+    put_double(x->out, seconds_of(p, f->self_ticks));
+    fputc('\n', x->out);
+}
+
 static uint64_t add_saturating(uint64_t a, uint64_t b)
 {
     return __builtin_add_overflow(a, b, &a) ? UINT64_MAX : a;
@@ -391,6 +407,7 @@ int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape 
         put_timing_health(&x);
         put_function_family(&x, &fam_calls, exported, put_calls);
         put_function_family(&x, &fam_seconds, has_durations, put_seconds);
+        put_function_family(&x, &fam_self, has_self, put_self);
         put_function_family(&x, &fam_duration, has_durations, put_histogram);
         put_scrape(&x);
         if (x.om)

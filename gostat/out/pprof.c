@@ -1,14 +1,24 @@
 /* pprof.c: building a pprof Profile message from a stats file and writing
- * it gzipped. The encoding is protobuf-c's, from gostat/profile.proto. */
+ * it gzipped. The encoding is protobuf-c's, from gostat/profile.proto.
+ *
+ * Without call paths (every mode but --time-all) each function is one
+ * sample whose only location is itself. With paths, each calling context
+ * (callgraph.h) is one sample whose locations are its frames, leaf first
+ * (cgpath.h), valued with its calls and its SELF time: pprof adds a
+ * sample's value to its leaf's flat and to the cum of every frame, so flat
+ * is self time and cum inclusive time. */
 #include "pprof.h"
 
+#include "cgpath.h"
 #include "gzip.h"
 #include "intern.h"
 #include "profile.pb-c.h"
 #include "times.h"
+#include "vec.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,28 +35,50 @@ typedef Perftools__Profiles__Line pb_line;
 typedef Perftools__Profiles__Function pb_function;
 
 enum { VALUE_CALLS, VALUE_TIME, NVALUES };
-#define MAX_COMMENTS 6
+#define MAX_COMMENTS 8
 #define MAPPING_ID 1
+#define OVERFLOW_FRAME "(path overflow)"
 
-/* Everything the message points to. protobuf-c messages hold arrays of
- * pointers to messages; each array here has one element per function. */
+/* One distinct frame: a Function, a Location with one Line, all with id
+ * index + 1. Frames are told apart by (cleaned) name. */
+struct frame {
+    pb_function fn;
+    pb_location loc;
+    pb_line line;
+    pb_line *line_ptr;
+};
+
+/* One sample; its location ids and label are indexes into the builder's
+ * arrays until set_profile points at them (the arrays grow meanwhile). */
+struct sample {
+    pb_sample s;
+    int64_t values[NVALUES];
+    size_t first_loc, nlocs;
+    pb_label label;
+    pb_label *label_ptr;
+};
+
 struct builder {
     const struct gst_stats *st;
     const struct gst_view *view;
+    const struct gst_callgraph *cg;    /* NULL: no paths */
     struct gst_intern strings;
+    struct gst_intern frame_names;     /* frame i's name is entry i */
     pb_profile profile;
     pb_value_type sample_types[NVALUES], period_type;
     pb_value_type *sample_type_ptrs[NVALUES];
     pb_mapping mapping;
     pb_mapping *mapping_ptr;
     int64_t comments[MAX_COMMENTS];
-    pb_sample *samples, **sample_ptrs;
-    pb_location *locations, **location_ptrs;
-    pb_line *lines, **line_ptrs;
-    pb_function *functions, **function_ptrs;
-    pb_label *labels, **label_ptrs;
-    uint64_t *location_ids;
-    int64_t *values;
+    struct frame *frames;
+    size_t nframes, frames_cap;
+    struct sample *samples;
+    size_t nsamples, samples_cap;
+    uint64_t *loc_ids;
+    size_t nloc_ids, loc_ids_cap;
+    pb_sample **sample_ptrs;
+    pb_location **location_ptrs;
+    pb_function **function_ptrs;
     struct gr_error *err;
     bool failed;
 };
@@ -69,43 +101,16 @@ static void add_comment(struct builder *b, const char *text)
         b->comments[b->profile.n_comment++] = str(b, text);
 }
 
-static int alloc_arrays(struct builder *b, size_t n)
-{
-    size_t k = n ? n : 1;
-    b->samples = calloc(k, sizeof *b->samples);
-    b->sample_ptrs = calloc(k, sizeof *b->sample_ptrs);
-    b->locations = calloc(k, sizeof *b->locations);
-    b->location_ptrs = calloc(k, sizeof *b->location_ptrs);
-    b->lines = calloc(k, sizeof *b->lines);
-    b->line_ptrs = calloc(k, sizeof *b->line_ptrs);
-    b->functions = calloc(k, sizeof *b->functions);
-    b->function_ptrs = calloc(k, sizeof *b->function_ptrs);
-    b->labels = calloc(k, sizeof *b->labels);
-    b->label_ptrs = calloc(k, sizeof *b->label_ptrs);
-    b->location_ids = calloc(k, sizeof *b->location_ids);
-    b->values = calloc(k * NVALUES, sizeof *b->values);
-    if (!b->samples || !b->sample_ptrs || !b->locations || !b->location_ptrs || !b->lines ||
-        !b->line_ptrs || !b->functions || !b->function_ptrs || !b->labels || !b->label_ptrs ||
-        !b->location_ids || !b->values)
-        return gr_fail(b->err, "%s: out of memory for a profile of %zu functions", b->st->path, n);
-    return 0;
-}
-
 static void free_builder(struct builder *b)
 {
     gst_intern_free(&b->strings);
+    gst_intern_free(&b->frame_names);
+    free(b->frames);
     free(b->samples);
+    free(b->loc_ids);
     free(b->sample_ptrs);
-    free(b->locations);
     free(b->location_ptrs);
-    free(b->lines);
-    free(b->line_ptrs);
-    free(b->functions);
     free(b->function_ptrs);
-    free(b->labels);
-    free(b->label_ptrs);
-    free(b->location_ids);
-    free(b->values);
 }
 
 static void set_value_type(struct builder *b, pb_value_type *v, const char *type, const char *unit)
@@ -122,6 +127,11 @@ static int64_t clamp_i64(double v)
     return v >= 0x1p63 ? INT64_MAX : (int64_t)nearbyint(v);   /* rounds as --json prints */
 }
 
+static int64_t count_i64(uint64_t n)
+{
+    return n > INT64_MAX ? INT64_MAX : (int64_t)n;
+}
+
 /* Why f has no time, or NULL when it has one. The wording of untimed
  * reasons is --json's. */
 static const char *untimed_reason(const struct gst_stats *st, const struct gst_func *f,
@@ -135,57 +145,149 @@ static const char *untimed_reason(const struct gst_stats *st, const struct gst_f
     return NULL;
 }
 
-/* Function i of the view: its Function, Location (with one Line) and
- * Sample, all with id i + 1. */
-static void add_function(struct builder *b, size_t i)
+/* The id of the frame named name, added (with f's file and line when f is
+ * known) the first time; 0 when out of memory. */
+static uint64_t frame_id(struct builder *b, const char *name, uint64_t entry,
+                         const struct gst_func *f)
 {
-    const struct gst_func *f = b->view->funcs[i];
-    struct gst_times t = gst_times_of(b->st, f);
-    uint64_t id = i + 1;
-
-    pb_function *fn = &b->functions[i];
-    perftools__profiles__function__init(fn);
-    fn->id = id;
-    fn->name = fn->system_name = str(b, f->name);
-    fn->filename = str(b, f->file);
-    fn->start_line = f->line;
-    b->function_ptrs[i] = fn;
-
-    pb_line *line = &b->lines[i];
-    perftools__profiles__line__init(line);
-    line->function_id = id;
-    line->line = f->line;
-    b->line_ptrs[i] = line;
-
-    pb_location *loc = &b->locations[i];
-    perftools__profiles__location__init(loc);
-    loc->id = id;
-    loc->mapping_id = MAPPING_ID;
-    loc->address = f->entry + b->st->hdr.load_bias;
-    loc->n_line = 1;
-    loc->line = &b->line_ptrs[i];
-    b->location_ptrs[i] = loc;
-
-    pb_sample *s = &b->samples[i];
-    perftools__profiles__sample__init(s);
-    b->location_ids[i] = id;
-    s->n_location_id = 1;
-    s->location_id = &b->location_ids[i];
-    s->n_value = NVALUES;
-    s->value = &b->values[i * NVALUES];
-    s->value[VALUE_CALLS] = f->calls > INT64_MAX ? INT64_MAX : (int64_t)f->calls;
-    s->value[VALUE_TIME] = t.known ? clamp_i64(t.total_ns) : 0;
-    const char *why = untimed_reason(b->st, f, &t);
-    if (why) {
-        pb_label *l = &b->labels[i];
-        perftools__profiles__label__init(l);
-        l->key = str(b, "untimed");
-        l->str = str(b, why);
-        b->label_ptrs[i] = l;
-        s->n_label = 1;
-        s->label = &b->label_ptrs[i];
+    bool added;
+    long i = gst_intern_add(&b->frame_names, name, &added, b->err);
+    if (i < 0) {
+        b->failed = true;
+        return 0;
     }
-    b->sample_ptrs[i] = s;
+    if (!added)
+        return (uint64_t)i + 1;
+    struct frame *frames = gr_vec_grow(b->frames, &b->frames_cap, b->nframes + 1, sizeof *frames);
+    if (!frames) {
+        b->failed = true;
+        gr_fail(b->err, "out of memory for %zu frames", b->nframes + 1);
+        return 0;
+    }
+    b->frames = frames;
+    struct frame *fr = &b->frames[b->nframes++];
+    uint64_t id = b->nframes;
+    perftools__profiles__function__init(&fr->fn);
+    fr->fn.id = id;
+    fr->fn.name = fr->fn.system_name = str(b, name);
+    fr->fn.filename = str(b, f ? f->file : "");
+    fr->fn.start_line = f ? f->line : 0;
+    perftools__profiles__line__init(&fr->line);
+    fr->line.function_id = id;
+    fr->line.line = f ? f->line : 0;
+    perftools__profiles__location__init(&fr->loc);
+    fr->loc.id = id;
+    fr->loc.mapping_id = MAPPING_ID;
+    fr->loc.address = entry ? entry + b->st->hdr.load_bias : 0;
+    fr->loc.n_line = 1;
+    return id;
+}
+
+static struct sample *new_sample(struct builder *b)
+{
+    struct sample *s = gr_vec_grow(b->samples, &b->samples_cap, b->nsamples + 1, sizeof *s);
+    if (!s) {
+        b->failed = true;
+        gr_fail(b->err, "out of memory for %zu samples", b->nsamples + 1);
+        return NULL;
+    }
+    b->samples = s;
+    s = &b->samples[b->nsamples++];
+    memset(s, 0, sizeof *s);
+    s->first_loc = b->nloc_ids;
+    return s;
+}
+
+static void push_loc(struct builder *b, struct sample *s, uint64_t id)
+{
+    uint64_t *ids = gr_vec_grow(b->loc_ids, &b->loc_ids_cap, b->nloc_ids + 1, sizeof *ids);
+    if (!ids) {
+        b->failed = true;
+        gr_fail(b->err, "out of memory for %zu locations", b->nloc_ids + 1);
+        return;
+    }
+    b->loc_ids = ids;
+    b->loc_ids[b->nloc_ids++] = id;
+    s->nlocs++;
+}
+
+static void set_label(struct builder *b, struct sample *s, const char *key, const char *value)
+{
+    perftools__profiles__label__init(&s->label);
+    s->label.key = str(b, key);
+    s->label.str = str(b, value);
+}
+
+/* f alone: its calls, and its inclusive time or the reason it has none. */
+static void add_flat_sample(struct builder *b, const struct gst_func *f)
+{
+    struct gst_times t = gst_times_of(b->st, f);
+    struct sample *s = new_sample(b);
+    if (!s)
+        return;
+    push_loc(b, s, frame_id(b, f->name, f->entry, f));
+    s->values[VALUE_CALLS] = count_i64(f->calls);
+    s->values[VALUE_TIME] = t.known ? clamp_i64(t.total_ns) : 0;
+    const char *why = untimed_reason(b->st, f, &t);
+    if (why)
+        set_label(b, s, "untimed", why);
+}
+
+/* Node i's path, leaf first, with its calls and self time. */
+static void add_path_sample(struct builder *b, size_t i, struct gst_cg_path *p)
+{
+    const struct gst_cg_node *n = &b->cg->nodes[i];
+    if (gst_cg_path_of(b->cg, i, p, b->err) < 0) {
+        b->failed = true;
+        return;
+    }
+    struct sample *s = new_sample(b);
+    if (!s)
+        return;
+    for (size_t k = p->count; k-- > 0;)
+        push_loc(b, s, frame_id(b, p->frames[k].name, p->frames[k].entry, p->frames[k].func));
+    s->values[VALUE_CALLS] = count_i64(n->calls);
+    s->values[VALUE_TIME] = clamp_i64(n->self_ns);
+}
+
+/* With --filter, a path is kept when its last function was selected. */
+static bool *selected_funcs(struct builder *b)
+{
+    bool *sel = calloc(b->st->hdr.nfuncs ? b->st->hdr.nfuncs : 1, sizeof *sel);
+    if (!sel) {
+        b->failed = true;
+        gr_fail(b->err, "out of memory for %u functions", b->st->hdr.nfuncs);
+        return NULL;
+    }
+    for (size_t i = 0; i < b->view->count; i++)
+        sel[b->view->funcs[i] - b->st->funcs] = true;
+    return sel;
+}
+
+/* Paths, then the selected functions no path holds (untimed ones), then
+ * the calls whose path overflowed. */
+static void add_path_samples(struct builder *b)
+{
+    struct gst_cg_path p = { 0 };
+    bool *sel = selected_funcs(b);
+    if (!sel)
+        return;
+    for (size_t i = 0; i < b->cg->nnodes && !b->failed; i++)
+        if (sel[b->cg->nodes[i].func - b->st->funcs])
+            add_path_sample(b, i, &p);
+    for (size_t i = 0; i < b->view->count && !b->failed; i++)
+        if (!b->view->funcs[i]->timed)
+            add_flat_sample(b, b->view->funcs[i]);
+    uint64_t in_no_path = b->cg->path_overflow_calls + b->cg->overflow_calls;
+    if (in_no_path > 0 && !b->failed) {
+        struct sample *s = new_sample(b);
+        if (s) {
+            push_loc(b, s, frame_id(b, OVERFLOW_FRAME, 0, NULL));
+            s->values[VALUE_CALLS] = count_i64(in_no_path);
+        }
+    }
+    gst_cg_path_free(&p);
+    free(sel);
 }
 
 /* The executable. Every location is already symbolized (has_*), so pprof
@@ -194,15 +296,19 @@ static void set_mapping(struct builder *b)
 {
     const struct gst_stats *st = b->st;
     pb_mapping *m = &b->mapping;
+    bool any = false;
 
     perftools__profiles__mapping__init(m);
     m->id = MAPPING_ID;
-    for (size_t i = 0; i < b->view->count; i++) {
-        uint64_t a = b->view->funcs[i]->entry + st->hdr.load_bias;
-        if (i == 0 || a < m->memory_start)
+    for (size_t i = 0; i < b->nframes; i++) {
+        uint64_t a = b->frames[i].loc.address;
+        if (!a)
+            continue;
+        if (!any || a < m->memory_start)
             m->memory_start = a;
         if (a >= m->memory_limit)
             m->memory_limit = a + 1;
+        any = true;
     }
     m->filename = str(b, st->hdr.exe);
     m->build_id = str(b, st->hdr.build_id);
@@ -210,29 +316,52 @@ static void set_mapping(struct builder *b)
     b->mapping_ptr = m;
 }
 
+static void add_comment_f(struct builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_comment_f(struct builder *b, const char *fmt, ...)
+{
+    char *text;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(&text, fmt, ap);
+    va_end(ap);
+    if (n >= 0) {
+        add_comment(b, text);
+        free(text);
+    }
+}
+
+static void add_path_comments(struct builder *b)
+{
+    add_comment(b, "calls: exact call counts. time: ns, each sample (a call path, leaf first) "
+                   "valued with its SELF time: flat is self time, cum inclusive time");
+    add_comment(b, "frames are timed functions; a caller that ran untimed between two "
+                   "is a frame of its own");
+    uint64_t in_no_path = b->cg->path_overflow_calls + b->cg->overflow_calls;
+    if (in_no_path > 0)
+        add_comment_f(b, "%" PRIu64 " calls did not fit in the path tables (at most %" PRIu64
+                      " paths per thread): one sample '" OVERFLOW_FRAME "' with their calls, "
+                      "time 0", in_no_path, b->cg->max_paths);
+}
+
 static void add_comments(struct builder *b)
 {
     const struct gst_stats *st = b->st;
-    char *text;
 
-    if (asprintf(&text, "gostat: pid %" PRId64 " %s, %s, %zu functions called", st->hdr.pid,
-                 st->hdr.exe, st->live ? "live snapshot" : "exited", b->view->count) >= 0) {
-        add_comment(b, text);
-        free(text);
-    }
-    add_comment(b, "calls: exact call counts. time: total time of the calls in ns, "
-                   "inclusive of callees: flat equals cum, and sums over functions count "
-                   "nested calls more than once");
+    add_comment_f(b, "gostat: pid %" PRId64 " %s, %s, %zu functions called", st->hdr.pid,
+                  st->hdr.exe, st->live ? "live snapshot" : "exited", b->view->count);
+    if (b->cg)
+        add_path_comments(b);
+    else
+        add_comment(b, "calls: exact call counts. time: total time of the calls in ns, "
+                       "inclusive of callees: flat equals cum (no call paths: built without "
+                       "--time-all), and sums over functions count nested calls more than once");
     add_comment(b, "time is 0 where a function has no time; its sample has the label untimed=REASON");
-    if (st->timing && st->hdr.sample_every > 1 &&
-        asprintf(&text, "timing sampled 1 call in %" PRIu32 ": time is mean x calls, an estimate",
-                 st->hdr.sample_every) >= 0) {
-        add_comment(b, text);
-        free(text);
-    } else if (st->sampling) {
+    if (st->timing && st->hdr.sample_every > 1)
+        add_comment_f(b, "timing sampled 1 call in %" PRIu32 ": time is mean x calls, an estimate",
+                      st->hdr.sample_every);
+    else if (st->sampling)
         add_comment(b, "timing sampled (default mode): where not every call was timed, "
                        "time is mean x calls, an estimate");
-    }
     if (st->hdr.go_version[0])
         add_comment(b, st->hdr.go_version);
 }
@@ -248,11 +377,9 @@ static int64_t duration_ns(const struct gst_stats *st)
     return ns > st->hdr.start_time_ns ? (int64_t)(ns - st->hdr.start_time_ns) : 0;
 }
 
-static void set_profile(struct builder *b)
+static void set_types(struct builder *b)
 {
     pb_profile *p = &b->profile;
-    size_t n = b->view->count;
-
     set_value_type(b, &b->sample_types[VALUE_CALLS], "calls", "count");
     set_value_type(b, &b->sample_types[VALUE_TIME], "time", "nanoseconds");
     for (int v = 0; v < NVALUES; v++)
@@ -265,21 +392,69 @@ static void set_profile(struct builder *b)
     p->period = 1;
     /* Calls by default: exact, and additive the way pprof adds samples. */
     p->default_sample_type = b->sample_types[VALUE_CALLS].type;
+}
+
+/* The arrays no longer grow: point the messages at their parts. */
+static int link_messages(struct builder *b)
+{
+    pb_profile *p = &b->profile;
+    b->sample_ptrs = calloc(b->nsamples + 1, sizeof *b->sample_ptrs);
+    b->location_ptrs = calloc(b->nframes + 1, sizeof *b->location_ptrs);
+    b->function_ptrs = calloc(b->nframes + 1, sizeof *b->function_ptrs);
+    if (!b->sample_ptrs || !b->location_ptrs || !b->function_ptrs)
+        return gr_fail(b->err, "%s: out of memory for a profile of %zu samples", b->st->path,
+                       b->nsamples);
+    for (size_t i = 0; i < b->nframes; i++) {
+        struct frame *fr = &b->frames[i];
+        fr->line_ptr = &fr->line;
+        fr->loc.line = &fr->line_ptr;
+        b->location_ptrs[i] = &fr->loc;
+        b->function_ptrs[i] = &fr->fn;
+    }
+    for (size_t i = 0; i < b->nsamples; i++) {
+        struct sample *s = &b->samples[i];
+        perftools__profiles__sample__init(&s->s);
+        s->s.n_location_id = s->nlocs;
+        s->s.location_id = b->loc_ids + s->first_loc;
+        s->s.n_value = NVALUES;
+        s->s.value = s->values;
+        if (s->label.key) {
+            s->label_ptr = &s->label;
+            s->s.n_label = 1;
+            s->s.label = &s->label_ptr;
+        }
+        b->sample_ptrs[i] = &s->s;
+    }
+    p->n_sample = b->nsamples;
+    p->sample = b->sample_ptrs;
+    p->n_location = p->n_function = b->nframes;
+    p->location = b->location_ptrs;
+    p->function = b->function_ptrs;
+    return 0;
+}
+
+static int set_profile(struct builder *b)
+{
+    pb_profile *p = &b->profile;
+
+    set_types(b);
     p->time_nanos = b->st->hdr.start_time_ns > INT64_MAX ? 0 : (int64_t)b->st->hdr.start_time_ns;
     p->duration_nanos = duration_ns(b->st);
+    if (b->cg)
+        add_path_samples(b);
+    else
+        for (size_t i = 0; i < b->view->count && !b->failed; i++)
+            add_flat_sample(b, b->view->funcs[i]);
     set_mapping(b);
     p->n_mapping = 1;
     p->mapping = &b->mapping_ptr;
-    for (size_t i = 0; i < n; i++)
-        add_function(b, i);
-    p->n_sample = p->n_location = p->n_function = n;
-    p->sample = b->sample_ptrs;
-    p->location = b->location_ptrs;
-    p->function = b->function_ptrs;
     add_comments(b);
     p->comment = b->comments;
+    if (b->failed || link_messages(b) < 0)
+        return -1;
     p->string_table = b->strings.strings;
     p->n_string_table = b->strings.count;
+    return b->failed ? -1 : 0;
 }
 
 static int pack_and_write(struct builder *b, FILE *out, const char *name)
@@ -295,25 +470,32 @@ static int pack_and_write(struct builder *b, FILE *out, const char *name)
 }
 
 int gst_pprof_write(FILE *out, const char *name, const struct gst_stats *st,
-                    const struct gst_view *view, struct gr_error *err)
+                    const struct gst_view *view, const struct gst_callgraph *cg,
+                    struct gr_error *err)
 {
     struct builder b;
-    /* names, files and untimed reasons, plus a few fixed strings */
-    size_t max_strings = view->count * 3 + 16 + MAX_COMMENTS;
+    size_t nnodes = cg && cg->present ? cg->nnodes : 0;
+    /* frames: functions and callers; strings: their names, files and
+     * untimed reasons, plus a few fixed ones */
+    size_t max_frames = st->hdr.nfuncs + nnodes + 2;
+    size_t max_strings = max_frames * 3 + 32 + MAX_COMMENTS;
     int rc = -1;
 
     memset(&b, 0, sizeof b);
     b.st = st;
     b.view = view;
+    b.cg = cg && cg->present ? cg : NULL;
     b.err = err;
     perftools__profiles__profile__init(&b.profile);
     if (gst_intern_init(&b.strings, max_strings, err) < 0)
         return -1;
-    str(&b, "");   /* string_table[0] must be "" */
-    if (alloc_arrays(&b, view->count) == 0) {
-        set_profile(&b);
-        rc = b.failed ? -1 : pack_and_write(&b, out, name);
+    if (gst_intern_init(&b.frame_names, max_frames, err) < 0) {
+        gst_intern_free(&b.strings);
+        return -1;
     }
+    str(&b, "");   /* string_table[0] must be "" */
+    if (set_profile(&b) == 0)
+        rc = pack_and_write(&b, out, name);
     free_builder(&b);
     return rc;
 }

@@ -1,20 +1,27 @@
 /* pprof.h: a stats file as a pprof profile (profile.proto, gzipped), for
- * "gostat pprof". One sample per function, whose only location is the
- * function itself, with two values: calls/count (exact) and
- * time/nanoseconds (inclusive of callees; 0 when the function has no
- * time, with the label untimed=REASON). */
+ * "gostat pprof", with two values: calls/count (exact) and
+ * time/nanoseconds. With call paths (--time-all), one sample per calling
+ * context, its frames as locations, valued with its calls and self time
+ * (flat = self, cum = inclusive); functions no path holds (untimed) are
+ * samples of their own. Without paths, one sample per function, whose only
+ * location is the function itself, its time inclusive of callees (flat
+ * equals cum). A function without a time has 0 and the label
+ * untimed=REASON. */
 #ifndef GOSTAT_PPROF_H
 #define GOSTAT_PPROF_H
 
+#include "callgraph.h"
 #include "error.h"
 #include "statsfile.h"
 #include "view.h"
 
 #include <stdio.h>
 
-/* Writes the profile of view's functions to out; name is out's name for
- * error messages. Returns 0, or -1 with err. */
+/* Writes the profile of view's functions to out (with cg's paths whose
+ * last function is in view, when cg is not NULL and present); name is
+ * out's name for error messages. Returns 0, or -1 with err. */
 int gst_pprof_write(FILE *out, const char *name, const struct gst_stats *st,
-                    const struct gst_view *view, struct gr_error *err);
+                    const struct gst_view *view, const struct gst_callgraph *cg,
+                    struct gr_error *err);
 
 #endif

@@ -3,6 +3,7 @@
  * (shrank), each computed as one division of the two values so that
  * exact multiples compare exactly. */
 #include "profdiff.h"
+#include "vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -49,6 +50,10 @@ static bool compare(struct gst_change *c, const struct gst_pfunc *b, const struc
     c->calls_changed = (o->metric & GST_METRIC_CALLS) &&
                        reaches((double)c->base_calls, (double)c->new_calls, o->threshold);
     compare_time(c, b, n, o);
+    c->base_self_known = b && b->self_known;
+    c->new_self_known = n && n->self_known;
+    c->base_self_ns = c->base_self_known ? b->self_ns : 0;
+    c->new_self_ns = c->new_self_known ? n->self_ns : 0;
     if (c->calls_changed)
         c->severity = factor((double)c->base_calls, (double)c->new_calls);
     if (c->time_changed && factor(c->base_ns, c->new_ns) > c->severity)
@@ -66,6 +71,64 @@ static int by_severity(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+static bool compare_arc(struct gst_arc_change *c, const char *callee, const struct gst_parc *b,
+                        const struct gst_parc *n, const struct gst_diff_options *o)
+{
+    memset(c, 0, sizeof *c);
+    c->callee = callee;
+    c->caller = b ? b->caller : n->caller;
+    c->base_calls = b ? b->calls : 0;
+    c->new_calls = n ? n->calls : 0;
+    c->calls_changed = (o->metric & GST_METRIC_CALLS) &&
+                       reaches((double)c->base_calls, (double)c->new_calls, o->threshold);
+    c->base_time_known = b && b->time_known;
+    c->new_time_known = n && n->time_known;
+    c->base_ns = c->base_time_known ? b->total_ns : 0;
+    c->new_ns = c->new_time_known ? n->total_ns : 0;
+    c->time_compared = c->base_time_known && c->new_time_known && c->base_ns > 0 && c->new_ns > 0;
+    c->time_changed = (o->metric & GST_METRIC_TIME) && c->time_compared &&
+                      reaches(c->base_ns, c->new_ns, o->threshold);
+    if (c->calls_changed)
+        c->severity = factor((double)c->base_calls, (double)c->new_calls);
+    if (c->time_changed && factor(c->base_ns, c->new_ns) > c->severity)
+        c->severity = factor(c->base_ns, c->new_ns);
+    c->grew = (c->calls_changed && c->new_calls > c->base_calls) ||
+              (c->time_changed && c->new_ns > c->base_ns);
+    return c->calls_changed || c->time_changed;
+}
+
+/* The arcs into one function present in both profiles with callers. */
+static int diff_arcs(struct gst_diff *d, const struct gst_pfunc *b, const struct gst_pfunc *n,
+                     const struct gst_diff_options *o, size_t *cap, struct gr_error *err)
+{
+    size_t i = 0, j = 0;
+    while (i < b->ncallers || j < n->ncallers) {
+        int order = i == b->ncallers   ? 1
+                    : j == n->ncallers ? -1
+                                       : strcmp(b->callers[i].caller, n->callers[j].caller);
+        const struct gst_parc *x = order <= 0 ? &b->callers[i++] : NULL;
+        const struct gst_parc *y = order >= 0 ? &n->callers[j++] : NULL;
+        if ((x ? x->calls : 0) < o->min_calls && (y ? y->calls : 0) < o->min_calls)
+            continue;
+        d->arcs_compared++;
+        struct gst_arc_change *a = gr_vec_grow(d->arcs, cap, d->narcs + 1, sizeof *a);
+        if (!a)
+            return gr_fail(err, "out of memory comparing %zu arcs", d->narcs + 1);
+        d->arcs = a;
+        d->narcs += compare_arc(&d->arcs[d->narcs], b->name, x, y, o);
+    }
+    return 0;
+}
+
+static int by_arc_severity(const void *a, const void *b)
+{
+    const struct gst_arc_change *x = a, *y = b;
+    if (x->severity != y->severity)
+        return x->severity < y->severity ? 1 : -1;
+    int c = strcmp(x->callee, y->callee);
+    return c ? c : strcmp(x->caller, y->caller);
+}
+
 int gst_diff_profiles(const struct gst_profile *base, const struct gst_profile *next,
                       const struct gst_diff_options *o, struct gst_diff *d, struct gr_error *err)
 {
@@ -74,13 +137,18 @@ int gst_diff_profiles(const struct gst_profile *base, const struct gst_profile *
     if (!d->changes)
         return gr_fail(err, "out of memory comparing %zu and %zu functions", base->nfuncs,
                        next->nfuncs);
-    size_t i = 0, j = 0;
+    size_t i = 0, j = 0, arcs_cap = 0;
     while (i < base->nfuncs || j < next->nfuncs) {
         int order = i == base->nfuncs   ? 1
                     : j == next->nfuncs ? -1
                                         : strcmp(base->funcs[i].name, next->funcs[j].name);
         const struct gst_pfunc *b = order <= 0 ? &base->funcs[i++] : NULL;
         const struct gst_pfunc *n = order >= 0 ? &next->funcs[j++] : NULL;
+        if (b && n && b->has_callers && n->has_callers &&
+            diff_arcs(d, b, n, o, &arcs_cap, err) < 0) {
+            gst_diff_free(d);
+            return -1;
+        }
         if ((b ? b->calls : 0) < o->min_calls && (n ? n->calls : 0) < o->min_calls)
             continue;
         d->compared++;
@@ -90,11 +158,14 @@ int gst_diff_profiles(const struct gst_profile *base, const struct gst_profile *
         }
     }
     qsort(d->changes, d->count, sizeof *d->changes, by_severity);
+    if (d->narcs)
+        qsort(d->arcs, d->narcs, sizeof *d->arcs, by_arc_severity);
     return 0;
 }
 
 void gst_diff_free(struct gst_diff *d)
 {
     free(d->changes);
+    free(d->arcs);
     memset(d, 0, sizeof *d);
 }

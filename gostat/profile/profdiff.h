@@ -1,6 +1,7 @@
 /* profdiff.h: what changed between two profiles (gostat diff): per
  * function, the factor by which its calls and its total time changed, and
- * whether that factor reaches the threshold either way. */
+ * whether that factor reaches the threshold either way; likewise per
+ * caller -> callee arc where both profiles recorded the callee's callers. */
 #ifndef GOSTAT_PROFDIFF_H
 #define GOSTAT_PROFDIFF_H
 
@@ -27,10 +28,26 @@ struct gst_change {
     bool time_compared;        /* both totals known and > 0 */
     double base_ns, new_ns;    /* total_ns; 0 unless known */
     bool base_time_known, new_time_known;
+    bool base_self_known, new_self_known;  /* self_ns shown, not compared */
+    double base_self_ns, new_self_ns;
     bool calls_changed, time_changed;  /* reached the threshold (and counted) */
     bool regression;           /* calls or time grew by the threshold or more */
     double severity;           /* the largest factor counted, up or down
                                   (INFINITY for 0 -> n and n -> 0) */
+};
+
+/* One caller -> callee arc that changed, compared like a function (its
+ * calls and inclusive time through the arc), for callees whose callers
+ * both profiles recorded. Arc changes are shown, not counted as
+ * regressions: the callee's own calls and time say that. */
+struct gst_arc_change {
+    const char *caller, *callee;
+    uint64_t base_calls, new_calls;
+    bool time_compared;
+    double base_ns, new_ns;
+    bool base_time_known, new_time_known;
+    bool calls_changed, time_changed, grew;
+    double severity;
 };
 
 struct gst_diff {
@@ -38,6 +55,9 @@ struct gst_diff {
     size_t count;
     size_t compared;              /* functions not ignored by min_calls */
     size_t regressions;
+    struct gst_arc_change *arcs;  /* most severe first, then callee, caller */
+    size_t narcs;
+    size_t arcs_compared;         /* arcs not ignored by min_calls */
 };
 
 /* Compares two sorted profiles. Returns 0, or -1 with err (no memory). */

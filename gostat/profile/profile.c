@@ -18,10 +18,18 @@ static void free_process(struct gst_process *proc)
     free(proc->source);
 }
 
+static void free_callers(struct gst_parc *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(c[i].caller);
+    free(c);
+}
+
 static void free_func(struct gst_pfunc *f)
 {
     free(f->name);
     free(f->file);
+    free_callers(f->callers, f->ncallers);
 }
 
 void gst_profile_free(struct gst_profile *p)
@@ -60,6 +68,23 @@ int gst_profile_add_process(struct gst_profile *p, const struct gst_process *pro
     return 0;
 }
 
+static int copy_callers(struct gst_pfunc *to, const struct gst_pfunc *from)
+{
+    if (from->ncallers == 0)
+        return 0;
+    to->callers = calloc(from->ncallers, sizeof *to->callers);
+    if (!to->callers)
+        return -1;
+    for (size_t i = 0; i < from->ncallers; i++) {
+        to->callers[i] = from->callers[i];
+        to->callers[i].caller = dup_or_empty(from->callers[i].caller);
+        to->ncallers = i + 1;
+        if (!to->callers[i].caller)
+            return -1;
+    }
+    return 0;
+}
+
 int gst_profile_add_func(struct gst_profile *p, const struct gst_pfunc *f, struct gr_error *err)
 {
     struct gst_pfunc *funcs = gr_vec_grow(p->funcs, &p->funcs_cap, p->nfuncs + 1, sizeof *funcs);
@@ -69,6 +94,12 @@ int gst_profile_add_func(struct gst_profile *p, const struct gst_pfunc *f, struc
     struct gst_pfunc copy = *f;
     copy.name = dup_or_empty(f->name);
     copy.file = dup_or_empty(f->file);
+    copy.callers = NULL;
+    copy.ncallers = 0;
+    if (copy.name && copy.file && copy_callers(&copy, f) < 0) {
+        free_func(&copy);
+        return gr_fail(err, "out of memory for %zu callers", f->ncallers);
+    }
     if (!copy.name || !copy.file) {
         free_func(&copy);
         return gr_fail(err, "out of memory");
@@ -96,6 +127,54 @@ static uint64_t add_saturating(uint64_t a, uint64_t b)
     return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
 }
 
+static int by_caller_name(const void *a, const void *b)
+{
+    return strcmp(((const struct gst_parc *)a)->caller, ((const struct gst_parc *)b)->caller);
+}
+
+/* Sorts f's callers by name and folds same-named ones into one. */
+static void fold_callers(struct gst_pfunc *f)
+{
+    if (f->ncallers == 0)
+        return;
+    qsort(f->callers, f->ncallers, sizeof *f->callers, by_caller_name);
+    size_t kept = 0;
+    for (size_t i = 1; i < f->ncallers; i++) {
+        struct gst_parc *into = &f->callers[kept], *from = &f->callers[i];
+        if (strcmp(into->caller, from->caller) != 0) {
+            f->callers[++kept] = *from;
+            continue;
+        }
+        into->calls = add_saturating(into->calls, from->calls);
+        if (from->time_known) {
+            into->total_ns = into->time_known ? into->total_ns + from->total_ns : from->total_ns;
+            into->time_known = true;
+        }
+        free(from->caller);
+    }
+    f->ncallers = kept + 1;
+}
+
+/* Moves from's callers to the end of into's (folded later). Out of
+ * memory: they are dropped and into's callers marked unknown. */
+static void take_callers(struct gst_pfunc *into, struct gst_pfunc *from)
+{
+    into->has_callers |= from->has_callers;
+    if (from->ncallers == 0)
+        return;
+    struct gst_parc *c = realloc(into->callers, (into->ncallers + from->ncallers) * sizeof *c);
+    if (!c) {
+        into->has_callers = false;
+        return;
+    }
+    memcpy(c + into->ncallers, from->callers, from->ncallers * sizeof *c);
+    into->callers = c;
+    into->ncallers += from->ncallers;
+    free(from->callers);
+    from->callers = NULL;
+    from->ncallers = 0;
+}
+
 /* Adds from's counts to into; from is then freed. */
 static void fold(struct gst_pfunc *into, struct gst_pfunc *from)
 {
@@ -112,6 +191,11 @@ static void fold(struct gst_pfunc *into, struct gst_pfunc *from)
         into->max_ns = into->any_time && into->max_ns > from->max_ns ? into->max_ns : from->max_ns;
         into->any_time = true;
     }
+    if (from->self_known) {
+        into->self_ns = into->self_known ? into->self_ns + from->self_ns : from->self_ns;
+        into->self_known = true;
+    }
+    take_callers(into, from);
     free_func(from);
 }
 
@@ -128,6 +212,20 @@ void gst_profile_sort(struct gst_profile *p)
             p->funcs[++kept] = p->funcs[i];
     }
     p->nfuncs = kept + 1;
+    for (size_t i = 0; i < p->nfuncs; i++)
+        fold_callers(&p->funcs[i]);
+}
+
+static int by_caller_key(const void *key, const void *elem)
+{
+    return strcmp(key, ((const struct gst_parc *)elem)->caller);
+}
+
+const struct gst_parc *gst_pfunc_find_caller(const struct gst_pfunc *f, const char *caller)
+{
+    if (f->ncallers == 0)
+        return NULL;
+    return bsearch(caller, f->callers, f->ncallers, sizeof *f->callers, by_caller_key);
 }
 
 static int by_name_key(const void *key, const void *elem)

@@ -21,6 +21,15 @@ struct gst_process {
     char *source;              /* the stats file or JSON it was read from */
 };
 
+/* One caller -> callee arc into a function, keyed by the caller's name
+ * (entries differ between builds). */
+struct gst_parc {
+    char *caller;
+    uint64_t calls;
+    bool time_known;
+    double total_ns;           /* the callee's inclusive time through the arc */
+};
+
 struct gst_pfunc {
     char *name;
     char *file;                /* "" when unknown */
@@ -36,6 +45,13 @@ struct gst_pfunc {
                                   estimate for all calls (times.h) */
     bool any_time;             /* at least one duration: min/max exist */
     double min_ns, max_ns;
+    bool self_known;           /* self_ns is known (summed like total_ns) */
+    double self_ns;            /* time outside its timed callees */
+    bool has_callers;          /* callers known (a --time-all file, or JSON
+                                  with "callers"); false: none recorded */
+    struct gst_parc *callers;  /* by caller name, one per name once
+                                  gst_profile_sort ran; owned */
+    size_t ncallers;
 };
 
 struct gst_profile {
@@ -53,15 +69,20 @@ void gst_profile_free(struct gst_profile *p);
 int gst_profile_add_process(struct gst_profile *p, const struct gst_process *proc,
                             struct gr_error *err);
 
-/* Appends a copy of f. Same-named functions stay separate until
- * gst_profile_sort folds them. */
+/* Appends a copy of f (its callers too). Same-named functions stay
+ * separate until gst_profile_sort folds them. */
 int gst_profile_add_func(struct gst_profile *p, const struct gst_pfunc *f, struct gr_error *err);
 
 /* Sorts by name and folds same-named functions into one: calls, timed
- * calls, their durations and known total times add up, min and max are the smallest and
- * largest seen; file and line are a known pair (the first by file
- * name, then line, so the result does not depend on input order). */
+ * calls, their durations and known total and self times add up, min and
+ * max are the smallest and largest seen; file and line are a known pair
+ * (the first by file name, then line, so the result does not depend on
+ * input order); callers are merged by caller name (calls and known times
+ * add up) and sorted by it. */
 void gst_profile_sort(struct gst_profile *p);
+
+/* The arc from caller into f, or NULL (needs gst_profile_sort). */
+const struct gst_parc *gst_pfunc_find_caller(const struct gst_pfunc *f, const char *caller);
 
 /* The function called name, or NULL (needs gst_profile_sort). */
 const struct gst_pfunc *gst_profile_find(const struct gst_profile *p, const char *name);

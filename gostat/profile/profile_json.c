@@ -11,13 +11,14 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Where a value being checked sits, for error messages: the file and a
  * path like "functions[3]". */
 struct where {
     const char *file;
-    char at[64];
+    char at[96];
     struct gr_error *err;
 };
 
@@ -145,22 +146,69 @@ static int read_times(const struct where *w, json_t *obj, struct gst_pfunc *f)
     return 0;
 }
 
-static int read_function(const struct where *w, json_t *obj, struct gst_profile *p)
+/* One element of "callers": {"name","calls","total_ns"} ("entry" and
+ * anything else ignored: addresses differ between builds). */
+static int read_caller(struct where *w, json_t *obj, struct gst_parc *c)
+{
+    const char *name = NULL;
+    if (!json_is_object(obj))
+        return gr_fail(w->err, "%s: %s: expected an object", w->file, w->at);
+    if (get_string(w, obj, "name", &name) < 0 || need_uint(w, obj, "calls", &c->calls) < 0 ||
+        get_ns(w, obj, "total_ns", &c->total_ns, &c->time_known) < 0)
+        return -1;
+    if (!name)
+        return bad(w, "name", "a string");
+    c->caller = (char *)name;   /* jansson's; gst_profile_add_func copies it */
+    return 0;
+}
+
+/* "callers": absent or null: not recorded; else an array. f->callers is
+ * malloc'ed (the names jansson's), freed by the caller. */
+static int read_callers(struct where *w, json_t *obj, struct gst_pfunc *f)
+{
+    json_t *arr = json_object_get(obj, "callers");
+    if (!arr || json_is_null(arr))
+        return 0;
+    if (!json_is_array(arr))
+        return bad(w, "callers", "an array or null");
+    f->has_callers = true;
+    size_t n = json_array_size(arr);
+    f->callers = calloc(n ? n : 1, sizeof *f->callers);
+    if (!f->callers)
+        return gr_fail(w->err, "%s: out of memory for %zu callers", w->file, n);
+    char at[sizeof w->at];
+    memcpy(at, w->at, sizeof at);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(w->at, sizeof w->at, "%.40s.callers[%zu]", at, i);
+        if (read_caller(w, json_array_get(arr, i), &f->callers[i]) < 0)
+            return -1;
+        f->ncallers = i + 1;
+    }
+    memcpy(w->at, at, sizeof at);
+    return 0;
+}
+
+static int read_function(struct where *w, json_t *obj, struct gst_profile *p)
 {
     struct gst_pfunc f = { .name = NULL };
     const char *name = NULL, *file = "";
     uint64_t line = 0;
     bool has_line;
+    int rc = -1;
     if (get_string(w, obj, "name", &name) < 0 || get_string(w, obj, "file", &file) < 0 ||
         get_uint(w, obj, "line", UINT32_MAX, &line, &has_line) < 0 ||
-        need_uint(w, obj, "calls", &f.calls) < 0 || read_times(w, obj, &f) < 0)
+        need_uint(w, obj, "calls", &f.calls) < 0 || read_times(w, obj, &f) < 0 ||
+        get_ns(w, obj, "self_ns", &f.self_ns, &f.self_known) < 0)
         return -1;
     if (!name)
         return bad(w, "name", "a string");
     f.name = (char *)name;
     f.file = (char *)file;
     f.line = (uint32_t)line;
-    return gst_profile_add_func(p, &f, w->err);
+    if (read_callers(w, obj, &f) == 0)
+        rc = gst_profile_add_func(p, &f, w->err);
+    free(f.callers);
+    return rc;
 }
 
 static int read_functions(struct where *w, json_t *root, struct gst_profile *p)
@@ -221,6 +269,19 @@ static void put_process(FILE *out, const struct gst_process *proc)
     fputc('}', out);
 }
 
+static void put_callers(FILE *out, const struct gst_pfunc *f)
+{
+    fputs(",\"callers\":[", out);
+    for (size_t i = 0; i < f->ncallers; i++) {
+        fputs(i ? ",{\"name\":" : "{\"name\":", out);
+        gst_json_put_string(out, f->callers[i].caller);
+        fprintf(out, ",\"calls\":%" PRIu64, f->callers[i].calls);
+        put_ns(out, "total_ns", f->callers[i].time_known, f->callers[i].total_ns);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
 /* Percentiles need the duration histograms, which a profile does not
  * keep: they are null, as is any duration not measured. */
 static void put_function(FILE *out, const struct gst_pfunc *f)
@@ -240,6 +301,10 @@ static void put_function(FILE *out, const struct gst_pfunc *f)
     fputs(",\"p50_ns\":null,\"p90_ns\":null,\"p99_ns\":null", out);
     put_ns(out, "min_ns", f->any_time, f->min_ns);
     put_ns(out, "max_ns", f->any_time, f->max_ns);
+    if (f->self_known)
+        put_ns(out, "self_ns", true, f->self_ns);
+    if (f->has_callers)
+        put_callers(out, f);
     fputc('}', out);
 }
 

@@ -1,6 +1,7 @@
 /* profile_load.c: a profile from a PID, a stats file or a JSON file. */
 #include "profile_load.h"
 
+#include "callgraph.h"
 #include "profile_json.h"
 #include "target.h"
 #include "times.h"
@@ -8,6 +9,7 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static struct gst_pfunc func_of(const struct gst_stats *st, const struct gst_func *f)
 {
@@ -18,7 +20,48 @@ static struct gst_pfunc func_of(const struct gst_stats *st, const struct gst_fun
         .timed_ns = t.any ? (double)f->total_ticks * st->clock.ns_per_tick : 0,
         .time_known = t.known, .total_ns = t.total_ns,
         .any_time = t.any, .min_ns = t.min_ns, .max_ns = t.max_ns,
+        .self_known = t.self_known, .self_ns = t.self_ns,
     };
+}
+
+/* f's arcs in (the names point into cg and st, copied by
+ * gst_profile_add_func). pf->callers is malloc'ed. */
+static int add_callers(struct gst_pfunc *pf, const struct gst_callgraph *cg,
+                       const struct gst_func *f, struct gr_error *err)
+{
+    const struct gst_cg_arc **arcs;
+    long n = gst_callgraph_callers(cg, f, &arcs, err);
+    if (n < 0)
+        return -1;
+    pf->has_callers = true;
+    pf->callers = calloc(n ? (size_t)n : 1, sizeof *pf->callers);
+    if (!pf->callers) {
+        free(arcs);
+        return gr_fail(err, "out of memory for %ld callers", n);
+    }
+    for (long i = 0; i < n; i++)
+        pf->callers[i] = (struct gst_parc){ .caller = (char *)arcs[i]->caller_name,
+                                            .calls = arcs[i]->calls, .time_known = true,
+                                            .total_ns = arcs[i]->total_ns };
+    pf->ncallers = (size_t)n;
+    free(arcs);
+    return 0;
+}
+
+static int add_funcs(struct gst_profile *p, const struct gst_stats *st,
+                     const struct gst_callgraph *cg, struct gr_error *err)
+{
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
+        const struct gst_func *f = &st->funcs[i];
+        struct gst_pfunc pf = func_of(st, f);
+        if (cg->present && f->timed && add_callers(&pf, cg, f, err) < 0)
+            return -1;
+        int rc = gst_profile_add_func(p, &pf, err);
+        free(pf.callers);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
 }
 
 int gst_profile_add_stats(struct gst_profile *p, const struct gst_stats *st, struct gr_error *err)
@@ -28,14 +71,12 @@ int gst_profile_add_stats(struct gst_profile *p, const struct gst_stats *st, str
         .build_id = (char *)st->hdr.build_id, .go_version = (char *)st->hdr.go_version,
         .source = (char *)st->path,
     };
-    if (gst_profile_add_process(p, &proc, err) < 0)
+    struct gst_callgraph cg;
+    if (gst_profile_add_process(p, &proc, err) < 0 || gst_callgraph_build(st, &cg, err) < 0)
         return -1;
-    for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
-        struct gst_pfunc f = func_of(st, &st->funcs[i]);
-        if (gst_profile_add_func(p, &f, err) < 0)
-            return -1;
-    }
-    return 0;
+    int rc = add_funcs(p, st, &cg, err);
+    gst_callgraph_free(&cg);
+    return rc;
 }
 
 static int load_stats(const char *target, struct gst_profile *p, struct gr_error *err)

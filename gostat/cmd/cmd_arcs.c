@@ -1,0 +1,78 @@
+/* cmd_arcs.c: the --callers/--callees listing of the functions whose name
+ * matches FUNC (a regex, like --filter), in --sort order (--top limits
+ * them), each with its arcs (out/arcs.c). */
+#include "cmd_arcs.h"
+
+#include "arcs.h"
+#include "callgraph.h"
+#include "exitcode.h"
+#include "regex_compile.h"
+#include "target.h"
+#include "view.h"
+
+#include <regex.h>
+#include <stdio.h>
+
+#define NO_PATHS "built without --time-all: no call graph; rebuild with gorewrite --time-all"
+
+static int report(const struct gr_error *err, int status)
+{
+    fprintf(stderr, "gostat: %s\n", err->msg);
+    return status;
+}
+
+static int print_all(const struct gst_options *o, const struct gst_stats *st,
+                     const struct gst_callgraph *cg, const struct gst_view *v, struct gr_error *err)
+{
+    for (size_t i = 0; i < v->count; i++) {
+        if (i)
+            putchar('\n');
+        if (o->callers && gst_arcs_print(stdout, st, cg, v->funcs[i], GST_ARCS_CALLERS, err) < 0)
+            return -1;
+        if (o->callers && o->callees)
+            putchar('\n');
+        if (o->callees && gst_arcs_print(stdout, st, cg, v->funcs[i], GST_ARCS_CALLEES, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int show(const struct gst_options *o, const char *func, const struct gst_stats *st,
+                const regex_t *re, struct gr_error *err)
+{
+    struct gst_view_options vo = { .sort = o->sort, .filter = re, .top = o->top };
+    struct gst_callgraph cg;
+    struct gst_view v;
+    if (gst_callgraph_build(st, &cg, err) < 0)
+        return GST_EXIT_STATS;
+    int status = GST_EXIT_STATS;
+    if (!cg.present)
+        gr_fail(err, "%s: " NO_PATHS, st->path);
+    else if (gst_view_build(st, &vo, &v, err) == 0) {
+        if (v.count == 0)
+            gr_fail(err, "%s: no function matches '%s'", st->path, func);
+        else if (print_all(o, st, &cg, &v, err) == 0)
+            status = GST_EXIT_OK;
+        gst_view_free(&v);
+    }
+    gst_callgraph_free(&cg);
+    return status;
+}
+
+int gst_show_arcs(const struct gst_options *o)
+{
+    const char *func = o->callers ? o->callers : o->callees;
+    const char *opt = o->callers ? "--callers" : "--callees";
+    struct gr_error err;
+    struct gst_stats st;
+    regex_t re;
+    if (gr_regex_compile(&re, func, opt, &err) < 0)
+        return report(&err, GST_EXIT_USAGE);
+    int status = GST_EXIT_STATS;
+    if (gst_open_target(o->target, &st, &err) == 0) {
+        status = show(o, func, &st, &re, &err);
+        gst_stats_close(&st);
+    }
+    regfree(&re);
+    return status == GST_EXIT_OK ? status : report(&err, status);
+}

@@ -1,0 +1,65 @@
+/* folded.c: writing folded stacks. Readers split a line at its last space
+ * and the stack at each ';', so a name keeps its spaces (Go's shape types
+ * have them) but not its semicolons. */
+#include "folded.h"
+
+#include "cgpath.h"
+#include "utf8.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OVERFLOW_FRAME "(path overflow)"
+
+char *gst_folded_frame_name(const char *name)
+{
+    char *s = gst_utf8_clean(name);
+    if (!s)
+        return NULL;
+    for (char *p = s; (p = strchr(p, ';')); p++)
+        *p = ',';
+    return s;
+}
+
+/* The node's value in whole units; 0 for what is not above 0 (a self time
+ * below 0 is clock noise between a call and its callees). */
+static uint64_t value_of(const struct gst_cg_node *n, enum gst_folded_value v)
+{
+    double x = v == GST_FOLDED_CALLS ? (double)n->calls
+               : v == GST_FOLDED_TIME ? n->total_ns : n->self_ns;
+    if (!(x >= 0.5))
+        return 0;
+    return x >= 0x1p64 ? UINT64_MAX : (uint64_t)nearbyint(x);
+}
+
+static int put_path(FILE *out, const struct gst_cg_path *p, uint64_t value, struct gr_error *err)
+{
+    for (size_t k = 0; k < p->count; k++) {
+        char *name = gst_folded_frame_name(p->frames[k].name);
+        if (!name)
+            return gr_fail(err, "out of memory for a frame name");
+        fprintf(out, "%s%s", k ? ";" : "", name);
+        free(name);
+    }
+    fprintf(out, " %" PRIu64 "\n", value);
+    return 0;
+}
+
+int gst_folded_write(FILE *out, const struct gst_callgraph *cg, enum gst_folded_value v,
+                     struct gr_error *err)
+{
+    struct gst_cg_path p = { 0 };
+    int rc = 0;
+    for (size_t i = 0; i < cg->nnodes && rc == 0; i++) {
+        uint64_t value = value_of(&cg->nodes[i], v);
+        if (value > 0)
+            rc = gst_cg_path_of(cg, i, &p, err) < 0 ? -1 : put_path(out, &p, value, err);
+    }
+    gst_cg_path_free(&p);
+    uint64_t in_no_path = cg->path_overflow_calls + cg->overflow_calls;
+    if (rc == 0 && v == GST_FOLDED_CALLS && in_no_path > 0)
+        fprintf(out, OVERFLOW_FRAME " %" PRIu64 "\n", in_no_path);
+    return rc;
+}
