@@ -114,7 +114,7 @@ $(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/ca
 	$(BUILD)/gostat/out/arcs.o $(BUILD)/gostat/out/callgrind.o $(BUILD)/gostat/out/intern.o \
 	$(BUILD)/gostat/out/utf8.o $(BUILD)/gostat/out/duration.o $(BUILD)/gostat/out/term.o \
 	$(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/statsfile_check.o \
-	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/common/vec.o $(ERROR_OBJ)
+	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/gostat/read/syms.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_prologue: UNIT_LIBS := -lZydis -lZycore
