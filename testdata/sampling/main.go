@@ -16,8 +16,8 @@ import (
 var never = len(os.Args) > 5
 
 // The rounds of short and long: arguments 1 and 2 (the test picks them so
-// that each lands in the middle of a histogram bucket), 200 and 1500 else.
-var shortRounds, longRounds = 200, 1500
+// that each lands in the middle of a histogram bucket), 600 and 2400 else.
+var shortRounds, longRounds = 600, 2400
 
 //go:noinline
 func rare() { println("rare: unreachable") }
