@@ -54,6 +54,20 @@ static int is_race_build(const struct gr_program *prog)
     return 0;
 }
 
+/* A program that links runtime/cgo: its Go asm (crosscall2) and Go
+ * functions are in pclntab, also in stripped binaries and with external
+ * linking; internally linked C (x_cgo_init, _cgo_*) too. */
+static int links_runtime_cgo(const struct gr_program *prog)
+{
+    for (size_t i = 0; i < prog->nfuncs; i++) {
+        const char *n = prog->funcs[i].name;
+        if (strcmp(n, "crosscall2") == 0 || strncmp(n, "runtime/cgo.", 12) == 0 ||
+            strncmp(n, "_cgo_", 5) == 0 || strncmp(n, "x_cgo_", 6) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr_error *err)
 {
     memset(prog, 0, sizeof *prog);
@@ -71,6 +85,7 @@ int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr
         };
     }
     prog->race = is_race_build(prog);
+    prog->cgo = links_runtime_cgo(prog);
     if (gr_dwarf_read_fd(elf->path, elf->fd, &prog->dwarf, &prog->dwarf_error) < 0)
         prog->dwarf_ignored = 1;
     else

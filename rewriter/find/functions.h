@@ -30,6 +30,8 @@ struct gr_program {
     char build_id[128];
     char go_version[32];      /* "go1.22.12"; "" when unknown */
     int race;                 /* built with -race: g.racectx is in use */
+    int cgo;                  /* links runtime/cgo (cgo, -race, external
+                                 linking, c-shared): the C library owns FS */
     struct gr_go_layout layout; /* g/m offsets, set by go_layout_check.c's caller */
     int layout_unverified;    /* a release newer than every verified row */
     struct gr_func *funcs;    /* sorted by entry */

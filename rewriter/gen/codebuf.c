@@ -164,6 +164,12 @@ static void set_operand(ZydisEncoderOperand *op, const struct gr_operand *src)
         op->mem.displacement = src->value;
         op->mem.size = src->kind == GR_OP_MEM32 ? 4 : 8;
         break;
+    case GR_OP_FS:
+        op->type = ZYDIS_OPERAND_TYPE_MEMORY;
+        op->mem.base = ZYDIS_REGISTER_NONE;
+        op->mem.displacement = src->value;
+        op->mem.size = 8;
+        break;
     case GR_OP_IMM:
         op->type = ZYDIS_OPERAND_TYPE_IMMEDIATE;
         op->imm.s = src->value;
@@ -215,8 +221,11 @@ int gr_emit(struct gr_codebuf *c, ZydisMnemonic m, ZydisInstructionAttributes pr
     }
     ZydisEncoderRequest r = request(m, nops);
     r.prefixes = prefixes;
-    for (unsigned i = 0; i < nops && i < ZYDIS_ENCODER_MAX_OPERANDS; i++)
+    for (unsigned i = 0; i < nops && i < ZYDIS_ENCODER_MAX_OPERANDS; i++) {
         set_operand(&r.operands[i], &ops[i]);
+        if (ops[i].kind == GR_OP_FS)
+            r.prefixes |= ZYDIS_ATTRIB_HAS_SEGMENT_FS;
+    }
     size_t at = c->len;
     if (encode(c, &r, err) < 0)
         return -1;

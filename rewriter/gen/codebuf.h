@@ -48,16 +48,18 @@ int gr_emit_relocated_reg(struct gr_codebuf *c, const struct gr_insn *in, ZydisR
 
 /* An operand of an instruction we emit ourselves. */
 struct gr_operand {
-    enum { GR_OP_REG, GR_OP_MEM, GR_OP_MEM32, GR_OP_IMM } kind;
+    enum { GR_OP_REG, GR_OP_MEM, GR_OP_MEM32, GR_OP_IMM, GR_OP_FS } kind;
     ZydisRegister reg;      /* GR_OP_REG: the register; GR_OP_MEM: the base */
     int64_t value;          /* GR_OP_MEM: displacement (absolute address when
-                               the base is RIP); GR_OP_IMM: the immediate */
+                               the base is RIP); GR_OP_IMM: the immediate;
+                               GR_OP_FS: the qword at fs:[value] */
 };
 
 #define GR_REG(r) ((struct gr_operand){GR_OP_REG, (r), 0})
 #define GR_MEM(base, disp) ((struct gr_operand){GR_OP_MEM, (base), (int64_t)(disp)})
 #define GR_MEM32(base, disp) ((struct gr_operand){GR_OP_MEM32, (base), (int64_t)(disp)})
 #define GR_ABS(addr) GR_MEM(ZYDIS_REGISTER_RIP, (addr))
+#define GR_FS(disp) ((struct gr_operand){GR_OP_FS, ZYDIS_REGISTER_NONE, (int64_t)(disp)})
 #define GR_IMM(v) ((struct gr_operand){GR_OP_IMM, ZYDIS_REGISTER_NONE, (int64_t)(v)})
 
 /* Emits one instruction; memory operands are qwords (GR_MEM32: dwords). prefixes: 0 or

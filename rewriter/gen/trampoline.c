@@ -2,7 +2,12 @@
  *
  * Each thread owns a row of counters; its address is kept in the thread's
  * m.tls[1], reached through g (R14) -> g.m (see go_runtime.h). Go
- * allocates every m zeroed, so a thread starts with no row. A plain
+ * allocates every m zeroed, so a thread starts with no row. In a program
+ * without runtime/cgo (plan->row_from_fs) the runtime points FS at
+ * &m.tls[1] on every thread it makes, and it makes them all, so the row is
+ * one load, `mov r12, fs:[0]`, in place of the two through g below (and
+ * of the leaf trampoline's TLS load of g, two tests and two loads); the
+ * slow path stores a claimed row with `mov fs:[0], r12`. A plain
  * (unlocked) inc is exact because only the owning thread writes its row,
  * and a signal handler on that thread cannot split one instruction.
  *
@@ -210,13 +215,17 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
     TRY(JUMP(JZ, lb->later));
     TRY(refer(lb, c, LABEL_L, err));
-    if (g_from_tls) {
-        TRY(load_tls_g(c, fc, R13, err));
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, fc->rt->g_m)));
+    if (fc->plan->row_from_fs) {
+        TRY(GR_EMIT(c, err, MOV, GR_FS(0), GR_REG(R12)));
     } else {
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
+        if (g_from_tls) {
+            TRY(load_tls_g(c, fc, R13, err));
+            TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, fc->rt->g_m)));
+        } else {
+            TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
+        }
+        TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
     }
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
     TRY(JUMP(JMP, lb->at[LABEL_I]));
     place(lb, c, LABEL_L);
     TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
@@ -285,8 +294,12 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
      * entry; put g where the code below expects it. */
     if (pro->g_reg != G)
         TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
+    if (fc->plan->row_from_fs) {
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));
+    } else {
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
+    }
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
     TRY(JUMP(JZ, lb.later));
     TRY(refer(&lb, c, LABEL_S, err));
@@ -442,15 +455,19 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     int64_t counter = (int64_t)gr_layout_counter(fc->layout, fc->pf->counter);
     uint64_t shared_counter = gr_layout_row0(fc->layout) + (uint64_t)counter;
 
-    TRY(load_tls_g(c, fc, R12, err));
-    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, lb.later));
-    TRY(refer(&lb, c, LABEL_L, err));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, fc->rt->g_m)));
-    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, lb.later));
-    TRY(refer(&lb, c, LABEL_L, err));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
+    if (fc->plan->row_from_fs) {
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));   /* every thread is Go's */
+    } else {
+        TRY(load_tls_g(c, fc, R12, err));
+        TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+        TRY(JUMP(JZ, lb.later));
+        TRY(refer(&lb, c, LABEL_L, err));
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, fc->rt->g_m)));
+        TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+        TRY(JUMP(JZ, lb.later));
+        TRY(refer(&lb, c, LABEL_L, err));
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
+    }
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
     TRY(JUMP(JZ, lb.later));
     TRY(refer(&lb, c, LABEL_S, err));

@@ -175,6 +175,10 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
     struct gr_exit_scan scan;
     find_tls_load(elf, prog, scratch, plan);
+    plan->row_from_fs = !prog->cgo && !prog->race;
+    plan->row_access = plan->row_from_fs
+                           ? "fs:[0] (no runtime/cgo: the runtime points FS at m.tls[1] on every thread)"
+                           : "g.m.tls[1] (links runtime/cgo: FS belongs to the C library)";
     plan->sigpanic = gr_go_sigpanic_entry(prog, plan->rt->minor);
     if (plan->sigpanic && plan->rt->have_sig) {
         plan->sig_fields = (struct gr_go_sigfields){.minor = plan->rt->minor, .sig = plan->rt->g_sig,

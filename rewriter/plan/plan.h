@@ -42,6 +42,13 @@ struct gr_plan {
      * run where R14 is not g. tls_ninsns 0: none found. */
     uint64_t tls_entry;
     unsigned tls_ninsns;
+    /* The trampolines read the thread's row as fs:[0] instead of through
+     * g.m: without runtime/cgo the runtime itself points FS at &m.tls[1]
+     * on every thread (rt0_go's settls, and clone for each new m), and
+     * there are no threads Go did not make. row_access says which and why
+     * (gorewrite -v). */
+    int row_from_fs;
+    const char *row_access;
     /* Where a nil dereference in a relocated instruction goes, as the
      * runtime's signal handler would send it (go_sigpanic.h); sig NULL:
      * possibly-faulting entries are not relocated. */

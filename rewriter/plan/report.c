@@ -53,6 +53,7 @@ void gr_report_plan(FILE *out, const struct gr_plan *plan)
                 count_reason(untimed, &nuntimed, pf->untimed_reason);
         }
     }
+    fprintf(out, "row access: %s\n", plan->row_access);
     fprintf(out, "summary: %zu instrumented (%zu timed, %zu untimed), %zu skipped\n",
             plan->ninstrumented, plan->ntimed, plan->ninstrumented - plan->ntimed,
             plan->nfuncs - plan->ninstrumented);
