@@ -15,7 +15,7 @@ struct gr_options {
     uint32_t sample;        /* time about 1 call in this many (1: all; 0: the default mode) */
     int time_all;           /* time every call */
     uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
-    uint32_t max_paths;     /* --time-all: call paths per thread (rounded up to
+    uint32_t max_paths;     /* --call-graph: call paths per thread (rounded up to
                                a power of two); 0: no paths, arcs or self time */
     const char *layout_report;  /* --layout-report FILE, or NULL */
     int keep_setuid;        /* copy the input's setuid/setgid bits (dropped by default) */

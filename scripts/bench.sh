@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # make bench: cost per counted and per timed call, original vs instrumented
 # (--count-only, the default mode (first 1000 calls of each function timed,
-# then sampled ever more rarely), --time-all (every call timed, with call
-# paths, self time and arcs), --time-all --max-paths 0 (every call timed,
-# no call paths: the difference is what paths cost), --sample 16
+# then sampled ever more rarely), --time-all (every call timed), --call-graph
+# (every call timed, with call paths, self time and arcs: the difference is
+# what paths cost), --sample 16
 # and --sample 1000000 (after each function's first call practically none
 # timed: the cost of a call that is not timed)), in one run.
 # Workloads: loop (step, with a stack check, calling leaf, without one: two
@@ -25,7 +25,7 @@ export GOTOOLCHAIN=local GOPROXY=off GOCACHE="$PWD/build/gocache/bench" GOSTAT_D
 bin/gorewrite --count-only "$OUT/bench" "$OUT/bench.count" >/dev/null
 bin/gorewrite "$OUT/bench" "$OUT/bench.default" >/dev/null
 bin/gorewrite --time-all "$OUT/bench" "$OUT/bench.timed" >/dev/null
-bin/gorewrite --time-all --max-paths 0 "$OUT/bench" "$OUT/bench.nopaths" >/dev/null
+bin/gorewrite --call-graph "$OUT/bench" "$OUT/bench.graph" >/dev/null
 bin/gorewrite --sample 16 "$OUT/bench" "$OUT/bench.sampled" >/dev/null
 bin/gorewrite --sample 1000000 "$OUT/bench" "$OUT/bench.unsampled" >/dev/null
 cc -O2 -o "$OUT/rdtsc_cost" scripts/rdtsc_cost.c
@@ -58,7 +58,7 @@ echo "| --- | --- | ---: | ---: | ---: | ---: |"
 for w in "loop $CG_LOOP_N" "fib $CG_FIB_N" "leaf $CG_LOOP_N"; do
     set -- $w
     o=$(callgrind_insns "$OUT/bench" "$1" "$2")
-    for mode in count default timed nopaths sampled unsampled; do
+    for mode in count default timed graph sampled unsampled; do
         rm -f "$GOSTAT_DIR"/*
         i=$(callgrind_insns "$OUT/bench.$mode" "$1" "$2")
         c=$(counted_calls)
@@ -66,11 +66,11 @@ for w in "loop $CG_LOOP_N" "fib $CG_FIB_N" "leaf $CG_LOOP_N"; do
     done
 done
 echo
-echo "Modes: count = --count-only; default = the default mode; timed = --time-all (with call paths, self time"
-echo "and arcs); nopaths = --time-all --max-paths 0 (without); sampled = --sample 16;"
+echo "Modes: count = --count-only; default = the default mode; timed = --time-all; graph = --call-graph"
+echo "(--time-all with call paths, self time and arcs); sampled = --sample 16;"
 echo "unsampled = --sample 1000000 (each function's first call timed, then practically none: the cost of a call that is not timed)."
 echo
-echo "### Wall time (original, count-only, default, --time-all, --time-all --max-paths 0 and sampled (1 in 16) runs interleaved, 15 each, medians)"
+echo "### Wall time (original, count-only, default, --time-all, --call-graph and sampled (1 in 16) runs interleaved, 15 each, medians)"
 echo
 echo "| workload | mode | original median | instrumented median | ratio | calls | ns per call |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
@@ -80,13 +80,13 @@ for w in "loop $LOOP_N" "fib $FIB_N" "leaf $LOOP_N"; do
     "$OUT/bench.count" "$1" "$2" >/dev/null
     c=$(counted_calls)
     python3 scripts/interleave.py 15 "$c" "$1 $2" "$OUT/bench" count="$OUT/bench.count" \
-        default="$OUT/bench.default" timed="$OUT/bench.timed" nopaths="$OUT/bench.nopaths" \
+        default="$OUT/bench.default" timed="$OUT/bench.timed" graph="$OUT/bench.graph" \
         sampled="$OUT/bench.sampled" -- "$1" "$2"
     rm -f "$GOSTAT_DIR"/*
 done
 echo
 echo "fib recurses: each of its calls is a path of its own (fib(25): 242785), far more than a thread's"
-echo "16384 paths, so with --time-all nearly all of them take the overflow route (the arc table)."
+echo "16384 paths, so with --call-graph nearly all of them take the overflow route (the arc table)."
 echo
 echo "One rdtsc costs $("$OUT/rdtsc_cost") ns here (median of 5 x 10^7 reads); a timed call reads it twice."
 } | tee "$OUT/results.md"

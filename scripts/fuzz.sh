@@ -58,7 +58,7 @@ statsfile_seeds() {
         cp "$(stats_file_for "$tmp/s$v")" "$d/run-go$v"
     done
     # every call timed with its call paths (path and arc tables, symbols)
-    "$GOREWRITE" --time-all --max-threads 1 --max-paths 64 "$tmp/p1.24" "$tmp/paths.instr" >/dev/null
+    "$GOREWRITE" --call-graph --max-threads 1 --max-paths 64 "$tmp/p1.24" "$tmp/paths.instr" >/dev/null
     mkdir -p "$tmp/paths"
     GOSTAT_DIR=$tmp/paths "$tmp/paths.instr" >/dev/null 2>&1
     cp "$(stats_file_for "$tmp/paths")" "$d/run-paths-go1.24"

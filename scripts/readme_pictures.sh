@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/readme_pictures.sh: the README's flame graph and call graph of a
-# real program, Debian's gofmt (Go 1.22), instrumented with --time-all and
+# real program, Debian's gofmt (Go 1.22), instrumented with --call-graph and
 # run on four packages of Go's own source. The commands are those of
 # tests/t_callgraph_clients.sh: `gostat folded` (time, the paths through
 # main.processFile) into speedscope in headless Chromium
@@ -17,7 +17,7 @@ SRC=$(go_root $GO)/src/go
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-bin/gorewrite --time-all "$GOFMT" "$tmp/gofmt"
+bin/gorewrite --call-graph "$GOFMT" "$tmp/gofmt"
 mkdir "$tmp/stats" "$tmp/home"
 GOSTAT_DIR=$tmp/stats "$tmp/gofmt" -l "$SRC/ast" "$SRC/printer" "$SRC/build" "$SRC/types" >/dev/null
 stats=$(stats_file_for "$tmp/stats")

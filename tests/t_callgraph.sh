@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t_callgraph: self time and caller -> callee arcs (issue 12), recorded by
-# gorewrite --time-all and read from gostat --json, with every Go of the
+# gorewrite --call-graph and read from gostat --json, with every Go of the
 # tests, on testdata/callgraph:
 #  - exact arcs: main.target's callers are main.a 70, main.b 30, the
 #    interface method main.(*S).M 11, the closure main.makeClosure.func1 5
@@ -24,7 +24,7 @@
 #    the original, main.deep <- main.deep 100000 and main.main 1 exactly,
 #    a nonzero path overflow in the JSON and on the table's "call paths:"
 #    line, and no arc overflow;
-#  - --max-paths 0 and the default mode record no call paths: JSON says
+#  - --time-all without --call-graph and the default mode record no call paths: JSON says
 #    why, functions have no self_ns and no callers, the table's SELF is "-".
 # Environment: GOVERS="1.22" restricts the Go versions.
 . "$(dirname "$0")/lib.sh"
@@ -149,15 +149,15 @@ run_case() {
 check_release() {
     local v=$1 bin=$WORK/cg$v
     build_go "$v" "$DIR" "$bin" || { fail "go$v: build"; return; }
-    "$GOREWRITE" --time-all "$bin" "$bin.all" >/dev/null 2>"$WORK/err" ||
-        { fail "go$v: gorewrite --time-all: $(tail -1 "$WORK/err")"; return; }
+    "$GOREWRITE" --call-graph "$bin" "$bin.all" >/dev/null 2>"$WORK/err" ||
+        { fail "go$v: gorewrite --call-graph: $(tail -1 "$WORK/err")"; return; }
     run_case "$v" "$bin.all" normal
     # a stripped PIE: return addresses are run-time, the symbols link-time
     build_go "$v" "$DIR" "$bin.pie" -buildmode=pie "-ldflags=-s -w" || { fail "go$v: build PIE"; return; }
-    "$GOREWRITE" --time-all "$bin.pie" "$bin.pie.all" >/dev/null 2>"$WORK/err" ||
-        { fail "go$v: gorewrite --time-all PIE: $(tail -1 "$WORK/err")"; return; }
+    "$GOREWRITE" --call-graph "$bin.pie" "$bin.pie.all" >/dev/null 2>"$WORK/err" ||
+        { fail "go$v: gorewrite --call-graph PIE: $(tail -1 "$WORK/err")"; return; }
     run_case "$v" "$bin.pie.all" normal
-    "$GOREWRITE" --time-all --max-paths 64 "$bin" "$bin.small" >/dev/null 2>"$WORK/err" ||
+    "$GOREWRITE" --call-graph --max-paths 64 "$bin" "$bin.small" >/dev/null 2>"$WORK/err" ||
         { fail "go$v: gorewrite --max-paths 64: $(tail -1 "$WORK/err")"; return; }
     run_case "$v" "$bin.small" small
 
@@ -168,9 +168,9 @@ check_release() {
     grep -Eq '^call paths: [1-9][0-9]* calls beyond the 16384 paths per thread' "$WORK/table" ||
         fail "go$v deep: the table shows no path overflow: $(tail -2 "$WORK/table")"
 
-    # no call paths: --max-paths 0, the default mode
+    # no call paths: --time-all (without --call-graph), the default mode
     local mode st
-    for mode in "--time-all --max-paths 0" ""; do
+    for mode in "--time-all" ""; do
         # shellcheck disable=SC2086
         "$GOREWRITE" $mode "$bin" "$bin.none" >/dev/null 2>"$WORK/err" ||
             { fail "go$v: gorewrite $mode: $(tail -1 "$WORK/err")"; continue; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t_callgraph_clients.sh: the real clients of gostat's call-graph outputs,
 # fed gostat's output for testdata/cgclients (Go 1.22, instrumented with
-# --time-all), every expectation derived from the program's known calls
+# --call-graph), every expectation derived from the program's known calls
 # (ARCS below, the same calls as testdata/cgclients/expect says):
 #  - gostat --json: each main.* function's callers, exactly ARCS;
 #    --callers/--callees: the arcs' calls and call shares;
@@ -24,7 +24,7 @@
 #    strict parser reads gostat_function_self_seconds_total of each main.*
 #    function, equal to --json's self_ns (1 %);
 #  - usage errors of --callers/--callees and folded; a file built without
-#    --time-all: folded and --callers fail with the message, pprof says
+#    --time-all without --call-graph: folded and --callers fail with the message, pprof says
 #    flat equals cum.
 cd "$(dirname "$0")/.."
 . tests/assert.sh
@@ -99,7 +99,7 @@ PY
 
 mkdir -p "$dir/stats" "$dir/plain" "$dir/home"
 build_go $GO $PROG "$dir/prog" || fail "build cgclients"
-"$GOREWRITE" --time-all "$dir/prog" "$dir/prog.i" >/dev/null || fail "gorewrite --time-all"
+"$GOREWRITE" --call-graph "$dir/prog" "$dir/prog.i" >/dev/null || fail "gorewrite --call-graph"
 run_one "$dir/run" "$dir/stats" "$dir/prog.i"
 expect "cgclients exit status" 0 "$(cat "$dir/run/rc")"
 expect "cgclients output" done "$(cat "$dir/run/out")"
@@ -278,7 +278,7 @@ for f in sorted(out):
 PY
 )"
 
-########## OpenMetrics: self time of a live --time-all process
+########## OpenMetrics: self time of a live --call-graph process
 mkfifo "$dir/stdin"
 mkdir "$dir/live"
 GOSTAT_DIR=$dir/live "$dir/prog.i" wait <"$dir/stdin" >"$dir/live.out" &
@@ -329,14 +329,14 @@ exit 1" "$(errs --callers x; errs --callers x --json "$stats"; errs --callers x 
 run_one "$dir/run.plain" "$dir/plain" "$dir/plain.i"
 plain=$(stats_file_for "$dir/plain") || finish t_callgraph_clients
 "$GOSTAT" folded "$plain" >/dev/null 2>"$dir/plain.err"
-expect "folded without --time-all: exit" 2 $?
-expect "folded without --time-all: message" \
-    "gostat: $plain: built without --time-all: no call graph; rebuild with gorewrite --time-all" \
+expect "folded without --call-graph: exit" 2 $?
+expect "folded without --call-graph: message" \
+    "gostat: $plain: built without --call-graph: no call graph; rebuild with gorewrite --call-graph" \
     "$(cat "$dir/plain.err")"
 "$GOSTAT" "$plain" --callers 'main\.busy$' >/dev/null 2>"$dir/plain.err"
-expect "--callers without --time-all: exit" 2 $?
-expect "--callers without --time-all: message" \
-    "gostat: $plain: built without --time-all: no call graph; rebuild with gorewrite --time-all" \
+expect "--callers without --call-graph: exit" 2 $?
+expect "--callers without --call-graph: message" \
+    "gostat: $plain: built without --call-graph: no call graph; rebuild with gorewrite --call-graph" \
     "$(cat "$dir/plain.err")"
 "$GOSTAT" pprof -o "$dir/plain.pb.gz" "$plain" >/dev/null || fail "gostat pprof (no paths)"
 pprof_go -raw "$dir/plain.pb.gz" 2>&1 | grep -q "flat equals cum (no call paths" \

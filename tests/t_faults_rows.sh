@@ -6,7 +6,7 @@
 # The program must run with unchanged stdout and exit status and either
 # write a valid file with exact counts (no stderr) or print the one
 # fallback line and leave no file.
-# With --time-all (testdata/callgraph): room for a thread's row head and
+# With --call-graph (testdata/callgraph): room for a thread's row head and
 # timing records and two pages more, not for its call-path tables: pages
 # of the path and arc tables that cannot be backed make their calls
 # overflow (counted: the JSON's path and arc overflow), never SIGBUS; the
@@ -56,13 +56,13 @@ done
 
 # call paths on a full tmpfs
 build_go $V "$ROOT/testdata/callgraph" "$WORK/cg" || exit 1
-"$GOREWRITE" --time-all "$WORK/cg" "$WORK/cg.all" >/dev/null 2>&1 || { fail "gorewrite --time-all"; exit 1; }
+"$GOREWRITE" --call-graph "$WORK/cg" "$WORK/cg.all" >/dev/null 2>&1 || { fail "gorewrite --call-graph"; exit 1; }
 rm -rf "$WORK/roomy" && mkdir -p "$WORK/roomy"
 GOSTAT_DIR=$WORK/roomy "$WORK/cg.all" >/dev/null 2>&1
 f=$(stats_file_for "$WORK/roomy") || exit 1
 read -r rows_off timing_off paths_off < <(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print(struct.unpack_from("<Q", d, 96)[0], struct.unpack_from("<Q", d, 1320)[0], struct.unpack_from("<Q", d, 1424)[0])' "$f")
 size=$((rows_off + timing_off + paths_off + 2 * 4096))
-what="--time-all, tmpfs without room for the path tables ($size bytes)"
+what="--call-graph, tmpfs without room for the path tables ($size bytes)"
 if mount -t tmpfs -o "size=$size" gostat-faults "$WORK/fs"; then
     GOMAXPROCS=1 GOSTAT_DIR=$WORK/fs "$WORK/cg.all" >"$WORK/out" 2>"$WORK/err"
     rc=$?

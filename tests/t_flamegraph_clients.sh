@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t_flamegraph_clients.sh: the real clients of flame graphs and call graphs,
 # as installed by scripts/deps.sh, each fed a file and its output checked
-# (gostat's call-graph outputs of a --time-all program are checked with the
+# (gostat's call-graph outputs of a --call-graph program are checked with the
 # same clients in tests/t_callgraph_clients.sh; here speedscope gets a
 # hand-written file whose picture is known exactly, and pprof and
 # callgrind_annotate a file without call paths):

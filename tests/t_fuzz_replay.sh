@@ -74,8 +74,8 @@ mkdir -p "$WORK/sd"
 GOSTAT_DIR=$WORK/sd "$WORK/seed.instr" >/dev/null 2>&1
 cp "$(stats_file_for "$WORK/sd")" "$WORK/statsfile/fresh-run"
 # and one with call paths (--time-all: symbol table, path and arc tables)
-"$GOREWRITE" --time-all --max-threads 1 --max-paths 64 "$WORK/seed" "$WORK/seed.paths" >/dev/null 2>&1 ||
-    fail "gorewrite --time-all --max-paths 64"
+"$GOREWRITE" --call-graph --max-threads 1 --max-paths 64 "$WORK/seed" "$WORK/seed.paths" >/dev/null 2>&1 ||
+    fail "gorewrite --call-graph --max-paths 64"
 mkdir -p "$WORK/sdp"
 GOSTAT_DIR=$WORK/sdp "$WORK/seed.paths" >/dev/null 2>&1
 cp "$(stats_file_for "$WORK/sdp")" "$WORK/statsfile/fresh-run-paths"

@@ -226,7 +226,7 @@ bad_json "NUL in a name" '{"pid":1,"functions":[{"name":"a\u0000b","calls":1}]}'
 bad_json "top level not an object" '{"pid":1} {}' ":1:11: not valid JSON: end of file expected near '{'"
 bad_json "string pid" '{"pid":"1","functions":[]}' ": pid: expected an integer >= 0"
 
-# Call graph fields (--time-all's JSON): self_ns adds up and callers merge
+# Call graph fields (--call-graph's JSON): self_ns adds up and callers merge
 # by caller name (entry ignored: addresses differ between builds); diff
 # compares the arcs of callees whose callers both profiles recorded, in a
 # second table, without counting them as regressions.

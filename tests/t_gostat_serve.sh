@@ -226,7 +226,7 @@ expect "text: families" "\
 # TYPE gostat_function_calls_total counter
 # HELP gostat_function_seconds_total Time in the function's timed calls, callees included.
 # TYPE gostat_function_seconds_total counter
-# HELP gostat_function_self_seconds_total Time in the function's timed calls outside its timed callees (programs instrumented with --time-all).
+# HELP gostat_function_self_seconds_total Time in the function's timed calls outside its timed callees (programs instrumented with --call-graph).
 # TYPE gostat_function_self_seconds_total counter
 # HELP gostat_function_duration_seconds Durations of the function's timed calls, callees included.
 # TYPE gostat_function_duration_seconds histogram
@@ -265,7 +265,7 @@ expect "openmetrics: families" "\
 # HELP gostat_function_seconds Time in the function's timed calls, callees included.
 # TYPE gostat_function_seconds counter
 # UNIT gostat_function_seconds seconds
-# HELP gostat_function_self_seconds Time in the function's timed calls outside its timed callees (programs instrumented with --time-all).
+# HELP gostat_function_self_seconds Time in the function's timed calls outside its timed callees (programs instrumented with --call-graph).
 # TYPE gostat_function_self_seconds counter
 # UNIT gostat_function_self_seconds seconds
 # HELP gostat_function_duration_seconds Durations of the function's timed calls, callees included.

@@ -13,7 +13,7 @@
 #include <regex.h>
 #include <stdio.h>
 
-#define NO_PATHS "built without --time-all: no call graph; rebuild with gorewrite --time-all"
+#define NO_PATHS "built without --call-graph: no call graph; rebuild with gorewrite --call-graph"
 
 static int report(const struct gr_error *err, int status)
 {

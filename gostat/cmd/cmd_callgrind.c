@@ -25,7 +25,7 @@ static void usage(FILE *out)
         "Each function called at least once has one cost line, at its source file\n"
         "and line, with two events: Calls, the exact number of calls, and TimeNs,\n"
         "time in nanoseconds.\n"
-        "With a call graph (programs instrumented with gorewrite --time-all),\n"
+        "With a call graph (programs instrumented with gorewrite --call-graph),\n"
         "TimeNs is the function's SELF time (outside its timed callees), and each\n"
         "caller -> callee arc is a call (cfn=, calls=N) with the exact calls and\n"
         "the callee's inclusive time through that arc, so callgrind_annotate\n"

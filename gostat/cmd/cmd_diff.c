@@ -76,7 +76,7 @@ static void usage(FILE *out)
           "\"time_ratio\",\"calls_changed\",\"time_changed\",\"grew\"}..]}.\n"
           "\n"
           "Call graph: where both profiles recorded a function's callers (programs\n"
-          "instrumented with gorewrite --time-all, or JSON with \"callers\"), each\n"
+          "instrumented with gorewrite --call-graph, or JSON with \"callers\"), each\n"
           "caller -> callee arc is compared the same way (its calls, and the callee's\n"
           "time through it; keyed by the two names) and changed arcs are a second\n"
           "table, CALLER -> CALLEE first. Arcs are shown, not counted as regressions:\n"

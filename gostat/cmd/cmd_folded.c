@@ -23,7 +23,7 @@ static void usage(FILE *out)
     fputs("usage: gostat folded [-o FILE] [--value self|calls|time] PID|FILE\n"
           "\n"
           "Writes the calling contexts (call paths) of a program instrumented with\n"
-          "gorewrite --time-all as folded stacks, one line per path:\n"
+          "gorewrite --call-graph as folded stacks, one line per path:\n"
           "  runtime.main;main.main;main.work;main.busy 1234567\n"
           "root first, then the value: the input of flamegraph.pl, speedscope and\n"
           "inferno (`gostat folded FILE | flamegraph.pl > flame.svg`).\n"
@@ -49,7 +49,7 @@ static void usage(FILE *out)
           "\"(path overflow) N\"; otherwise their count goes to stderr.\n"
           "\n"
           "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or\n"
-          "invalid, built without --time-all, or FILE could not be written\n",
+          "invalid, built without --call-graph, or FILE could not be written\n",
           out);
 }
 
@@ -119,8 +119,8 @@ static int run(const struct folded_args *a, const struct gst_stats *st, struct g
         return -1;
     int rc = 0;
     if (!cg.present)
-        rc = gr_fail(err, "%s: built without --time-all: no call graph; rebuild with "
-                     "gorewrite --time-all", st->path);
+        rc = gr_fail(err, "%s: built without --call-graph: no call graph; rebuild with "
+                     "gorewrite --call-graph", st->path);
     else
         rc = write_folded(a, &cg, err);
     uint64_t in_no_path = cg.path_overflow_calls + cg.overflow_calls;

@@ -23,7 +23,7 @@ static void usage(FILE *out)
         "\n"
         "Samples have two values: calls/count, exact numbers of calls (the default\n"
         "sample type), and time/nanoseconds (-sample_index=time).\n"
-        "With call paths (programs instrumented with gorewrite --time-all), one\n"
+        "With call paths (programs instrumented with gorewrite --call-graph), one\n"
         "sample per calling context: its stack is the path from the goroutine's\n"
         "first timed call (leaf first), its values the calls of its last function\n"
         "through that path and their SELF time. So flat is self time and cum\n"

@@ -9,7 +9,7 @@ static const struct gst_command commands[] = {
     { "diff", "functions whose calls or time changed between two profiles (CI)", gst_cmd_diff },
     { "coverage", "instrumented functions never called, per package", gst_cmd_coverage },
     { "pprof", "write a pprof profile (calls, times, call paths) for go tool pprof", gst_cmd_pprof },
-    { "folded", "call paths as folded stacks for flame graphs (--time-all builds)", gst_cmd_folded },
+    { "folded", "call paths as folded stacks for flame graphs (--call-graph builds)", gst_cmd_folded },
     { "callgrind", "write a Callgrind profile (with the call graph) for KCachegrind", gst_cmd_callgrind },
     { "serve", "serve live processes' metrics to Prometheus over HTTP", gst_cmd_serve },
     { "top", "full-screen live view of functions' calls/s and time, like top(1)", gst_cmd_top },

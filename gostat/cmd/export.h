@@ -20,7 +20,7 @@ struct gst_exporter {
     /* The output file when -o is not given, for st. */
     void (*default_path)(const struct gst_stats *st, char *buf, size_t len);
     /* Writes the format to out (named path in messages); cg is the call
-     * graph (present only for --time-all files). 0 or -1 with err. */
+     * graph (present only for --call-graph files). 0 or -1 with err. */
     int (*write)(FILE *out, const char *path, const struct gst_stats *st,
                  const struct gst_view *view, const struct gst_callgraph *cg,
                  struct gr_error *err);

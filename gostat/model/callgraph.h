@@ -1,5 +1,5 @@
 /* callgraph.h: who called whom. A program built to time every call
- * (--time-all) records, per thread, the calling contexts (paths) of its
+ * (--call-graph) records, per thread, the calling contexts (paths) of its
  * timed calls with exact counts and times; this merges them over threads
  * into one tree of nodes, and derives from it the caller -> callee arcs.
  * The outputs (JSON, --callers/--callees, folded, pprof, callgrind, diff,
@@ -51,7 +51,7 @@ struct gst_cg_arc {
 };
 
 struct gst_callgraph {
-    bool present;                   /* the file records paths (--time-all);
+    bool present;                   /* the file records paths (--call-graph);
                                        false: everything below is empty */
     struct gst_cg_node *nodes;      /* parents before their children */
     size_t nnodes;

@@ -17,7 +17,7 @@ struct gst_times {
     bool estimated;            /* not every call was timed: total_ns is an
                                   estimate, mean and percentiles weighted */
     bool self_known;           /* known, and the file records call paths
-                                  (--time-all): self_ns holds */
+                                  (--call-graph): self_ns holds */
     double self_ns;            /* total minus the timed callees' totals */
 };
 

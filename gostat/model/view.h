@@ -14,7 +14,7 @@ enum gst_sort {
     GST_SORT_CALLS,            /* calls descending, then name */
     GST_SORT_NAME,             /* name ascending */
     GST_SORT_TIME,             /* total time descending, then calls, then name */
-    GST_SORT_SELF,             /* self time descending (--time-all files), then
+    GST_SORT_SELF,             /* self time descending (--call-graph files), then
                                   as GST_SORT_TIME */
 };
 

@@ -5,7 +5,7 @@
  * with an ID in front, a name that itself starts with "(" and a digit
  * cannot be mistaken for a reference.
  *
- * With a call graph (--time-all), a function's own cost line holds its
+ * With a call graph (--call-graph), a function's own cost line holds its
  * calls and its SELF time, and each arc out of it is a call
  * ("cfn=" "calls=N") whose cost line holds the arc's calls and inclusive
  * time, so readers add self and calls into inclusive cost. Callers that
@@ -76,7 +76,7 @@ static void put_header(const struct writer *w, const char *exe, struct costs tot
                      "Calls count the callee's calls through it, not its callees'\n");
     else
         fprintf(out, "desc: Note: TimeNs is inclusive of callees (shown as self cost; no call "
-                     "graph without --time-all); 0 where a function has no time\n");
+                     "graph without --call-graph); 0 where a function has no time\n");
     fprintf(out, "positions: line\n");
     fprintf(out, "event: Calls : Calls (exact count)\n");
     fprintf(out, "event: TimeNs : Time in ns%s\n", w->cg ? "" : ", inclusive of callees");

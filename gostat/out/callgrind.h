@@ -1,7 +1,7 @@
 /* callgrind.h: a stats file in the Callgrind format (valgrind's
  * docs/callgrind-format), for callgrind_annotate and KCachegrind, for
  * "gostat callgrind". Events Calls (exact) and TimeNs; one cost line per
- * function, at its source line: with a call graph (--time-all) its self
+ * function, at its source line: with a call graph (--call-graph) its self
  * time and a call line per arc (inclusive time through it), without one
  * its inclusive time (0 when the function has no time). */
 #ifndef GOSTAT_CALLGRIND_H

@@ -145,8 +145,9 @@ static void put_call_paths(FILE *out, const struct gst_stats *st, const struct g
     if (!cg->present) {
         fputs(",\"call_paths\":{\"recorded\":false,\"why\":", out);
         gst_json_put_string(out, failed ? "could not be read"
-                                 : !st->timing || st->sampling ? "recorded only with --time-all"
-                                 : "built with --max-paths 0");
+                                 : st->timing && !st->sampling
+                                     ? "built with --time-all: recorded only with gorewrite --call-graph"
+                                     : "recorded only with gorewrite --call-graph");
         fputc('}', out);
         return;
     }

@@ -15,7 +15,7 @@
  * (filter, sort and top applied), each with its timing ("timed",
  * "untimed_reason" when untimed, "timed_calls", null when untimed, and
  * *_ns durations, null when unknown). call_paths says whether self time
- * and arcs were recorded (--time-all: "recorded":true, the table bounds,
+ * and arcs were recorded (--call-graph: "recorded":true, the table bounds,
  * node and arc counts, path_overflow_calls and overflow_calls; else
  * "recorded":false and "why"); when recorded, each timed function also
  * has "self_ns" and "callers":[{"name","entry" (null: unknown),"calls",

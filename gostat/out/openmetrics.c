@@ -65,7 +65,7 @@ static const struct family
                     "Time in the function's timed calls, callees included." },
     fam_self = { "gostat_function_self_seconds", COUNTER, "seconds",
                  "Time in the function's timed calls outside its timed callees "
-                 "(programs instrumented with --time-all)." },
+                 "(programs instrumented with --call-graph)." },
     fam_duration = { "gostat_function_duration_seconds", HISTOGRAM, "seconds",
                      "Durations of the function's timed calls, callees included." },
     fam_procs = { "gostat_scrape_processes", GAUGE, NULL,
@@ -323,7 +323,7 @@ static void put_seconds(struct expo *x, const struct proc *p, const struct gst_f
     fputc('\n', x->out);
 }
 
-/* Self time exists where call paths were recorded (--time-all). */
+/* Self time exists where call paths were recorded (--call-graph). */
 static bool has_self(const struct proc *p, const struct gst_func *f)
 {
     return has_durations(p, f) && p->st->paths;

@@ -1,7 +1,7 @@
 /* pprof.c: building a pprof Profile message from a stats file and writing
  * it gzipped. The encoding is protobuf-c's, from gostat/profile.proto.
  *
- * Without call paths (every mode but --time-all) each function is one
+ * Without call paths (every mode but --call-graph) each function is one
  * sample whose only location is itself. With paths, each calling context
  * (callgraph.h) is one sample whose locations are its frames, leaf first
  * (cgpath.h), valued with its calls and its SELF time: pprof adds a
@@ -354,7 +354,7 @@ static void add_comments(struct builder *b)
     else
         add_comment(b, "calls: exact call counts. time: total time of the calls in ns, "
                        "inclusive of callees: flat equals cum (no call paths: built without "
-                       "--time-all), and sums over functions count nested calls more than once");
+                       "--call-graph), and sums over functions count nested calls more than once");
     add_comment(b, "time is 0 where a function has no time; its sample has the label untimed=REASON");
     if (st->timing && st->hdr.sample_every > 1)
         add_comment_f(b, "timing sampled 1 call in %" PRIu32 ": time is mean x calls, an estimate",

@@ -1,6 +1,6 @@
 /* pprof.h: a stats file as a pprof profile (profile.proto, gzipped), for
  * "gostat pprof", with two values: calls/count (exact) and
- * time/nanoseconds. With call paths (--time-all), one sample per calling
+ * time/nanoseconds. With call paths (--call-graph), one sample per calling
  * context, its frames as locations, valued with its calls and self time
  * (flat = self, cum = inclusive); functions no path holds (untimed) are
  * samples of their own. Without paths, one sample per function, whose only

@@ -30,7 +30,7 @@ struct widths {
 };
 
 /* The timing cells of f: "-" where unknown. SELF is known only in files
- * that record call paths (--time-all). */
+ * that record call paths (--call-graph). */
 static void format_times(char cells[NTIMES][CELL], const struct gst_stats *st, const struct gst_func *f)
 {
     struct gst_times t = gst_times_of(st, f);

@@ -47,7 +47,7 @@ struct gst_pfunc {
     double min_ns, max_ns;
     bool self_known;           /* self_ns is known (summed like total_ns) */
     double self_ns;            /* time outside its timed callees */
-    bool has_callers;          /* callers known (a --time-all file, or JSON
+    bool has_callers;          /* callers known (a --call-graph file, or JSON
                                   with "callers"); false: none recorded */
     struct gst_parc *callers;  /* by caller name, one per name once
                                   gst_profile_sort ran; owned */
