@@ -10,6 +10,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"io/ioutil"
 	"os"
 	"runtime"
 )
@@ -74,6 +75,6 @@ func main() {
 	}
 	fmt.Println("done")
 	if len(os.Args) > 1 && os.Args[1] == "wait" {
-		io.Copy(io.Discard, os.Stdin) // stay alive for gostat serve until stdin closes
+		io.Copy(ioutil.Discard, os.Stdin) // stay alive for gostat serve until stdin closes
 	}
 }
