@@ -93,10 +93,13 @@ else:
                 bad.append("%s self %s ns, the program's busy loop took %d ns (15 %%)" % (name, got, want))
         if funcs["main.outer"]["total_ns"] < own["outer_busy_ns"] + 0.85 * own["inner_busy_ns"]:
             bad.append("main.outer total %s ns does not hold its own busy loop and inner's" % funcs["main.outer"]["total_ns"])
-# every timed function: callers add up to its timed calls; self <= total
+# every timed function of main: callers add up to its timed calls; self <=
+# total. Not the runtime's: exit kills its other threads wherever they are,
+# now and then between a call's timing and its arc (go1.19: 3 runs in 100,
+# e.g. runtime.minitSignals with 4 callers for 5 timed calls).
 if cp.get("overflow_calls") == 0:
     for f in stats["functions"]:
-        if not f["timed"]:
+        if not f["timed"] or not f["name"].startswith("main."):
             continue
         n = sum(c["calls"] for c in f.get("callers", []))
         if n != f["timed_calls"]:
