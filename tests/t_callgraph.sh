@@ -136,10 +136,14 @@ else:
                 bad.append("%s self %s ns, the program's busy loop took %d ns (15 %%)" % (name, got, want))
         if funcs["main.outer"]["total_ns"] < own["outer_busy_ns"] + 0.85 * own["inner_busy_ns"]:
             bad.append("main.outer total %s ns does not hold its own busy loop and inner's" % funcs["main.outer"]["total_ns"])
-# every timed function: callers add up to its timed calls; self <= total
+# every timed function: callers add up to its timed calls; self <= total.
+# In the short fib run, only main's: the exit kills the runtime's other
+# threads wherever they are, now and then between a call's timing and its
+# arc (3 runs in 100 here, and 7 in 150 before recursion was collapsed
+# when the run ended by waking threads: runtime.notesleep 4/5, lock2 ...).
 if cp.get("overflow_calls") == 0:
     for f in stats["functions"]:
-        if not f["timed"]:
+        if not f["timed"] or (case == "fib" and not f["name"].startswith("main.")):
             continue
         n = sum(c["calls"] for c in f.get("callers", []))
         if n != f["timed_calls"]:
