@@ -101,16 +101,23 @@
 #define GS_SLOT_NONE 0xffffffff
 #define GS_SLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_ENT_SIZE)
 
-/* With call paths (--time-all, gs_path_enter/gs_path_exit) the same stacks
- * hold 32-byte entries {u32 depth; u32 record offset; u64 tsc; u64
- * children; u64 key}: children = ticks of the timed calls made inside that
- * returned, key = the call's path key (gs_path.key; the sentinel's is 0). */
+/* With call paths (--call-graph, gs_path_enter/gs_path_exit) the same
+ * stacks hold 40-byte entries {u32 depth; u32 record offset; u64 tsc; u64
+ * children; u64 key; u64 base}: children = ticks of the timed calls made
+ * inside that returned, key = the call's path key (gs_path.key; the
+ * sentinel's is 0, its record GS_PENT_NO_REC), base = the key a direct
+ * recursion under this call starts from (stubs/paths.S): the call's own
+ * key, or, when the call is itself a direct recursion (its callee is its
+ * parent entry's), its parent's base. */
 #define GS_PENT_DEPTH 0
 #define GS_PENT_REC 4
 #define GS_PENT_TSC 8
 #define GS_PENT_CHILDREN 16
 #define GS_PENT_KEY 24
-#define GS_PENT_SIZE 32
+#define GS_PENT_BASE 32
+#define GS_PENT_SIZE 40
+#define GS_PENT_NO_REC 0xffffffff
+#define GS_PSLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_PENT_SIZE)
 #define GS_PSLOT_LAST (GS_SLOT_SIZE - GS_PENT_SIZE)
 
 /* struct gs_path (gostat_format.h) */
@@ -246,6 +253,7 @@ _Static_assert(offsetof(struct gs_stub_config, paths_mask) == GS_CFG_PATHS_MASK,
 _Static_assert(offsetof(struct gs_stub_config, arcs_off) == GS_CFG_ARCS_OFF, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, arcs_mask) == GS_CFG_ARCS_MASK, "cfg");
 _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
+_Static_assert(GS_PSLOT_DEPTH_MAX > 200000, "call paths: 200,000 open timed calls per goroutine");
 _Static_assert(GS_HIST_FIRST_BIT == GS_HIST_FIRST_LOG2 - 1, "histogram");
 #endif
 

@@ -85,8 +85,8 @@ for w in "loop $LOOP_N" "fib $FIB_N" "leaf $LOOP_N"; do
     rm -f "$GOSTAT_DIR"/*
 done
 echo
-echo "fib recurses: each of its calls is a path of its own (fib(25): 242785), far more than a thread's"
-echo "16384 paths, so with --call-graph nearly all of them take the overflow route (the arc table)."
+echo "fib recurses directly: --call-graph collapses its 242785 calls (fib(25)) into the paths main;fib"
+echo "and main;fib;fib (docs/timing.md), which fit its thread's table."
 echo
 echo "One rdtsc costs $("$OUT/rdtsc_cost") ns here (median of 5 x 10^7 reads); a timed call reads it twice."
 } | tee "$OUT/results.md"

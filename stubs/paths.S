@@ -1,18 +1,24 @@
-/* paths.S: timing every call with its calling context (--time-all, unless
- * --max-paths 0): gs_path_enter and gs_path_exit replace gs_time_enter and
+/* paths.S: timing every call with its calling context (--call-graph): gs_path_enter and gs_path_exit replace gs_time_enter and
  * gs_time_exit (timing.S, whose header comment states the rules these
  * follow too: reached by jmp, scratch only in the red zone, R12, R13 and
  * the flags change, nothing else).
  *
- * Each goroutine's timing stack holds 32-byte entries (stub_abi.h,
+ * Each goroutine's timing stack holds 40-byte entries (stub_abi.h,
  * GS_PENT_*): besides depth, record and start, the ticks of the timed
- * calls made inside that returned (children) and the call's path key,
- * computed at entry from the caller's key (the entry below; the sentinel's
- * is 0), the return address and the callee's record:
+ * calls made inside that returned (children), the call's path key and its
+ * base. The key is computed at entry from the caller's key (the entry
+ * below; the sentinel's is 0), the return address and the callee's record:
  *     key = bswap((parent ^ ret ^ rec * K3) * K1) | 1 << 63
  * (rec * K3 spreads the record over the high bits, so two calls collide
  * only when 64-bit values do; bswap brings the product's best-mixed high
  * bits to the low ones, which index the table)
+ * Direct recursion is collapsed: when the callee is the caller entry's
+ * callee, "parent" above is the caller's base instead of its key, and the
+ * call's base is that base too (a call that is no direct recursion has its
+ * own key as base). So every activation of f called by f from one call
+ * site, at any depth under one first f, has one key, whose recorded parent
+ * is that first f's key: calls, self and arcs stay exact, the node's total
+ * counts nested activations again (docs/timing.md).
  * At exit, self = duration - children goes to gs_timing.self_total, the
  * duration to the parent's children, and the call to the thread's path
  * table (a row's gs_path[max_paths], open addressing: the GS_PATH_PROBES
@@ -161,6 +167,9 @@ gs_path_enter:
     mov %r12d, GS_PENT_REC(%r13)
     movq $0, GS_PENT_CHILDREN(%r13)
     mov GS_PENT_KEY-GS_PENT_SIZE(%r13), %rax        /* the caller's key */
+    cmp GS_PENT_REC-GS_PENT_SIZE(%r13), %r12d
+    cmove GS_PENT_BASE-GS_PENT_SIZE(%r13), %rax     /* direct recursion: the caller's base */
+    mov %rax, GS_PENT_BASE(%r13)                    /* our base, if we recurse */
     xor (%rsp), %rax                                /* the return address */
     imul $GS_PATH_K3, %r12, %rdx                    /* the callee, spread (r12 = r12d) */
     xor %rdx, %rax
@@ -168,6 +177,10 @@ gs_path_enter:
     bswap %rax
     bts $63, %rax                                   /* never 0: 0 marks a free entry */
     mov %rax, GS_PENT_KEY(%r13)
+    cmp GS_PENT_REC-GS_PENT_SIZE(%r13), %r12d
+    je 1f
+    mov %rax, GS_PENT_BASE(%r13)                    /* not a recursion: our own key */
+1:
     rdtsc
     mov %eax, GS_PENT_TSC(%r13)
     mov %edx, GS_PENT_TSC+4(%r13)
@@ -199,6 +212,7 @@ gs_path_enter:
     add GS_PRIV_SLOTS_BASE(%rax), %rdx              /* the stack */
     movl $GS_SLOT_ENTRIES, GS_SLOT_TOP(%rdx)
     movl $0, GS_SLOT_ENTRIES-GS_PENT_SIZE+GS_PENT_DEPTH(%rdx)
+    movl $GS_PENT_NO_REC, GS_SLOT_ENTRIES-GS_PENT_SIZE+GS_PENT_REC(%rdx)
     movq $0, GS_SLOT_ENTRIES-GS_PENT_SIZE+GS_PENT_KEY(%rdx)
     shr $GS_SLOT_SHIFT, %rdx
     shl $32, %rdx
@@ -302,7 +316,10 @@ gs_path_exit:
 .Lpath_new:
     lea (%rax,%rcx), %rax                           /* the free entry */
     POPPED_ENTRY %rcx, %r12, %r12d
+    mov GS_PENT_REC(%rcx), %r12d
+    cmp GS_PENT_REC-GS_PENT_SIZE(%rcx), %r12d
     mov GS_PENT_KEY-GS_PENT_SIZE(%rcx), %r12
+    cmove GS_PENT_BASE(%rcx), %r12                  /* direct recursion: its base */
     mov %r12, GS_PATH_PARENT(%rax)
     mov GS_PENT_REC(%rcx), %r12d
     jmp 6f

@@ -20,10 +20,19 @@
 #    symbols);
 #  - --max-paths 64 (one page of paths): paths overflow (counted, > 0) and
 #    main.target's arcs are still exact;
-#  - the argument "deep" (100,000-deep recursion): no crash, same output as
-#    the original, main.deep <- main.deep 100000 and main.main 1 exactly,
-#    a nonzero path overflow in the JSON and on the table's "call paths:"
-#    line, and no arc overflow;
+#  - the argument "deep" (100,000-deep direct recursion, then a 100,000-deep
+#    mutual recursion): no crash, same output as the original,
+#    main.deep <- main.deep 100000 and main.main 1 exactly, and in the
+#    folded output (gostat folded --value calls) the direct recursion is
+#    two nodes, main.main;main.deep 1 and main.main;main.deep;main.deep
+#    100000 (collapsed: it fits the path table); the mutual recursion is not
+#    collapsed: a nonzero path overflow in the JSON and on the table's "call
+#    paths:" line, main.ping <- main.pong 50000 and main.main 1,
+#    main.pong <- main.ping 50000 exactly, and no arc overflow;
+#  - the argument "fib" (fib(20), two recursive call sites): the folded
+#    output has main.main;main.fib 1 and main.main;main.fib;main.fib 21890
+#    calls and no other main.fib node, their self times (--value self) add
+#    up to main.fib's self_ns (2 ns of rounding), no path overflow;
 #  - --time-all without --call-graph and the default mode record no call paths: JSON says
 #    why, functions have no self_ns and no callers, the table's SELF is "-".
 # Environment: GOVERS="1.22" restricts the Go versions.
@@ -34,7 +43,8 @@ WORK=$(mktemp_dir)
 trap 'rm -rf "$WORK"' EXIT
 DIR=$ROOT/testdata/callgraph
 
-# check_json JSON PROGRAM_STDOUT GOVERSION CASE: the arcs and self times above.
+# check_json JSON PROGRAM_STDOUT GOVERSION CASE FOLDED_CALLS FOLDED_SELF:
+# the arcs, paths and self times above.
 check_json() {
     python3 - "$@" <<'PY'
 import json, sys
@@ -67,10 +77,43 @@ if cp.get("recorded") is not True:
     bad.append("call_paths.recorded is not true: %s" % cp)
 if cp.get("overflow_calls") != 0:
     bad.append("%s calls in no arc" % cp.get("overflow_calls"))
+def folded(path, func):
+    """The folded lines of func's nodes, as {stack from main.main: value}."""
+    got = {}
+    for line in open(path):
+        stack, _, value = line.rstrip("\n").rpartition(" ")
+        frames = stack.split(";")
+        if frames[-1] != func:
+            continue
+        if "main.main" in frames:
+            stack = ";".join(frames[frames.index("main.main"):])
+        got[stack] = got.get(stack, 0) + int(value)
+    return got
+
+def collapsed(func, calls):
+    want = {"main.main;" + func: 1, "main.main;%s;%s" % (func, func): calls}
+    got = folded(sys.argv[5], func)
+    if got != want:
+        some = dict((k if len(k) < 80 else k[:40] + "..." + k[-36:], v) for k, v in sorted(got.items())[:4])
+        bad.append("%s: %d nodes, %d calls (%s...), want %s" % (func, len(got), sum(got.values()), some, want))
+    return got
+
 if case == "deep":
     arcs("main.deep", {"main.deep": 100000, "main.main": 1})
+    collapsed("main.deep", 100000)
+    arcs("main.ping", {"main.pong": 50000, "main.main": 1})
+    arcs("main.pong", {"main.ping": 50000})
     if not cp.get("path_overflow_calls", 0) > 0:
-        bad.append("100,000-deep recursion: no path overflow shown (%s)" % cp)
+        bad.append("100,000-deep mutual recursion: no path overflow shown (%s)" % cp)
+elif case == "fib":
+    arcs("main.fib", {"main.fib": 21890, "main.main": 1})
+    if collapsed("main.fib", 21890):
+        self_sum = sum(folded(sys.argv[6], "main.fib").values())
+        if abs(self_sum - funcs["main.fib"].get("self_ns", -10)) > 2:
+            bad.append("main.fib: its nodes' self times add up to %d ns, its self_ns is %s"
+                       % (self_sum, funcs["main.fib"].get("self_ns")))
+    if cp.get("path_overflow_calls") != 0:
+        bad.append("%s calls beyond the path tables" % cp.get("path_overflow_calls"))
 else:
     arcs("main.target", {"main.a": 70, "main.b": 30, "main.(*S).M": 11,
                          "main.makeClosure.func1": 5, "main.boom": 3})
@@ -145,7 +188,11 @@ run_case() {
     local f
     f=$(stats_file_for "$o.st") || { fail "go$v $case: stats file"; return; }
     gostat_json "$f" "$o/j.json" || { fail "go$v $case: gostat --json"; return; }
-    check_json "$o/j.json" "$o/out" "$v" "$case" || fail "go$v $case: call graph"
+    "$GOSTAT" folded "$f" --value calls >"$o/calls.folded" 2>"$o/folded.err" &&
+        "$GOSTAT" folded "$f" --value self >"$o/self.folded" 2>>"$o/folded.err" ||
+        { fail "go$v $case: gostat folded: $(head -c 400 "$o/folded.err")"; return; }
+    check_json "$o/j.json" "$o/out" "$v" "$case" "$o/calls.folded" "$o/self.folded" ||
+        fail "go$v $case: call graph"
     LAST_STATS=$f
 }
 
@@ -164,6 +211,8 @@ check_release() {
         { fail "go$v: gorewrite --max-paths 64: $(tail -1 "$WORK/err")"; return; }
     run_case "$v" "$bin.small" small
 
+    # fib: direct recursion from two call sites, collapsed
+    run_case "$v" "$bin.all" fib fib
     # 100,000 deep: the same output as the original, arcs exact
     run_compare "$bin" "$bin.all" deep || fail "go$v deep: output differs from the original's"
     run_case "$v" "$bin.all" deep deep

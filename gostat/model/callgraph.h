@@ -63,7 +63,7 @@ struct gst_callgraph {
                                        arc (counted and shown, never guessed) */
     uint64_t path_overflow_calls;   /* timed calls whose path did not fit but
                                        whose arc did: in the arcs (exact), in
-                                       no node (e.g. deep recursion) */
+                                       no node (e.g. deep mutual recursion) */
     uint64_t max_paths;             /* the per-thread bound chosen at rewrite time */
     uint64_t max_arcs;              /* the per-thread arc table (overflowed paths) */
 };

@@ -5,7 +5,11 @@
 // main.outer busies itself, then calls main.inner, which busies for a
 // different time (the program prints how long each busy loop took, as
 // JSON); main.rec recurses 10 deep. With the argument "deep", main.deep
-// recurses 100,000 deep instead, more paths than a thread's table holds.
+// recurses 100,000 deep instead (direct recursion: one calling context
+// once collapsed), then main.ping and main.pong call each other 100,000
+// deep (mutual recursion: a context per call, more than a thread's table
+// holds). With the argument "fib", main.fib(20) makes 21,891 calls from
+// two call sites of its own.
 package main
 
 import (
@@ -107,10 +111,38 @@ func deep(n int) int {
 	return deep(n-1) + 1
 }
 
+//go:noinline
+func ping(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return pong(n-1) + 1
+}
+
+//go:noinline
+func pong(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return ping(n-1) + 1
+}
+
+//go:noinline
+func fib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return fib(n-1) + fib(n-2)
+}
+
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "deep" {
-		sink = deep(100000)
-		json.NewEncoder(os.Stdout).Encode(map[string]int{"depth": sink})
+		d := deep(100000)
+		json.NewEncoder(os.Stdout).Encode(map[string]int{"depth": d, "mutual": ping(100000)})
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "fib" {
+		json.NewEncoder(os.Stdout).Encode(map[string]int{"fib": fib(20)})
 		return
 	}
 	a()
