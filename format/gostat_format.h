@@ -80,6 +80,12 @@
 #define GS_HDR_PATHS 16u           /* every call timed with its calling context:
                                       rows hold path tables, gs_timing.self_total
                                       is kept, the symbol table is present */
+#define GS_HDR_PATH_TOTALS 32u     /* with GS_HDR_PATHS: a timed call's calls,
+                                      ticks and self ticks are added to its path
+                                      or arc entry only; gs_timing.samples, total
+                                      and self_total hold those of calls that
+                                      found room in neither (readers add the
+                                      entries to their callee's sums) */
 
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */

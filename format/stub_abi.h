@@ -137,6 +137,11 @@
  * the callee's record offset (stubs/paths.S); K3 is a 32-bit immediate. */
 #define GS_PATH_K1 0x9e3779b97f4a7c15
 #define GS_PATH_K3 0x5bd1e995
+/* An entry trampoline hands gs_path_enter its record offset rec as this
+ * 64-bit word: rec in the low half (what r12d means everywhere), rec * K3
+ * (mod 2^32) in the high half, so the key needs one xor for the callee. */
+#define GS_PATH_CALLEE_WORD(rec) \
+    ((uint64_t)(uint32_t)(rec) | (uint64_t)(uint32_t)((uint32_t)(rec) * (uint32_t)GS_PATH_K3) << 32)
 
 /* The sampled entry's descriptor, after the trampoline's code: where to
  * continue (relative to the descriptor: PIE), the function's counter and

@@ -8,10 +8,12 @@
  * calls made inside that returned (children), the call's path key and its
  * base. The key is computed at entry from the caller's key (the entry
  * below; the sentinel's is 0), the return address and the callee's record:
- *     key = bswap((parent ^ ret ^ rec * K3) * K1) | 1 << 63
- * (rec * K3 spreads the record over the high bits, so two calls collide
- * only when 64-bit values do; bswap brings the product's best-mixed high
- * bits to the low ones, which index the table)
+ *     key = bswap((parent ^ ret ^ callee) * K1) | 1 << 63
+ * with callee = GS_PATH_CALLEE_WORD(rec) = rec | (rec * K3 mod 2^32) << 32,
+ * which the trampoline passes ready-made (rec * K3 spreads the record
+ * over the high bits, so two calls collide only when 64-bit values do;
+ * bswap brings the product's best-mixed high bits to the low ones, which
+ * index the table)
  * Direct recursion is collapsed: when the callee is the caller entry's
  * callee, "parent" above is the caller's base instead of its key, and the
  * call's base is that base too (a call that is no direct recursion has its
@@ -41,42 +43,30 @@
     .text
 
 /* Finds key rdx in the table at row offset cfg \off (cfg \mask: (entries
- * - 1) * GS_PATH_SIZE) of the row at rax, trying \probes entries of one page: jumps to
- * \hit or \new (a free entry) with the entry at (rax, rcx), or to \fail
- * (rax = row). \reload (a macro) reloads the key into rdx after a page
- * was backed. Uses rcx, r12, -116(%rsp). */
-.macro PROBE off, mask, probes, reload, hit, new, fail, pfx
-    mov gs_config+\mask(%rip), %rcx                 /* (entries - 1) * entry size */
+ * - 1) * GS_PATH_SIZE) of the row at rax, trying \probes entries of one
+ * page: jumps to \hit or \new (a free entry) with the entry at (rax,
+ * rcx), or to \fail (rax = row). The tables are backed (BACK_TABLES).
+ * Uses rcx, -116(%rsp). */
+.macro PROBE off, mask, probes, hit, new, fail
+    mov gs_config+\mask(%rip), %rcx                /* (entries - 1) * entry size */
     and %rdx, %rcx
-    add gs_config+\off(%rip), %rcx                  /* the entry's offset in the row */
-    mov %rcx, %r12
-    shr $12, %r12
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%r12)
-    jne \pfx\()_back
-\pfx\()_ready:
+    add gs_config+\off(%rip), %rcx                 /* the entry's offset in the row */
     cmp GS_PATH_KEY(%rax,%rcx), %rdx
     je \hit
     cmpq $0, GS_PATH_KEY(%rax,%rcx)
     je \new
     movl $\probes - 1, -116(%rsp)
-\pfx\()_next:
-    lea GS_PATH_SIZE(%rcx), %r12                    /* the next entry, in the same page */
-    and $GS_PAGE_SIZE - 1, %r12d
-    and $-GS_PAGE_SIZE, %rcx
-    or %r12, %rcx
-    cmp GS_PATH_KEY(%rax,%rcx), %rdx
+1:  add $GS_PATH_SIZE, %rcx                         /* the next entry, in the same page */
+    test $GS_PAGE_SIZE - 1, %ecx
+    jnz 2f
+    sub $GS_PAGE_SIZE, %rcx
+2:  cmp GS_PATH_KEY(%rax,%rcx), %rdx
     je \hit
     cmpq $0, GS_PATH_KEY(%rax,%rcx)
     je \new
     decl -116(%rsp)
-    jnz \pfx\()_next
+    jnz 1b
     jmp \fail
-\pfx\()_back:
-    xchg %rcx, %r12                                 /* rcx = the page, r12 = the offset */
-    BACK_PAGE \fail
-    mov %r12, %rcx
-    \reload
-    jmp \pfx\()_ready
 .endm
 
 /* One step of PROBE16: the entry at rcx. */
@@ -91,51 +81,80 @@
  * key's aligned group of sixteen, in Gray-code order (one xor per step,
  * never outside the page), unrolled: a lookup stops at the key or at the
  * first free entry, and a miss in a full group costs 16 steps. */
-.macro PROBE16 off, mask, reload, hit, new, fail, pfx
-    mov gs_config+\mask(%rip), %rcx                 /* (entries - 1) * entry size */
+.macro PROBE16 off, mask, hit, new, fail
+    mov gs_config+\mask(%rip), %rcx                /* (entries - 1) * entry size */
     and %rdx, %rcx
-    add gs_config+\off(%rip), %rcx                  /* the entry's offset in the row */
-    mov %rcx, %r12
-    shr $12, %r12
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%r12)
-    jne \pfx\()_back
-\pfx\()_ready:
+    add gs_config+\off(%rip), %rcx                 /* the entry's offset in the row */
     TRY_ENTRY \hit, \new
     .irp step, 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1
     xor $\step * GS_PATH_SIZE, %rcx
     TRY_ENTRY \hit, \new
     .endr
     jmp \fail
-\pfx\()_back:
-    xchg %rcx, %r12                                 /* rcx = the page, r12 = the offset */
-    BACK_PAGE \fail
-    mov %r12, %rcx
-    \reload
-    jmp \pfx\()_ready
 .endm
 
-/* \reg = the goroutine's entry just popped by gs_path_exit (the stack's
- * top still points at it: nothing is pushed meanwhile). */
-.macro POPPED_ENTRY reg, tmp, tmp32
-    mov gs_config+GS_CFG_G_SLOT(%rip), \reg
-    mov (%r14,\reg), \reg
-    shr $32, \reg
-    shl $GS_SLOT_SHIFT, \reg
-    mov GS_SLOT_TOP(\reg), \tmp32
-    add \tmp, \reg
+/* A thread's first timed call backs its whole path and arc tables (both
+ * are hashed over every page; probing them then needs no page check), or
+ * jumps to \fail (tmpfs full). rax = row; keeps every register but rdx
+ * and the flags. */
+.macro BACK_TABLES fail
+    mov gs_config+GS_CFG_PATHS_OFF(%rip), %rdx
+    shr $12, %rdx
+    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rdx)
+    je 7f
+    mov %rdi, -72(%rsp)
+    mov %rsi, -80(%rsp)
+    mov %r11, -88(%rsp)
+    mov %rax, -96(%rsp)
+    mov %rcx, -104(%rsp)
+    mov gs_config+GS_CFG_ARCS_OFF(%rip), %rsi
+    add gs_config+GS_CFG_ARCS_MASK(%rip), %rsi
+    add $GS_PATH_SIZE, %rsi                         /* the tables' end */
+    mov gs_config+GS_CFG_PATHS_OFF(%rip), %rdi
+    sub %rdi, %rsi                                  /* their length */
+    add %rax, %rdi
+    mov $MADV_POPULATE_WRITE, %edx
+    mov $SYS_madvise, %eax
+    syscall
+    mov %rax, %rdx
+    mov -96(%rsp), %rax
+    test %rdx, %rdx
+    jz 6f
+    cmp $-EINVAL, %rdx                              /* kernel before 5.14: use them unpopulated */
+    je 6f
+    mov -72(%rsp), %rdi
+    mov -80(%rsp), %rsi
+    mov -88(%rsp), %r11
+    mov -104(%rsp), %rcx
+    jmp \fail
+6:  mov %rsi, %rcx
+    shr $12, %rcx                                   /* their pages */
+    mov gs_config+GS_CFG_PATHS_OFF(%rip), %rdi
+    shr $12, %rdi
+    lea GS_ROW_MAP(%rax,%rdi), %rdi
+    mov $GS_PAGE_READY, %al
+    rep stosb                                       /* all ready */
+    mov -96(%rsp), %rax
+    mov -72(%rsp), %rdi
+    mov -80(%rsp), %rsi
+    mov -88(%rsp), %r11
+    mov -104(%rsp), %rcx
+7:
 .endm
 
-.macro RELOAD_PATH_KEY
-    POPPED_ENTRY %rdx, %r12, %r12d
-    mov GS_PENT_KEY(%rdx), %rdx
+/* rax = the key of the call at [RSP] (its return address) of callee word
+ * r12 (GS_PATH_CALLEE_WORD), from rax = the parent's key (or base). */
+.macro CALL_KEY
+    xor (%rsp), %rax                                /* the return address */
+    xor %r12, %rax                                  /* the callee, spread */
+    imul .Lk1(%rip), %rax
+    bswap %rax
+    bts $63, %rax                                   /* never 0: 0 marks a free entry */
 .endm
 
-.macro RELOAD_ARC_KEY
-    mov -112(%rsp), %rdx
-.endm
-
-/* gs_path_enter: as gs_time_enter (in: r12d = record offset, r13 = where
- * to continue; RSP as at the function's entry, [RSP] = return address),
+/* gs_path_enter: as gs_time_enter (in: r12 = GS_PATH_CALLEE_WORD(record
+ * offset), so r12d = the record offset; r13 = where to continue; RSP as at
+ * the function's entry, [RSP] = return address),
  * with the path key and children of the new entry. */
     .globl gs_path_enter
 gs_path_enter:
@@ -166,21 +185,13 @@ gs_path_enter:
     mov %edx, GS_PENT_DEPTH(%r13)
     mov %r12d, GS_PENT_REC(%r13)
     movq $0, GS_PENT_CHILDREN(%r13)
+    cmp GS_PENT_REC-GS_PENT_SIZE(%r13), %r12d
+    je .Lpenter_recursion                           /* the callee is the caller's */
     mov GS_PENT_KEY-GS_PENT_SIZE(%r13), %rax        /* the caller's key */
-    cmp GS_PENT_REC-GS_PENT_SIZE(%r13), %r12d
-    cmove GS_PENT_BASE-GS_PENT_SIZE(%r13), %rax     /* direct recursion: the caller's base */
-    mov %rax, GS_PENT_BASE(%r13)                    /* our base, if we recurse */
-    xor (%rsp), %rax                                /* the return address */
-    imul $GS_PATH_K3, %r12, %rdx                    /* the callee, spread (r12 = r12d) */
-    xor %rdx, %rax
-    imul .Lk1(%rip), %rax
-    bswap %rax
-    bts $63, %rax                                   /* never 0: 0 marks a free entry */
+    CALL_KEY
+    mov %rax, GS_PENT_BASE(%r13)                    /* a recursion under this call starts here */
+.Lpenter_keyed:
     mov %rax, GS_PENT_KEY(%r13)
-    cmp GS_PENT_REC-GS_PENT_SIZE(%r13), %r12d
-    je 1f
-    mov %rax, GS_PENT_BASE(%r13)                    /* not a recursion: our own key */
-1:
     rdtsc
     mov %eax, GS_PENT_TSC(%r13)
     mov %edx, GS_PENT_TSC+4(%r13)
@@ -188,6 +199,14 @@ gs_path_enter:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rdx
     jmp *-32(%rsp)
+/* A direct recursion: keyed from the caller's base, which it inherits,
+ * so that every activation under the first one from this call site is
+ * one node. */
+.Lpenter_recursion:
+    mov GS_PENT_BASE-GS_PENT_SIZE(%r13), %rax
+    mov %rax, GS_PENT_BASE(%r13)
+    CALL_KEY
+    jmp .Lpenter_keyed
 .Lpenter_stale:                 /* a frame that left without returning */
     sub $GS_PENT_SIZE, %r13d
     mov %r13d, GS_SLOT_TOP(%rax)
@@ -263,28 +282,21 @@ gs_path_exit:
     jns 1f
     xor %r13d, %r13d                                /* TSC behind on this core */
 1:  add %r13, GS_PENT_CHILDREN-GS_PENT_SIZE(%rcx)   /* the caller's children */
-    mov %r13, %rdx
-    sub GS_PENT_CHILDREN(%rcx), %rdx                /* self */
-    jns 2f
-    xor %edx, %edx                                  /* callees on a core with a TSC ahead */
-2:  mov %rdx, -24(%rsp)
-    mov GS_PENT_KEY(%rcx), %rdx                     /* the path's key */
     mov gs_config+GS_CFG_G_M(%rip), %rax
     mov (%r14,%rax), %rax
     add gs_config+GS_CFG_M_ROW(%rip), %rax
     mov (%rax), %rax                                /* this thread's row */
     test %rax, %rax
     jz .Lpexit_out
-    mov %r12, %rcx
-    shr $12, %rcx                                   /* the record's page */
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
+    mov %r12, %rdx
+    shr $12, %rdx                                   /* the record's page */
+    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rdx)
     jne .Lpexit_page
-.Lpexit_record:                 /* rax = row, rdx = key, r12 = record, r13 = duration */
-    incq GS_TIM_SAMPLES(%rax,%r12)                  /* struct gs_timing at (rax, r12) */
-    add %r13, GS_TIM_TOTAL(%rax,%r12)
-    mov -24(%rsp), %rcx
-    add %rcx, GS_TIM_SELF(%rax,%r12)
-    cmp %r13, GS_TIM_MAX(%rax,%r12)
+/* The call's count, ticks and self ticks go to its path's entry (or its
+ * arc's) only, not to its timing record (GS_HDR_PATH_TOTALS): the record
+ * gets its extremes and histogram bucket. */
+.Lpexit_record:                 /* rax = row, rcx = entry, r12 = record, r13 = duration */
+    cmp %r13, GS_TIM_MAX(%rax,%r12)                 /* struct gs_timing at (rax, r12) */
     jae 3f
     mov %r13, GS_TIM_MAX(%rax,%r12)
 3:  not %r13
@@ -292,43 +304,45 @@ gs_path_exit:
     jae 4f
     mov %r13, GS_TIM_MIN_INV(%rax,%r12)
 4:  not %r13
-    mov %r13, %rcx
-    or $1 << GS_HIST_FIRST_BIT, %rcx                /* floor(log2) >= FIRST_BIT */
-    bsr %rcx, %rcx
-    cmp $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %ecx
+    mov %r13, %rdx
+    or $1 << GS_HIST_FIRST_BIT, %rdx                /* floor(log2) >= FIRST_BIT */
+    bsr %rdx, %rdx
+    cmp $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %edx
     jbe 5f
-    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %ecx
-5:  lea (%r12,%rcx,8), %rcx
-    incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx)
-    PROBE16 GS_CFG_PATHS_OFF, GS_CFG_PATHS_MASK, RELOAD_PATH_KEY, .Lpath_hit, .Lpath_new, .Lpath_full, .Lpp
+    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %edx
+5:  lea (%r12,%rdx,8), %rdx
+    incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rdx)
+    mov %rcx, %r12                                  /* from here on: the entry */
+    mov GS_PENT_KEY(%r12), %rdx                     /* the path's key */
+    PROBE16 GS_CFG_PATHS_OFF, GS_CFG_PATHS_MASK, .Lpath_hit, .Lpath_new, .Lpath_full
 .Lpath_hit:
-.Larc_hit:
+.Larc_hit:                      /* rax = row, rcx = offset, r12 = entry */
     incq GS_PATH_CALLS(%rax,%rcx)
     add %r13, GS_PATH_TOTAL(%rax,%rcx)
-    mov -24(%rsp), %r12
-    add %r12, GS_PATH_SELF(%rax,%rcx)
+    sub GS_PENT_CHILDREN(%r12), %r13                /* self */
+    jns 6f
+    xor %r13d, %r13d                                /* callees on a core with a TSC ahead */
+6:  add %r13, GS_PATH_SELF(%rax,%rcx)
 .Lpexit_out:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rcx
     ret
 /* A path seen first: its fields, then its key (a reader that sees the key
- * sees them). rax = row, rcx = offset, rdx = key. */
+ * sees them). rax = row, rcx = offset, rdx = key, r12 = entry. */
 .Lpath_new:
     lea (%rax,%rcx), %rax                           /* the free entry */
-    POPPED_ENTRY %rcx, %r12, %r12d
-    mov GS_PENT_REC(%rcx), %r12d
-    cmp GS_PENT_REC-GS_PENT_SIZE(%rcx), %r12d
-    mov GS_PENT_KEY-GS_PENT_SIZE(%rcx), %r12
-    cmove GS_PENT_BASE(%rcx), %r12                  /* direct recursion: its base */
-    mov %r12, GS_PATH_PARENT(%rax)
-    mov GS_PENT_REC(%rcx), %r12d
-    jmp 6f
+    mov GS_PENT_REC(%r12), %ecx
+    cmp GS_PENT_REC-GS_PENT_SIZE(%r12), %ecx
+    mov GS_PENT_KEY-GS_PENT_SIZE(%r12), %rcx
+    cmove GS_PENT_BASE(%r12), %rcx                  /* direct recursion: its base */
+    mov %rcx, GS_PATH_PARENT(%rax)
+    jmp 7f
 .Larc_new:
     lea (%rax,%rcx), %rax
-    mov -120(%rsp), %r12d                           /* the record (.Lpath_full) */
-6:  mov %r12d, GS_PATH_REC(%rax)
-    mov (%rsp), %r12
-    mov %r12, GS_PATH_RET(%rax)
+7:  mov GS_PENT_REC(%r12), %ecx
+    mov %ecx, GS_PATH_REC(%rax)
+    mov (%rsp), %rcx
+    mov %rcx, GS_PATH_RET(%rax)
     mov %rdx, GS_PATH_KEY(%rax)
     xor %ecx, %ecx
     jmp .Lpath_hit
@@ -343,32 +357,44 @@ gs_path_exit:
     mov %edx, (%r14,%rax)                           /* the innermost that is left */
     COUNT_DROP GS_DROP_UNMATCHED
     jmp .Lpexit_out
-/* First use of a timing page by this thread: back it, or drop the call's
- * timing (tmpfs full). rax = row, rcx = page index. */
+/* First use of a timing page by this thread: back it (and, the first
+ * time, the thread's path and arc tables), or drop the call's timing
+ * (tmpfs full; without the tables, every call of this page's functions on
+ * this thread then is). rax = row, rcx = entry, rdx = page index. */
 .Lpexit_page:
+    mov %rcx, -24(%rsp)
+    mov %rdx, %rcx
+    BACK_TABLES .Lpexit_notables
     BACK_PAGE .Lpexit_nospace
-    POPPED_ENTRY %rdx, %rcx, %ecx                   /* (r12 is the record) */
-    mov GS_PENT_KEY(%rdx), %rdx
+    mov -24(%rsp), %rcx
     jmp .Lpexit_record
+.Lpexit_notables:
+    movb $GS_PAGE_FAILED, GS_ROW_MAP(%rax,%rcx)
 .Lpexit_nospace:
     COUNT_DROP GS_DROP_NO_SPACE
     jmp .Lpexit_out
 /* No room for the path: the call goes to the arc table, keyed as the
- * same call with parent 0 would be. rax = row. */
+ * same call with parent 0 would be. rax = row, r12 = entry. */
 .Lpath_full:
     incq GS_DROP_PATH_OVERFLOW(%rax)
-    POPPED_ENTRY %rdx, %rcx, %ecx
-    mov GS_PENT_REC(%rdx), %ecx
-    mov %ecx, -120(%rsp)
-    imul $GS_PATH_K3, %rcx, %rdx
+    mov GS_PENT_REC(%r12), %ecx
+    imul $GS_PATH_K3, %ecx, %edx                    /* GS_PATH_CALLEE_WORD */
+    shl $32, %rdx
+    or %rcx, %rdx
     xor (%rsp), %rdx
     imul .Lk1(%rip), %rdx
     bswap %rdx
     bts $63, %rdx
-    mov %rdx, -112(%rsp)
-    PROBE GS_CFG_ARCS_OFF, GS_CFG_ARCS_MASK, GS_ARC_PROBES, RELOAD_ARC_KEY, .Larc_hit, .Larc_new, .Larc_full, .Lap
-.Larc_full:
+    PROBE GS_CFG_ARCS_OFF, GS_CFG_ARCS_MASK, GS_ARC_PROBES, .Larc_hit, .Larc_new, .Larc_full
+.Larc_full:                     /* in neither table: in the record */
     incq GS_DROP_ARC_OVERFLOW(%rax)
+    mov GS_PENT_REC(%r12), %ecx
+    incq GS_TIM_SAMPLES(%rax,%rcx)
+    add %r13, GS_TIM_TOTAL(%rax,%rcx)
+    sub GS_PENT_CHILDREN(%r12), %r13                /* self */
+    jns 8f
+    xor %r13d, %r13d
+8:  add %r13, GS_TIM_SELF(%rax,%rcx)
     jmp .Lpexit_out
 
     .section .note.GNU-stack,"",@progbits

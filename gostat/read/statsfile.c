@@ -277,7 +277,7 @@ static void sum_drops(struct gst_drops *d, const unsigned char *row)
 /* The timed function whose record sits at row offset rec, or NULL (a
  * corrupt entry). Records are in function-table order of their index,
  * and offsets grow with the index: binary search over the index. */
-static const struct gst_func *func_of_record(const struct gst_stats *st, uint32_t rec)
+static struct gst_func *func_of_record(const struct gst_stats *st, uint32_t rec)
 {
     const struct gs_header *h = &st->hdr;
     if (rec < h->timing_off || h->ntimed == 0)
@@ -292,11 +292,27 @@ static const struct gst_func *func_of_record(const struct gst_stats *st, uint32_
     return st->timing_funcs[k];
 }
 
+/* With GS_HDR_PATH_TOTALS a timed call is in its path or arc entry only:
+ * the entry's sums go to its callee's too. */
+static void add_entry_to_callee(struct gst_func *f, uint64_t calls, uint64_t total, uint64_t self)
+{
+    f->samples = add_saturating(f->samples, calls);
+    f->total_ticks = add_saturating(f->total_ticks, total);
+    f->self_ticks = add_saturating(f->self_ticks, self);
+}
+
 static void add_path(struct gst_stats *st, const unsigned char *e, bool arc)
 {
     uint64_t key = __atomic_load_n((const uint64_t *)(const void *)e, __ATOMIC_ACQUIRE);
     if (key == 0)
         return;
+    struct gst_func *callee = func_of_record(st, __atomic_load_n((const uint32_t *)(const void *)
+                                                                  (e + offsetof(struct gs_path, rec)), __ATOMIC_RELAXED));
+    uint64_t calls = load_u64(e + offsetof(struct gs_path, calls));
+    uint64_t total = load_u64(e + offsetof(struct gs_path, total));
+    uint64_t self = load_u64(e + offsetof(struct gs_path, self));
+    if (callee && (st->hdr.flags & GS_HDR_PATH_TOTALS))
+        add_entry_to_callee(callee, calls, total, self);
     struct gst_path *v = gr_vec_grow(st->path_entries, &st->paths_cap, st->npaths + 1, sizeof *v);
     if (!v) {
         st->paths_oom = true;
@@ -307,12 +323,11 @@ static void add_path(struct gst_stats *st, const unsigned char *e, bool arc)
         .key = key,
         .parent = load_u64(e + offsetof(struct gs_path, parent)),
         .ret = load_u64(e + offsetof(struct gs_path, ret)) - st->hdr.load_bias,
-        .callee = func_of_record(st, __atomic_load_n((const uint32_t *)(const void *)
-                                                     (e + offsetof(struct gs_path, rec)), __ATOMIC_RELAXED)),
+        .callee = callee,
         .arc = arc,
-        .calls = load_u64(e + offsetof(struct gs_path, calls)),
-        .total_ticks = load_u64(e + offsetof(struct gs_path, total)),
-        .self_ticks = load_u64(e + offsetof(struct gs_path, self)),
+        .calls = calls,
+        .total_ticks = total,
+        .self_ticks = self,
     };
 }
 

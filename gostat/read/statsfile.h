@@ -79,7 +79,7 @@ struct gst_stats {
     struct gst_path *path_entries; /* paths: at the last refresh, all rows */
     size_t npaths, paths_cap;
     bool paths_oom;            /* the last refresh ran out of memory for them */
-    const struct gst_func **timing_funcs; /* paths: by timing record index */
+    struct gst_func **timing_funcs; /* paths: by timing record index */
     struct gst_clock clock;    /* ticks to ns, at the last refresh */
     bool live;                 /* at the last refresh */
     const unsigned char *map;  /* live page and rows, PROT_READ MAP_SHARED */

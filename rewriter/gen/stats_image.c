@@ -109,7 +109,7 @@ static void fill_header(struct gs_header *h, const struct gr_program *prog,
         h->flags |= GS_HDR_ADAPTIVE;
     if (!l->max_paths)
         return;
-    h->flags |= GS_HDR_PATHS;
+    h->flags |= GS_HDR_PATHS | GS_HDR_PATH_TOTALS;
     h->path_size = sizeof(struct gs_path);
     h->paths_off = l->paths_off;
     h->arcs_off = l->arcs_off;

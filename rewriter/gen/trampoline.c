@@ -249,6 +249,11 @@ static int emit_sample_test(struct gr_codebuf *c, const struct func_ctx *fc, uin
 static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
                           struct gr_error *err)
 {
+    if (fc->layout->sample == 1 && fc->layout->max_paths) {
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(GS_PATH_CALLEE_WORD(record_offset(fc)))));
+        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
+        return JUMP(JMP, fc->stubs->time_enter);    /* gs_path_enter */
+    }
     if (fc->layout->sample == 1) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
         TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
