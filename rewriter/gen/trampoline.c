@@ -450,7 +450,8 @@ static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struc
  * run where R14 is not g (a signal handler, a C thread before needm); no g
  * (a thread Go did not create) or no m counts in row 0, locked. The count
  * comes first, then the covered instructions run, then the jmp back (none
- * when they end in a ret or jmp). Nothing here can re-run for one call: no
+ * when they end in a ret or jmp; a ret instead when the jmp would land on
+ * an untimed plain ret). Nothing here can re-run for one call: no
  * branch lands on the entry or inside the covered bytes (plan.c). */
 static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
@@ -493,7 +494,9 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         else
             TRY(gr_emit_relocated(c, &fc->check[i], err));
     }
-    if (!pro->ends_flow)
+    if (pro->ret_follows && !timed)
+        TRY(gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err)); /* what the jmp back would run next: one taken branch less */
+    else if (!pro->ends_flow)
         TRY(JUMP(JMP, back));
     TRY(emit_slow_paths(c, fc, &lb, 1, shared_counter, body, err));
     if (timed) {

@@ -4,7 +4,9 @@
  * The jmp at entry covers at least 5 bytes of whole instructions; the
  * trampoline counts the call, runs those instructions re-encoded for their
  * new address, and jumps back (or ends with them, when they end in a ret
- * or jmp followed only by int3 padding). Each covered instruction must
+ * or jmp followed only by int3 padding; or, when a plain ret follows them
+ * and the function's returns are not timed, ends with a ret of its own:
+ * the same next instruction, one taken jump less). Each covered instruction must
  * behave the same there:
  * - it must fault as the original would: a fault at a PC outside Go text
  *   makes the runtime throw where the original panicked. Memory touched
@@ -373,5 +375,6 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
         off += in.length;
     }
     out->len = (unsigned)off;
+    out->ret_follows = !out->ends_flow && off < size && code[off] == GR_X86_RET;
     return NULL;
 }

@@ -50,6 +50,10 @@ struct gr_prologue {
     unsigned len;           /* bytes from the entry through the final jbe */
     unsigned ninsns;
     int ends_flow;          /* LEAF: the last relocated instruction is a ret or jmp */
+    int ret_follows;        /* LEAF: the instruction after the covered bytes is a
+                               plain ret (a trampoline that does not time the
+                               return may end with its own ret instead of a jmp
+                               back to it) */
     uint16_t guard_mask;    /* LEAF: bit i: insns[i] can fault; its address is checked first */
     struct gr_insn *insns;  /* ninsns instructions: the scratch array given to
                                gr_prologue_match; NULL in the plan, which keeps
