@@ -55,6 +55,9 @@ echo "### Instructions (valgrind --tool=callgrind)"
 echo
 echo "| workload | mode | original | instrumented | calls | extra instructions per call |"
 echo "| --- | --- | ---: | ---: | ---: | ---: |"
+# The second size of each workload: "unsampled, marginal" is the difference
+# between the two runs, over the difference in calls.
+declare -A LARGER=([$CG_LOOP_N]=$((2 * CG_LOOP_N)) [$CG_FIB_N]=$((CG_FIB_N + 1)))
 for w in "loop $CG_LOOP_N" "fib $CG_FIB_N" "leaf $CG_LOOP_N"; do
     set -- $w
     o=$(callgrind_insns "$OUT/bench" "$1" "$2")
@@ -64,11 +67,19 @@ for w in "loop $CG_LOOP_N" "fib $CG_FIB_N" "leaf $CG_LOOP_N"; do
         c=$(counted_calls)
         echo "| $1 $2 | $mode | $o | $i | $c | $(python3 -c "print(f'{($i-$o)/$c:.2f}')") |"
     done
+    n2=${LARGER[$2]}
+    o2=$(callgrind_insns "$OUT/bench" "$1" "$n2")
+    rm -f "$GOSTAT_DIR"/*
+    i2=$(callgrind_insns "$OUT/bench.unsampled" "$1" "$n2")
+    c2=$(counted_calls)
+    echo "| $1 $2 -> $n2 | unsampled, marginal | +$((o2 - o)) | +$((i2 - i)) | +$((c2 - c)) | $(python3 -c "print(f'{(($i2-$o2)-($i-$o))/($c2-$c):.2f}')") |"
 done
 echo
 echo "Modes: count = --count-only; default = the default mode; timed = --time-all; graph = --call-graph"
 echo "(--time-all with call paths, self time and arcs); sampled = --sample 16;"
-echo "unsampled = --sample 1000000 (each function's first call timed, then practically none: the cost of a call that is not timed)."
+echo "unsampled = --sample 1000000 (each function's first call timed, then practically none: the cost of a call that is not timed);"
+echo "unsampled, marginal = what the larger run (second size) added over the smaller one, per call it added: one more call"
+echo "that is not timed, without start-up and each function's first (timed) call."
 echo
 echo "### Wall time (original, count-only, default, --time-all, --call-graph and sampled (1 in 16) runs interleaved, 15 each, medians)"
 echo

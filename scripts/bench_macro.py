@@ -35,6 +35,7 @@ MODES = [
     ("count-only", ["--count-only"]),
     ("default", []),
     ("time-all", ["--time-all"]),
+    ("call-graph", ["--call-graph"]),
 ]
 ORIGINAL = "original"
 

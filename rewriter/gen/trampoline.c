@@ -427,9 +427,17 @@ static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, co
 /* The return of a timed leaf (RSP at the return address): timed only when
  * R14 is TLS g and not nil (so the entry was timed too, and the routine
  * can read the goroutine), else a plain ret. R12 and the flags are dead at
- * a return in both ABIs; Go <= 1.16 reloads R14 (dead there too). */
+ * a return in both ABIs; Go <= 1.16 reloads R14 (dead there too).
+ * Register ABI in a program without runtime/cgo (the row read as fs:[0]):
+ * every thread is Go's, and a timed leaf is compiled Go outside the
+ * runtime's packages (leaf_timing.c), which always runs with R14 = TLS g
+ * (ABI wrappers reload it; only cgo callbacks and the runtime's own
+ * transitions have it otherwise), as its checked callers' returns assume:
+ * no test, five instructions less on every return. */
 static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
+    if (fc->plan->row_from_fs && !stack_abi(fc))
+        return emit_timed_return(c, fc, NULL, 0, err);
     size_t to_ret[2];
     unsigned n = 0;
     ZydisRegister g = stack_abi(fc) ? G : R12;
