@@ -53,7 +53,7 @@ static void usage(FILE *out)
             "  --sample N       time about 1 call in N of each function (at random\n"
             "                   intervals; unbiased as above); N from 1 to 1000000\n"
             "                   (--sample 1 is --time-all)\n"
-            "  --count-only     count calls, do not time them: 6 instructions per\n"
+            "  --count-only     count calls, do not time them: 5-6 instructions per\n"
             "                   call, smaller stats\n"
             "\n"
             "Other options:\n"
