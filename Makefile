@@ -94,7 +94,7 @@ $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 # linked from that module's objects, common/ and what the module needs,
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
-UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits statsfile_check hist times clock view \
+UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites statsfile_check hist times clock view \
 	vec regex_compile callgraph cg_outputs)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o
 
@@ -102,6 +102,8 @@ $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
 $(UNIT)/test_leaf: $(BUILD)/rewriter/plan/leaf.o
 $(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o \
 	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_call_sites: $(BUILD)/rewriter/plan/call_sites.o $(BUILD)/elf/elf_read.o \
+	$(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_statsfile_check: $(BUILD)/gostat/read/statsfile_check.o $(ERROR_OBJ)
 $(UNIT)/test_hist: $(BUILD)/gostat/model/hist.o
 $(UNIT)/test_times: $(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o
@@ -119,10 +121,10 @@ $(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/ca
 $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_prologue $(UNIT)/test_leaf: UNIT_LIBS := -lZydis -lZycore
-$(UNIT)/test_exits: UNIT_LIBS := -lZydis -lZycore -lelf
+$(UNIT)/test_exits $(UNIT)/test_call_sites: UNIT_LIBS := -lZydis -lZycore -lelf
 
-$(UNIT)/test_prologue.o $(UNIT)/test_leaf.o $(UNIT)/test_exits.o: INC = $(REWRITER_INC) -Itests/unit
-$(addsuffix .o,$(filter-out %/test_prologue %/test_leaf %/test_exits %/test_vec %/test_regex_compile,$(UNIT_PROGS))): \
+$(UNIT)/test_prologue.o $(UNIT)/test_leaf.o $(UNIT)/test_exits.o $(UNIT)/test_call_sites.o: INC = $(REWRITER_INC) -Itests/unit
+$(addsuffix .o,$(filter-out %/test_prologue %/test_leaf %/test_exits %/test_call_sites %/test_vec %/test_regex_compile,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC) -Itests/unit
 $(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/unit.o: INC = -Icommon -Itests/unit
 

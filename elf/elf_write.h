@@ -13,10 +13,15 @@
 
 #define GR_PATCH_MAX 48
 
-/* Bytes to overwrite in the input's loaded image. */
+/* Bytes to overwrite in the input's loaded image: a jmp rel32 to a
+ * trampoline and int3 filler over an entry or a return, or a direct call
+ * or jmp whose rel32 now names its callee's trampoline (a call site). */
+enum gr_patch_kind { GR_PATCH_JMP, GR_PATCH_CALL_SITE };
+
 struct gr_patch {
     uint64_t addr;
     uint8_t len;
+    uint8_t kind;           /* enum gr_patch_kind */
     uint8_t bytes[GR_PATCH_MAX];
 };
 

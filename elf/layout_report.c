@@ -70,7 +70,9 @@ static void put_report(FILE *f, const struct gr_elf *in, const char *out_path,
     put_line(f, "symtab_last", in->sym_last ? in->sym_last : "");
     fprintf(f, "patches %zu\n", edit->npatches);
     for (size_t i = 0; i < edit->npatches; i++)
-        fprintf(f, "patch 0x%llx %u\n", (unsigned long long)edit->patches[i].addr,
+        fprintf(f, "%s 0x%llx %u\n",
+                edit->patches[i].kind == GR_PATCH_CALL_SITE ? "call_site" : "patch",
+                (unsigned long long)edit->patches[i].addr,
                 edit->patches[i].len);
     fputs("end\n", f);
 }

@@ -7,7 +7,7 @@
  * byte outside '!'..'~', and '%' itself, is written as %XX; an empty name
  * is written %00 (decoding it gives "", as no name holds a NUL).
  *
- *   gorewrite-layout 1
+ *   gorewrite-layout 2
  *   input PATH
  *   output PATH
  *   size N                        the output file's size
@@ -23,12 +23,16 @@
  *   symtab_first NAME             entry 1's name
  *   symtab_last NAME              the last entry's name
  *   patches N                     then N lines, in the order written:
- *   patch ADDR LEN                bytes of INPUT's image overwritten
+ *   patch ADDR LEN                bytes of INPUT's image overwritten: a jmp
+ *                                 rel32 into the new code, then int3 filler
+ *   call_site ADDR LEN            a direct call or jmp rel32 (LEN 5) aimed at
+ *                                 a patched entry in INPUT, now at the
+ *                                 place that entry's jmp leads to
  *   end
  */
 #ifndef GS_LAYOUT_REPORT_FORMAT_H
 #define GS_LAYOUT_REPORT_FORMAT_H
 
-#define GS_LAYOUT_REPORT_MAGIC "gorewrite-layout 1"
+#define GS_LAYOUT_REPORT_MAGIC "gorewrite-layout 2"
 
 #endif

@@ -22,7 +22,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gorewrite [-v] [--count-only | --time-all | --call-graph | --sample N]\n"
             "                 [--max-threads N] [--max-paths N]\n"
-            "                 [--strict-release] [--keep-setuid] [--layout-report FILE]\n"
+            "                 [--strict-release] [--keep-call-sites] [--keep-setuid]\n"
+            "                 [--layout-report FILE]\n"
             "                 INPUT OUTPUT\n"
             "       gorewrite [--strict-release] --print-layout INPUT\n"
             "\n"
@@ -71,6 +72,15 @@ static void usage(FILE *out)
             "  --layout-report FILE  once OUTPUT is written, describe it in FILE: entry\n"
             "                   point, program headers, added sections, symbol table,\n"
             "                   patched ranges (a text format for checking tools)\n"
+            "  --keep-call-sites  leave direct calls aimed at each function's entry.\n"
+            "                   By default a call rel32 (or jmp rel32) to an\n"
+            "                   instrumented function goes straight to its trampoline,\n"
+            "                   saving the entry's jump on every such call; the\n"
+            "                   return address stays the caller's own. Calls through\n"
+            "                   registers always take the entry. Keep them to stop a\n"
+            "                   debugger at the entry address itself (break *ADDR);\n"
+            "                   gdb's `break FUNC` lands after the stack check and\n"
+            "                   stops either way\n"
             "  --keep-setuid    keep INPUT's setuid/setgid bits on OUTPUT (dropped by\n"
             "                   default). Risk: the instrumented code then runs with\n"
             "                   the owner's privileges and creates a root-owned stats\n"
@@ -133,6 +143,8 @@ int main(int argc, char **argv)
         uint32_t threads;
         if (strcmp(argv[i], "-v") == 0) {
             opt.verbose = 1;
+        } else if (strcmp(argv[i], "--keep-call-sites") == 0) {
+            opt.keep_call_sites = 1;
         } else if (strcmp(argv[i], "--keep-setuid") == 0) {
             opt.keep_setuid = 1;
         } else if (strcmp(argv[i], "--strict-release") == 0) {

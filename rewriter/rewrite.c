@@ -133,11 +133,23 @@ static void jmp_patch(struct gr_patch *pt, uint64_t addr, unsigned len, uint64_t
     memset(pt->bytes + GR_X86_JMP_REL32_LEN, GR_X86_INT3, len - GR_X86_JMP_REL32_LEN);
 }
 
-/* Entry patches over the stack checks, exit patches over the returns. */
+/* The site's call or jmp, its rel32 aimed at the callee's trampoline. */
+static void call_site_patch(struct gr_patch *pt, const struct gr_call_site *cs, uint64_t target)
+{
+    pt->addr = cs->addr;
+    pt->len = GR_X86_JMP_REL32_LEN;
+    pt->kind = GR_PATCH_CALL_SITE;
+    int32_t rel = (int32_t)(int64_t)(target - (cs->addr + 5));
+    pt->bytes[0] = cs->opcode;
+    memcpy(pt->bytes + 1, &rel, 4);
+}
+
+/* Entry patches over the stack checks, exit patches over the returns,
+ * then the call sites. */
 static struct gr_patch *build_patches(const struct gr_plan *plan, const struct gr_tramp_addrs *t,
                                       size_t *npatches)
 {
-    struct gr_patch *p = calloc(plan->ninstrumented + plan->exits.n + 1, sizeof *p);
+    struct gr_patch *p = calloc(plan->ninstrumented + plan->exits.n + plan->calls.n + 1, sizeof *p);
     size_t n = 0;
     for (size_t i = 0; p && i < plan->nfuncs; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
@@ -148,6 +160,8 @@ static struct gr_patch *build_patches(const struct gr_plan *plan, const struct g
         const struct gr_exit *e = &plan->exits.items[k];
         jmp_patch(&p[n++], e->addr, e->len, t->exit[k]);
     }
+    for (size_t k = 0; p && k < plan->calls.n; k++)
+        call_site_patch(&p[n++], &plan->calls.items[k], t->entry[plan->calls.items[k].callee]);
     *npatches = n;
     return p;
 }
@@ -241,6 +255,8 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
                 prog.dwarf_error.msg);
     if (rc == 0)
         rc = gr_plan_build(&elf, &prog, !opt->count_only, &plan, err);
+    if (rc == 0 && !opt->keep_call_sites && gr_call_sites_find(&elf, &plan, &plan.calls) < 0)
+        rc = gr_fail(err, "%s: out of memory for the call sites", in_path);
     if (rc == 0 && opt->verbose)
         gr_report_plan(log, &plan);
     if (rc == 0)

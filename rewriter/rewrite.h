@@ -18,6 +18,7 @@ struct gr_options {
     uint32_t max_paths;     /* --call-graph: call paths per thread (rounded up to
                                a power of two); 0: no paths, arcs or self time */
     const char *layout_report;  /* --layout-report FILE, or NULL */
+    int keep_call_sites;    /* direct calls keep going through the entry's jmp */
     int keep_setuid;        /* copy the input's setuid/setgid bits (dropped by default) */
     int strict_release;     /* refuse a Go release newer than every verified row */
 };

@@ -4,7 +4,8 @@
 # catches a wrong one. A Go program is rewritten with --layout-report;
 # copies of the output are then broken in one place each (a program
 # header, a section header, a symbol, the entry point, a byte outside the
-# patches, a patch) and so is the report; each must fail with a message
+# patches, a patch, a call site aimed at another trampoline) and so is the
+# report; each must fail with a message
 # naming that place. Then the wrapper the tests run as $GOREWRITE
 # (tests/tools/gorewrite_checked.sh): a wrong output fails the run (exit
 # 70) and is logged, refusals and --help pass through unchanged.
@@ -18,7 +19,7 @@ build_go 1.22 "$ROOT/testdata/recursion" "$WORK/prog" || exit 1
     { echo "FAIL: gorewrite --layout-report"; exit 1; }
 
 # The report: its records and counts are those of the file readelf sees.
-grep -qx 'gorewrite-layout 1' "$WORK/layout" || fail "report: no magic line"
+grep -qx 'gorewrite-layout 2' "$WORK/layout" || fail "report: no magic line"
 [ "$(grep -c '^phdr ' "$WORK/layout")" = "$(readelf -hW "$WORK/good" | awk '/Number of program headers/ {print $5}')" ] ||
     fail "report: phdr lines differ from readelf's count"
 grep -q "^entry 0x$(readelf -hW "$WORK/prog" | awk '/Entry point/ {print substr($4, 3)}') 0x$(readelf -hW "$WORK/good" | awk '/Entry point/ {print substr($4, 3)}')\$" "$WORK/layout" ||
@@ -26,8 +27,10 @@ grep -q "^entry 0x$(readelf -hW "$WORK/prog" | awk '/Entry point/ {print substr(
 grep -q '^section .gorewrite.text 0x1 0x6 ' "$WORK/layout" || fail "report: no .gorewrite.text line"
 [ "$(grep '^symtab ' "$WORK/layout")" = "symtab $(readelf -sW "$WORK/prog" | awk '/Symbol table .\.symtab./ {print $5}')" ] ||
     fail "report: $(grep '^symtab ' "$WORK/layout") is not .symtab's size"
-[ "$(grep -c '^patch ' "$WORK/layout")" = "$(sed -n 's/^patches //p' "$WORK/layout")" ] ||
-    fail "report: patch lines differ from their count"
+[ "$(grep -c '^patch \|^call_site ' "$WORK/layout")" = "$(sed -n 's/^patches //p' "$WORK/layout")" ] ||
+    fail "report: patch and call_site lines differ from their count"
+[ "$(grep -c '^call_site ' "$WORK/layout")" -gt 100 ] ||
+    fail "report: $(grep -c '^call_site ' "$WORK/layout") call sites, want direct calls retargeted"
 
 # expect_ok OUTPUT [REPORT]: lief_check passes.
 expect_ok() {
@@ -105,11 +108,23 @@ elif kind == "filler":      # the int3 filler after a patch's jmp
             off = int(addr, 16) - text[3] + text[4]
             b[off + 5] = 0x90
             print(addr); break
+elif kind in ("call_site", "call_opcode"):  # a call aimed at another callee's trampoline; a call made a jmp
+    sites = [int(l.split()[1], 16) for l in open(sys.argv[1].rsplit("/", 1)[0] + "/layout") if l.startswith("call_site ")]
+    text = by_name[".text"][1]
+    off = lambda a: a - text[3] + text[4]
+    dest = lambda a: a + 5 + u("<i", off(a) + 1)[0]
+    a = next(x for x in sites if b[off(x)] == 0xe8)
+    if kind == "call_opcode":
+        b[off(a)] = 0xe9
+    else:
+        other = next(dest(x) for x in sites if dest(x) != dest(a))
+        struct.pack_into("<i", b, off(a) + 1, other - (a + 5))
+    print("0x%x" % a)
 open(dst, "wb").write(b)
 PY
 }
 
-for kind in phdr phdr_flags shdr newshdr symbol entry rodata filler; do
+for kind in phdr phdr_flags shdr newshdr symbol entry rodata filler call_site call_opcode; do
     where=$(corrupt "$kind" "$WORK/bad.$kind") || { fail "cannot corrupt $kind"; continue; }
     case $kind in
         phdr) expect_differ "an input PT_LOAD moved" 1 "program header $where is type 0x1 .*the report says" "$WORK/bad.$kind" ;;
@@ -120,6 +135,8 @@ for kind in phdr phdr_flags shdr newshdr symbol entry rodata filler; do
         entry) expect_differ "entry point" 1 "entry point $where, the report says" "$WORK/bad.$kind" ;;
         rodata) expect_differ "a byte of .rodata" 1 "byte at file offset $where differs from INPUT's outside any reported patch" "$WORK/bad.$kind" ;;
         filler) expect_differ "a patch's filler" 1 "patch at $where: byte 5 is 0x90, want int3 filler" "$WORK/bad.$kind" ;;
+        call_site) expect_differ "a call site aimed at another trampoline" 1 "call site at $where leads to 0x[0-9a-f]+, its callee's entry jmp to" "$WORK/bad.$kind" ;;
+        call_opcode) expect_differ "a call site turned into a jmp" 1 "call site at $where: 5 bytes e8 -> e9" "$WORK/bad.$kind" ;;
     esac
 done
 
@@ -127,8 +144,12 @@ done
 sed 's/^section .gorewrite.data \(0x[0-9a-f]*\) \(0x[0-9a-f]*\) \(0x[0-9a-f]*\)/section .gorewrite.data \1 \2 0x1000/' \
     "$WORK/layout" >"$WORK/layout.addr"
 expect_differ "report: wrong .gorewrite.data address" 1 "program header|new section" "$WORK/good" "$WORK/layout.addr"
-grep -v '^patch ' "$WORK/layout" | sed 's/^patches .*/patches 0/' >"$WORK/layout.nopatch"
+grep -v '^patch \|^call_site ' "$WORK/layout" | sed 's/^patches .*/patches 0/' >"$WORK/layout.nopatch"
 expect_differ "report: patches left out" 1 "differs from INPUT's outside any reported patch" "$WORK/good" "$WORK/layout.nopatch"
+grep -v '^call_site ' "$WORK/layout" | sed "s/^patches .*/patches $(grep -c '^patch ' "$WORK/layout")/" >"$WORK/layout.nocalls"
+expect_differ "report: call sites left out" 1 "differs from INPUT's outside any reported patch" "$WORK/good" "$WORK/layout.nocalls"
+sed 's/^call_site /patch /' "$WORK/layout" >"$WORK/layout.callpatch"
+expect_differ "report: call sites called entry patches" 1 "patch at 0x[0-9a-f]+ is not a jmp into .gorewrite.text \(bytes e8" "$WORK/good" "$WORK/layout.callpatch"
 sed 's/^symtab \([0-9]*\)$/symtab 7/' "$WORK/layout" >"$WORK/layout.sym"
 expect_differ "report: wrong symbol count" 1 "\.symtab has [0-9]+ symbols, INPUT's [0-9]+, the report says 7" "$WORK/good" "$WORK/layout.sym"
 grep -v '^end$' "$WORK/layout" >"$WORK/layout.trunc"

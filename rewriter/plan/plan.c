@@ -205,5 +205,6 @@ void gr_plan_free(struct gr_plan *plan)
 {
     free(plan->funcs);
     gr_exit_list_free(&plan->exits);
+    gr_call_sites_free(&plan->calls);
     memset(plan, 0, sizeof *plan);
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "call_sites.h"
 #include "elf_read.h"
 #include "error.h"
 #include "exits.h"
@@ -55,6 +56,9 @@ struct gr_plan {
     const struct gr_go_sigfields *sig;
     struct gr_go_sigfields sig_fields;  /* sig points here: the program's layout */
     uint64_t sigpanic;
+    /* Direct calls and jumps retargeted at their callee's trampoline
+     * (call_sites.h); empty with --keep-call-sites. */
+    struct gr_call_sites calls;
 };
 
 /* timing: 0 for --count-only. */

@@ -54,6 +54,9 @@ void gr_report_plan(FILE *out, const struct gr_plan *plan)
         }
     }
     fprintf(out, "row access: %s\n", plan->row_access);
+    fprintf(out, "call sites: %zu direct calls and jumps go straight to a trampoline "
+            "(%zu functions not swept: bytes that do not decode)\n",
+            plan->calls.n, plan->calls.funcs_unswept);
     fprintf(out, "summary: %zu instrumented (%zu timed, %zu untimed), %zu skipped\n",
             plan->ninstrumented, plan->ntimed, plan->ninstrumented - plan->ntimed,
             plan->nfuncs - plan->ninstrumented);

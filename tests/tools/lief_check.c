@@ -16,7 +16,9 @@
  * - .symtab is INPUT's, symbol by symbol, with the reported size and ends;
  * - the bytes of INPUT differ in OUTPUT only in the ELF header and in the
  *   reported patches, each inside an executable section of INPUT and a
- *   jmp rel32 into the new code section followed by int3 filler.
+ *   jmp rel32 into the new code section followed by int3 filler, and in
+ *   the reported call sites, each a call or jmp rel32 that in INPUT goes
+ *   to a patched entry and in OUTPUT to where that entry's jmp goes.
  * Exit 0 when all hold, else 1 with the first difference on stderr.
  * Exit 2 on a usage error or an unreadable file.
  *
@@ -38,6 +40,7 @@
 #define EHDR_SIZE 64
 #define PHDR_SIZE 56
 #define JMP_REL32 0xe9
+#define CALL_REL32 0xe8
 #define INT3 0xcc
 
 struct phdr {
@@ -53,6 +56,7 @@ struct new_section {
 
 struct patch {
     uint64_t addr, len, off;   /* off: file offset, found from INPUT's sections */
+    int call_site;             /* a call_site line: a retargeted call or jmp */
 };
 
 struct report {
@@ -174,12 +178,13 @@ static void parse_section(struct report *r, char **f, size_t n, const char *line
         .size = number(f[5], line)};
 }
 
-static void parse_patch(struct report *r, char **f, size_t n, const char *line)
+static void parse_patch(struct report *r, char **f, size_t n, const char *line, int call_site)
 {
     if (n != 2)
         fatal("report: patch needs 2 fields: \"%s\"", line);
     r->patches = grow(r->patches, r->npatches, sizeof *r->patches);
-    r->patches[r->npatches++] = (struct patch){.addr = number(f[0], line), .len = number(f[1], line)};
+    r->patches[r->npatches++] = (struct patch){.addr = number(f[0], line), .len = number(f[1], line),
+                                               .call_site = call_site};
 }
 
 /* Declared counts (phnum, patches) are checked against the lines read. */
@@ -226,8 +231,8 @@ static void parse_line(struct report *r, char *line, size_t *want_phnum, size_t 
         r->sym_last = decode(f[0], "symtab_last");
     else if (strcmp(key, "patches") == 0)
         *want_patches = number(f[0], copy);
-    else if (strcmp(key, "patch") == 0)
-        parse_patch(r, f, n, copy);
+    else if (strcmp(key, "patch") == 0 || strcmp(key, "call_site") == 0)
+        parse_patch(r, f, n, copy, strcmp(key, "call_site") == 0);
     else
         fatal("report: unknown line \"%s\"", copy);
 }
@@ -510,8 +515,16 @@ static const Elf_Section_t *code_section(const struct file *in, uint64_t addr, u
     return NULL;
 }
 
-static void check_patch(struct patch *p, const struct report *r, const struct file *in,
-                        const struct file *out)
+/* Where the rel32 of the 5-byte jmp or call at addr (bytes b) leads. */
+static uint64_t rel32_target(uint64_t addr, const uint8_t *b)
+{
+    int32_t rel;
+    memcpy(&rel, b + 1, 4);
+    return addr + 5 + (uint64_t)(int64_t)rel;
+}
+
+/* Sets p->off from INPUT's sections. */
+static void locate_patch(struct patch *p, const struct file *in)
 {
     const Elf_Section_t *s = code_section(in, p->addr, p->len);
     if (!s)
@@ -521,10 +534,12 @@ static void check_patch(struct patch *p, const struct report *r, const struct fi
     if (p->len < 5 || p->off + p->len > in->size)
         differ("patch at 0x%llx: %llu bytes (want >= 5, inside INPUT)", (unsigned long long)p->addr,
                (unsigned long long)p->len);
+}
+
+static void check_patch(const struct patch *p, const struct report *r, const struct file *out)
+{
     const uint8_t *b = out->bytes + p->off;
-    int32_t rel;
-    memcpy(&rel, b + 1, 4);
-    uint64_t target = p->addr + 5 + (uint64_t)(int64_t)rel;
+    uint64_t target = rel32_target(p->addr, b);
     const struct new_section *text = &r->sections[1];
     if (b[0] != JMP_REL32 || target < text->addr || target >= text->addr + text->size)
         differ("patch at 0x%llx is not a jmp into %s (bytes %02x..., target 0x%llx)",
@@ -533,6 +548,34 @@ static void check_patch(struct patch *p, const struct report *r, const struct fi
         if (b[k] != INT3)
             differ("patch at 0x%llx: byte %llu is 0x%02x, want int3 filler",
                    (unsigned long long)p->addr, (unsigned long long)k, b[k]);
+}
+
+static int by_addr(const void *a, const void *b)
+{
+    const struct patch *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* A call site: in INPUT a call or jmp rel32 to the entry of a function
+ * that has a patch; in OUTPUT the same instruction, now aimed where that
+ * patch's jmp leads (its trampoline). entries: the jmp patches, by addr. */
+static void check_call_site(const struct patch *p, const struct patch *entries, size_t nentries,
+                            const struct file *in, const struct file *out)
+{
+    const uint8_t *was = in->bytes + p->off, *now = out->bytes + p->off;
+    if (p->len != 5 || (was[0] != CALL_REL32 && was[0] != JMP_REL32) || now[0] != was[0])
+        differ("call site at 0x%llx: %llu bytes %02x -> %02x, want a call or jmp rel32 kept",
+               (unsigned long long)p->addr, (unsigned long long)p->len, was[0], now[0]);
+    struct patch key = {.addr = rel32_target(p->addr, was)};
+    const struct patch *entry = bsearch(&key, entries, nentries, sizeof key, by_addr);
+    if (!entry)
+        differ("call site at 0x%llx: INPUT's target 0x%llx is no patched entry",
+               (unsigned long long)p->addr, (unsigned long long)key.addr);
+    uint64_t want = rel32_target(entry->addr, out->bytes + entry->off);
+    if (rel32_target(p->addr, now) != want)
+        differ("call site at 0x%llx leads to 0x%llx, its callee's entry jmp to 0x%llx",
+               (unsigned long long)p->addr, (unsigned long long)rel32_target(p->addr, now),
+               (unsigned long long)want);
 }
 
 static int by_offset(const void *a, const void *b)
@@ -569,8 +612,22 @@ static void check_unpatched(const struct report *r, const struct file *in, const
 
 static void check_patches(struct report *r, const struct file *in, const struct file *out)
 {
+    struct patch *entries = calloc(r->npatches + 1, sizeof *entries);
+    size_t nentries = 0;
+    if (!entries)
+        fatal("out of memory");
+    for (size_t i = 0; i < r->npatches; i++) {
+        locate_patch(&r->patches[i], in);
+        if (!r->patches[i].call_site) {
+            check_patch(&r->patches[i], r, out);
+            entries[nentries++] = r->patches[i];
+        }
+    }
+    qsort(entries, nentries, sizeof *entries, by_addr);
     for (size_t i = 0; i < r->npatches; i++)
-        check_patch(&r->patches[i], r, in, out);
+        if (r->patches[i].call_site)
+            check_call_site(&r->patches[i], entries, nentries, in, out);
+    free(entries);
     qsort(r->patches, r->npatches, sizeof *r->patches, by_offset);
     check_unpatched(r, in, out);
 }
