@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench: cost per counted and per timed call, original vs instrumented
-# (--count-only, the default mode (first 1000 calls of each function timed,
+# (--count-only, --count-only --keep-call-sites (direct calls through the
+# entry's jmp), the default mode (first 1000 calls of each function timed,
 # then sampled ever more rarely), --time-all (every call timed), --call-graph
 # (every call timed, with call paths, self time and arcs: the difference is
 # what paths cost), --sample 16
@@ -23,6 +24,7 @@ mkdir -p "$OUT" "$OUT/stats"
 export GOTOOLCHAIN=local GOPROXY=off GOCACHE="$PWD/build/gocache/bench" GOSTAT_DIR="$PWD/$OUT/stats"
 (cd testdata/bench && GO111MODULE=off "$GO" build -o "../../$OUT/bench" main.go)
 bin/gorewrite --count-only "$OUT/bench" "$OUT/bench.count" >/dev/null
+bin/gorewrite --count-only --keep-call-sites "$OUT/bench" "$OUT/bench.viaentry" >/dev/null
 bin/gorewrite "$OUT/bench" "$OUT/bench.default" >/dev/null
 bin/gorewrite --time-all "$OUT/bench" "$OUT/bench.timed" >/dev/null
 bin/gorewrite --call-graph "$OUT/bench" "$OUT/bench.graph" >/dev/null
@@ -61,7 +63,7 @@ declare -A LARGER=([$CG_LOOP_N]=$((2 * CG_LOOP_N)) [$CG_FIB_N]=$((CG_FIB_N + 1))
 for w in "loop $CG_LOOP_N" "fib $CG_FIB_N" "leaf $CG_LOOP_N"; do
     set -- $w
     o=$(callgrind_insns "$OUT/bench" "$1" "$2")
-    for mode in count default timed graph sampled unsampled; do
+    for mode in count viaentry default timed graph sampled unsampled; do
         rm -f "$GOSTAT_DIR"/*
         i=$(callgrind_insns "$OUT/bench.$mode" "$1" "$2")
         c=$(counted_calls)
@@ -75,13 +77,14 @@ for w in "loop $CG_LOOP_N" "fib $CG_FIB_N" "leaf $CG_LOOP_N"; do
     echo "| $1 $2 -> $n2 | unsampled, marginal | +$((o2 - o)) | +$((i2 - i)) | +$((c2 - c)) | $(python3 -c "print(f'{(($i2-$o2)-($i-$o))/($c2-$c):.2f}')") |"
 done
 echo
-echo "Modes: count = --count-only; default = the default mode; timed = --time-all; graph = --call-graph"
+echo "Modes: count = --count-only; viaentry = --count-only --keep-call-sites (direct calls take the entry's jmp, as before"
+echo "call sites were retargeted); default = the default mode; timed = --time-all; graph = --call-graph"
 echo "(--time-all with call paths, self time and arcs); sampled = --sample 16;"
 echo "unsampled = --sample 1000000 (each function's first call timed, then practically none: the cost of a call that is not timed);"
 echo "unsampled, marginal = what the larger run (second size) added over the smaller one, per call it added: one more call"
 echo "that is not timed, without start-up and each function's first (timed) call."
 echo
-echo "### Wall time (original, count-only, default, --time-all, --call-graph and sampled (1 in 16) runs interleaved, 15 each, medians)"
+echo "### Wall time (original, count-only, count-only via the entry, default, --time-all, --call-graph and sampled (1 in 16) runs interleaved, 15 each, medians)"
 echo
 echo "| workload | mode | original median | instrumented median | ratio | calls | ns per call |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
@@ -91,7 +94,7 @@ for w in "loop $LOOP_N" "fib $FIB_N" "leaf $LOOP_N"; do
     "$OUT/bench.count" "$1" "$2" >/dev/null
     c=$(counted_calls)
     python3 scripts/interleave.py 15 "$c" "$1 $2" "$OUT/bench" count="$OUT/bench.count" \
-        default="$OUT/bench.default" timed="$OUT/bench.timed" graph="$OUT/bench.graph" \
+        viaentry="$OUT/bench.viaentry" default="$OUT/bench.default" timed="$OUT/bench.timed" graph="$OUT/bench.graph" \
         sampled="$OUT/bench.sampled" -- "$1" "$2"
     rm -f "$GOSTAT_DIR"/*
 done

@@ -33,6 +33,7 @@ import time
 # The modes measured, in order, as (name, gorewrite flags). Edit here.
 MODES = [
     ("count-only", ["--count-only"]),
+    ("count-only-via-entry", ["--count-only", "--keep-call-sites"]),
     ("default", []),
     ("time-all", ["--time-all"]),
     ("call-graph", ["--call-graph"]),
