@@ -1,8 +1,9 @@
 /* call_sites.c: see call_sites.h. A linear sweep of every function,
  * lengths only (Zydis's minimal mode), as asm_callers.c does for assembly.
- * Go puts no data in its text, so the sweep meets only instructions and
- * int3 padding; a function with bytes that do not decode is left out
- * whole rather than trusted in part. */
+ * Go puts almost no data in its text: the sweep meets instructions and
+ * int3 padding, and in the few functions that hold data (the marker bytes
+ * of crypto/internal/boring/sig) bytes that do not decode; such a function
+ * is left out whole rather than trusted in part. */
 #include "call_sites.h"
 
 #include <stdlib.h>
