@@ -203,19 +203,42 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-# no_code_in_padding ORIG INSTR: every run of bytes gorewrite changed in
-# the original's part of the file starts at a byte that was not int3
-# padding. Padding lies inside a function's range in Go's function table
-# but outside its pc tables: an instruction of ours starting there (as the
-# old jump islands did) makes the runtime throw "invalid runtime symbol
-# table" when a signal (async preemption, profiling) lands on it.
-# A byte of a patch can equal the original's by chance (a rel32 byte):
-# changed bytes less than 5 apart belong to one run.
+# no_code_in_padding ORIG REPORT: no patch that gorewrite reports (its
+# --layout-report, through the test wrapper) starts on a byte that was int3
+# padding in ORIG, and every call site starts on ORIG's call or jmp.
+# Padding lies inside a function's range in Go's function table but outside
+# its pc tables: an instruction of ours starting there (as the old jump
+# islands did) makes the runtime throw "invalid runtime symbol table" when
+# a signal (async preemption, profiling) lands on it.
 no_code_in_padding() {
-    cmp -l "$1" "$2" 2>/dev/null | awk '
-        $1 > prev + 4 && $2 == "314" { printf "patch starting in int3 padding at file offset 0x%x\n", $1 - 1; bad = 1 }
-        { prev = $1 }
-        END { exit bad }'
+    python3 - "$1" "$2" <<'PY'
+import struct, sys
+orig, report = sys.argv[1:]
+b = open(orig, "rb").read()
+phoff, = struct.unpack_from("<Q", b, 32)
+phentsize, phnum = struct.unpack_from("<HH", b, 54)
+loads = []
+for i in range(phnum):
+    typ, flags, off, vaddr, _, filesz = struct.unpack_from("<IIQQQQ", b, phoff + i * phentsize)
+    if typ == 1:
+        loads.append((vaddr, off, filesz))
+def at(addr):
+    for vaddr, off, filesz in loads:
+        if vaddr <= addr < vaddr + filesz:
+            return b[off + addr - vaddr]
+    return None
+n = 0
+for line in open(report):
+    f = line.split()
+    if f and f[0] in ("patch", "call_site"):
+        n += 1
+        addr = int(f[1], 16)
+        byte = at(addr)
+        if byte == 0xcc or (f[0] == "call_site" and byte not in (0xe8, 0xe9)):
+            print("%s at 0x%x starts on byte %s of the original" % (f[0], addr, byte))
+if n == 0:
+    print("no patches in the report %s" % report)
+PY
 }
 
 for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
@@ -232,11 +255,11 @@ for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
         [ $mode = count-only ] && flags=(--count-only)
         [ $mode = timed ] && flags=(--time-all)
         [ $mode = sampled ] && flags=(--sample 8)
-        if ! "$GOREWRITE" ${flags[@]+"${flags[@]}"} "$orig" "$instr" >/dev/null; then
+        if ! GOREWRITE_REPORT_COPY=$instr.layout "$GOREWRITE" ${flags[@]+"${flags[@]}"} "$orig" "$instr" >/dev/null; then
             fail "$id: bin/gorewrite failed"
             continue
         fi
-        no_code_in_padding "$orig" "$instr" | head -3 | grep . && fail "$id: code placed in padding"
+        no_code_in_padding "$orig" "$instr.layout" | head -3 | grep . && fail "$id: code placed in padding"
         self=$WORK/go$v/self.$mode.json
         # cpu.avx2=off: crypto/sha256 takes its plain assembly path, which
         # has a stack check and uses R14 (g in Go code) as a scratch register

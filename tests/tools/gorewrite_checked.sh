@@ -12,6 +12,8 @@
 #                                      (tests/t_valgrind.sh runs it under
 #                                      valgrind)
 #
+# GOREWRITE_REPORT_COPY=FILE: a copy of the checked report goes to FILE
+# (for tests that read what was patched where).
 # Each check appends one line to $LIEF_CHECK_LOG when that is set
 # (tests/run.sh sets it per test and counts them): "ok OUTPUT" or
 # "FAIL OUTPUT: difference".
@@ -59,6 +61,9 @@ rc=$?
 # (which write no output), or a bug.
 if [ $rc -eq 0 ] && [ -s "$dir/layout" ]; then
     check "$dir/layout" || exit
+    if [ -n "${GOREWRITE_REPORT_COPY:-}" ]; then
+        cp "$dir/layout" "$GOREWRITE_REPORT_COPY" || exit 2
+    fi
 elif [ $rc -eq 0 ]; then
     case " $* " in *" -h "* | *" --help "* | *" --version "* | *" --print-layout "*) exit 0 ;; esac
     log "FAIL no layout report: gorewrite $*"
