@@ -10,14 +10,23 @@
 #include "functions.h"
 #include "prologue.h"
 
+/* What the program allows. */
+struct gr_leaf_opts {
+    int allow_guard;    /* instructions that can fault may be relocated, each
+                           marked in guard_mask (the program's signal fields
+                           are known) */
+    int register_abi;   /* Go >= 1.17: compiled Go keeps g in R14, so its
+                           fields are read without a guard */
+};
+
 /* Decodes the instructions that the jmp at entry covers into scratch and
  * fills out (shape GR_PROLOGUE_LEAF; len: the covered bytes, int3 padding
  * after a final ret or jmp included; ninsns: the instructions to relocate).
  * Returns NULL when every one can run from a trampoline, else the reason
- * not. allow_guard: instructions that can fault may be relocated, each
- * marked in guard_mask (the program's signal fields are known). The function's own branches into the covered bytes are checked
+ * not. The function's own branches into the covered bytes are checked
  * later, with the rest of its body (exits.c). */
-const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t size, int allow_guard,
-                          struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS], struct gr_prologue *out);
+const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t size,
+                          const struct gr_leaf_opts *opts, struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS],
+                          struct gr_prologue *out);
 
 #endif

@@ -35,9 +35,10 @@ static const char NO_TLS[] =
 
 /* A function without a check: its first instructions, relocated. */
 static const char *decide_leaf(const struct gr_func *f, const uint8_t *code, int have_tls,
-                               int allow_guard, struct gr_insn *scratch, struct gr_prologue *pro)
+                               const struct gr_leaf_opts *opts, struct gr_insn *scratch,
+                               struct gr_prologue *pro)
 {
-    const char *reason = gr_leaf_match(f, code, f->end - f->entry, allow_guard, scratch, pro);
+    const char *reason = gr_leaf_match(f, code, f->end - f->entry, opts, scratch, pro);
     if (!reason && !have_tls)
         reason = NO_TLS;
     return reason;
@@ -63,7 +64,8 @@ static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan,
         return "bytes not in the file";
     const char *reason = gr_prologue_match(code, f->end - f->entry, f->entry, scratch, pro);
     if (reason) {
-        reason = decide_leaf(f, code, plan->tls_ninsns > 0, plan->sig != NULL, scratch, pro);
+        struct gr_leaf_opts opts = {.allow_guard = plan->sig != NULL, .register_abi = !stack_abi};
+        reason = decide_leaf(f, code, plan->tls_ninsns > 0, &opts, scratch, pro);
         if (!reason && gr_asm_targets_has(asm_targets, f->entry) && f->file &&
             strlen(f->file) >= 2 && strcmp(f->file + strlen(f->file) - 2, ".s") == 0)
             reason = ASM_CALLED;
