@@ -91,7 +91,7 @@
 #define GS_SLOT_SHIFT 23
 #define GS_SLOT_SIZE (1 << GS_SLOT_SHIFT)
 #define GS_SLOT_TOP 0          /* u32: offset of the end of the entries in use */
-#define GS_SLOT_ENTRIES 64     /* the first entry; a sentinel entry of depth 0 just before */
+#define GS_SLOT_ENTRIES 512    /* the first entry; a sentinel entry of depth 0 just before */
 #define GS_SLOT_LAST (GS_SLOT_SIZE - GS_ENT_SIZE) /* top above this: full */
 #define GS_ENT_DEPTH 0
 #define GS_ENT_REC 4
@@ -107,8 +107,11 @@
  * inside that returned, key = the call's path key (gs_path.key; the
  * sentinel's is 0, its record GS_PENT_NO_REC), base = the key a direct
  * recursion under this call starts from (stubs/paths.S): the call's own
- * key, or, when the call is itself a direct recursion (its callee is its
- * parent entry's), its parent's base. */
+ * key, or, when the call is itself a recursion (its callee is that of one
+ * of the GS_PATH_FOLD_LEVELS entries below it: the caller's, the caller's
+ * caller's, ...), that entry's base. The search reads that many entries
+ * below the first one: the sentinel and the entries before it, whose
+ * records are GS_PENT_NO_REC. */
 #define GS_PENT_DEPTH 0
 #define GS_PENT_REC 4
 #define GS_PENT_TSC 8
@@ -117,6 +120,7 @@
 #define GS_PENT_BASE 32
 #define GS_PENT_SIZE 40
 #define GS_PENT_NO_REC 0xffffffff
+#define GS_PATH_FOLD_LEVELS 8 /* the .irp lists in stubs/paths.S */
 #define GS_PSLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_PENT_SIZE)
 #define GS_PSLOT_LAST (GS_SLOT_SIZE - GS_PENT_SIZE)
 
@@ -258,6 +262,8 @@ _Static_assert(offsetof(struct gs_stub_config, paths_mask) == GS_CFG_PATHS_MASK,
 _Static_assert(offsetof(struct gs_stub_config, arcs_off) == GS_CFG_ARCS_OFF, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, arcs_mask) == GS_CFG_ARCS_MASK, "cfg");
 _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
+_Static_assert(GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE >= GS_SLOT_TOP + 4,
+               "call paths: the entries a recursion search reads lie in the stack");
 _Static_assert(GS_PSLOT_DEPTH_MAX > 200000, "call paths: 200,000 open timed calls per goroutine");
 _Static_assert(GS_HIST_FIRST_BIT == GS_HIST_FIRST_LOG2 - 1, "histogram");
 #endif

@@ -9,6 +9,7 @@
 #include "gostat_format.h"
 #include "print_layout.h"
 #include "rewrite.h"
+#include "segments.h"
 #include "version.h"
 
 #define EXIT_USAGE 1
@@ -21,7 +22,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gorewrite [-v] [--count-only | --time-all | --call-graph | --sample N]\n"
-            "                 [--max-threads N] [--max-paths N]\n"
+            "                 [--max-threads N] [--max-paths N] [--max-arcs N]\n"
             "                 [--strict-release] [--keep-call-sites] [--keep-setuid]\n"
             "                 [--layout-report FILE]\n"
             "                 INPUT OUTPUT\n"
@@ -65,10 +66,16 @@ static void usage(FILE *out)
             "  --max-paths N    --call-graph: distinct call paths each thread records\n"
             "                   (default %d, rounded up to a power of two, at least\n"
             "                   %d). Each thread's first timed call backs its tables\n"
-            "                   in the stats file: 80 bytes per path (1.25 MiB per\n"
-            "                   thread at the default). Calls on paths that do not\n"
-            "                   fit keep exact arcs and are counted as overflow.\n"
+            "                   in the stats file: 64 bytes per path, and the arc\n"
+            "                   table (--max-arcs). Calls on paths that do not fit\n"
+            "                   keep exact arcs and are counted as overflow.\n"
             "                   0: no paths, arcs or self time\n"
+            "  --max-arcs N     --call-graph: distinct caller -> callee arcs (call\n"
+            "                   site and callee) each thread records for the calls\n"
+            "                   whose paths do not fit (default: 4 per timed\n"
+            "                   function, from %d to %d, and at least a quarter of\n"
+            "                   --max-paths; rounded up to a power of two, at least\n"
+            "                   %d). 64 bytes each; calls in no arc are counted\n"
             "  --layout-report FILE  once OUTPUT is written, describe it in FILE: entry\n"
             "                   point, program headers, added sections, symbol table,\n"
             "                   patched ranges (a text format for checking tools)\n"
@@ -98,7 +105,8 @@ static void usage(FILE *out)
             "  --version        gorewrite's version and the Go releases it instruments\n"
             "\n"
             "Exit status: 0 written, 1 usage error, 2 input rejected or output not written.\n",
-            DEFAULT_MAX_THREADS, DEFAULT_MAX_PATHS, MIN_PATHS, gr_go_layouts_known());
+            DEFAULT_MAX_THREADS, DEFAULT_MAX_PATHS, MIN_PATHS, GR_MIN_ARCS, GR_MAX_ARCS, MIN_PATHS,
+            gr_go_layouts_known());
 }
 
 static int parse_number(const char *s, unsigned long max, uint32_t *out)
@@ -113,7 +121,7 @@ static int parse_number(const char *s, unsigned long max, uint32_t *out)
 }
 
 /* --max-paths: 0 (none), or rounded up to a power of two, at least a page
- * of entries. */
+ * of entries; --max-arcs: the same, but not 0. */
 static int parse_max_paths(const char *s, uint32_t *out)
 {
     if (strcmp(s, "0") == 0) {
@@ -181,6 +189,11 @@ int main(int argc, char **argv)
                 fprintf(stderr, "gorewrite: --max-paths takes a number from 0 to %u\n", GS_MAX_PATHS);
                 return EXIT_USAGE;
             }
+        } else if (strcmp(argv[i], "--max-arcs") == 0 && i + 1 < argc) {
+            if (parse_max_paths(argv[++i], &opt.max_arcs) < 0 || opt.max_arcs == 0) {
+                fprintf(stderr, "gorewrite: --max-arcs takes a number from 1 to %u\n", GS_MAX_PATHS);
+                return EXIT_USAGE;
+            }
         } else if (strcmp(argv[i], "--layout-report") == 0 && i + 1 < argc) {
             opt.layout_report = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -199,6 +212,10 @@ int main(int argc, char **argv)
     }
     if (max_paths_given && !call_graph) {
         fprintf(stderr, "gorewrite: --max-paths bounds the paths of --call-graph; add --call-graph\n");
+        return EXIT_USAGE;
+    }
+    if (opt.max_arcs && !(call_graph && max_paths)) {
+        fprintf(stderr, "gorewrite: --max-arcs bounds the arcs of --call-graph; add --call-graph\n");
         return EXIT_USAGE;
     }
     if (call_graph)

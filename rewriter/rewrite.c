@@ -236,7 +236,8 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     struct gr_program prog = {0};
     struct gr_plan plan = {0};
     struct gr_layout layout = {.sample = opt->time_all ? 1 : opt->sample,
-                               .max_paths = opt->max_paths};
+                               .max_paths = opt->max_paths,
+                               .max_arcs = opt->max_arcs};
     struct rx_parts rx = {0};
     int rc = gr_elf_read(in_path, &elf, err);
     /* A setuid copy would let any user steer a privileged program's stats

@@ -17,6 +17,8 @@ struct gr_options {
     uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
     uint32_t max_paths;     /* --call-graph: call paths per thread (rounded up to
                                a power of two); 0: no paths, arcs or self time */
+    uint32_t max_arcs;      /* --call-graph: arcs per thread (a power of two);
+                               0: sized from the program */
     const char *layout_report;  /* --layout-report FILE, or NULL */
     int keep_call_sites;    /* direct calls keep going through the entry's jmp */
     int keep_setuid;        /* copy the input's setuid/setgid bits (dropped by default) */

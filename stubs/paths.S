@@ -185,8 +185,10 @@ gs_path_enter:
     mov %edx, GS_PENT_DEPTH(%r13)
     mov %r12d, GS_PENT_REC(%r13)
     movq $0, GS_PENT_CHILDREN(%r13)
-    cmp GS_PENT_REC-GS_PENT_SIZE(%r13), %r12d
-    je .Lpenter_recursion                           /* the callee is the caller's */
+    .irp level, 1, 2, 3, 4, 5, 6, 7, 8                          /* GS_PATH_FOLD_LEVELS */
+    cmp GS_PENT_REC-\level*GS_PENT_SIZE(%r13), %r12d
+    je .Lpenter_fold\level                         /* the callee is this ancestor's */
+    .endr
     mov GS_PENT_KEY-GS_PENT_SIZE(%r13), %rax        /* the caller's key */
     CALL_KEY
     mov %rax, GS_PENT_BASE(%r13)                    /* a recursion under this call starts here */
@@ -199,11 +201,16 @@ gs_path_enter:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rdx
     jmp *-32(%rsp)
-/* A direct recursion: keyed from the caller's base, which it inherits,
- * so that every activation under the first one from this call site is
- * one node. */
-.Lpenter_recursion:
-    mov GS_PENT_BASE-GS_PENT_SIZE(%r13), %rax
+/* A recursion (the callee is the caller's, or that of an ancestor at
+ * most GS_PATH_FOLD_LEVELS entries up): keyed from that ancestor's base,
+ * which it inherits, so that every activation under the first one from
+ * this call site is one node. */
+    .irp level, 1, 2, 3, 4, 5, 6, 7, 8
+.Lpenter_fold\level:
+    mov GS_PENT_BASE-\level*GS_PENT_SIZE(%r13), %rax
+    jmp .Lpenter_folded
+    .endr
+.Lpenter_folded:
     mov %rax, GS_PENT_BASE(%r13)
     CALL_KEY
     jmp .Lpenter_keyed
@@ -231,7 +238,9 @@ gs_path_enter:
     add GS_PRIV_SLOTS_BASE(%rax), %rdx              /* the stack */
     movl $GS_SLOT_ENTRIES, GS_SLOT_TOP(%rdx)
     movl $0, GS_SLOT_ENTRIES-GS_PENT_SIZE+GS_PENT_DEPTH(%rdx)
-    movl $GS_PENT_NO_REC, GS_SLOT_ENTRIES-GS_PENT_SIZE+GS_PENT_REC(%rdx)
+    .irp level, 1, 2, 3, 4, 5, 6, 7, 8                          /* the sentinel and the entries a search reads above it */
+    movl $GS_PENT_NO_REC, GS_SLOT_ENTRIES-\level*GS_PENT_SIZE+GS_PENT_REC(%rdx)
+    .endr
     movq $0, GS_SLOT_ENTRIES-GS_PENT_SIZE+GS_PENT_KEY(%rdx)
     shr $GS_SLOT_SHIFT, %rdx
     shl $32, %rdx
@@ -331,10 +340,9 @@ gs_path_exit:
  * sees them). rax = row, rcx = offset, rdx = key, r12 = entry. */
 .Lpath_new:
     lea (%rax,%rcx), %rax                           /* the free entry */
-    mov GS_PENT_REC(%r12), %ecx
-    cmp GS_PENT_REC-GS_PENT_SIZE(%r12), %ecx
-    mov GS_PENT_KEY-GS_PENT_SIZE(%r12), %rcx
-    cmove GS_PENT_BASE(%r12), %rcx                  /* direct recursion: its base */
+    mov GS_PENT_BASE(%r12), %rcx                    /* a recursion's parent: its base */
+    cmp %rcx, %rdx
+    cmove GS_PENT_KEY-GS_PENT_SIZE(%r12), %rcx      /* base = key: no recursion, the caller's key */
     mov %rcx, GS_PATH_PARENT(%rax)
     jmp 7f
 .Larc_new:

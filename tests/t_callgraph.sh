@@ -18,17 +18,20 @@
 #    inclusive time holds inner's: not within 15 %);
 #  - the same for a stripped PIE (run-time return addresses, link-time
 #    symbols);
-#  - --max-paths 64 (one page of paths): paths overflow (counted, > 0) and
-#    main.target's arcs are still exact;
+#  - --max-paths 64 (one page of paths): paths overflow (counted, > 0, in
+#    the JSON and on the table's "call paths:" line) and main.target's arcs
+#    are still exact;
 #  - the argument "deep" (100,000-deep direct recursion, then a 100,000-deep
 #    mutual recursion): no crash, same output as the original,
 #    main.deep <- main.deep 100000 and main.main 1 exactly, and in the
 #    folded output (gostat folded --value calls) the direct recursion is
 #    two nodes, main.main;main.deep 1 and main.main;main.deep;main.deep
-#    100000 (collapsed: it fits the path table); the mutual recursion is not
-#    collapsed: a nonzero path overflow in the JSON and on the table's "call
-#    paths:" line, main.ping <- main.pong 50000 and main.main 1,
-#    main.pong <- main.ping 50000 exactly, and no arc overflow;
+#    100000 (collapsed: it fits the path table); the mutual recursions are
+#    folded too: main.ping <- main.pong 50000 and main.main 1, main.pong <-
+#    main.ping 50000 exactly, in four nodes (main.main;main.ping 1,
+#    ...;main.ping;main.pong 1, then 50000 and 49999 calls under them), and
+#    the cycle of three tri1 -> tri2 -> tri3 -> tri1 (30,000 deep) in six,
+#    no path and no arc overflow;
 #  - the argument "fib" (fib(20), two recursive call sites): the folded
 #    output has main.main;main.fib 1 and main.main;main.fib;main.fib 21890
 #    calls and no other main.fib node, their self times (--value self) add
@@ -98,13 +101,34 @@ def collapsed(func, calls):
         bad.append("%s: %d nodes, %d calls (%s...), want %s" % (func, len(got), sum(got.values()), some, want))
     return got
 
+def folded_nodes(funcs, want):
+    got = {}
+    for func in funcs:
+        got.update(folded(sys.argv[5], func))
+    if got != want:
+        bad.append("%s: nodes %s, want %s" % ("/".join(funcs), sorted(got.items()), sorted(want.items())))
+
 if case == "deep":
     arcs("main.deep", {"main.deep": 100000, "main.main": 1})
     collapsed("main.deep", 100000)
     arcs("main.ping", {"main.pong": 50000, "main.main": 1})
     arcs("main.pong", {"main.ping": 50000})
-    if not cp.get("path_overflow_calls", 0) > 0:
-        bad.append("100,000-deep mutual recursion: no path overflow shown (%s)" % cp)
+    # folded: a call hangs under the ancestor with its callee, its caller
+    # a frame between
+    m = "main.main;main."
+    folded_nodes(("main.ping", "main.pong"), {
+        m + "ping": 1, m + "ping;main.pong": 1,
+        m + "ping;main.pong;main.ping": 50000, m + "ping;main.pong;main.ping;main.pong": 49999})
+    arcs("main.tri1", {"main.tri3": 10000, "main.main": 1})
+    arcs("main.tri2", {"main.tri1": 10000})
+    arcs("main.tri3", {"main.tri2": 10000})
+    folded_nodes(("main.tri1", "main.tri2", "main.tri3"), {
+        m + "tri1": 1, m + "tri1;main.tri2": 1, m + "tri1;main.tri2;main.tri3": 1,
+        m + "tri1;main.tri3;main.tri1": 10000,
+        m + "tri1;main.tri2;main.tri1;main.tri2": 9999,
+        m + "tri1;main.tri2;main.tri3;main.tri2;main.tri3": 9999})
+    if cp.get("path_overflow_calls") != 0:
+        bad.append("%s calls beyond the path tables" % cp.get("path_overflow_calls"))
 elif case == "fib":
     arcs("main.fib", {"main.fib": 21890, "main.main": 1})
     if collapsed("main.fib", 21890):
@@ -210,15 +234,15 @@ check_release() {
     "$GOREWRITE" --call-graph --max-paths 64 "$bin" "$bin.small" >/dev/null 2>"$WORK/err" ||
         { fail "go$v: gorewrite --max-paths 64: $(tail -1 "$WORK/err")"; return; }
     run_case "$v" "$bin.small" small
+    "$GOSTAT" "$LAST_STATS" >"$WORK/table" 2>&1
+    grep -Eq '^call paths: [1-9][0-9]* calls beyond the 64 paths per thread \(their arcs are exact\)$' "$WORK/table" ||
+        fail "go$v small: the table shows no path overflow: $(tail -2 "$WORK/table")"
 
     # fib: direct recursion from two call sites, collapsed
     run_case "$v" "$bin.all" fib fib
     # 100,000 deep: the same output as the original, arcs exact
     run_compare "$bin" "$bin.all" deep || fail "go$v deep: output differs from the original's"
     run_case "$v" "$bin.all" deep deep
-    "$GOSTAT" "$LAST_STATS" >"$WORK/table" 2>&1
-    grep -Eq '^call paths: [1-9][0-9]* calls beyond the 16384 paths per thread' "$WORK/table" ||
-        fail "go$v deep: the table shows no path overflow: $(tail -2 "$WORK/table")"
 
     # no call paths: --time-all (without --call-graph), the default mode
     local mode st

@@ -278,7 +278,7 @@ static void add_path_samples(struct builder *b)
     for (size_t i = 0; i < b->view->count && !b->failed; i++)
         if (!b->view->funcs[i]->timed)
             add_flat_sample(b, b->view->funcs[i]);
-    uint64_t in_no_path = b->cg->path_overflow_calls + b->cg->overflow_calls;
+    uint64_t in_no_path = b->cg->path_overflow_calls;   /* those in no arc are among them */
     if (in_no_path > 0 && !b->failed) {
         struct sample *s = new_sample(b);
         if (s) {
@@ -336,7 +336,7 @@ static void add_path_comments(struct builder *b)
                    "valued with its SELF time: flat is self time, cum inclusive time");
     add_comment(b, "frames are timed functions; a caller that ran untimed between two "
                    "is a frame of its own");
-    uint64_t in_no_path = b->cg->path_overflow_calls + b->cg->overflow_calls;
+    uint64_t in_no_path = b->cg->path_overflow_calls;   /* those in no arc are among them */
     if (in_no_path > 0)
         add_comment_f(b, "%" PRIu64 " calls did not fit in the path tables (at most %" PRIu64
                       " paths per thread): one sample '" OVERFLOW_FRAME "' with their calls, "

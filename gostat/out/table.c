@@ -200,9 +200,13 @@ static void print_path_overflow(FILE *out, const struct gst_stats *st)
     const struct gst_drops *d = &st->drops;
     if (!st->paths || (d->path_overflow == 0 && d->arc_overflow == 0))
         return;
-    fprintf(out, "call paths: %" PRIu64 " calls beyond the %" PRIu32 " paths per thread (their arcs"
-            " are exact), %" PRIu64 " beyond the arc tables too (in no arc)\n",
-            d->path_overflow, st->hdr.max_paths, d->arc_overflow);
+    if (d->arc_overflow == 0)
+        fprintf(out, "call paths: %" PRIu64 " calls beyond the %" PRIu32 " paths per thread (their arcs"
+                " are exact)\n", d->path_overflow, st->hdr.max_paths);
+    else
+        fprintf(out, "call paths: %" PRIu64 " calls beyond the %" PRIu32 " paths per thread, %" PRIu64
+                " of them beyond the %" PRIu32 " arcs per thread too (in no arc: gorewrite --max-arcs)\n",
+                d->path_overflow, st->hdr.max_paths, d->arc_overflow, st->hdr.max_arcs);
 }
 
 static void print_drops(FILE *out, const struct gst_stats *st)

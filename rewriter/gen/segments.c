@@ -16,15 +16,32 @@ static uint64_t rows_end(const struct gr_layout *l)
     return 2 * GR_PAGE + (uint64_t)l->max_rows * l->row_stride;
 }
 
-/* The arc table takes the calls whose path did not fit: a quarter of the
- * path table, at least GR_MIN_ARCS entries. */
-#define GR_MIN_ARCS 4096u
+/* The arc table takes the calls whose path did not fit, one entry per
+ * call site (return address) and callee. In a large program most calls
+ * overflow the paths (the Go 1.22 compiler: 340,000 contexts in one
+ * compile of go/printer), so every arc it executes must fit here, or those
+ * calls lose their arc and pay a whole page of probes each. Unless
+ * --max-arcs sets it: GR_ARCS_PER_TIMED entries per timed function (that
+ * compile executed about one arc per timed function), a power of two from
+ * GR_MIN_ARCS to GR_MAX_ARCS, and at least a quarter of the path table. */
+#define GR_ARCS_PER_TIMED 4u
+
+static uint32_t default_max_arcs(const struct gr_layout *l)
+{
+    uint32_t n = GR_MIN_ARCS;
+    while (n < GR_MAX_ARCS && n < (uint64_t)l->ntimed * GR_ARCS_PER_TIMED)
+        n *= 2;
+    return l->max_paths / 4 > n ? l->max_paths / 4 : n;
+}
 
 static uint64_t path_pages(struct gr_layout *l)
 {
-    if (!l->max_paths)
+    if (!l->max_paths) {
+        l->max_arcs = 0;
         return 0;
-    l->max_arcs = l->max_paths / 4 > GR_MIN_ARCS ? l->max_paths / 4 : GR_MIN_ARCS;
+    }
+    if (!l->max_arcs)
+        l->max_arcs = default_max_arcs(l);
     return ((uint64_t)l->max_paths + l->max_arcs) * sizeof(struct gs_path) / GR_PAGE;
 }
 

@@ -27,7 +27,8 @@ struct gr_layout {
                                  0: the default (stub_abi.h GS_TIME_FIRST) */
     uint32_t max_paths;       /* call paths per thread (a power of two);
                                  0: none (only with sample 1) */
-    uint32_t max_arcs;        /* entries of the arc table (power of two) */
+    uint32_t max_arcs;        /* entries of the arc table (power of two; 0 on
+                                 input: sized from the program) */
     uint64_t paths_off;       /* in a row: the path table, then the arc table */
     uint64_t arcs_off;
 
@@ -39,6 +40,9 @@ struct gr_layout {
     uint64_t blob_addr;
 };
 
+/* Default arc table sizes (segments.c: default_max_arcs). */
+#define GR_MIN_ARCS 4096u
+#define GR_MAX_ARCS 65536u
 #define GR_TIMING_STACKS 32768u  /* goroutines that can be timed at once; each
                                     stack reserves GS_SLOT_SIZE of address
                                     space (256 GiB in all, MAP_NORESERVE) */

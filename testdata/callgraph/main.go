@@ -7,9 +7,9 @@
 // JSON); main.rec recurses 10 deep. With the argument "deep", main.deep
 // recurses 100,000 deep instead (direct recursion: one calling context
 // once collapsed), then main.ping and main.pong call each other 100,000
-// deep (mutual recursion: a context per call, more than a thread's table
-// holds). With the argument "fib", main.fib(20) makes 21,891 calls from
-// two call sites of its own.
+// deep and main.tri1, tri2 and tri3 30,000 deep (mutual recursion, folded
+// into a few contexts as well). With the argument "fib", main.fib(20)
+// makes 21,891 calls from two call sites of its own.
 package main
 
 import (
@@ -127,6 +127,32 @@ func pong(n int) int {
 	return ping(n-1) + 1
 }
 
+// tri1, tri2 and tri3 call each other in a cycle of three.
+//
+//go:noinline
+func tri1(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return tri2(n-1) + 1
+}
+
+//go:noinline
+func tri2(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return tri3(n-1) + 1
+}
+
+//go:noinline
+func tri3(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return tri1(n-1) + 1
+}
+
 //go:noinline
 func fib(n int) int {
 	if n < 2 {
@@ -138,7 +164,7 @@ func fib(n int) int {
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "deep" {
 		d := deep(100000)
-		json.NewEncoder(os.Stdout).Encode(map[string]int{"depth": d, "mutual": ping(100000)})
+		json.NewEncoder(os.Stdout).Encode(map[string]int{"depth": d, "mutual": ping(100000), "cycle3": tri1(30000)})
 		return
 	}
 	if len(os.Args) > 1 && os.Args[1] == "fib" {
