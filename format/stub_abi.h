@@ -34,6 +34,10 @@
 #define GS_CFG_PATHS_MASK 136
 #define GS_CFG_ARCS_OFF 144
 #define GS_CFG_ARCS_MASK 152
+#define GS_CFG_FULL_BIT0 160
+#define GS_CFG_FILTER_BIT0 168
+#define GS_CFG_FILTER_MASK 176
+#define GS_CFG_TABLES_END 184
 
 #define GS_PAGE_SIZE 4096
 
@@ -137,6 +141,14 @@
 #define GS_PATH_PROBES 16     /* path table: the entries of the key's aligned group
                                  of sixteen (paths.S PROBE16, unrolled), then overflow */
 #define GS_ARC_PROBES 64      /* arc table: the whole page */
+/* The path filter (stubs/paths.S), after the arc table in each row and
+ * private to the writer: a bit per group of GS_PATH_PROBES paths, set once
+ * the group is full, and GS_FILTER_BITS_PER_PATH bits per path, of which a
+ * key sets bit (key >> GS_FILTER_KEY_SHIFT) & mask when it is added (bits
+ * above every group index). A key whose bit is clear is in no entry, so
+ * with its group full the call overflows without probing. */
+#define GS_FILTER_BITS_PER_PATH 32
+#define GS_FILTER_KEY_SHIFT 30
 /* The key of a call mixes the caller's path key, the return address and
  * the callee's record offset (stubs/paths.S); K3 is a 32-bit immediate. */
 #define GS_PATH_K1 0x9e3779b97f4a7c15
@@ -205,6 +217,11 @@ struct gs_stub_config {
                                entry offset is key & mask */
     uint64_t arcs_off;      /* in a row: the arc table */
     uint64_t arcs_mask;     /* as paths_mask */
+    uint64_t full_bit0;     /* in a row, in bits: the path filter's group-full
+                               bits (one per GS_PATH_PROBES paths) */
+    uint64_t filter_bit0;   /* in a row, in bits: its key bits */
+    uint64_t filter_mask;   /* key bits - 1 (a power of two - 1) */
+    uint64_t tables_end;    /* in a row: the end of the tables and the filter */
 };
 
 /* Process-private state; first page of the RW segment. */
@@ -261,7 +278,14 @@ _Static_assert(offsetof(struct gs_stub_config, paths_off) == GS_CFG_PATHS_OFF, "
 _Static_assert(offsetof(struct gs_stub_config, paths_mask) == GS_CFG_PATHS_MASK, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, arcs_off) == GS_CFG_ARCS_OFF, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, arcs_mask) == GS_CFG_ARCS_MASK, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, full_bit0) == GS_CFG_FULL_BIT0, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, filter_bit0) == GS_CFG_FILTER_BIT0, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, filter_mask) == GS_CFG_FILTER_MASK, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, tables_end) == GS_CFG_TABLES_END, "cfg");
 _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
+_Static_assert(GS_PATH_PROBES == 16, "paths.S: groups of 16 (FULL_BIT, the Gray-code steps)");
+_Static_assert(GS_FILTER_KEY_SHIFT >= GS_PATH_SHIFT + 24 && (1ull << 24) == GS_MAX_PATHS,
+               "path filter: key bits above every group index");
 _Static_assert(GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE >= GS_SLOT_TOP + 4,
                "call paths: the entries a recursion search reads lie in the stack");
 _Static_assert(GS_PSLOT_DEPTH_MAX > 200000, "call paths: 200,000 open timed calls per goroutine");

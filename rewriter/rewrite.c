@@ -93,6 +93,10 @@ static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const str
         .paths_mask = l->max_paths ? (uint64_t)(l->max_paths - 1) << GS_PATH_SHIFT : 0,
         .arcs_off = l->arcs_off,
         .arcs_mask = l->max_arcs ? (uint64_t)(l->max_arcs - 1) << GS_PATH_SHIFT : 0,
+        .full_bit0 = l->full_off * 8,
+        .filter_bit0 = l->filter_off * 8,
+        .filter_mask = l->max_paths ? (uint64_t)l->max_paths * GS_FILTER_BITS_PER_PATH - 1 : 0,
+        .tables_end = l->tables_end,
     };
     memcpy(rx->code.bytes + rx->blob_off + h->config_off, &cfg, sizeof cfg);
 }

@@ -69,7 +69,7 @@
     jmp \fail
 .endm
 
-/* One step of PROBE16: the entry at rcx. */
+/* One step of the path lookup (gs_path_exit): the entry at rcx. */
 .macro TRY_ENTRY hit, new
     cmp GS_PATH_KEY(%rax,%rcx), %rdx
     je \hit
@@ -77,20 +77,22 @@
     je \new
 .endm
 
-/* As PROBE, for the path table: the GS_PATH_PROBES (16) entries of the
- * key's aligned group of sixteen, in Gray-code order (one xor per step,
- * never outside the page), unrolled: a lookup stops at the key or at the
- * first free entry, and a miss in a full group costs 16 steps. */
-.macro PROBE16 off, mask, hit, new, fail
-    mov gs_config+\mask(%rip), %rcx                /* (entries - 1) * entry size */
-    and %rdx, %rcx
-    add gs_config+\off(%rip), %rcx                 /* the entry's offset in the row */
-    TRY_ENTRY \hit, \new
-    .irp step, 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1
-    xor $\step * GS_PATH_SIZE, %rcx
-    TRY_ENTRY \hit, \new
-    .endr
-    jmp \fail
+/* rcx = the bit of key rdx in the path filter (stub_abi.h), counted from
+ * the row's start. */
+.macro FILTER_BIT
+    mov %rdx, %rcx
+    shr $GS_FILTER_KEY_SHIFT, %rcx
+    and gs_config+GS_CFG_FILTER_MASK(%rip), %rcx
+    add gs_config+GS_CFG_FILTER_BIT0(%rip), %rcx
+.endm
+
+/* rcx = the group-full bit of the path entry at row offset \entry (a
+ * register other than rcx, or memory), counted from the row's start. */
+.macro FULL_BIT entry
+    mov \entry, %rcx
+    sub gs_config+GS_CFG_PATHS_OFF(%rip), %rcx
+    shr $GS_PATH_SHIFT + 4, %rcx                    /* groups of GS_PATH_PROBES (16) */
+    add gs_config+GS_CFG_FULL_BIT0(%rip), %rcx
 .endm
 
 /* A thread's first timed call backs its whole path and arc tables (both
@@ -107,9 +109,7 @@
     mov %r11, -88(%rsp)
     mov %rax, -96(%rsp)
     mov %rcx, -104(%rsp)
-    mov gs_config+GS_CFG_ARCS_OFF(%rip), %rsi
-    add gs_config+GS_CFG_ARCS_MASK(%rip), %rsi
-    add $GS_PATH_SIZE, %rsi                         /* the tables' end */
+    mov gs_config+GS_CFG_TABLES_END(%rip), %rsi     /* the tables' and the filter's end */
     mov gs_config+GS_CFG_PATHS_OFF(%rip), %rdi
     sub %rdi, %rsi                                  /* their length */
     add %rax, %rdi
@@ -323,7 +323,35 @@ gs_path_exit:
     incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rdx)
     mov %rcx, %r12                                  /* from here on: the entry */
     mov GS_PENT_KEY(%r12), %rdx                     /* the path's key */
-    PROBE16 GS_CFG_PATHS_OFF, GS_CFG_PATHS_MASK, .Lpath_hit, .Lpath_new, .Lpath_full
+/* The key's path entry: the GS_PATH_PROBES (16) entries of its aligned
+ * group of sixteen are tried in Gray-code order (one xor per step, never
+ * outside the page), unrolled; a lookup stops at the key or at the first
+ * free entry. After the first step the filter tells a key that is in no
+ * entry, and when its group is full as well the call overflows at once
+ * instead of after 15 more steps (most calls of a large program, once
+ * its table is full). */
+    mov gs_config+GS_CFG_PATHS_MASK(%rip), %rcx    /* (entries - 1) * entry size */
+    and %rdx, %rcx
+    add gs_config+GS_CFG_PATHS_OFF(%rip), %rcx     /* the first entry's offset in the row */
+    TRY_ENTRY .Lpath_hit, .Lpath_new
+    mov %rcx, -48(%rsp)
+    FILTER_BIT
+    bt %rcx, (%rax)
+    jnc .Lpath_absent
+.Lpath_search:
+    mov -48(%rsp), %rcx
+    .irp step, 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1
+    xor $\step * GS_PATH_SIZE, %rcx
+    TRY_ENTRY .Lpath_hit, .Lpath_new
+    .endr
+    FULL_BIT -48(%rsp)                              /* no room for a key: the group is full */
+    bts %rcx, (%rax)
+    jmp .Lpath_full
+.Lpath_absent:                  /* in no entry: is there room in its group? */
+    FULL_BIT -48(%rsp)
+    bt %rcx, (%rax)
+    jnc .Lpath_search
+    jmp .Lpath_full
 .Lpath_hit:
 .Larc_hit:                      /* rax = row, rcx = offset, r12 = entry */
     incq GS_PATH_CALLS(%rax,%rcx)
@@ -339,6 +367,10 @@ gs_path_exit:
 /* A path seen first: its fields, then its key (a reader that sees the key
  * sees them). rax = row, rcx = offset, rdx = key, r12 = entry. */
 .Lpath_new:
+    mov %rcx, -48(%rsp)
+    FILTER_BIT
+    bts %rcx, (%rax)                                /* the key is in the table now */
+    mov -48(%rsp), %rcx
     lea (%rax,%rcx), %rax                           /* the free entry */
     mov GS_PENT_BASE(%r12), %rcx                    /* a recursion's parent: its base */
     cmp %rcx, %rdx

@@ -34,6 +34,21 @@ static uint32_t default_max_arcs(const struct gr_layout *l)
     return l->max_paths / 4 > n ? l->max_paths / 4 : n;
 }
 
+/* The path filter after the tables (private to the writer, stub_abi.h
+ * GS_CFG_FILTER_*): one bit per group of GS_PATH_PROBES paths (the group
+ * is full), then GS_FILTER_BITS_PER_PATH bits per path (a key's bit, set
+ * when it is added). Bytes after the arc table. */
+static uint64_t full_bytes(const struct gr_layout *l)
+{
+    uint64_t groups = (uint64_t)l->max_paths / GS_PATH_PROBES;
+    return gr_align_up((groups + 7) / 8, 64);
+}
+
+static uint64_t filter_bytes(const struct gr_layout *l)
+{
+    return full_bytes(l) + (uint64_t)l->max_paths * GS_FILTER_BITS_PER_PATH / 8;
+}
+
 static uint64_t path_pages(struct gr_layout *l)
 {
     if (!l->max_paths) {
@@ -42,7 +57,8 @@ static uint64_t path_pages(struct gr_layout *l)
     }
     if (!l->max_arcs)
         l->max_arcs = default_max_arcs(l);
-    return ((uint64_t)l->max_paths + l->max_arcs) * sizeof(struct gs_path) / GR_PAGE;
+    uint64_t tables = ((uint64_t)l->max_paths + l->max_arcs) * sizeof(struct gs_path);
+    return gr_align_up(tables + filter_bytes(l), GR_PAGE) / GR_PAGE;
 }
 
 /* A row (gostat_format.h): drops and the page map, the counters, the
@@ -65,6 +81,9 @@ static void plan_row(struct gr_layout *l)
     l->timing_off = l->row_head;
     l->paths_off = (head_pages + timing_pages) * GR_PAGE;
     l->arcs_off = l->paths_off + (uint64_t)l->max_paths * sizeof(struct gs_path);
+    l->full_off = l->arcs_off + (uint64_t)l->max_arcs * sizeof(struct gs_path);
+    l->filter_off = l->full_off + full_bytes(l);
+    l->tables_end = l->paths_off + paths * GR_PAGE;
     l->row_stride = (head_pages + timing_pages + paths) * GR_PAGE;
 }
 

@@ -31,6 +31,9 @@ struct gr_layout {
                                  input: sized from the program) */
     uint64_t paths_off;       /* in a row: the path table, then the arc table */
     uint64_t arcs_off;
+    uint64_t full_off;        /* in a row: the path filter (segments.c) */
+    uint64_t filter_off;
+    uint64_t tables_end;      /* the end of the tables and the filter: whole pages */
 
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;
