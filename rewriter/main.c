@@ -46,12 +46,12 @@ static void usage(FILE *out)
             "                   two rdtsc on every call\n"
             "  --call-graph     --time-all, and record who called whom: self time,\n"
             "                   exact caller -> callee arcs and call paths (for gostat\n"
-            "                   folded, its callers listings, pprof). ~17 instructions\n"
-            "                   more per call whose path fits (--max-paths; direct\n"
-            "                   recursion is one path per call site), ~100 more\n"
-            "                   per call that overflows, as deeply mutually recursive\n"
-            "                   code does (BENCHMARKS.md: the Go compiler). The only\n"
-            "                   mode with self time and arcs\n"
+            "                   folded, its callers listings, pprof). 18-37\n"
+            "                   instructions more per call than --time-all (make\n"
+            "                   bench), ~50 in a program whose paths overflow\n"
+            "                   (--max-paths; recursion, direct or through up to 8\n"
+            "                   timed calls, is folded: BENCHMARKS.md, the Go\n"
+            "                   compiler). The only mode with self time and arcs\n"
             "  --sample N       time about 1 call in N of each function (at random\n"
             "                   intervals; unbiased as above); N from 1 to 1000000\n"
             "                   (--sample 1 is --time-all)\n"
@@ -66,8 +66,9 @@ static void usage(FILE *out)
             "  --max-paths N    --call-graph: distinct call paths each thread records\n"
             "                   (default %d, rounded up to a power of two, at least\n"
             "                   %d). Each thread's first timed call backs its tables\n"
-            "                   in the stats file: 64 bytes per path, and the arc\n"
-            "                   table (--max-arcs). Calls on paths that do not fit\n"
+            "                   in the stats file: 68 bytes per path (its entry and\n"
+            "                   filter bits), and the arc table (--max-arcs; 64\n"
+            "                   bytes an arc). Calls on paths that do not fit\n"
             "                   keep exact arcs and are counted as overflow.\n"
             "                   0: no paths, arcs or self time\n"
             "  --max-arcs N     --call-graph: distinct caller -> callee arcs (call\n"
@@ -75,7 +76,7 @@ static void usage(FILE *out)
             "                   whose paths do not fit (default: 4 per timed\n"
             "                   function, from %d to %d, and at least a quarter of\n"
             "                   --max-paths; rounded up to a power of two, at least\n"
-            "                   %d). 64 bytes each; calls in no arc are counted\n"
+            "                   %d). Calls in no arc are counted\n"
             "  --layout-report FILE  once OUTPUT is written, describe it in FILE: entry\n"
             "                   point, program headers, added sections, symbol table,\n"
             "                   patched ranges (a text format for checking tools)\n"
@@ -214,8 +215,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "gorewrite: --max-paths bounds the paths of --call-graph; add --call-graph\n");
         return EXIT_USAGE;
     }
-    if (opt.max_arcs && !(call_graph && max_paths)) {
+    if (opt.max_arcs && !call_graph) {
         fprintf(stderr, "gorewrite: --max-arcs bounds the arcs of --call-graph; add --call-graph\n");
+        return EXIT_USAGE;
+    }
+    if (opt.max_arcs && !max_paths) {
+        fprintf(stderr, "gorewrite: --max-arcs with --max-paths 0: no arcs are recorded without paths\n");
         return EXIT_USAGE;
     }
     if (call_graph)

@@ -36,6 +36,9 @@
 #    output has main.main;main.fib 1 and main.main;main.fib;main.fib 21890
 #    calls and no other main.fib node, their self times (--value self) add
 #    up to main.fib's self_ns (2 ns of rounding), no path overflow;
+#  - --max-arcs 64 (Go 1.22): arcs overflow as well, counted in the JSON and
+#    named on the table's line; --max-arcs without --call-graph, 0, or
+#    with --max-paths 0 is a usage error (exit 1);
 #  - --time-all without --call-graph and the default mode record no call paths: JSON says
 #    why, functions have no self_ns and no callers, the table's SELF is "-".
 # Environment: GOVERS="1.22" restricts the Go versions.
@@ -262,7 +265,36 @@ check_release() {
     done
 }
 
+# --max-arcs 64 with --max-paths 64: arcs overflow too, counted, and the
+# table names the option; the option's usage errors.
+check_max_arcs() {
+    local v=1.22 bin=$WORK/cg1.22 o=$WORK/tiny f
+    "$GOREWRITE" --call-graph --max-paths 64 --max-arcs 64 "$bin" "$bin.tiny" >/dev/null 2>"$WORK/err" ||
+        { fail "gorewrite --max-arcs 64: $(tail -1 "$WORK/err")"; return; }
+    rm -rf "$o" "$o.st"
+    mkdir -p "$o.st"
+    run_one "$o" "$o.st" "$bin.tiny"
+    f=$(stats_file_for "$o.st") || { fail "--max-arcs 64: stats file"; return; }
+    gostat_json "$f" "$o.json" || { fail "--max-arcs 64: gostat --json"; return; }
+    python3 -c '
+import json, sys
+cp = json.load(open(sys.argv[1]))["call_paths"]
+sys.exit(0 if cp["max_arcs"] == 64 and cp["overflow_calls"] > 0 and cp["path_overflow_calls"] >= cp["overflow_calls"] else 1)
+' "$o.json" || fail "--max-arcs 64: call_paths $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["call_paths"])' "$o.json")"
+    "$GOSTAT" "$f" >"$WORK/table" 2>&1
+    grep -Eq '^call paths: [1-9][0-9]* calls beyond the 64 paths per thread, [1-9][0-9]* of them beyond the 64 arcs per thread too \(in no arc: gorewrite --max-arcs\)$' "$WORK/table" ||
+        fail "--max-arcs 64: the table's call paths line: $(tail -1 "$WORK/table")"
+    local args
+    for args in "--max-arcs 64" "--call-graph --max-arcs 0" "--call-graph --max-paths 0 --max-arcs 64"; do
+        # shellcheck disable=SC2086
+        "$GOREWRITE_REAL" $args "$bin" "$WORK/never" >/dev/null 2>"$WORK/err"
+        [ $? = 1 ] && grep -q -- "--max-arcs" "$WORK/err" && [ ! -e "$WORK/never" ] ||
+            fail "gorewrite $args: want exit 1 (usage) naming --max-arcs, got: $(cat "$WORK/err")"
+    done
+}
+
 for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
     check_release "$v"
 done
+case " ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER} " in *" 1.22 "*) check_max_arcs ;; esac
 [ $fails -eq 0 ]
