@@ -326,31 +326,28 @@ gs_path_exit:
 /* The key's path entry: the GS_PATH_PROBES (16) entries of its aligned
  * group of sixteen are tried in Gray-code order (one xor per step, never
  * outside the page), unrolled; a lookup stops at the key or at the first
- * free entry. After the first step the filter tells a key that is in no
- * entry, and when its group is full as well the call overflows at once
- * instead of after 15 more steps (most calls of a large program, once
- * its table is full). */
+ * free entry. In a full group, the filter first tells a key that is in no
+ * entry: such a call overflows without touching the table (most calls of
+ * a large program, once its table is full). */
     mov gs_config+GS_CFG_PATHS_MASK(%rip), %rcx    /* (entries - 1) * entry size */
     and %rdx, %rcx
     add gs_config+GS_CFG_PATHS_OFF(%rip), %rcx     /* the first entry's offset in the row */
-    TRY_ENTRY .Lpath_hit, .Lpath_new
     mov %rcx, -48(%rsp)
+    FULL_BIT -48(%rsp)
+    bt %rcx, (%rax)
+    jnc .Lpath_search                               /* room in the group */
     FILTER_BIT
     bt %rcx, (%rax)
-    jnc .Lpath_absent
+    jnc .Lpath_full                                 /* never added, no room: overflow */
 .Lpath_search:
     mov -48(%rsp), %rcx
+    TRY_ENTRY .Lpath_hit, .Lpath_new
     .irp step, 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1
     xor $\step * GS_PATH_SIZE, %rcx
     TRY_ENTRY .Lpath_hit, .Lpath_new
     .endr
     FULL_BIT -48(%rsp)                              /* no room for a key: the group is full */
     bts %rcx, (%rax)
-    jmp .Lpath_full
-.Lpath_absent:                  /* in no entry: is there room in its group? */
-    FULL_BIT -48(%rsp)
-    bt %rcx, (%rax)
-    jnc .Lpath_search
     jmp .Lpath_full
 .Lpath_hit:
 .Larc_hit:                      /* rax = row, rcx = offset, r12 = entry */
