@@ -42,15 +42,11 @@
 
     .text
 
-/* Finds key rdx in the table at row offset cfg \off (cfg \mask: (entries
- * - 1) * GS_PATH_SIZE) of the row at rax, trying \probes entries of one
- * page: jumps to \hit or \new (a free entry) with the entry at (rax,
- * rcx), or to \fail (rax = row). The tables are backed (BACK_TABLES).
+/* Finds key rdx in a table of the row at rax from the entry at row offset
+ * rcx, trying \probes entries of its page (backed): jumps to \hit or \new
+ * (a free entry) with the entry at (rax, rcx), or to \fail (rax = row).
  * Uses rcx, -116(%rsp). */
-.macro PROBE off, mask, probes, hit, new, fail
-    mov gs_config+\mask(%rip), %rcx                /* (entries - 1) * entry size */
-    and %rdx, %rcx
-    add gs_config+\off(%rip), %rcx                 /* the entry's offset in the row */
+.macro PROBE probes, hit, new, fail
     cmp GS_PATH_KEY(%rax,%rcx), %rdx
     je \hit
     cmpq $0, GS_PATH_KEY(%rax,%rcx)
@@ -95,10 +91,37 @@
     add gs_config+GS_CFG_FULL_BIT0(%rip), %rcx
 .endm
 
-/* A thread's first timed call backs its whole path and arc tables (both
- * are hashed over every page; probing them then needs no page check), or
- * jumps to \fail (tmpfs full). rax = row; keeps every register but rdx
- * and the flags. */
+/* Backs [rdi, rsi) (row offsets, whole pages) of the row at -96(%rsp) with
+ * memory and marks its pages ready, or jumps to \fail. Uses rax, rcx,
+ * rdx, rsi, rdi, r11, -64(%rsp). */
+.macro POPULATE_RANGE fail
+    mov %rdi, -64(%rsp)
+    sub %rdi, %rsi                                  /* the length */
+    add -96(%rsp), %rdi
+    mov $MADV_POPULATE_WRITE, %edx
+    mov $SYS_madvise, %eax
+    syscall
+    test %rax, %rax
+    jz 1f
+    cmp $-EINVAL, %rax                              /* kernel before 5.14: use it unpopulated */
+    jne \fail
+1:  mov %rsi, %rcx
+    shr $12, %rcx                                   /* its pages */
+    mov -64(%rsp), %rdi
+    shr $12, %rdi
+    add -96(%rsp), %rdi
+    lea GS_ROW_MAP(%rdi), %rdi
+    mov $GS_PAGE_READY, %al
+    rep stosb
+.endm
+
+/* A thread's first timed call backs its whole path table and path filter
+ * (keys hash over every page of both: probing them then needs no page
+ * check), the filter first, so that a ready first path page means both
+ * are; or jumps to \fail (tmpfs full). The arc table's pages are backed
+ * as calls first reach them (gs_path_exit: most programs' arcs fill few
+ * of them, and a short process would pay for the rest). rax = row; keeps
+ * every register but rdx and the flags. */
 .macro BACK_TABLES fail
     mov gs_config+GS_CFG_PATHS_OFF(%rip), %rdx
     shr $12, %rdx
@@ -109,36 +132,26 @@
     mov %r11, -88(%rsp)
     mov %rax, -96(%rsp)
     mov %rcx, -104(%rsp)
-    mov gs_config+GS_CFG_TABLES_END(%rip), %rsi     /* the tables' and the filter's end */
+    mov gs_config+GS_CFG_ARCS_OFF(%rip), %rdi
+    add gs_config+GS_CFG_ARCS_MASK(%rip), %rdi
+    add $GS_PATH_SIZE, %rdi                         /* the filter, after the arc table */
+    mov gs_config+GS_CFG_TABLES_END(%rip), %rsi
+    POPULATE_RANGE 5f
     mov gs_config+GS_CFG_PATHS_OFF(%rip), %rdi
-    sub %rdi, %rsi                                  /* their length */
-    add %rax, %rdi
-    mov $MADV_POPULATE_WRITE, %edx
-    mov $SYS_madvise, %eax
-    syscall
-    mov %rax, %rdx
+    mov gs_config+GS_CFG_ARCS_OFF(%rip), %rsi      /* the path table */
+    POPULATE_RANGE 5f
     mov -96(%rsp), %rax
-    test %rdx, %rdx
-    jz 6f
-    cmp $-EINVAL, %rdx                              /* kernel before 5.14: use them unpopulated */
-    je 6f
+    mov -72(%rsp), %rdi
+    mov -80(%rsp), %rsi
+    mov -88(%rsp), %r11
+    mov -104(%rsp), %rcx
+    jmp 7f
+5:  mov -96(%rsp), %rax
     mov -72(%rsp), %rdi
     mov -80(%rsp), %rsi
     mov -88(%rsp), %r11
     mov -104(%rsp), %rcx
     jmp \fail
-6:  mov %rsi, %rcx
-    shr $12, %rcx                                   /* their pages */
-    mov gs_config+GS_CFG_PATHS_OFF(%rip), %rdi
-    shr $12, %rdi
-    lea GS_ROW_MAP(%rax,%rdi), %rdi
-    mov $GS_PAGE_READY, %al
-    rep stosb                                       /* all ready */
-    mov -96(%rsp), %rax
-    mov -72(%rsp), %rdi
-    mov -80(%rsp), %rsi
-    mov -88(%rsp), %r11
-    mov -104(%rsp), %rcx
 7:
 .endm
 
@@ -332,21 +345,21 @@ gs_path_exit:
     mov gs_config+GS_CFG_PATHS_MASK(%rip), %rcx    /* (entries - 1) * entry size */
     and %rdx, %rcx
     add gs_config+GS_CFG_PATHS_OFF(%rip), %rcx     /* the first entry's offset in the row */
-    mov %rcx, -48(%rsp)
-    FULL_BIT -48(%rsp)
+    mov %rcx, -56(%rsp)
+    FULL_BIT -56(%rsp)
     bt %rcx, (%rax)
     jnc .Lpath_search                               /* room in the group */
     FILTER_BIT
     bt %rcx, (%rax)
     jnc .Lpath_full                                 /* never added, no room: overflow */
 .Lpath_search:
-    mov -48(%rsp), %rcx
+    mov -56(%rsp), %rcx
     TRY_ENTRY .Lpath_hit, .Lpath_new
     .irp step, 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1
     xor $\step * GS_PATH_SIZE, %rcx
     TRY_ENTRY .Lpath_hit, .Lpath_new
     .endr
-    FULL_BIT -48(%rsp)                              /* no room for a key: the group is full */
+    FULL_BIT -56(%rsp)                              /* no room for a key: the group is full */
     bts %rcx, (%rax)
     jmp .Lpath_full
 .Lpath_hit:
@@ -364,10 +377,10 @@ gs_path_exit:
 /* A path seen first: its fields, then its key (a reader that sees the key
  * sees them). rax = row, rcx = offset, rdx = key, r12 = entry. */
 .Lpath_new:
-    mov %rcx, -48(%rsp)
+    mov %rcx, -56(%rsp)
     FILTER_BIT
     bts %rcx, (%rax)                                /* the key is in the table now */
-    mov -48(%rsp), %rcx
+    mov -56(%rsp), %rcx
     lea (%rax,%rcx), %rax                           /* the free entry */
     mov GS_PENT_BASE(%r12), %rcx                    /* a recursion's parent: its base */
     cmp %rcx, %rdx
@@ -422,7 +435,23 @@ gs_path_exit:
     imul .Lk1(%rip), %rdx
     bswap %rdx
     bts $63, %rdx
-    PROBE GS_CFG_ARCS_OFF, GS_CFG_ARCS_MASK, GS_ARC_PROBES, .Larc_hit, .Larc_new, .Larc_full
+    mov gs_config+GS_CFG_ARCS_MASK(%rip), %rcx     /* (entries - 1) * entry size */
+    and %rdx, %rcx
+    add gs_config+GS_CFG_ARCS_OFF(%rip), %rcx      /* the first entry's offset in the row */
+    mov %rcx, -56(%rsp)
+    shr $12, %rcx
+    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
+    jne .Larc_page
+.Larc_probe:
+    mov -56(%rsp), %rcx
+    PROBE GS_ARC_PROBES, .Larc_hit, .Larc_new, .Larc_full
+/* The arc's page, first reached by this thread: back it, or (tmpfs full)
+ * leave the call in no arc. rax = row, rcx = page index, rdx = key. */
+.Larc_page:
+    mov %rdx, -64(%rsp)
+    BACK_PAGE .Larc_full
+    mov -64(%rsp), %rdx
+    jmp .Larc_probe
 .Larc_full:                     /* in neither table: in the record */
     incq GS_DROP_ARC_OVERFLOW(%rax)
     mov GS_PENT_REC(%r12), %ecx
