@@ -11,7 +11,9 @@
  *   rw + 0                 struct gs_private (never shared with the file)
  *   rw + GS_PAGE           struct gs_live    \  replaced by a MAP_SHARED
  *   rw + 2*GS_PAGE         counter rows      /  mapping of the stats file
- *   rw + slots_off         timing stacks, one per goroutine (private)
+ *   rw + first_off         the default mode's first-calls counters (private)
+ *   (elsewhere)            timing stacks, one per goroutine (private, mapped
+ *                          at start-up)
  *
  * This header is included by assembly too: offsets are macros, checked
  * against the structs below. */
@@ -38,6 +40,7 @@
 #define GS_CFG_FILTER_BIT0 168
 #define GS_CFG_FILTER_MASK 176
 #define GS_CFG_TABLES_END 184
+#define GS_CFG_FIRST_OFF 192
 
 #define GS_PAGE_SIZE 4096
 
@@ -168,8 +171,10 @@
 #define GS_DESC_SIZE 16
 
 /* The default mode (gs_stub_config.sample == 0): a function's first
- * GS_TIME_FIRST calls on a thread are all timed; after c calls the mean
- * gap to the next timed one is c >> GS_ADAPT_SHIFT (at most GS_GAP_MAX). */
+ * GS_TIME_FIRST calls in the process, on whichever threads, are all timed
+ * (first_off); after that, a thread that made c calls of it draws a mean
+ * gap of max(c, GS_TIME_FIRST) >> GS_ADAPT_SHIFT (at most GS_GAP_MAX) to
+ * its next timed one. */
 #define GS_TIME_FIRST 1000
 #define GS_ADAPT_SHIFT 8
 #define GS_GAP_MAX 0x3fffffff
@@ -222,6 +227,9 @@ struct gs_stub_config {
     uint64_t filter_bit0;   /* in a row, in bits: its key bits */
     uint64_t filter_mask;   /* key bits - 1 (a power of two - 1) */
     uint64_t tables_end;    /* in a row: the end of the tables and the filter */
+    uint64_t first_off;     /* from rw, the default mode: a u32 per function at
+                               half its counter's row offset, the calls that took
+                               a share of its first GS_TIME_FIRST (private) */
 };
 
 /* Process-private state; first page of the RW segment. */
@@ -282,6 +290,7 @@ _Static_assert(offsetof(struct gs_stub_config, full_bit0) == GS_CFG_FULL_BIT0, "
 _Static_assert(offsetof(struct gs_stub_config, filter_bit0) == GS_CFG_FILTER_BIT0, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, filter_mask) == GS_CFG_FILTER_MASK, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, tables_end) == GS_CFG_TABLES_END, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, first_off) == GS_CFG_FIRST_OFF, "cfg");
 _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
 _Static_assert(GS_PATH_PROBES == 16, "paths.S: groups of 16 (FULL_BIT, the Gray-code steps)");
 _Static_assert(GS_FILTER_KEY_SHIFT >= GS_PATH_SHIFT + 24 && (1ull << 24) == GS_MAX_PATHS,

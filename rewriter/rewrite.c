@@ -77,7 +77,7 @@ static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const str
         .image_rel = (int64_t)(rx->code.base + rx->image_off - l->blob_addr),
         .image_size = rx->image_size,
         .rw_rel = (int64_t)(l->rw_vaddr - l->blob_addr),
-        .shared_size = l->slots_off - GR_PAGE,
+        .shared_size = l->first_off - GR_PAGE,
         .blob_link_addr = l->blob_addr,
         .g_m = plan->rt->g_m,
         .g_stack_hi = plan->rt->g_stack_hi,
@@ -97,6 +97,7 @@ static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const str
         .filter_bit0 = l->filter_off * 8,
         .filter_mask = l->max_paths ? (uint64_t)l->max_paths * GS_FILTER_BITS_PER_PATH - 1 : 0,
         .tables_end = l->tables_end,
+        .first_off = l->slots_off > l->first_off ? l->first_off : 0,
     };
     memcpy(rx->code.bytes + rx->blob_off + h->config_off, &cfg, sizeof cfg);
 }

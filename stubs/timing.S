@@ -165,9 +165,11 @@ gs_time_enter:
  * `inc [counter]; js back` fell through. in: r12 = the thread's row,
  * r13 = the descriptor (GS_DESC_*). The counter holds calls - next
  * (gs_timing.next): this call is number next. Draws the gap to the next
- * timed call: 1 for a function's first GS_TIME_FIRST calls (default
- * mode), else uniform in [1, 2m-1] with m = N (--sample N) or
- * calls >> GS_ADAPT_SHIFT (default), from the thread's xorshift64 state,
+ * timed call: 1 for a function's first GS_TIME_FIRST calls in the
+ * process (default mode: a counter per function that all threads add to,
+ * stub_abi.h), else uniform in [1, 2m-1] with m = N (--sample N) or
+ * max(calls, GS_TIME_FIRST) >> GS_ADAPT_SHIFT (default; calls: this
+ * thread's), from the thread's xorshift64 state,
  * so timed calls follow no period of the program's own. This call then
  * stands for the gap that led to it (the previous draw). next is written
  * before the counter: a reader that sees the new next with the counter
@@ -199,8 +201,26 @@ gs_sample_enter:
     test %rdx, %rdx
     jnz .Lsample_draw                               /* --sample N: m = N */
     cmp $GS_TIME_FIRST, %rcx
-    jb .Lsample_gap                                 /* the first calls: all timed */
+    jae .Lsample_adapt                              /* past the first calls on this thread alone */
+    lea __blob_start(%rip), %rax
+    add gs_config+GS_CFG_RW_REL(%rip), %rax
+    add gs_config+GS_CFG_FIRST_OFF(%rip), %rax
+    mov GS_DESC_COUNTER(%r13), %edx
+    shr $1, %edx
+    add %rdx, %rax                                  /* the function's first-calls counter */
+    cmpl $GS_TIME_FIRST, (%rax)
+    jae .Lsample_adapt                              /* taken by the threads together */
+    mov $1, %edx
+    lock xadd %edx, (%rax)
+    cmp $GS_TIME_FIRST, %edx
+    jae .Lsample_adapt
+    mov $1, %eax                                    /* one of the first calls: the next is timed too */
+    jmp .Lsample_gap
+.Lsample_adapt:
     mov %rcx, %rdx
+    mov $GS_TIME_FIRST, %eax
+    cmp %rax, %rdx
+    cmovb %rax, %rdx                                /* max(calls, GS_TIME_FIRST) */
     shr $GS_ADAPT_SHIFT, %rdx
     mov $GS_GAP_MAX, %eax
     cmp %rax, %rdx

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t_sampling: the default mode's sampled timing is unbiased. testdata/
 # sampling runs two steady functions 300,000 and 100,000 times (sampled:
-# each function's first 1,000 calls per thread, then ever more rarely) and
+# each function's first 1,000 calls in the process, then ever more rarely) and
 # two rare ones 999 and 500 times (every call timed). Built in the default
 # mode and with --time-all (Go 1.22), both must count every call exactly;
 # the rare functions must have every call timed and not be estimated; the
@@ -142,4 +142,36 @@ for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)
 PY
+
+# testdata/firstn: the first 1,000 calls are the process's, not each
+# thread's: four threads (each goroutine locked to one) call main.spread
+# 400 times and main.shared 250 times each. shared (1,000 calls) has every
+# call timed; spread (1,600) more than 1,000 (the first 1,000, then each
+# thread's next call and a sample) but not all of them, estimated.
+fbin=$ROOT/build/testbin/go$V/exe/firstn
+if build_go "$V" "$ROOT/testdata/firstn" "$fbin" &&
+    "$GOREWRITE" "$fbin" "$WORK/firstn" >/dev/null; then
+    rm -rf "$WORK/fn" "$WORK/fn.st"
+    mkdir -p "$WORK/fn.st"
+    run_one "$WORK/fn" "$WORK/fn.st" "$WORK/firstn"
+    f=$(stats_file_for "$WORK/fn.st") && gostat_json "$f" "$WORK/fn.json" &&
+        python3 - "$WORK/fn.json" <<'PY' || fail "firstn: the first 1,000 calls per process"
+import json, sys
+f = {x["name"]: x for x in json.load(open(sys.argv[1]))["functions"]}
+bad = []
+s, p = f["main.shared"], f["main.spread"]
+if (s["calls"], s["timed_calls"], s["time_estimated"]) != (1000, 1000, False):
+    bad.append("main.shared: %s calls, %s timed, estimated %s; want 1000, 1000, false"
+               % (s["calls"], s["timed_calls"], s["time_estimated"]))
+if p["calls"] != 1600 or not 1000 < p["timed_calls"] < 1600 or p["time_estimated"] is not True:
+    bad.append("main.spread: %s calls, %s timed, estimated %s; want 1600, 1001..1599, true"
+               % (p["calls"], p["timed_calls"], p["time_estimated"]))
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+    [ "$(cat "$WORK/fn/rc")" = 0 ] || fail "firstn: exited $(cat "$WORK/fn/rc")"
+else
+    fail "firstn: build or gorewrite failed"
+fi
 [ $fails -eq 0 ]

@@ -87,6 +87,15 @@ static void plan_row(struct gr_layout *l)
     l->row_stride = (head_pages + timing_pages + paths) * GR_PAGE;
 }
 
+/* The default mode's first-calls counters, private to the process (stub_abi.h
+ * GS_CFG_FIRST_OFF): a u32 per function at half its counter's row offset. */
+static uint64_t first_calls_bytes(const struct gr_layout *l, int timing)
+{
+    if (!timing || l->sample != 0)
+        return 0;
+    return gr_align_up((l->counts_off + 8ull * (l->nfuncs ? l->nfuncs : 1)) / 2, GR_PAGE);
+}
+
 int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed, uint32_t max_rows,
                    int timing, struct gr_layout *l, struct gr_error *err)
 {
@@ -100,7 +109,8 @@ int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed, u
     l->rw_vaddr = gr_align_up(gr_elf_load_end(elf), GR_PAGE) + GR_PAGE;
     while (rows_end(l) > MAX_REACH / 2 && l->max_rows > 2)
         l->max_rows /= 2;   /* huge programs: fewer thread rows, still exact */
-    l->slots_off = rows_end(l);
+    l->first_off = rows_end(l);   /* the shared part ends here */
+    l->slots_off = l->first_off + first_calls_bytes(l, timing);
     l->nslots = timing ? GR_TIMING_STACKS : 0;
     l->rw_memsz = l->slots_off;   /* the timing stacks are mapped at start-up */
     l->rx_vaddr = gr_align_up(l->rw_vaddr + l->rw_memsz, GR_PAGE) + GR_PAGE;

@@ -21,7 +21,11 @@ struct gr_layout {
                                  thread claims the row */
     uint64_t counts_off;      /* in a row */
     uint64_t timing_off;      /* in a row: first timing page */
-    uint64_t slots_off;       /* from rw_vaddr: goroutine timing stacks */
+    uint64_t first_off;       /* from rw_vaddr: the end of the shared part (live page
+                                 and rows), then the default mode's first-calls
+                                 counters (private) */
+    uint64_t slots_off;       /* from rw_vaddr: the end of the segment (the timing
+                                 stacks are mapped elsewhere at start-up) */
     uint64_t nslots;          /* 0 when not timing */
     uint32_t sample;          /* 1: time every call; N > 1: about 1 in N;
                                  0: the default (stub_abi.h GS_TIME_FIRST) */
