@@ -202,25 +202,33 @@ PY
 }
 
 # run_case V BIN CASE [args]: runs BIN, checks its JSON with check_json.
-run_case() {
-    local v=$1 bin=$2 case=$3 o=$WORK/run.$3
+# run_json WHAT OUT BIN [args]: runs BIN (stdout and status in OUT/,
+# stats in OUT.st/), its exit status must be 0; its stats file into
+# LAST_STATS and gostat --json of it into OUT/j.json. Fails WHAT otherwise.
+run_json() {
+    local what=$1 o=$2 bin=$3
     shift 3
     rm -rf "$o" "$o.st"
     mkdir -p "$o.st"
     run_one "$o" "$o.st" "$bin" "$@"
     if [ "$(cat "$o/rc")" != 0 ]; then
-        fail "go$v $case: exited $(cat "$o/rc"): $(head -c 400 "$o/err")"
-        return
+        fail "$what: exited $(cat "$o/rc"): $(head -c 400 "$o/err")"
+        return 1
     fi
-    local f
-    f=$(stats_file_for "$o.st") || { fail "go$v $case: stats file"; return; }
-    gostat_json "$f" "$o/j.json" || { fail "go$v $case: gostat --json"; return; }
+    LAST_STATS=$(stats_file_for "$o.st") || { fail "$what: stats file"; return 1; }
+    gostat_json "$LAST_STATS" "$o/j.json" || { fail "$what: gostat --json"; return 1; }
+}
+
+run_case() {
+    local v=$1 bin=$2 case=$3 o=$WORK/run.$3 f
+    shift 3
+    run_json "go$v $case" "$o" "$bin" "$@" || return
+    f=$LAST_STATS
     "$GOSTAT" folded "$f" --value calls >"$o/calls.folded" 2>"$o/folded.err" &&
         "$GOSTAT" folded "$f" --value self >"$o/self.folded" 2>>"$o/folded.err" ||
         { fail "go$v $case: gostat folded: $(head -c 400 "$o/folded.err")"; return; }
     check_json "$o/j.json" "$o/out" "$v" "$case" "$o/calls.folded" "$o/self.folded" ||
         fail "go$v $case: call graph"
-    LAST_STATS=$f
 }
 
 check_release() {
@@ -253,12 +261,9 @@ check_release() {
         # shellcheck disable=SC2086
         "$GOREWRITE" $mode "$bin" "$bin.none" >/dev/null 2>"$WORK/err" ||
             { fail "go$v: gorewrite $mode: $(tail -1 "$WORK/err")"; continue; }
-        rm -rf "$WORK/none" "$WORK/none.st"
-        mkdir -p "$WORK/none.st"
-        run_one "$WORK/none" "$WORK/none.st" "$bin.none"
-        st=$(stats_file_for "$WORK/none.st") || { fail "go$v $mode: stats file"; continue; }
-        gostat_json "$st" "$WORK/none.json" || { fail "go$v $mode: gostat --json"; continue; }
-        check_absent "$WORK/none.json" "$v" "${mode:-default mode}" || fail "go$v ${mode:-default mode}: paths"
+        run_json "go$v ${mode:-default mode}" "$WORK/none" "$bin.none" || continue
+        st=$LAST_STATS
+        check_absent "$WORK/none/j.json" "$v" "${mode:-default mode}" || fail "go$v ${mode:-default mode}: paths"
         "$GOSTAT" --filter '^main\.outer$' "$st" >"$WORK/table" 2>&1
         awk 'NR == 2 && $4 != "SELF" { exit 1 } NR == 3 && $4 != "-" { exit 1 }' "$WORK/table" ||
             fail "go$v ${mode:-default mode}: SELF is not \"-\": $(sed -n 2,3p "$WORK/table")"
@@ -268,19 +273,16 @@ check_release() {
 # --max-arcs 64 with --max-paths 64: arcs overflow too, counted, and the
 # table names the option; the option's usage errors.
 check_max_arcs() {
-    local v=1.22 bin=$WORK/cg1.22 o=$WORK/tiny f
+    local bin=$WORK/cg1.22 o=$WORK/tiny f
     "$GOREWRITE" --call-graph --max-paths 64 --max-arcs 64 "$bin" "$bin.tiny" >/dev/null 2>"$WORK/err" ||
         { fail "gorewrite --max-arcs 64: $(tail -1 "$WORK/err")"; return; }
-    rm -rf "$o" "$o.st"
-    mkdir -p "$o.st"
-    run_one "$o" "$o.st" "$bin.tiny"
-    f=$(stats_file_for "$o.st") || { fail "--max-arcs 64: stats file"; return; }
-    gostat_json "$f" "$o.json" || { fail "--max-arcs 64: gostat --json"; return; }
+    run_json "--max-arcs 64" "$o" "$bin.tiny" || return
+    f=$LAST_STATS
     python3 -c '
 import json, sys
 cp = json.load(open(sys.argv[1]))["call_paths"]
 sys.exit(0 if cp["max_arcs"] == 64 and cp["overflow_calls"] > 0 and cp["path_overflow_calls"] >= cp["overflow_calls"] else 1)
-' "$o.json" || fail "--max-arcs 64: call_paths $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["call_paths"])' "$o.json")"
+' "$o/j.json" || fail "--max-arcs 64: call_paths $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["call_paths"])' "$o/j.json")"
     "$GOSTAT" "$f" >"$WORK/table" 2>&1
     grep -Eq '^call paths: [1-9][0-9]* calls beyond the 64 paths per thread, [1-9][0-9]* of them beyond the 64 arcs per thread too \(in no arc: gorewrite --max-arcs\)$' "$WORK/table" ||
         fail "--max-arcs 64: the table's call paths line: $(tail -1 "$WORK/table")"
