@@ -47,7 +47,7 @@ static void usage(FILE *out)
             "                   two rdtsc on every call\n"
             "  --call-graph     --time-all, and record who called whom: self time,\n"
             "                   exact caller -> callee arcs and call paths (for gostat\n"
-            "                   folded, its callers listings, pprof). 18-37\n"
+            "                   folded, its callers listings, pprof). 27-41\n"
             "                   instructions more per call than --time-all (make\n"
             "                   bench), ~50 in a program whose paths overflow\n"
             "                   (--max-paths; recursion, direct or through up to 8\n"
