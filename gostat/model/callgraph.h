@@ -61,9 +61,9 @@ struct gst_callgraph {
     uint64_t overflow_calls;        /* timed calls whose path did not fit in
                                        the bounded tables: in no node and no
                                        arc (counted and shown, never guessed) */
-    uint64_t path_overflow_calls;   /* timed calls whose path did not fit but
-                                       whose arc did: in the arcs (exact), in
-                                       no node (e.g. deep mutual recursion) */
+    uint64_t path_overflow_calls;   /* timed calls whose path did not fit: in
+                                       no node; in the arcs (exact) unless also
+                                       among overflow_calls, which it holds */
     uint64_t max_paths;             /* the per-thread bound chosen at rewrite time */
     uint64_t max_arcs;              /* the per-thread arc table (overflowed paths) */
 };
