@@ -127,7 +127,7 @@
 #define GS_PENT_BASE 32
 #define GS_PENT_SIZE 40
 #define GS_PENT_NO_REC 0xffffffff
-#define GS_PATH_FOLD_LEVELS 8 /* the .irp lists in stubs/paths.S */
+#define GS_PATH_FOLD_LEVELS 8 /* stubs/paths.S FOLD_LEVELS lists 1 .. this */
 #define GS_PSLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_PENT_SIZE)
 #define GS_PSLOT_LAST (GS_SLOT_SIZE - GS_PENT_SIZE)
 

@@ -40,6 +40,17 @@
 
 #include "stub_macros.h"
 
+/* The entries below a new one that gs_path_enter compares its callee with
+ * (stub_abi.h GS_PATH_FOLD_LEVELS: checked here when assembling). */
+#define FOLD_LEVELS 1, 2, 3, 4, 5, 6, 7, 8
+    .set nlevels, 0
+    .irp level, FOLD_LEVELS
+    .set nlevels, nlevels + 1
+    .endr
+    .if nlevels != GS_PATH_FOLD_LEVELS
+    .error "FOLD_LEVELS must list 1 .. GS_PATH_FOLD_LEVELS"
+    .endif
+
     .text
 
 /* Finds key rdx in a table of the row at rax from the entry at row offset
@@ -198,7 +209,7 @@ gs_path_enter:
     mov %edx, GS_PENT_DEPTH(%r13)
     mov %r12d, GS_PENT_REC(%r13)
     movq $0, GS_PENT_CHILDREN(%r13)
-    .irp level, 1, 2, 3, 4, 5, 6, 7, 8                          /* GS_PATH_FOLD_LEVELS */
+    .irp level, FOLD_LEVELS
     cmp GS_PENT_REC-\level*GS_PENT_SIZE(%r13), %r12d
     je .Lpenter_fold\level                         /* the callee is this ancestor's */
     .endr
@@ -218,7 +229,7 @@ gs_path_enter:
  * most GS_PATH_FOLD_LEVELS entries up): keyed from that ancestor's base,
  * which it inherits, so that every activation under the first one from
  * this call site is one node. */
-    .irp level, 1, 2, 3, 4, 5, 6, 7, 8
+    .irp level, FOLD_LEVELS
 .Lpenter_fold\level:
     mov GS_PENT_BASE-\level*GS_PENT_SIZE(%r13), %rax
     jmp .Lpenter_folded
@@ -251,7 +262,7 @@ gs_path_enter:
     add GS_PRIV_SLOTS_BASE(%rax), %rdx              /* the stack */
     movl $GS_SLOT_ENTRIES, GS_SLOT_TOP(%rdx)
     movl $0, GS_SLOT_ENTRIES-GS_PENT_SIZE+GS_PENT_DEPTH(%rdx)
-    .irp level, 1, 2, 3, 4, 5, 6, 7, 8                          /* the sentinel and the entries a search reads above it */
+    .irp level, FOLD_LEVELS                         /* the sentinel and the entries a search reads above it */
     movl $GS_PENT_NO_REC, GS_SLOT_ENTRIES-\level*GS_PENT_SIZE+GS_PENT_REC(%rdx)
     .endr
     movq $0, GS_SLOT_ENTRIES-GS_PENT_SIZE+GS_PENT_KEY(%rdx)
