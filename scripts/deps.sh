@@ -20,6 +20,9 @@ TEST_PKGS="$TEST_PKGS curl python3-prometheus-client"
 TEST_PKGS="$TEST_PKGS graphviz chromium fonts-liberation fonts-dejavu-core"
 # scripts/readme_pictures.sh: the call graph's SVG to PNG (rsvg-convert)
 TEST_PKGS="$TEST_PKGS librsvg2-bin"
+# scripts/stub_profile.py: where the stubs' time goes (perf's CPU-clock
+# sampling, which works without hardware counters)
+TEST_PKGS="$TEST_PKGS linux-perf"
 # gostat's commands: top (ncurses; tmux drives it in the tests), serve
 # (libmicrohttpd), pprof (protobuf-c), merge/diff (jansson)
 GOSTAT_PKGS="libncurses-dev tmux libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler libjansson-dev"
