@@ -41,6 +41,8 @@
 #define GS_CFG_FILTER_MASK 176
 #define GS_CFG_TABLES_END 184
 #define GS_CFG_FIRST_OFF 192
+#define GS_CFG_ARCIDX_OFF 200
+#define GS_CFG_ARCIDX_MASK 208
 
 #define GS_PAGE_SIZE 4096
 
@@ -143,7 +145,14 @@
 #define GS_PATH_SIZE 64
 #define GS_PATH_PROBES 16     /* path table: the entries of the key's aligned group
                                  of sixteen (paths.S PROBE16, unrolled), then overflow */
-#define GS_ARC_PROBES 64      /* arc table: the whole page */
+#define GS_ARC_PROBES 64      /* arc index: slots tried, in the key's page of slots */
+/* The arc index (stubs/paths.S), after the path filter and private to the
+ * writer like it: GS_ARCIDX_SLOTS_PER_ARC u32 slots per arc-table entry,
+ * each 0 or the offset + GS_PATH_SIZE of an arc entry from the table's
+ * start. Arc entries are taken in order, so a thread's arcs fill as many
+ * pages of the arc table as they need, however their keys hash. */
+#define GS_ARCIDX_SLOTS_PER_ARC 2
+#define GS_ARCIDX_SLOT_SIZE 4
 /* The path filter (stubs/paths.S), after the arc table in each row and
  * private to the writer: a bit per group of GS_PATH_PROBES paths, set once
  * the group is full, and GS_FILTER_BITS_PER_PATH bits per path, of which a
@@ -230,6 +239,11 @@ struct gs_stub_config {
     uint64_t first_off;     /* from rw, the default mode: a u32 per function at
                                half its counter's row offset, the calls that took
                                a share of its first GS_TIME_FIRST (private) */
+    uint64_t arcidx_off;    /* in a row: the arc index (GS_ARCIDX_*), after the
+                               filter; the arcs taken (x GS_PATH_SIZE) in the 8
+                               bytes before it */
+    uint64_t arcidx_mask;   /* (its slots - 1) * 4: a key's slot offset is
+                               key & mask */
 };
 
 /* Process-private state; first page of the RW segment. */
@@ -291,6 +305,8 @@ _Static_assert(offsetof(struct gs_stub_config, filter_bit0) == GS_CFG_FILTER_BIT
 _Static_assert(offsetof(struct gs_stub_config, filter_mask) == GS_CFG_FILTER_MASK, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, tables_end) == GS_CFG_TABLES_END, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, first_off) == GS_CFG_FIRST_OFF, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, arcidx_off) == GS_CFG_ARCIDX_OFF, "cfg");
+_Static_assert(offsetof(struct gs_stub_config, arcidx_mask) == GS_CFG_ARCIDX_MASK, "cfg");
 _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
 _Static_assert(GS_PATH_PROBES == 16, "paths.S: groups of 16 (FULL_BIT, the Gray-code steps)");
 _Static_assert(GS_FILTER_KEY_SHIFT >= GS_PATH_SHIFT + 24 && (1ull << 24) == GS_MAX_PATHS,

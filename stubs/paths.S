@@ -25,12 +25,15 @@
  * duration to the parent's children, and the call to the thread's path
  * table (a row's gs_path[max_paths], open addressing: the GS_PATH_PROBES
  * entries of the key's aligned group of sixteen are tried, so that a full
- * table costs little per call: recursion overflows it). A call whose path finds no room goes to
- * the arc table under the key of the same call with parent 0 (counted in
- * gs_drops.path_overflow; all of a page, GS_ARC_PROBES, is tried there:
- * arcs are few), so caller -> callee arcs stay exact; one that
- * finds room in neither is counted in gs_drops.arc_overflow. Table pages
- * are backed on first use like timing pages; a page that cannot be backed
+ * table costs little per call: recursion overflows it). A call whose path
+ * finds no room goes to the arc table under the key of the same call with
+ * parent 0 (counted in gs_drops.path_overflow), so caller -> callee arcs
+ * stay exact. Arcs take the table's entries in order, found through the
+ * writer's arc index (stub_abi.h GS_ARCIDX_*: GS_ARC_PROBES slots of the
+ * key's page of slots are tried), so that a thread backs as many pages of
+ * arcs as it has arcs, not every page its keys hash to; a call that finds
+ * room in neither is counted in gs_drops.arc_overflow. Table pages are
+ * backed on first use like timing pages; a page that cannot be backed
  * (tmpfs full) makes its calls overflow.
  *
  * An entry dropped as unwound (panic, Goexit) never adds its time to its
@@ -52,29 +55,6 @@
     .endif
 
     .text
-
-/* Finds key rdx in a table of the row at rax from the entry at row offset
- * rcx, trying \probes entries of its page (backed): jumps to \hit or \new
- * (a free entry) with the entry at (rax, rcx), or to \fail (rax = row).
- * Uses rcx, -116(%rsp). */
-.macro PROBE probes, hit, new, fail
-    cmp GS_PATH_KEY(%rax,%rcx), %rdx
-    je \hit
-    cmpq $0, GS_PATH_KEY(%rax,%rcx)
-    je \new
-    movl $\probes - 1, -116(%rsp)
-1:  add $GS_PATH_SIZE, %rcx                         /* the next entry, in the same page */
-    test $GS_PAGE_SIZE - 1, %ecx
-    jnz 2f
-    sub $GS_PAGE_SIZE, %rcx
-2:  cmp GS_PATH_KEY(%rax,%rcx), %rdx
-    je \hit
-    cmpq $0, GS_PATH_KEY(%rax,%rcx)
-    je \new
-    decl -116(%rsp)
-    jnz 1b
-    jmp \fail
-.endm
 
 /* One step of the path lookup (gs_path_exit): the entry at rcx. */
 .macro TRY_ENTRY hit, new
@@ -129,9 +109,10 @@
 /* A thread's first timed call backs its whole path table and path filter
  * (keys hash over every page of both: probing them then needs no page
  * check), the filter first, so that a ready first path page means both
- * are; or jumps to \fail (tmpfs full). The arc table's pages are backed
- * as calls first reach them (gs_path_exit: most programs' arcs fill few
- * of them, and a short process would pay for the rest). rax = row; keeps
+ * are, and the count of arcs taken after the filter; or jumps to \fail
+ * (tmpfs full). The pages of the arc table and of its index are backed
+ * as calls first reach them (gs_path_exit: most threads' arcs fill few of
+ * them, and a short process would pay for the rest). rax = row; keeps
  * every register but rdx and the flags. */
 .macro BACK_TABLES fail
     mov gs_config+GS_CFG_PATHS_OFF(%rip), %rdx
@@ -146,7 +127,7 @@
     mov gs_config+GS_CFG_ARCS_OFF(%rip), %rdi
     add gs_config+GS_CFG_ARCS_MASK(%rip), %rdi
     add $GS_PATH_SIZE, %rdi                         /* the filter, after the arc table */
-    mov gs_config+GS_CFG_TABLES_END(%rip), %rsi
+    mov gs_config+GS_CFG_ARCIDX_OFF(%rip), %rsi    /* and the count of arcs, before the index */
     POPULATE_RANGE 5f
     mov gs_config+GS_CFG_PATHS_OFF(%rip), %rdi
     mov gs_config+GS_CFG_ARCS_OFF(%rip), %rsi      /* the path table */
@@ -446,23 +427,75 @@ gs_path_exit:
     imul .Lk1(%rip), %rdx
     bswap %rdx
     bts $63, %rdx
-    mov gs_config+GS_CFG_ARCS_MASK(%rip), %rcx     /* (entries - 1) * entry size */
+    mov gs_config+GS_CFG_ARCIDX_MASK(%rip), %rcx   /* (slots - 1) * slot size */
     and %rdx, %rcx
-    add gs_config+GS_CFG_ARCS_OFF(%rip), %rcx      /* the first entry's offset in the row */
+    add gs_config+GS_CFG_ARCIDX_OFF(%rip), %rcx    /* the key's slot, in the row */
     mov %rcx, -56(%rsp)
     shr $12, %rcx
     cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
-    jne .Larc_page
+    jne .Larc_idxpage
+/* The slots of the key's page of slots, from its own: one naming the
+ * key's entry, or a free one. rax = row, rdx = key, -56(%rsp) = slot. */
 .Larc_probe:
+    movl $GS_ARC_PROBES, -116(%rsp)
+.Larc_slot:
     mov -56(%rsp), %rcx
-    PROBE GS_ARC_PROBES, .Larc_hit, .Larc_new, .Larc_full
-/* The arc's page, first reached by this thread: back it, or (tmpfs full)
- * leave the call in no arc. rax = row, rcx = page index, rdx = key. */
-.Larc_page:
-    mov %rdx, -64(%rsp)
+    mov (%rax,%rcx), %ecx                           /* 0, or the entry's offset + GS_PATH_SIZE */
+    test %ecx, %ecx
+    jz .Larc_take
+    add gs_config+GS_CFG_ARCS_OFF(%rip), %rcx
+    cmp GS_PATH_KEY-GS_PATH_SIZE(%rax,%rcx), %rdx
+    je .Larc_found
+    mov -56(%rsp), %rcx
+    add $GS_ARCIDX_SLOT_SIZE, %rcx                  /* the next slot, in the same page */
+    test $GS_PAGE_SIZE - 1, %ecx
+    jnz 1f
+    sub $GS_PAGE_SIZE, %rcx
+1:  mov %rcx, -56(%rsp)
+    decl -116(%rsp)
+    jnz .Larc_slot
+    jmp .Larc_full
+.Larc_found:
+    sub $GS_PATH_SIZE, %rcx
+    jmp .Larc_hit
+/* A new arc takes the table's next entry (backed as the first one of its
+ * page), then the free slot. rax = row, rdx = key, -56(%rsp) = slot. */
+.Larc_take:
+    mov gs_config+GS_CFG_ARCIDX_OFF(%rip), %rcx
+    mov -8(%rax,%rcx), %rcx                         /* arcs taken x GS_PATH_SIZE */
+    cmp gs_config+GS_CFG_ARCS_MASK(%rip), %rcx
+    ja .Larc_full                                   /* all taken */
+    mov %rcx, -64(%rsp)
+    add gs_config+GS_CFG_ARCS_OFF(%rip), %rcx
+    shr $12, %rcx
+    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
+    jne .Larc_page
+.Larc_taken:
+    mov %r13, -112(%rsp)
+    mov -64(%rsp), %r13
+    add $GS_PATH_SIZE, %r13                         /* the slot's value, and the new count */
+    mov gs_config+GS_CFG_ARCIDX_OFF(%rip), %rcx
+    add %rax, %rcx
+    mov %r13, -8(%rcx)
+    mov -56(%rsp), %rcx
+    mov %r13d, (%rax,%rcx)
+    mov -112(%rsp), %r13
+    mov -64(%rsp), %rcx
+    add gs_config+GS_CFG_ARCS_OFF(%rip), %rcx      /* the entry, in the row */
+    jmp .Larc_new
+/* A page of the index or of the table first reached by this thread: back
+ * it, or (tmpfs full) leave the call in no arc. rax = row, rcx = page
+ * index, rdx = key. */
+.Larc_idxpage:
+    mov %rdx, -112(%rsp)
     BACK_PAGE .Larc_full
-    mov -64(%rsp), %rdx
+    mov -112(%rsp), %rdx
     jmp .Larc_probe
+.Larc_page:
+    mov %rdx, -112(%rsp)
+    BACK_PAGE .Larc_full
+    mov -112(%rsp), %rdx
+    jmp .Larc_taken
 .Larc_full:                     /* in neither table: in the record */
     incq GS_DROP_ARC_OVERFLOW(%rax)
     mov GS_PENT_REC(%r12), %ecx

@@ -49,6 +49,20 @@ static uint64_t filter_bytes(const struct gr_layout *l)
     return full_bytes(l) + (uint64_t)l->max_paths * GS_FILTER_BITS_PER_PATH / 8;
 }
 
+/* Then the count of arcs taken (8 bytes) and, from the next page, the arc
+ * index (stub_abi.h GS_ARCIDX_*): bytes from the filter's start to the
+ * index, and the index's. The filter and the count are backed at a
+ * thread's first timed call, the index a page at a time. */
+static uint64_t arcidx_start(const struct gr_layout *l)
+{
+    return gr_align_up(filter_bytes(l) + 8, GR_PAGE);
+}
+
+static uint64_t arcidx_bytes(const struct gr_layout *l)
+{
+    return (uint64_t)l->max_arcs * GS_ARCIDX_SLOTS_PER_ARC * GS_ARCIDX_SLOT_SIZE;
+}
+
 static uint64_t path_pages(struct gr_layout *l)
 {
     if (!l->max_paths) {
@@ -58,7 +72,7 @@ static uint64_t path_pages(struct gr_layout *l)
     if (!l->max_arcs)
         l->max_arcs = default_max_arcs(l);
     uint64_t tables = ((uint64_t)l->max_paths + l->max_arcs) * sizeof(struct gs_path);
-    return gr_align_up(tables + filter_bytes(l), GR_PAGE) / GR_PAGE;
+    return gr_align_up(tables + arcidx_start(l) + arcidx_bytes(l), GR_PAGE) / GR_PAGE;
 }
 
 /* A row (gostat_format.h): drops and the page map, the counters, the
@@ -83,6 +97,7 @@ static void plan_row(struct gr_layout *l)
     l->arcs_off = l->paths_off + (uint64_t)l->max_paths * sizeof(struct gs_path);
     l->full_off = l->arcs_off + (uint64_t)l->max_arcs * sizeof(struct gs_path);
     l->filter_off = l->full_off + full_bytes(l);
+    l->arcidx_off = l->full_off + arcidx_start(l);
     l->tables_end = l->paths_off + paths * GR_PAGE;
     l->row_stride = (head_pages + timing_pages + paths) * GR_PAGE;
 }
