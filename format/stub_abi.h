@@ -148,8 +148,8 @@
 #define GS_ARC_PROBES 64      /* arc index: slots tried, in the key's page of slots */
 /* The arc index (stubs/paths.S), after the path filter and private to the
  * writer like it: GS_ARCIDX_SLOTS_PER_ARC u32 slots per arc-table entry,
- * each 0 or the offset + GS_PATH_SIZE of an arc entry from the table's
- * start. Arc entries are taken in order, so a thread's arcs fill as many
+ * each 0 or an arc entry's row offset + GS_PATH_SIZE (rows are under
+ * 4 GiB). Arc entries are taken in order, so a thread's arcs fill as many
  * pages of the arc table as they need, however their keys hash. */
 #define GS_ARCIDX_SLOTS_PER_ARC 2
 #define GS_ARCIDX_SLOT_SIZE 4

@@ -73,11 +73,11 @@
     add gs_config+GS_CFG_FILTER_BIT0(%rip), %rcx
 .endm
 
-/* rcx = the group-full bit of the path entry at row offset \entry (a
- * register other than rcx, or memory), counted from the row's start. */
-.macro FULL_BIT entry
-    mov \entry, %rcx
-    sub gs_config+GS_CFG_PATHS_OFF(%rip), %rcx
+/* rcx = the group-full bit of key rdx's group of paths, counted from the
+ * row's start. */
+.macro FULL_BIT
+    mov gs_config+GS_CFG_PATHS_MASK(%rip), %rcx
+    and %rdx, %rcx
     shr $GS_PATH_SHIFT + 4, %rcx                    /* groups of GS_PATH_PROBES (16) */
     add gs_config+GS_CFG_FULL_BIT0(%rip), %rcx
 .endm
@@ -334,24 +334,22 @@ gs_path_exit:
  * free entry. In a full group, the filter first tells a key that is in no
  * entry: such a call overflows without touching the table (most calls of
  * a large program, once its table is full). */
-    mov gs_config+GS_CFG_PATHS_MASK(%rip), %rcx    /* (entries - 1) * entry size */
-    and %rdx, %rcx
-    add gs_config+GS_CFG_PATHS_OFF(%rip), %rcx     /* the first entry's offset in the row */
-    mov %rcx, -56(%rsp)
-    FULL_BIT -56(%rsp)
+    FULL_BIT
     bt %rcx, (%rax)
     jnc .Lpath_search                               /* room in the group */
     FILTER_BIT
     bt %rcx, (%rax)
     jnc .Lpath_full                                 /* never added, no room: overflow */
 .Lpath_search:
-    mov -56(%rsp), %rcx
+    mov gs_config+GS_CFG_PATHS_MASK(%rip), %rcx    /* (entries - 1) * entry size */
+    and %rdx, %rcx
+    add gs_config+GS_CFG_PATHS_OFF(%rip), %rcx     /* the key's entry in the row */
     TRY_ENTRY .Lpath_hit, .Lpath_new
     .irp step, 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1
     xor $\step * GS_PATH_SIZE, %rcx
     TRY_ENTRY .Lpath_hit, .Lpath_new
     .endr
-    FULL_BIT -56(%rsp)                              /* no room for a key: the group is full */
+    FULL_BIT                                        /* no room for the key: the group is full */
     bts %rcx, (%rax)
     jmp .Lpath_full
 .Lpath_hit:
@@ -437,23 +435,27 @@ gs_path_exit:
 /* The slots of the key's page of slots, from its own: one naming the
  * key's entry, or a free one. rax = row, rdx = key, -56(%rsp) = slot. */
 .Larc_probe:
-    movl $GS_ARC_PROBES, -116(%rsp)
-.Larc_slot:
     mov -56(%rsp), %rcx
-    mov (%rax,%rcx), %ecx                           /* 0, or the entry's offset + GS_PATH_SIZE */
+    mov (%rax,%rcx), %ecx                           /* 0, or the entry's row offset + GS_PATH_SIZE */
     test %ecx, %ecx
     jz .Larc_take
-    add gs_config+GS_CFG_ARCS_OFF(%rip), %rcx
     cmp GS_PATH_KEY-GS_PATH_SIZE(%rax,%rcx), %rdx
     je .Larc_found
+    movl $GS_ARC_PROBES - 1, -116(%rsp)
+.Larc_next:
     mov -56(%rsp), %rcx
     add $GS_ARCIDX_SLOT_SIZE, %rcx                  /* the next slot, in the same page */
     test $GS_PAGE_SIZE - 1, %ecx
     jnz 1f
     sub $GS_PAGE_SIZE, %rcx
 1:  mov %rcx, -56(%rsp)
+    mov (%rax,%rcx), %ecx
+    test %ecx, %ecx
+    jz .Larc_take
+    cmp GS_PATH_KEY-GS_PATH_SIZE(%rax,%rcx), %rdx
+    je .Larc_found
     decl -116(%rsp)
-    jnz .Larc_slot
+    jnz .Larc_next
     jmp .Larc_full
 .Larc_found:
     sub $GS_PATH_SIZE, %rcx
@@ -473,15 +475,14 @@ gs_path_exit:
 .Larc_taken:
     mov %r13, -112(%rsp)
     mov -64(%rsp), %r13
-    add $GS_PATH_SIZE, %r13                         /* the slot's value, and the new count */
+    add $GS_PATH_SIZE, %r13                         /* the new count */
     mov gs_config+GS_CFG_ARCIDX_OFF(%rip), %rcx
-    add %rax, %rcx
-    mov %r13, -8(%rcx)
+    mov %r13, -8(%rax,%rcx)
+    add gs_config+GS_CFG_ARCS_OFF(%rip), %r13      /* the slot's value */
     mov -56(%rsp), %rcx
     mov %r13d, (%rax,%rcx)
+    lea -GS_PATH_SIZE(%r13), %rcx                   /* the entry, in the row */
     mov -112(%rsp), %r13
-    mov -64(%rsp), %rcx
-    add gs_config+GS_CFG_ARCS_OFF(%rip), %rcx      /* the entry, in the row */
     jmp .Larc_new
 /* A page of the index or of the table first reached by this thread: back
  * it, or (tmpfs full) leave the call in no arc. rax = row, rcx = page
