@@ -39,10 +39,9 @@
 #define GS_CFG_FULL_BIT0 160
 #define GS_CFG_FILTER_BIT0 168
 #define GS_CFG_FILTER_MASK 176
-#define GS_CFG_TABLES_END 184
-#define GS_CFG_FIRST_OFF 192
-#define GS_CFG_ARCIDX_OFF 200
-#define GS_CFG_ARCIDX_MASK 208
+#define GS_CFG_FIRST_OFF 184
+#define GS_CFG_ARCIDX_OFF 192
+#define GS_CFG_ARCIDX_MASK 200
 
 #define GS_PAGE_SIZE 4096
 
@@ -235,7 +234,6 @@ struct gs_stub_config {
                                bits (one per GS_PATH_PROBES paths) */
     uint64_t filter_bit0;   /* in a row, in bits: its key bits */
     uint64_t filter_mask;   /* key bits - 1 (a power of two - 1) */
-    uint64_t tables_end;    /* in a row: the end of the tables and the filter */
     uint64_t first_off;     /* from rw, the default mode: a u32 per function at
                                half its counter's row offset, the calls that took
                                a share of its first GS_TIME_FIRST (private) */
@@ -303,7 +301,6 @@ _Static_assert(offsetof(struct gs_stub_config, arcs_mask) == GS_CFG_ARCS_MASK, "
 _Static_assert(offsetof(struct gs_stub_config, full_bit0) == GS_CFG_FULL_BIT0, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, filter_bit0) == GS_CFG_FILTER_BIT0, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, filter_mask) == GS_CFG_FILTER_MASK, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, tables_end) == GS_CFG_TABLES_END, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, first_off) == GS_CFG_FIRST_OFF, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, arcidx_off) == GS_CFG_ARCIDX_OFF, "cfg");
 _Static_assert(offsetof(struct gs_stub_config, arcidx_mask) == GS_CFG_ARCIDX_MASK, "cfg");

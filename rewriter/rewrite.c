@@ -96,7 +96,6 @@ static void fill_config(struct rx_parts *rx, const struct gr_elf *elf, const str
         .full_bit0 = l->full_off * 8,
         .filter_bit0 = l->filter_off * 8,
         .filter_mask = l->max_paths ? (uint64_t)l->max_paths * GS_FILTER_BITS_PER_PATH - 1 : 0,
-        .tables_end = l->tables_end,
         .arcidx_off = l->max_paths ? l->arcidx_off : 0,
         .arcidx_mask = l->max_arcs
                            ? ((uint64_t)l->max_arcs * GS_ARCIDX_SLOTS_PER_ARC - 1) * GS_ARCIDX_SLOT_SIZE

@@ -106,6 +106,14 @@
     rep stosb
 .endm
 
+/* BACK_PAGE for the arc table and its index: the key in rdx kept, or on
+ * to .Larc_full (tmpfs full). */
+.macro BACK_ARC_PAGE
+    mov %rdx, -112(%rsp)
+    BACK_PAGE .Larc_full
+    mov -112(%rsp), %rdx
+.endm
+
 /* A thread's first timed call backs its whole path table and path filter
  * (keys hash over every page of both: probing them then needs no page
  * check), the filter first, so that a ready first path page means both
@@ -488,14 +496,10 @@ gs_path_exit:
  * it, or (tmpfs full) leave the call in no arc. rax = row, rcx = page
  * index, rdx = key. */
 .Larc_idxpage:
-    mov %rdx, -112(%rsp)
-    BACK_PAGE .Larc_full
-    mov -112(%rsp), %rdx
+    BACK_ARC_PAGE
     jmp .Larc_probe
 .Larc_page:
-    mov %rdx, -112(%rsp)
-    BACK_PAGE .Larc_full
-    mov -112(%rsp), %rdx
+    BACK_ARC_PAGE
     jmp .Larc_taken
 .Larc_full:                     /* in neither table: in the record */
     incq GS_DROP_ARC_OVERFLOW(%rax)

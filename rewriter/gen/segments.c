@@ -98,7 +98,6 @@ static void plan_row(struct gr_layout *l)
     l->full_off = l->arcs_off + (uint64_t)l->max_arcs * sizeof(struct gs_path);
     l->filter_off = l->full_off + full_bytes(l);
     l->arcidx_off = l->full_off + arcidx_start(l);
-    l->tables_end = l->paths_off + paths * GR_PAGE;
     l->row_stride = (head_pages + timing_pages + paths) * GR_PAGE;
 }
 

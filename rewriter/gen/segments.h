@@ -38,7 +38,6 @@ struct gr_layout {
     uint64_t full_off;        /* in a row: the path filter (segments.c) */
     uint64_t filter_off;
     uint64_t arcidx_off;      /* the arc index; the arcs taken in the 8 bytes before */
-    uint64_t tables_end;      /* the end of the tables and the filter: whole pages */
 
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;
