@@ -281,7 +281,10 @@ for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
         if [ $ok -eq 1 ]; then
             echo "ok   $id"
         else
+            # the JSON, and the stats file itself: its rows hold what the JSON
+            # sums (each thread's next, gap and samples: docs/stats-format.md)
             cp "$json" "$ROOT/build/test-logs/t_timing.go$v.$mode.json" 2>/dev/null
+            cp "$stats" "$ROOT/build/test-logs/t_timing.go$v.$mode.stats" 2>/dev/null
             fail "$id: wrong timing (above)"
         fi
     done

@@ -293,6 +293,7 @@ func naps() float64 {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var total time.Duration
+	base := runtime.NumGoroutine()
 	for i := 0; i < 1000; i++ {
 		wg.Add(1)
 		go func() {
@@ -306,16 +307,32 @@ func naps() float64 {
 		}()
 	}
 	wg.Wait()
+	waitGone(base)
 	return float64(total.Nanoseconds()) / 1000
+}
+
+// waitGone waits until at most base goroutines are left. wg.Wait returns
+// once the last deferred wg.Done has counted down, before that call has
+// returned: its goroutine may not run again before the program exits (a
+// loaded machine can leave its thread waiting that long), and a call that
+// never returns is counted but cannot be timed, which would make the runs
+// of tests/t_timing.sh disagree by one timed call. A goroutine leaves the
+// count only after its last deferred call has returned.
+func waitGone(base int) {
+	for runtime.NumGoroutine() > base {
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func goexits() int {
 	var wg sync.WaitGroup
+	base := runtime.NumGoroutine()
 	for i := 0; i < 100; i++ {
 		wg.Add(1)
 		go goexitWorker(&wg)
 	}
 	wg.Wait()
+	waitGone(base)
 	sum := 0
 	var mu sync.Mutex
 	for i := 0; i < 1000; i++ {
@@ -329,6 +346,7 @@ func goexits() int {
 		}(i)
 	}
 	wg.Wait()
+	waitGone(base)
 	return sum
 }
 
