@@ -198,6 +198,14 @@ gs_path_enter:
     mov %edx, GS_PENT_DEPTH(%r13)
     mov %r12d, GS_PENT_REC(%r13)
     movq $0, GS_PENT_CHILDREN(%r13)
+/* The clock is read before the key is computed, not after: the fold
+ * compares and the key's multiply then run while rdtsc completes. On an
+ * Intel Xeon (KVM) that took --call-graph's cost over --time-all from 3.3
+ * to 1.4 ns per call on make bench's leaf row (BENCHMARKS.md, 2026-11-26);
+ * the call's duration now includes those few instructions. */
+    rdtsc
+    mov %eax, GS_PENT_TSC(%r13)
+    mov %edx, GS_PENT_TSC+4(%r13)
     .irp level, FOLD_LEVELS
     cmp GS_PENT_REC-\level*GS_PENT_SIZE(%r13), %r12d
     je .Lpenter_fold\level                         /* the callee is this ancestor's */
@@ -207,9 +215,6 @@ gs_path_enter:
     mov %rax, GS_PENT_BASE(%r13)                    /* a recursion under this call starts here */
 .Lpenter_keyed:
     mov %rax, GS_PENT_KEY(%r13)
-    rdtsc
-    mov %eax, GS_PENT_TSC(%r13)
-    mov %edx, GS_PENT_TSC+4(%r13)
 .Lpenter_out:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rdx
