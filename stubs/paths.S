@@ -201,8 +201,9 @@ gs_path_enter:
 /* The clock is read before the key is computed, not after: the fold
  * compares and the key's multiply then run while rdtsc completes. On an
  * Intel Xeon (KVM) that took --call-graph's cost over --time-all from 3.3
- * to 1.4 ns per call on make bench's leaf row (BENCHMARKS.md, 2026-11-26);
- * the call's duration now includes those few instructions. */
+ * to 1.4 ns per call on make bench's leaf program, 0.8 on fib, 3.1 on
+ * loop (3.6 before; paired runs, BENCHMARKS.md 2026-11-26). The call's
+ * duration now includes those few instructions. */
     rdtsc
     mov %eax, GS_PENT_TSC(%r13)
     mov %edx, GS_PENT_TSC+4(%r13)
