@@ -64,7 +64,8 @@ PY
 # stop ("n=1000": the call from main.main), or "none" when the program ran
 # to its end without stopping.
 gdb_first_stop() {
-    gdb -nx -batch -ex 'set auto-load safe-path /nonexistent' -ex 'handle SIGURG nostop noprint pass' \
+    mkdir -p "$WORK/gdbstats"   # the program's stats file, not in /dev/shm
+    GOSTAT_DIR=$WORK/gdbstats gdb -nx -batch -ex 'set auto-load safe-path /nonexistent' -ex 'handle SIGURG nostop noprint pass' \
         -ex "break $2" -ex "run $ARGS >/dev/null" -ex 'kill' "$1" >"$WORK/gdb.out" 2>&1
     if grep -q 'Breakpoint 1, main\.isEven (n=' "$WORK/gdb.out"; then
         grep -o -m1 'Breakpoint 1, main\.isEven (n=[0-9]*' "$WORK/gdb.out" | sed 's/.*(//'
