@@ -77,7 +77,8 @@ gdb_first_stop() {
 }
 
 check_release() {
-    local v=$1 bin=$WORK/rec$v mode flag out n
+    local v=$1
+    local bin=$WORK/rec$v mode flag out n
     build_go "$v" "$DIR" "$bin" || { fail "go$v: build"; return; }
     for flag in "" --keep-call-sites; do
         for mode in "" --count-only; do
