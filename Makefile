@@ -13,14 +13,17 @@ endif
 BUILD   := build
 PROTO_GEN := $(BUILD)/gen
 
-# Each program sees only the folders it is built from (docs/architecture.md):
+# Each program is built from its own folders (docs/architecture.md):
 # common/ and format/ are shared by all three; elf/ and rewriter/ are
-# gorewrite's; gostat/ is layered read < model < out < profile, top, serve < cmd.
+# gorewrite's; gostat/ is layered read < model < render < profile, top, serve < cmd.
+# Includes name their header from the repository root ("rewriter/plan/plan.h"),
+# so the one -I is the root; tests/t_layers.sh checks which folder may
+# include which.
 REWRITER_DIRS := common elf rewriter rewriter/find rewriter/plan rewriter/gen
-GOSTAT_DIRS   := common gostat gostat/read gostat/model gostat/out gostat/profile \
+GOSTAT_DIRS   := common gostat gostat/read gostat/model gostat/render gostat/profile \
 	gostat/top gostat/serve gostat/cmd
-REWRITER_INC  := $(addprefix -I,format $(REWRITER_DIRS))
-GOSTAT_INC    := $(addprefix -I,format $(GOSTAT_DIRS)) -I$(PROTO_GEN)
+REWRITER_INC  := -I.
+GOSTAT_INC    := -I. -I$(PROTO_GEN)
 
 REWRITER_SRC := $(foreach d,$(REWRITER_DIRS),$(wildcard $(d)/*.c))
 GOSTAT_SRC   := $(foreach d,$(GOSTAT_DIRS),$(wildcard $(d)/*.c))
@@ -75,7 +78,7 @@ $(BUILD)/gostat/%.o: INC = $(GOSTAT_INC)
 
 $(BUILD)/tests/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Iformat $(LDFLAGS) -o $@ $< $(TOOL_LIBS)
+	$(CC) $(CFLAGS) -I. $(LDFLAGS) -o $@ $< $(TOOL_LIBS)
 
 # The tests' independent reader of gorewrite's outputs: LIEF 0.9's C API
 # (liblief-dev), whose library is C++.
@@ -113,9 +116,9 @@ $(UNIT)/test_vec: $(BUILD)/common/vec.o
 $(UNIT)/test_callgraph: $(BUILD)/gostat/model/callgraph.o $(BUILD)/gostat/read/syms.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/callgraph.o \
-	$(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o $(BUILD)/gostat/out/folded.o \
-	$(BUILD)/gostat/out/arcs.o $(BUILD)/gostat/out/callgrind.o $(BUILD)/gostat/out/intern.o \
-	$(BUILD)/gostat/out/utf8.o $(BUILD)/gostat/out/duration.o $(BUILD)/gostat/out/term.o \
+	$(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o $(BUILD)/gostat/render/folded.o \
+	$(BUILD)/gostat/render/arcs.o $(BUILD)/gostat/render/callgrind.o $(BUILD)/gostat/render/intern.o \
+	$(BUILD)/gostat/render/utf8.o $(BUILD)/gostat/render/duration.o $(BUILD)/gostat/render/term.o \
 	$(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/statsfile_check.o \
 	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/gostat/read/syms.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
@@ -123,10 +126,10 @@ $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_prologue $(UNIT)/test_leaf: UNIT_LIBS := -lZydis -lZycore
 $(UNIT)/test_exits $(UNIT)/test_call_sites: UNIT_LIBS := -lZydis -lZycore -lelf
 
-$(UNIT)/test_prologue.o $(UNIT)/test_leaf.o $(UNIT)/test_exits.o $(UNIT)/test_call_sites.o: INC = $(REWRITER_INC) -Itests/unit
+$(UNIT)/test_prologue.o $(UNIT)/test_leaf.o $(UNIT)/test_exits.o $(UNIT)/test_call_sites.o: INC = $(REWRITER_INC)
 $(addsuffix .o,$(filter-out %/test_prologue %/test_leaf %/test_exits %/test_call_sites %/test_vec %/test_regex_compile,$(UNIT_PROGS))): \
-	INC = $(GOSTAT_INC) -Itests/unit
-$(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/unit.o: INC = -Icommon -Itests/unit
+	INC = $(GOSTAT_INC)
+$(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/unit.o: INC = -I.
 
 $(UNIT)/test_%: $(UNIT)/test_%.o $(UNIT)/unit.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)
@@ -141,22 +144,22 @@ unit: unit-build
 	bash tests/unit/run.sh $(UNIT_PROGS)
 
 # Multiple targets of a pattern rule are made by one run of its recipe.
-$(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h: gostat/out/%.proto
+$(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h: gostat/render/%.proto
 	@mkdir -p $(PROTO_GEN)
-	protoc-c --proto_path=gostat/out --c_out=$(PROTO_GEN) $<
+	protoc-c --proto_path=gostat/render --c_out=$(PROTO_GEN) $<
 
 $(PROTO_GEN)/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
 	$(CC) $(CFLAGS) -I$(PROTO_GEN) -c -o $@ $<
 
 # Generated before the first compile (-MMD lists it only afterwards).
-$(BUILD)/gostat/out/pprof.o: $(PROTO_GEN)/profile.pb-c.h
+$(BUILD)/gostat/render/pprof.o: $(PROTO_GEN)/profile.pb-c.h
 
 # The stub blob: freestanding, position-independent code that runs inside the
 # instrumented program. Linked at two different bases; identical bytes prove
 # it has no absolute relocations and can be placed anywhere.
 STUB_CFLAGS := -std=c11 -D_GNU_SOURCE -Os -ffreestanding -fno-builtin -fPIE -fno-stack-protector \
 	-fno-asynchronous-unwind-tables -fno-exceptions -fvisibility=hidden -fno-jump-tables \
-	-mno-red-zone -mgeneral-regs-only -Wall -Wextra -Werror -Iformat -Istubs -nostdlib -static -Wl,--no-warn-rwx-segments -Wl,--build-id=none
+	-mno-red-zone -mgeneral-regs-only -Wall -Wextra -Werror -I. -nostdlib -static -Wl,--no-warn-rwx-segments -Wl,--build-id=none
 $(BUILD)/stubs/blob.bin: $(STUB_SRC) stubs/blob.ld $(wildcard stubs/*.h format/*.h)
 	@mkdir -p $(BUILD)/stubs
 	$(CC) $(STUB_CFLAGS) -Wl,-T,stubs/blob.ld -Wl,--defsym=BLOB_BASE=0 -o $(BUILD)/stubs/blob0.elf $(STUB_SRC)
@@ -261,7 +264,7 @@ $(BUILD)/fuzz/gen/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(PROTO_GEN) -c -o $@ $<
 
-$(BUILD)/fuzz/gostat/out/pprof.o: $(PROTO_GEN)/profile.pb-c.h
+$(BUILD)/fuzz/gostat/render/pprof.o: $(PROTO_GEN)/profile.pb-c.h
 
 $(BUILD)/fuzz/fuzz_elf: $(FUZZ_ELF_OBJ)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_REWRITER)

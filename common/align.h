@@ -1,3 +1,4 @@
+/* exported by common */
 /* align.h: page size and power-of-two rounding, shared by the segment
  * planner and the ELF writer (both lay out pages of the output). */
 #ifndef GR_ALIGN_H

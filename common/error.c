@@ -1,7 +1,7 @@
 /* error.c: filling gr_error values. */
-#include "error.h"
+#include "common/error.h"
 
-#include "safe_text.h"
+#include "common/safe_text.h"
 
 #include <stdarg.h>
 #include <stdio.h>

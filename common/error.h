@@ -1,3 +1,4 @@
+/* exported by common */
 /* error.h: errors as values, for gorewrite and gostat. A failing function
  * fills a gr_error with one line that names the input and what is wrong,
  * and returns -1; main() decides how to report it and the exit status. */

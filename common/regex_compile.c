@@ -1,5 +1,5 @@
 /* regex_compile.c: user regular expressions (regex_compile.h). */
-#include "regex_compile.h"
+#include "common/regex_compile.h"
 
 int gr_regex_compile(regex_t *re, const char *pattern, const char *what, struct gr_error *err)
 {

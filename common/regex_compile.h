@@ -1,3 +1,4 @@
+/* exported by common */
 /* regex_compile.h: compiling a user's POSIX extended regular expression
  * (gostat's --filter, --package, top's '/'), with one wording for a bad
  * one everywhere: "WHAT: bad regular expression 'PATTERN': REASON". */
@@ -6,7 +7,7 @@
 
 #include <regex.h>
 
-#include "error.h"
+#include "common/error.h"
 
 /* Compiles pattern into re for matching only (REG_NOSUB). Returns 0, or -1
  * with err naming what (the option) and regerror's reason; re then needs

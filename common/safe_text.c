@@ -1,6 +1,6 @@
 /* safe_text.c: deciding which characters of untrusted text may reach a
  * terminal (safe_text.h). */
-#include "safe_text.h"
+#include "common/safe_text.h"
 
 static bool is_continuation(unsigned char c)
 {

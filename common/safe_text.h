@@ -1,3 +1,4 @@
+/* exported by common */
 /* safe_text.h: the one definition of which characters may reach a
  * terminal. Untrusted text (function and file names from a binary or a
  * stats file, paths in error messages) is walked in units: a well-formed

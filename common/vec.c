@@ -1,5 +1,5 @@
 /* vec.c: growing arrays (vec.h). */
-#include "vec.h"
+#include "common/vec.h"
 
 #include <stdint.h>
 #include <stdlib.h>

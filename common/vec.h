@@ -1,3 +1,4 @@
+/* exported by common */
 /* vec.h: the one growable array of the project. Arrays are plain pointers
  * with a count and a capacity beside them; gr_vec_grow makes room, doubling
  * so that appending n elements costs O(n) in all. */

@@ -1,3 +1,4 @@
+/* exported by common */
 /* x86.h: the few x86-64 encodings gorewrite writes or recognizes as raw
  * bytes (everything else goes through Zydis). */
 #ifndef GR_X86_H

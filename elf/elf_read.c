@@ -5,7 +5,7 @@
  * inside the file, then reads sections, segments and the runtime.text
  * symbol with libelf, which reads the tables in place: memory beyond the
  * copy is the tables alone. */
-#include "elf_read.h"
+#include "elf/elf_read.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* exported by elf */
 /* elf_read.h: the input ELF file, validated and parsed (stage 1 of the
  * pipeline). Holds the whole file in memory: later stages read function
  * bytes from it and elfpatch writes the output from it. */
@@ -7,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 
 struct gr_section {
     char *name;

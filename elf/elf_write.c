@@ -7,7 +7,7 @@
  * RX segment (PT_PHDR follows it, and it stays mapped so AT_PHDR is right).
  * Sections, symbols and DWARF of the input are untouched, so debuggers and
  * `go tool` still read the output; two sections name the new segments. */
-#include "elf_write.h"
+#include "elf/elf_write.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "align.h"
+#include "common/align.h"
 
 struct outbuf {
     uint8_t *p;

@@ -1,3 +1,4 @@
+/* exported by elf */
 /* elf_write.h: writes the output ELF (stage 5): the input's bytes with
  * patches applied, two new segments, a moved program header table and a
  * new section header table, written atomically. */
@@ -8,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elf_read.h"
-#include "error.h"
+#include "elf/elf_read.h"
+#include "common/error.h"
 
 #define GR_PATCH_MAX 48
 

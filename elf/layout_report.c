@@ -1,13 +1,13 @@
 /* layout_report.c: writes `--layout-report FILE` from what the writer
  * recorded (struct gr_elf_written, the edit's patches) and the input's
  * symbol table summary: nothing here is recomputed from the output. */
-#include "layout_report.h"
+#include "elf/layout_report.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "layout_report_format.h"
+#include "format/layout_report_format.h"
 
 /* One field: bytes outside '!'..'~' and '%' as %XX, "" as %00. */
 static void put_name(FILE *f, const char *s)

@@ -1,3 +1,4 @@
+/* exported by elf */
 /* layout_report.h: `gorewrite --layout-report FILE`, a machine-readable
  * account of what the writer put in the output (format:
  * format/layout_report_format.h), so that the tests can compare it with
@@ -5,9 +6,9 @@
 #ifndef GR_LAYOUT_REPORT_H
 #define GR_LAYOUT_REPORT_H
 
-#include "elf_read.h"
-#include "elf_write.h"
-#include "error.h"
+#include "elf/elf_read.h"
+#include "elf/elf_write.h"
+#include "common/error.h"
 
 /* Writes the report of in -> out_path, as edit and written describe it, to
  * path, which must be neither file. Returns 0, or -1 with a reason in err. */

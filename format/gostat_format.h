@@ -1,3 +1,4 @@
+/* exported by format */
 /* gostat_format.h: the stats file written by an instrumented program and
  * read by gostat. This header is the single definition of the format; it is
  * included by the freestanding start-up stub, by gorewrite (which prepares

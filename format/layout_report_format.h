@@ -1,3 +1,4 @@
+/* exported by format */
 /* layout_report_format.h: the text `gorewrite --layout-report FILE` writes,
  * what gorewrite says it put in OUTPUT; tests/tools/lief_check.c reads it
  * and compares it with what LIEF reads in OUTPUT and INPUT.

@@ -1,3 +1,4 @@
+/* exported by format */
 /* stub_abi.h: the contract between gorewrite and the stub blob it embeds.
  *
  * The blob is position-independent machine code built from the C and
@@ -191,7 +192,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gostat_format.h"
+#include "format/gostat_format.h"
 
 struct gs_blob_header {
     uint64_t magic;

@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "elf_read.h"
-#include "functions.h"
-#include "go_layout_check.h"
-#include "plan.h"
-#include "report.h"
+#include "elf/elf_read.h"
+#include "rewriter/find/functions.h"
+#include "rewriter/find/go_layout_check.h"
+#include "rewriter/plan/plan.h"
+#include "rewriter/plan/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

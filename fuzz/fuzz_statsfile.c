@@ -13,16 +13,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "arcs.h"
-#include "callgraph.h"
-#include "callgrind.h"
-#include "folded.h"
-#include "json.h"
-#include "openmetrics.h"
-#include "pprof.h"
-#include "statsfile.h"
-#include "table.h"
-#include "view.h"
+#include "gostat/render/arcs.h"
+#include "gostat/model/callgraph.h"
+#include "gostat/render/callgrind.h"
+#include "gostat/render/folded.h"
+#include "gostat/render/json.h"
+#include "gostat/render/openmetrics.h"
+#include "gostat/render/pprof.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/render/table.h"
+#include "gostat/model/view.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,10 +1,10 @@
 /* main.c: gostat's entry point: run the command argv[1] names, or the
  * table command when it names none, and turn a failed write to stdout into
  * an error status. */
-#include "commands.h"
-#include "exitcode.h"
-#include "gostat_format.h"
-#include "version.h"
+#include "gostat/cmd/commands.h"
+#include "gostat/cmd/exitcode.h"
+#include "format/gostat_format.h"
+#include "common/version.h"
 
 #include <stdio.h>
 #include <string.h>

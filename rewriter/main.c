@@ -5,12 +5,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "go_runtime.h"
-#include "gostat_format.h"
-#include "print_layout.h"
-#include "rewrite.h"
-#include "segments.h"
-#include "version.h"
+#include "rewriter/find/go_runtime.h"
+#include "format/gostat_format.h"
+#include "rewriter/print_layout.h"
+#include "rewriter/rewrite.h"
+#include "rewriter/gen/segments.h"
+#include "common/version.h"
 
 #define EXIT_USAGE 1
 #define EXIT_REJECTED 2

@@ -3,11 +3,11 @@
  * with "-" for an offset the source does not state, then
  *   layout            ... (verified|unverified)
  * tests/t_layout.sh compares the lines of stripped and unstripped builds. */
-#include "print_layout.h"
+#include "rewriter/print_layout.h"
 
-#include "elf_read.h"
-#include "functions.h"
-#include "go_layout_check.h"
+#include "elf/elf_read.h"
+#include "rewriter/find/functions.h"
+#include "rewriter/find/go_layout_check.h"
 
 static void print_found(FILE *out, const char *label, const struct gr_go_found *f)
 {

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "error.h"
+#include "common/error.h"
 
 /* Prints the report on out: 0 when INPUT would be accepted, -1 with the
  * reason (also for unreadable input) in err. */

@@ -1,7 +1,7 @@
 /* rewrite.c: runs the pipeline stages in order; data flows one way, from
  * the input ELF to the output file, and nothing is written unless every
  * stage succeeded. */
-#include "rewrite.h"
+#include "rewriter/rewrite.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -9,21 +9,21 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "codebuf.h"
-#include "elf_read.h"
-#include "elf_write.h"
-#include "functions.h"
-#include "go_layout_check.h"
-#include "go_runtime.h"
-#include "go_version.h"
-#include "layout_report.h"
-#include "segments.h"
-#include "plan.h"
-#include "report.h"
-#include "stats_image.h"
-#include "stub_abi.h"
-#include "trampoline.h"
-#include "x86.h"
+#include "rewriter/gen/codebuf.h"
+#include "elf/elf_read.h"
+#include "elf/elf_write.h"
+#include "rewriter/find/functions.h"
+#include "rewriter/find/go_layout_check.h"
+#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/go_version.h"
+#include "elf/layout_report.h"
+#include "rewriter/gen/segments.h"
+#include "rewriter/plan/plan.h"
+#include "rewriter/plan/report.h"
+#include "rewriter/gen/stats_image.h"
+#include "format/stub_abi.h"
+#include "rewriter/gen/trampoline.h"
+#include "common/x86.h"
 
 extern const uint8_t gr_stub_blob[];
 extern const uint8_t gr_stub_blob_end[];

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "common/error.h"
 
 struct gr_options {
     int verbose;            /* list every function's decision on the log */

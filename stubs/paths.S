@@ -39,9 +39,9 @@
  * An entry dropped as unwound (panic, Goexit) never adds its time to its
  * parent's children: that time stays in the parent's self. */
 
-#include "stub_abi.h"
+#include "format/stub_abi.h"
 
-#include "stub_macros.h"
+#include "stubs/stub_macros.h"
 
 /* The entries below a new one that gs_path_enter compares its callee with
  * (stub_abi.h GS_PATH_FOLD_LEVELS: checked here when assembling). */

@@ -4,9 +4,9 @@
  *
  * On any failure the program still runs: counters stay in the zero-filled
  * RW segment, and one line goes to stderr unless GOSTAT_QUIET=1. */
-#include "gostat_format.h"
-#include "stub_abi.h"
-#include "sys.h"
+#include "format/gostat_format.h"
+#include "format/stub_abi.h"
+#include "stubs/sys.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -24,9 +24,9 @@
  * that the exit trampoline of a deeper call (not timed) returns without
  * coming here (stub_abi.h, GS_SLOT_*). */
 
-#include "stub_abi.h"
+#include "format/stub_abi.h"
 
-#include "stub_macros.h"
+#include "stubs/stub_macros.h"
 
     .text
 

@@ -1,14 +1,14 @@
 /* cmd_arcs.c: the --callers/--callees listing of the functions whose name
  * matches FUNC (a regex, like --filter), in --sort order (--top limits
  * them), each with its arcs (out/arcs.c). */
-#include "cmd_arcs.h"
+#include "gostat/cmd/cmd_arcs.h"
 
-#include "arcs.h"
-#include "callgraph.h"
-#include "exitcode.h"
-#include "regex_compile.h"
-#include "target.h"
-#include "view.h"
+#include "gostat/render/arcs.h"
+#include "gostat/model/callgraph.h"
+#include "gostat/cmd/exitcode.h"
+#include "common/regex_compile.h"
+#include "gostat/read/target.h"
+#include "gostat/model/view.h"
 
 #include <regex.h>
 #include <stdio.h>

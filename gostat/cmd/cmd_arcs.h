@@ -3,7 +3,7 @@
 #ifndef GOSTAT_CMD_ARCS_H
 #define GOSTAT_CMD_ARCS_H
 
-#include "options.h"
+#include "gostat/cmd/options.h"
 
 /* Prints the arcs o asks for; returns a gst_exit status. */
 int gst_show_arcs(const struct gst_options *o);

@@ -1,8 +1,8 @@
 /* cmd_callgrind.c: "gostat callgrind": a stats file in the Callgrind
  * format. */
-#include "callgrind.h"
-#include "commands.h"
-#include "export.h"
+#include "gostat/render/callgrind.h"
+#include "gostat/cmd/commands.h"
+#include "gostat/cmd/export.h"
 
 #include <inttypes.h>
 

@@ -3,12 +3,12 @@
  * considered (statsdir.c). A file without a valid header may belong to a
  * program that is still starting up: it is removed only when no process
  * with a pid its name could carry is running. */
-#include "cmdline.h"
-#include "commands.h"
-#include "exitcode.h"
-#include "statsdir.h"
-#include "statsfile.h"
-#include "term.h"
+#include "gostat/cmd/cmdline.h"
+#include "gostat/cmd/commands.h"
+#include "gostat/cmd/exitcode.h"
+#include "gostat/read/statsdir.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/render/term.h"
 
 #include <getopt.h>
 #include <stdbool.h>

@@ -1,14 +1,14 @@
 /* cmd_coverage.c: "gostat coverage": per Go package, how many of its
  * instrumented functions were called, and the ones never called. */
-#include "cmdline.h"
-#include "regex_compile.h"
-#include "commands.h"
-#include "exitcode.h"
-#include "gopkg.h"
-#include "json.h"
-#include "profile.h"
-#include "profile_load.h"
-#include "term.h"
+#include "gostat/cmd/cmdline.h"
+#include "common/regex_compile.h"
+#include "gostat/cmd/commands.h"
+#include "gostat/cmd/exitcode.h"
+#include "gostat/profile/gopkg.h"
+#include "gostat/render/json.h"
+#include "gostat/profile/profile.h"
+#include "gostat/profile/profile_load.h"
+#include "gostat/render/term.h"
 
 #include <getopt.h>
 #include <inttypes.h>

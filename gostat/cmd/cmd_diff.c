@@ -1,16 +1,16 @@
 /* cmd_diff.c: "gostat diff BASE NEW": the functions whose calls or total
  * time changed by a factor of --threshold or more, as a table or JSON; in
  * CI, --fail-on-regression turns growth into exit status 3. */
-#include "cmdline.h"
-#include "regex_compile.h"
-#include "commands.h"
-#include "duration.h"
-#include "exitcode.h"
-#include "json.h"
-#include "profdiff.h"
-#include "profile.h"
-#include "profile_load.h"
-#include "term.h"
+#include "gostat/cmd/cmdline.h"
+#include "common/regex_compile.h"
+#include "gostat/cmd/commands.h"
+#include "gostat/render/duration.h"
+#include "gostat/cmd/exitcode.h"
+#include "gostat/render/json.h"
+#include "gostat/profile/profdiff.h"
+#include "gostat/profile/profile.h"
+#include "gostat/profile/profile_load.h"
+#include "gostat/render/term.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,12 +1,12 @@
 /* cmd_folded.c: "gostat folded": a stats file's calling contexts as folded
  * stacks for flame graph tools (out/folded.c). */
-#include "callgraph.h"
-#include "cmdline.h"
-#include "commands.h"
-#include "exitcode.h"
-#include "folded.h"
-#include "outfile.h"
-#include "target.h"
+#include "gostat/model/callgraph.h"
+#include "gostat/cmd/cmdline.h"
+#include "gostat/cmd/commands.h"
+#include "gostat/cmd/exitcode.h"
+#include "gostat/render/folded.h"
+#include "gostat/render/outfile.h"
+#include "gostat/read/target.h"
 
 #include <getopt.h>
 #include <inttypes.h>

@@ -1,17 +1,17 @@
 /* cmd_merge.c: "gostat merge": one profile from many processes (test
  * shards, subprocesses), summed by function name, written as JSON that
  * gostat diff and gostat coverage read back. */
-#include "cmdline.h"
-#include "regex_compile.h"
-#include "commands.h"
-#include "exitcode.h"
-#include "outfile.h"
-#include "profile.h"
-#include "profile_json.h"
-#include "profile_load.h"
-#include "statsdir.h"
-#include "statsfile.h"
-#include "term.h"
+#include "gostat/cmd/cmdline.h"
+#include "common/regex_compile.h"
+#include "gostat/cmd/commands.h"
+#include "gostat/cmd/exitcode.h"
+#include "gostat/render/outfile.h"
+#include "gostat/profile/profile.h"
+#include "gostat/profile/profile_json.h"
+#include "gostat/profile/profile_load.h"
+#include "gostat/read/statsdir.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/render/term.h"
 
 #include <getopt.h>
 #include <inttypes.h>

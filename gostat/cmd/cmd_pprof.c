@@ -1,7 +1,7 @@
 /* cmd_pprof.c: "gostat pprof": a stats file as a pprof profile. */
-#include "commands.h"
-#include "export.h"
-#include "pprof.h"
+#include "gostat/cmd/commands.h"
+#include "gostat/cmd/export.h"
+#include "gostat/render/pprof.h"
 
 #include <inttypes.h>
 

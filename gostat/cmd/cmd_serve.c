@@ -2,15 +2,15 @@
  * process in $GOSTAT_DIR as Prometheus / OpenMetrics metrics over HTTP
  * (http_server.c), or once to stdout. Every scrape re-reads the directory
  * (scrape.c) and writes the exposition (openmetrics.c) into memory. */
-#include "cmdline.h"
-#include "commands.h"
-#include "exitcode.h"
-#include "http_access.h"
-#include "http_server.h"
-#include "listenaddr.h"
-#include "openmetrics.h"
-#include "scrape.h"
-#include "statsdir.h"
+#include "gostat/cmd/cmdline.h"
+#include "gostat/cmd/commands.h"
+#include "gostat/cmd/exitcode.h"
+#include "gostat/serve/http_access.h"
+#include "gostat/serve/http_server.h"
+#include "gostat/serve/listenaddr.h"
+#include "gostat/render/openmetrics.h"
+#include "gostat/read/scrape.h"
+#include "gostat/read/statsdir.h"
 
 #include <getopt.h>
 #include <signal.h>

@@ -2,20 +2,20 @@
  * other is named: the table (or JSON, or a --watch loop) of one stats file,
  * or the list of stats files in the dir. Errors from below arrive as
  * values; here they become one stderr line and an exit status. */
-#include "cmd_arcs.h"
-#include "commands.h"
-#include "regex_compile.h"
-#include "error.h"
-#include "exitcode.h"
-#include "json.h"
-#include "listing.h"
-#include "options.h"
-#include "statsdir.h"
-#include "statsfile.h"
-#include "table.h"
-#include "target.h"
-#include "view.h"
-#include "watch.h"
+#include "gostat/cmd/cmd_arcs.h"
+#include "gostat/cmd/commands.h"
+#include "common/regex_compile.h"
+#include "common/error.h"
+#include "gostat/cmd/exitcode.h"
+#include "gostat/render/json.h"
+#include "gostat/render/listing.h"
+#include "gostat/cmd/options.h"
+#include "gostat/read/statsdir.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/render/table.h"
+#include "gostat/read/target.h"
+#include "gostat/model/view.h"
+#include "gostat/cmd/watch.h"
 
 #include <regex.h>
 #include <stdbool.h>

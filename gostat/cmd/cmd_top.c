@@ -8,15 +8,15 @@
  * wait at once, and the loop then gives the terminal back before exiting.
  * SIGWINCH is treated the same way, so curses reports the new size as
  * KEY_RESIZE as soon as it happens. */
-#include "cmdline.h"
-#include "commands.h"
-#include "exitcode.h"
-#include "statsdir.h"
-#include "target.h"
-#include "top_format.h"
-#include "top_model.h"
-#include "term.h"
-#include "top_screen.h"
+#include "gostat/cmd/cmdline.h"
+#include "gostat/cmd/commands.h"
+#include "gostat/cmd/exitcode.h"
+#include "gostat/read/statsdir.h"
+#include "gostat/read/target.h"
+#include "gostat/top/top_format.h"
+#include "gostat/top/top_model.h"
+#include "gostat/render/term.h"
+#include "gostat/top/top_screen.h"
 
 #include <curses.h>
 #include <getopt.h>

@@ -1,8 +1,8 @@
 /* cmdline.c: one wording for gostat's usage errors. */
-#include "cmdline.h"
+#include "gostat/cmd/cmdline.h"
 
-#include "exitcode.h"
-#include "term.h"
+#include "gostat/cmd/exitcode.h"
+#include "gostat/render/term.h"
 
 #include <getopt.h>
 #include <stdarg.h>

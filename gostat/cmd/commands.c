@@ -1,5 +1,5 @@
 /* commands.c: the table of gostat's subcommands. */
-#include "commands.h"
+#include "gostat/cmd/commands.h"
 
 #include <string.h>
 

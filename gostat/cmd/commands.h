@@ -1,3 +1,4 @@
+/* exported by gostat/cmd */
 /* commands.h: gostat's subcommands ("gostat top", "gostat pprof", ...).
  * Each lives in its own cmd_*.c, parses its own arguments (argv[0] is the
  * command's name), answers --help, and returns a gst_exit status.

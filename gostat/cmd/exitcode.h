@@ -1,3 +1,4 @@
+/* exported by gostat/cmd */
 /* exitcode.h: gostat's exit statuses, the same for every command. */
 #ifndef GOSTAT_EXITCODE_H
 #define GOSTAT_EXITCODE_H

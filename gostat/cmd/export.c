@@ -1,12 +1,12 @@
 /* export.c: the shared driver of the commands that write a profile file. */
-#include "export.h"
-#include "regex_compile.h"
+#include "gostat/cmd/export.h"
+#include "common/regex_compile.h"
 
-#include "cmdline.h"
-#include "exitcode.h"
-#include "outfile.h"
-#include "target.h"
-#include "term.h"
+#include "gostat/cmd/cmdline.h"
+#include "gostat/cmd/exitcode.h"
+#include "gostat/render/outfile.h"
+#include "gostat/read/target.h"
+#include "gostat/render/term.h"
 
 #include <ctype.h>
 #include <getopt.h>

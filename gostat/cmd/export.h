@@ -6,10 +6,10 @@
 #ifndef GOSTAT_EXPORT_H
 #define GOSTAT_EXPORT_H
 
-#include "callgraph.h"
-#include "error.h"
-#include "statsfile.h"
-#include "view.h"
+#include "gostat/model/callgraph.h"
+#include "common/error.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/model/view.h"
 
 #include <stddef.h>
 #include <stdio.h>

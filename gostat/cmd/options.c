@@ -1,8 +1,8 @@
 /* options.c: parsing and checking gostat's arguments. */
-#include "options.h"
+#include "gostat/cmd/options.h"
 
-#include "commands.h"
-#include "statsdir.h"
+#include "gostat/cmd/commands.h"
+#include "gostat/read/statsdir.h"
 
 #include <errno.h>
 #include <getopt.h>

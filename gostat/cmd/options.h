@@ -2,8 +2,8 @@
 #ifndef GOSTAT_OPTIONS_H
 #define GOSTAT_OPTIONS_H
 
-#include "error.h"
-#include "view.h"
+#include "common/error.h"
+#include "gostat/model/view.h"
 
 #include <stdbool.h>
 #include <stddef.h>

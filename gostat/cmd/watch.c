@@ -2,9 +2,9 @@
  * the wait uses ppoll, which unblocks it atomically: a Ctrl-C that lands
  * while a table is being printed ends the next wait at once instead of
  * being lost or cutting a table in half. */
-#include "watch.h"
+#include "gostat/cmd/watch.h"
 
-#include "table.h"
+#include "gostat/render/table.h"
 
 #include <poll.h>
 #include <signal.h>

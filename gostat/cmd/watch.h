@@ -2,9 +2,9 @@
 #ifndef GOSTAT_WATCH_H
 #define GOSTAT_WATCH_H
 
-#include "error.h"
-#include "statsfile.h"
-#include "view.h"
+#include "common/error.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/model/view.h"
 
 #include <stdio.h>
 

@@ -6,14 +6,14 @@
  * goroutines' first calls (contexts reached from the same parent node by
  * the same caller function and callee are one node, whatever the call
  * site), and every entry adds its calls to the arc (caller, callee). */
-#include "callgraph.h"
+#include "gostat/model/callgraph.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "syms.h"
-#include "vec.h"
+#include "gostat/read/syms.h"
+#include "common/vec.h"
 
 /* A path key summed over threads, on its way to a node. */
 struct merged {

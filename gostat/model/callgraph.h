@@ -1,3 +1,4 @@
+/* exported by gostat/model */
 /* callgraph.h: who called whom. A program built to time every call
  * (--call-graph) records, per thread, the calling contexts (paths) of its
  * timed calls with exact counts and times; this merges them over threads
@@ -15,8 +16,8 @@
 #ifndef GOSTAT_CALLGRAPH_H
 #define GOSTAT_CALLGRAPH_H
 
-#include "error.h"
-#include "statsfile.h"
+#include "common/error.h"
+#include "gostat/read/statsfile.h"
 
 #include <stdbool.h>
 #include <stddef.h>

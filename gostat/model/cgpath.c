@@ -1,6 +1,6 @@
 /* cgpath.c: a calling context's frames, from its node up to the root. */
-#include "cgpath.h"
-#include "vec.h"
+#include "gostat/model/cgpath.h"
+#include "common/vec.h"
 
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* exported by gostat/model */
 /* cgpath.h: the frames of a calling context, root first, as the path
  * outputs (folded, pprof, callgrind) print them. A node's parent is the
  * nearest enclosing TIMED call; when the node's caller (from its return
@@ -9,8 +10,8 @@
 #ifndef GOSTAT_CGPATH_H
 #define GOSTAT_CGPATH_H
 
-#include "callgraph.h"
-#include "error.h"
+#include "gostat/model/callgraph.h"
+#include "common/error.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* goroutines.c: goroutine counts from two runtime functions' calls. */
-#include "goroutines.h"
+#include "gostat/model/goroutines.h"
 
 #include <string.h>
 

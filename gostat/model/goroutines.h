@@ -1,3 +1,4 @@
+/* exported by gostat/model */
 /* goroutines.h: goroutines created, exited and live, from the call counts
  * of runtime.newproc1 (every go statement, and the runtime's own
  * goroutines, main's included) and runtime.goexit1 (every goroutine that
@@ -6,7 +7,7 @@
 #ifndef GOSTAT_GOROUTINES_H
 #define GOSTAT_GOROUTINES_H
 
-#include "statsfile.h"
+#include "gostat/read/statsfile.h"
 
 #include <stdbool.h>
 #include <stdint.h>

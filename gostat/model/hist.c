@@ -1,5 +1,5 @@
 /* hist.c: linear interpolation inside log2 histogram buckets. */
-#include "hist.h"
+#include "gostat/model/hist.h"
 
 static uint64_t count_of(const uint64_t hist[GS_HIST_BUCKETS])
 {

@@ -2,7 +2,7 @@
 #ifndef GOSTAT_HIST_H
 #define GOSTAT_HIST_H
 
-#include "gostat_format.h"
+#include "format/gostat_format.h"
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* times.c: per-function durations in nanoseconds. */
-#include "times.h"
+#include "gostat/model/times.h"
 
-#include "hist.h"
+#include "gostat/model/hist.h"
 
 bool gst_time_estimated(const struct gst_stats *st, const struct gst_func *f)
 {

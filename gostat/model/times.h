@@ -1,9 +1,10 @@
+/* exported by gostat/model */
 /* times.h: a function's durations in nanoseconds, as shown by the table
  * and JSON outputs: its tick sums and histogram through the file's clock. */
 #ifndef GOSTAT_TIMES_H
 #define GOSTAT_TIMES_H
 
-#include "statsfile.h"
+#include "gostat/read/statsfile.h"
 
 #include <stdbool.h>
 

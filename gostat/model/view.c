@@ -1,5 +1,5 @@
 /* view.c: filtering, sorting and truncating the function list. */
-#include "view.h"
+#include "gostat/model/view.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,11 @@
+/* exported by gostat/model */
 /* view.h: which functions to show and in what order (--filter, --nonzero,
  * --sort, --top), shared by the table, JSON and watch outputs. */
 #ifndef GOSTAT_VIEW_H
 #define GOSTAT_VIEW_H
 
-#include "error.h"
-#include "statsfile.h"
+#include "common/error.h"
+#include "gostat/read/statsfile.h"
 
 #include <regex.h>
 #include <stdbool.h>

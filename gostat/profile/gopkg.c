@@ -1,5 +1,5 @@
 /* gopkg.c: package paths from Go symbol names. */
-#include "gopkg.h"
+#include "gostat/profile/gopkg.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

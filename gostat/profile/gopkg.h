@@ -1,3 +1,4 @@
+/* exported by gostat/profile */
 /* gopkg.h: the Go package a function belongs to, from its symbol name,
  * by the rule of Go's debug/gosym (Sym.PackageName): drop type arguments
  * (from the first '[' to the last ']', as they may hold any path), then

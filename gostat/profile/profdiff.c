@@ -2,8 +2,8 @@
  * factor T either way means new >= T x base (grew) or base >= T x new
  * (shrank), each computed as one division of the two values so that
  * exact multiples compare exactly. */
-#include "profdiff.h"
-#include "vec.h"
+#include "gostat/profile/profdiff.h"
+#include "common/vec.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* exported by gostat/profile */
 /* profdiff.h: what changed between two profiles (gostat diff): per
  * function, the factor by which its calls and its total time changed, and
  * whether that factor reaches the threshold either way; likewise per
@@ -5,8 +6,8 @@
 #ifndef GOSTAT_PROFDIFF_H
 #define GOSTAT_PROFDIFF_H
 
-#include "error.h"
-#include "profile.h"
+#include "common/error.h"
+#include "gostat/profile/profile.h"
 
 #include <stdbool.h>
 #include <stddef.h>

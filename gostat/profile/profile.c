@@ -1,6 +1,6 @@
 /* profile.c: building, folding and looking up a profile's functions. */
-#include "profile.h"
-#include "vec.h"
+#include "gostat/profile/profile.h"
+#include "common/vec.h"
 
 #include <stdlib.h>
 #include <string.h>

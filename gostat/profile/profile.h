@@ -1,3 +1,4 @@
+/* exported by gostat/profile */
 /* profile.h: per-function totals of one or more processes, independent of
  * where they came from (a stats file, "gostat --json", "gostat merge"): the
  * common ground of gostat merge, diff and coverage. Functions are keyed by
@@ -6,7 +7,7 @@
 #ifndef GOSTAT_PROFILE_H
 #define GOSTAT_PROFILE_H
 
-#include "error.h"
+#include "common/error.h"
 
 #include <regex.h>
 #include <stdbool.h>

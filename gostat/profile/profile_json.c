@@ -2,10 +2,10 @@
  * Writing goes through json.c's string escaper rather than jansson, which
  * refuses strings that are not valid UTF-8: names come from binaries and
  * must still come out as valid JSON. */
-#include "profile_json.h"
+#include "gostat/profile/profile_json.h"
 
-#include "goroutines.h"
-#include "json.h"
+#include "gostat/model/goroutines.h"
+#include "gostat/render/json.h"
 
 #include <inttypes.h>
 #include <jansson.h>

@@ -1,11 +1,12 @@
+/* exported by gostat/profile */
 /* profile_json.h: the JSON form of a profile. Reads what "gostat --json"
  * prints (one process: "pid", "exe", ... at the top) and what
  * "gostat merge" writes (a "processes" array); writes the latter. */
 #ifndef GOSTAT_PROFILE_JSON_H
 #define GOSTAT_PROFILE_JSON_H
 
-#include "error.h"
-#include "profile.h"
+#include "common/error.h"
+#include "gostat/profile/profile.h"
 
 #include <stdio.h>
 

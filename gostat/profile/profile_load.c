@@ -1,10 +1,10 @@
 /* profile_load.c: a profile from a PID, a stats file or a JSON file. */
-#include "profile_load.h"
+#include "gostat/profile/profile_load.h"
 
-#include "callgraph.h"
-#include "profile_json.h"
-#include "target.h"
-#include "times.h"
+#include "gostat/model/callgraph.h"
+#include "gostat/profile/profile_json.h"
+#include "gostat/read/target.h"
+#include "gostat/model/times.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* exported by gostat/profile */
 /* profile_load.h: reading a profile from what a user names on the command
  * line of gostat merge, diff and coverage: a PID (its stats file in
  * $GOSTAT_DIR), a stats file, or a JSON file written by "gostat --json" or
@@ -5,9 +6,9 @@
 #ifndef GOSTAT_PROFILE_LOAD_H
 #define GOSTAT_PROFILE_LOAD_H
 
-#include "error.h"
-#include "profile.h"
-#include "statsfile.h"
+#include "common/error.h"
+#include "gostat/profile/profile.h"
+#include "gostat/read/statsfile.h"
 
 /* Adds target's processes and functions to p (which the caller
  * initialized) and sorts it. Returns 0, or -1 with err naming target and

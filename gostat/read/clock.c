@@ -1,6 +1,6 @@
 /* clock.c: the TSC rate for a stats file. Reading the TSC now only makes
  * sense on the machine and boot that wrote the file, which boot_id tells. */
-#include "clock.h"
+#include "gostat/read/clock.h"
 
 #include <fcntl.h>
 #include <stdint.h>

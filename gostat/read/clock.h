@@ -1,8 +1,9 @@
+/* exported by gostat/read */
 /* clock.h: turning a stats file's TSC ticks into nanoseconds. */
 #ifndef GOSTAT_CLOCK_H
 #define GOSTAT_CLOCK_H
 
-#include "gostat_format.h"
+#include "format/gostat_format.h"
 
 #include <stdbool.h>
 

@@ -1,7 +1,7 @@
 /* findpid.c: choosing the stats file of a pid among those in the dir. */
-#include "findpid.h"
+#include "gostat/read/findpid.h"
 
-#include "statsdir.h"
+#include "gostat/read/statsdir.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

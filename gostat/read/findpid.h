@@ -2,8 +2,8 @@
 #ifndef GOSTAT_FINDPID_H
 #define GOSTAT_FINDPID_H
 
-#include "error.h"
-#include "statsfile.h"
+#include "common/error.h"
+#include "gostat/read/statsfile.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* proc.c: liveness from /proc/PID/stat. */
-#include "proc.h"
+#include "gostat/read/proc.h"
 
 #include <fcntl.h>
 #include <inttypes.h>

@@ -1,8 +1,8 @@
 /* scrape.c: collecting the live stats files of a directory. */
-#include "scrape.h"
-#include "vec.h"
+#include "gostat/read/scrape.h"
+#include "common/vec.h"
 
-#include "statsdir.h"
+#include "gostat/read/statsdir.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

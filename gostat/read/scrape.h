@@ -1,3 +1,4 @@
+/* exported by gostat/read */
 /* scrape.h: one snapshot of every live process's stats in a directory,
  * the input of one exposition (openmetrics.h). Files of exited processes
  * are left out; files that cannot be opened or are invalid are counted,
@@ -5,8 +6,8 @@
 #ifndef GOSTAT_SCRAPE_H
 #define GOSTAT_SCRAPE_H
 
-#include "error.h"
-#include "statsfile.h"
+#include "common/error.h"
+#include "gostat/read/statsfile.h"
 
 #include <stddef.h>
 

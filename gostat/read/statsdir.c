@@ -1,7 +1,7 @@
 /* statsdir.c: scanning the stats directory safely. */
-#include "statsdir.h"
+#include "gostat/read/statsdir.h"
 
-#include "gostat_format.h"
+#include "format/gostat_format.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* exported by gostat/read */
 /* statsdir.h: finding stats files in $GOSTAT_DIR. The directory is shared
  * (/dev/shm by default), so only our own regular files are considered:
  * symlinks are never followed and other users' files are skipped, which
@@ -5,7 +6,7 @@
 #ifndef GOSTAT_STATSDIR_H
 #define GOSTAT_STATSDIR_H
 
-#include "error.h"
+#include "common/error.h"
 
 #define GST_DEFAULT_DIR "/dev/shm"
 

@@ -2,11 +2,11 @@
  * allocation or a mapping comes from a header that gst_layout_check has
  * already matched against the file's actual size (fstat), so a corrupt or
  * hostile file yields an error, never a huge allocation or a stray read. */
-#include "statsfile.h"
+#include "gostat/read/statsfile.h"
 
-#include "statsfile_check.h"
-#include "proc.h"
-#include "vec.h"
+#include "gostat/read/statsfile_check.h"
+#include "gostat/read/proc.h"
+#include "common/vec.h"
 
 #include <errno.h>
 #include <fcntl.h>

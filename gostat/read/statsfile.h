@@ -1,3 +1,4 @@
+/* exported by gostat/read */
 /* statsfile.h: opening a stats file, validating it, and taking snapshots of
  * its counters. The read-only prefix (header, function and string tables) is
  * copied once, so a later change to the file cannot invalidate strings we
@@ -5,9 +6,9 @@
 #ifndef GOSTAT_STATSFILE_H
 #define GOSTAT_STATSFILE_H
 
-#include "clock.h"
-#include "error.h"
-#include "gostat_format.h"
+#include "gostat/read/clock.h"
+#include "common/error.h"
+#include "format/gostat_format.h"
 
 #include <limits.h>
 #include <stdbool.h>

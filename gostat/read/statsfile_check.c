@@ -1,7 +1,7 @@
 /* statsfile_check.c: validation of a stats file's header against the file's size.
  * Everything here guards later reads and allocations: once a header passes,
  * every offset the reader computes from it stays inside the file. */
-#include "statsfile_check.h"
+#include "gostat/read/statsfile_check.h"
 
 #include <inttypes.h>
 #include <string.h>

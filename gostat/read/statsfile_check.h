@@ -4,8 +4,8 @@
 #ifndef GOSTAT_STATSFILE_CHECK_H
 #define GOSTAT_STATSFILE_CHECK_H
 
-#include "error.h"
-#include "gostat_format.h"
+#include "common/error.h"
+#include "format/gostat_format.h"
 
 #include <stdbool.h>
 #include <stdint.h>

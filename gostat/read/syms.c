@@ -1,6 +1,6 @@
 /* syms.c: address -> function, by binary search of the sorted symbol
  * table (statsfile.c checked the order when it loaded it). */
-#include "syms.h"
+#include "gostat/read/syms.h"
 
 #include <stddef.h>
 

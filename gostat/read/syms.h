@@ -1,10 +1,11 @@
+/* exported by gostat/read */
 /* syms.h: which function of the program holds a code address, from the
  * stats file's symbol table (every function, instrumented or not): the
  * caller of a call is found from its return address. */
 #ifndef GOSTAT_SYMS_H
 #define GOSTAT_SYMS_H
 
-#include "statsfile.h"
+#include "gostat/read/statsfile.h"
 
 #include <stdint.h>
 

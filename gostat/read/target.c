@@ -1,8 +1,8 @@
 /* target.c: resolving a PID|FILE argument to an open stats file. */
-#include "target.h"
+#include "gostat/read/target.h"
 
-#include "findpid.h"
-#include "statsdir.h"
+#include "gostat/read/findpid.h"
+#include "gostat/read/statsdir.h"
 
 bool gst_parse_pid(const char *s, int64_t *pid)
 {

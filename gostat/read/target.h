@@ -1,11 +1,12 @@
+/* exported by gostat/read */
 /* target.h: what "PID|FILE" on gostat's command line names. A target of
  * only digits is a pid, found in $GOSTAT_DIR; anything else is a path
  * (write ./123 for a file named 123). */
 #ifndef GOSTAT_TARGET_H
 #define GOSTAT_TARGET_H
 
-#include "error.h"
-#include "statsfile.h"
+#include "common/error.h"
+#include "gostat/read/statsfile.h"
 
 #include <stdbool.h>
 #include <stdint.h>

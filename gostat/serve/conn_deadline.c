@@ -3,7 +3,7 @@
  * thread (add, remove, headers done) and the watchdog (scan), under one
  * mutex; an entry leaves the list before the server closes its fd, so the
  * watchdog never shuts down a reused descriptor. */
-#include "conn_deadline.h"
+#include "gostat/serve/conn_deadline.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -7,7 +7,7 @@
 #ifndef GOSTAT_CONN_DEADLINE_H
 #define GOSTAT_CONN_DEADLINE_H
 
-#include "error.h"
+#include "common/error.h"
 
 struct gst_deadlines;
 struct gst_deadline_entry;

@@ -1,5 +1,5 @@
 /* http_access.c: Host header check and bearer token (http_access.h). */
-#include "http_access.h"
+#include "gostat/serve/http_access.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

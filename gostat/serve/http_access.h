@@ -1,3 +1,4 @@
+/* exported by gostat/serve */
 /* http_access.h: who may read gostat serve's metrics. A Host header check
  * against DNS rebinding (a web page in a local browser naming our port
  * under its own host name), and an optional bearer token read from a
@@ -5,7 +6,7 @@
 #ifndef GOSTAT_HTTP_ACCESS_H
 #define GOSTAT_HTTP_ACCESS_H
 
-#include "error.h"
+#include "common/error.h"
 
 #include <stdbool.h>
 #include <stddef.h>

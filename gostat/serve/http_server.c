@@ -1,8 +1,8 @@
 /* http_server.c: routing and replies on top of libmicrohttpd. */
-#include "http_server.h"
+#include "gostat/serve/http_server.h"
 
-#include "conn_deadline.h"
-#include "gzip.h"
+#include "gostat/serve/conn_deadline.h"
+#include "gostat/render/gzip.h"
 
 #include <microhttpd.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* exported by gostat/serve */
 /* http_server.h: the HTTP side of gostat serve (libmicrohttpd): GET and
  * HEAD of /metrics answered by a callback (gzip-compressed when the client
  * accepts it), a small index page at /, 405 for other methods there and
@@ -10,8 +11,8 @@
 #ifndef GOSTAT_HTTP_SERVER_H
 #define GOSTAT_HTTP_SERVER_H
 
-#include "error.h"
-#include "http_access.h"
+#include "common/error.h"
+#include "gostat/serve/http_access.h"
 
 #include <stdbool.h>
 #include <stddef.h>

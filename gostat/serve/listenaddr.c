@@ -1,5 +1,5 @@
 /* listenaddr.c: parsing HOST:PORT and opening the listening socket. */
-#include "listenaddr.h"
+#include "gostat/serve/listenaddr.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,8 +1,9 @@
+/* exported by gostat/serve */
 /* listenaddr.h: a listening socket from a HOST:PORT or unix:PATH argument. */
 #ifndef GOSTAT_LISTENADDR_H
 #define GOSTAT_LISTENADDR_H
 
-#include "error.h"
+#include "common/error.h"
 
 #include <stdbool.h>
 #include <stddef.h>

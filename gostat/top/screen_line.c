@@ -1,5 +1,5 @@
 /* screen_line.c: safe, clipped screen lines. */
-#include "screen_line.h"
+#include "gostat/top/screen_line.h"
 
 #include <limits.h>
 #include <string.h>

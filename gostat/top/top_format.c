@@ -1,8 +1,8 @@
 /* top_format.c: the text of gostat top's screen. Columns: [PID,] CALLS/S,
  * CALLS, TIME%, MEAN, P99, FUNCTION; "-" where a value is unknown. */
-#include "top_format.h"
+#include "gostat/top/top_format.h"
 
-#include "duration.h"
+#include "gostat/render/duration.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* exported by gostat/top */
 /* top_format.h: "gostat top" as lines of text: the header, the column
  * names and one line per row, each made safe and clipped to the screen's
  * width (screen_line.h). The curses screen draws these lines; after the
@@ -5,8 +6,8 @@
 #ifndef GOSTAT_TOP_FORMAT_H
 #define GOSTAT_TOP_FORMAT_H
 
-#include "screen_line.h"
-#include "top_model.h"
+#include "gostat/top/screen_line.h"
+#include "gostat/top/top_model.h"
 
 #include <stdbool.h>
 #include <stddef.h>

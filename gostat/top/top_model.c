@@ -1,10 +1,10 @@
 /* top_model.c: the processes "gostat top" watches, their rates and rows. */
-#include "top_model.h"
-#include "regex_compile.h"
-#include "vec.h"
+#include "gostat/top/top_model.h"
+#include "common/regex_compile.h"
+#include "common/vec.h"
 
-#include "statsdir.h"
-#include "target.h"
+#include "gostat/read/statsdir.h"
+#include "gostat/read/target.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* exported by gostat/top */
 /* top_model.h: what "gostat top" shows, without a terminal: the watched
  * processes (one target, or every live stats file in a directory), their
  * rates between refreshes, and the selected, sorted function rows.
@@ -5,10 +6,10 @@
 #ifndef GOSTAT_TOP_MODEL_H
 #define GOSTAT_TOP_MODEL_H
 
-#include "error.h"
-#include "goroutines.h"
-#include "statsfile.h"
-#include "times.h"
+#include "common/error.h"
+#include "gostat/model/goroutines.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/model/times.h"
 
 #include <regex.h>
 #include <stdbool.h>

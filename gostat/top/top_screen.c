@@ -1,7 +1,7 @@
 /* top_screen.c: drawing gostat top with ncurses. */
-#include "top_screen.h"
+#include "gostat/top/top_screen.h"
 
-#include "top_format.h"
+#include "gostat/top/top_format.h"
 
 #include <curses.h>
 #include <stdlib.h>

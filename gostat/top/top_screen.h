@@ -1,3 +1,4 @@
+/* exported by gostat/top */
 /* top_screen.h: gostat top's curses screen: draws a top_model (through
  * top_format.h's lines) with the header, the column names in reverse
  * video, the rows from the scroll position, and a bottom line for the
@@ -6,8 +7,8 @@
 #ifndef GOSTAT_TOP_SCREEN_H
 #define GOSTAT_TOP_SCREEN_H
 
-#include "error.h"
-#include "top_model.h"
+#include "common/error.h"
+#include "gostat/top/top_model.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* code_walk.c: see code_walk.h. */
-#include "code_walk.h"
+#include "rewriter/find/code_walk.h"
 
 #include <string.h>
 

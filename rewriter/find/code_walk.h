@@ -9,8 +9,8 @@
 
 #include <Zydis/Zydis.h>
 
-#include "elf_read.h"
-#include "functions.h"
+#include "elf/elf_read.h"
+#include "rewriter/find/functions.h"
 
 struct gr_code_walk {
     ZydisDecoder zy;

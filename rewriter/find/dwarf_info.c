@@ -36,9 +36,9 @@
  * NULL one libdwarf aborts), DIE offsets must strictly increase along the
  * walk (so a corrupt sibling link cannot loop), nesting is bounded, and the
  * line decoder checks every read against the end of its unit. */
-#include "dwarf_info.h"
-#include "dwarf_layout.h"
-#include "vec.h"
+#include "rewriter/find/dwarf_info.h"
+#include "rewriter/find/dwarf_layout.h"
+#include "common/vec.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "go_runtime.h"
+#include "common/error.h"
+#include "rewriter/find/go_runtime.h"
 
 struct gr_dwarf_func {
     uint64_t low_pc;       /* entry address of the out-of-line code */

@@ -1,7 +1,7 @@
 /* dwarf_layout.c: see dwarf_layout.h. Go writes each member's
  * DW_AT_data_member_location as a constant (checked with Go 1.15 to
  * 1.27). */
-#include "dwarf_layout.h"
+#include "rewriter/find/dwarf_layout.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
 
-#include "go_runtime.h"
+#include "rewriter/find/go_runtime.h"
 
 enum {
     GR_DW_G_M, GR_DW_G_STACK, GR_DW_G_RACECTX, GR_DW_M_TLS, GR_DW_STACK_HI,

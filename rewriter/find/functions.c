@@ -1,9 +1,9 @@
 /* functions.c: merges pclntab, DWARF and the Go build ID into one function
  * list. DWARF is optional: a stripped binary is described by pclntab alone,
  * and unreadable DWARF only costs declaration lines (a warning, not an error). */
-#include "functions.h"
+#include "rewriter/find/functions.h"
 
-#include "go_version.h"
+#include "rewriter/find/go_version.h"
 
 #include <stdlib.h>
 #include <string.h>

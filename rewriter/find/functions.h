@@ -1,3 +1,4 @@
+/* exported by rewriter/find */
 /* functions.h: every function of the input program (stage 2, function
  * discovery): pclntab gives entries, ends, names and lines; DWARF, where
  * present, adds declaration lines and which functions were also inlined. */
@@ -7,11 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dwarf_info.h"
-#include "elf_read.h"
-#include "error.h"
-#include "go_runtime.h"
-#include "pclntab.h"
+#include "rewriter/find/dwarf_info.h"
+#include "elf/elf_read.h"
+#include "common/error.h"
+#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/pclntab.h"
 
 struct gr_func {
     uint64_t entry;

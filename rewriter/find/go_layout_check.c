@@ -1,12 +1,12 @@
 /* go_layout_check.c: see go_layout_check.h. */
-#include "go_layout_check.h"
+#include "rewriter/find/go_layout_check.h"
 
 #include <string.h>
 
-#include "go_sigpanic.h"
-#include "go_version.h"
-#include "layout_code.h"
-#include "layout_types.h"
+#include "rewriter/find/go_sigpanic.h"
+#include "rewriter/find/go_version.h"
+#include "rewriter/find/layout_code.h"
+#include "rewriter/find/layout_types.h"
 
 enum { OLDEST_MINOR = 15 };
 

@@ -1,3 +1,4 @@
+/* exported by rewriter/find */
 /* go_layout_check.h: the program's g/m layout, decided from every source
  * at hand: the verified table row of its release (go_runtime.c), its
  * DWARF (dwarf_layout.c), the runtime's type descriptors
@@ -9,10 +10,10 @@
 #ifndef GR_GO_LAYOUT_CHECK_H
 #define GR_GO_LAYOUT_CHECK_H
 
-#include "elf_read.h"
-#include "error.h"
-#include "functions.h"
-#include "go_runtime.h"
+#include "elf/elf_read.h"
+#include "common/error.h"
+#include "rewriter/find/functions.h"
+#include "rewriter/find/go_runtime.h"
 
 enum gr_layout_source { GR_SRC_TABLE, GR_SRC_DWARF, GR_SRC_TYPES, GR_SRC_CODE, GR_NSOURCES };
 

@@ -52,7 +52,7 @@
  *         (runtime2.go: m lost a field before tls); its use is unchanged
  *         (sys_linux_amd64.s settls: FS points at &m.tls[1]). racectx is
  *         0x130 in 1.25 and 0x138 in 1.26 */
-#include "go_runtime.h"
+#include "rewriter/find/go_runtime.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* exported by rewriter/find */
 /* go_runtime.h: offsets inside the Go runtime's g and m structures that
  * the trampolines rely on, per Go release. The table in go_runtime.c holds
  * the rows verified per release (how, for each, is written there); the

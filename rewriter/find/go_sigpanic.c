@@ -4,7 +4,7 @@
  * go_layout_check.c refuses a program where any two disagree. Go 1.16,
  * 1.17, 1.18 and 1.20 have no row (no toolchain of them at hand): their
  * programs use what the binary states. */
-#include "go_sigpanic.h"
+#include "rewriter/find/go_sigpanic.h"
 
 #include <string.h>
 

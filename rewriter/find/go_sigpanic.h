@@ -1,3 +1,4 @@
+/* exported by rewriter/find */
 /* go_sigpanic.h: what the Go runtime's signal handler does to turn a fault
  * into a panic, per release, so that a trampoline can do the same for a
  * nil dereference it would otherwise make at a PC outside Go text (see
@@ -14,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "functions.h"
+#include "rewriter/find/functions.h"
 
 struct gr_go_sigfields {
     int minor;           /* Go 1.<minor> */

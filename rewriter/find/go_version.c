@@ -4,7 +4,7 @@
  * the blob holds the address of a Go string header. Reference:
  * debug/buildinfo/buildinfo.go. Without .go.buildinfo, the string
  * runtime.buildVersion is searched for instead. */
-#include "go_version.h"
+#include "rewriter/find/go_version.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* exported by rewriter/find */
 /* go_version.h: which Go release built the program, from .go.buildinfo
  * (the same data `go version -m` reads; present in stripped binaries). */
 #ifndef GR_GO_VERSION_H
@@ -5,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "elf_read.h"
+#include "elf/elf_read.h"
 
 /* Writes the version ("go1.22.12") into buf; "" when it cannot be read. */
 void gr_go_version(const struct gr_elf *elf, char *buf, size_t size);

@@ -2,11 +2,11 @@
  * layout_code.h), tracking which registers hold a known address (a
  * RIP-relative LEA or an immediate), and notes the stores into memory at
  * known addresses. Calls forget every register: Go assembly keeps none. */
-#include "layout_code.h"
+#include "rewriter/find/layout_code.h"
 
 #include <string.h>
 
-#include "code_walk.h"
+#include "rewriter/find/code_walk.h"
 
 enum { MAX_INSNS = 400, MAX_STORES = 32, NREGS = 16 };
 

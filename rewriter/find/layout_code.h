@@ -11,9 +11,9 @@
 #ifndef GR_LAYOUT_CODE_H
 #define GR_LAYOUT_CODE_H
 
-#include "elf_read.h"
-#include "functions.h"
-#include "go_runtime.h"
+#include "elf/elf_read.h"
+#include "rewriter/find/functions.h"
+#include "rewriter/find/go_runtime.h"
 
 /* Sets in *out what rt0_go shows; leaves the rest unset. */
 void gr_layout_from_code(const struct gr_elf *elf, const struct gr_program *prog,

@@ -8,11 +8,11 @@
  * byte and the length: a varint since Go 1.17, two big-endian bytes
  * before (field names are never empty, so a 0 second byte means the
  * old form). Pointers are read with their relocation in PIE. */
-#include "layout_types.h"
+#include "rewriter/find/layout_types.h"
 
 #include <string.h>
 
-#include "code_walk.h"
+#include "rewriter/find/code_walk.h"
 
 enum {
     KIND_UINT32 = 10, KIND_UINTPTR = 12, KIND_ARRAY = 17, KIND_PTR = 22, KIND_STRUCT = 25, KIND_MASK = 0x1f,

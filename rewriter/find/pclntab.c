@@ -4,7 +4,7 @@
  * debug/gosym/pclntab.go (of the Go release in question).
  * Every offset read from the table is checked against the table's size:
  * the input is untrusted. */
-#include "pclntab.h"
+#include "rewriter/find/pclntab.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elf_read.h"
-#include "error.h"
+#include "elf/elf_read.h"
+#include "common/error.h"
 
 struct gr_pcln_func {
     uint64_t entry;

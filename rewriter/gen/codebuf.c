@@ -6,8 +6,8 @@
  * same bytes anywhere, so gr_emit keeps the last encoding of each in a
  * small direct-mapped table; near branches are written directly (E9 or
  * 0F 8x and a rel32, what Zydis writes for them). */
-#include "codebuf.h"
-#include "vec.h"
+#include "rewriter/gen/codebuf.h"
+#include "common/vec.h"
 
 #include <stdlib.h>
 #include <string.h>

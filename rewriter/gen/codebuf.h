@@ -1,3 +1,4 @@
+/* exported by rewriter/gen */
 /* codebuf.h: a growing buffer of machine code at a known run-time address,
  * written through the Zydis encoder (absolute-address requests, so every
  * rip-relative operand and branch is computed for where the code will run). */
@@ -9,8 +10,8 @@
 
 #include <Zydis/Zydis.h>
 
-#include "error.h"
-#include "prologue.h"
+#include "common/error.h"
+#include "rewriter/plan/prologue.h"
 
 struct gr_emit_memo;
 

@@ -1,10 +1,10 @@
 /* segments.c: chooses addresses and file offsets for the new segments. */
-#include "segments.h"
+#include "rewriter/gen/segments.h"
 
 #include <elf.h>
 
-#include "gostat_format.h"
-#include "stub_abi.h"
+#include "format/gostat_format.h"
+#include "format/stub_abi.h"
 
 /* jmp rel32 reaches +-2 GiB; keep everything well inside that. */
 #define MAX_REACH (1ull << 30)

@@ -1,3 +1,4 @@
+/* exported by rewriter/gen */
 /* segments.h: where the new segments go in the output's address space. The
  * RW counter segment comes first, right after the program's own segments,
  * then the RX segment with the program headers, stub blob, trampolines and
@@ -8,9 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "align.h"
-#include "elf_read.h"
-#include "error.h"
+#include "common/align.h"
+#include "elf/elf_read.h"
+#include "common/error.h"
 
 struct gr_layout {
     uint32_t nfuncs;          /* instrumented functions (counters per row) */

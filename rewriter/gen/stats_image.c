@@ -5,7 +5,7 @@
  * but a few thousand files), and the output carries the table. Names are
  * nearly all distinct and go in as they come: glibc's hsearch hashes
  * mostly a key's last characters, and Go names share many endings. */
-#include "stats_image.h"
+#include "rewriter/gen/stats_image.h"
 
 #include <search.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gostat_format.h"
+#include "format/gostat_format.h"
 
 /* Bytes of strings the functions need (names and files, NUL-terminated),
  * before sharing: the string table's upper bound. With call paths, the

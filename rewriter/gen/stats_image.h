@@ -1,3 +1,4 @@
+/* exported by rewriter/gen */
 /* stats_image.h: the read-only prefix of the stats file (header, function
  * table, strings), prepared at rewrite time and embedded in the output; the
  * start-up stub fills in the run-time fields and writes it out. */
@@ -7,10 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "functions.h"
-#include "segments.h"
-#include "plan.h"
+#include "common/error.h"
+#include "rewriter/find/functions.h"
+#include "rewriter/gen/segments.h"
+#include "rewriter/plan/plan.h"
 
 struct gr_stats_image {
     uint8_t *bytes;

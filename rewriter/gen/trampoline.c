@@ -86,14 +86,14 @@
  * store may claim a row of its own, which the interrupted code then
  * replaces: both rows stay written by one thread only, so counts stay
  * exact. */
-#include "trampoline.h"
+#include "rewriter/gen/trampoline.h"
 
 #include <string.h>
 
-#include "go_runtime.h"
-#include "gostat_format.h"
-#include "stub_abi.h"
-#include "x86.h"
+#include "rewriter/find/go_runtime.h"
+#include "format/gostat_format.h"
+#include "format/stub_abi.h"
+#include "common/x86.h"
 
 #define R12 ZYDIS_REGISTER_R12
 #define R13 ZYDIS_REGISTER_R13

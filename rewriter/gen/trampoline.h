@@ -1,12 +1,13 @@
+/* exported by rewriter/gen */
 /* trampoline.h: generating the code of the new RX segment (stage 4). */
 #ifndef GR_TRAMPOLINE_H
 #define GR_TRAMPOLINE_H
 
-#include "codebuf.h"
-#include "elf_read.h"
-#include "error.h"
-#include "segments.h"
-#include "plan.h"
+#include "rewriter/gen/codebuf.h"
+#include "elf/elf_read.h"
+#include "common/error.h"
+#include "rewriter/gen/segments.h"
+#include "rewriter/plan/plan.h"
 
 /* Run-time addresses of the shared routines in the stub blob (stubs/timing.S). */
 struct gr_stub_routines {

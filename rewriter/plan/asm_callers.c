@@ -1,14 +1,14 @@
 /* asm_callers.c: see asm_callers.h. A linear sweep of each assembly
  * function (a few hundred per program), lengths and immediates only. */
-#include "asm_callers.h"
+#include "rewriter/plan/asm_callers.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <Zydis/Zydis.h>
 
-#include "vec.h"
-#include "x86.h"
+#include "common/vec.h"
+#include "common/x86.h"
 
 static int is_asm_file(const char *file)
 {

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elf_read.h"
-#include "functions.h"
+#include "elf/elf_read.h"
+#include "rewriter/find/functions.h"
 
 struct gr_asm_targets {
     uint64_t *addr;        /* sorted */

@@ -4,16 +4,16 @@
  * int3 padding, and in the few functions that hold data (the marker bytes
  * of crypto/internal/boring/sig) bytes that do not decode; such a function
  * is left out whole rather than trusted in part. */
-#include "call_sites.h"
+#include "rewriter/plan/call_sites.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <Zydis/Zydis.h>
 
-#include "plan.h"
-#include "vec.h"
-#include "x86.h"
+#include "rewriter/plan/plan.h"
+#include "common/vec.h"
+#include "common/x86.h"
 
 #define CALL_REL32 0xe8
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elf_read.h"
+#include "elf/elf_read.h"
 
 struct gr_plan;
 

@@ -12,9 +12,9 @@
  * can be replayed elsewhere (no call, trap or possible fault; conditional
  * branches are fine) until there are 5, or forwards over int3 padding; the
  * first covered instruction may be a branch target, no later one may be. */
-#include "exits.h"
-#include "vec.h"
-#include "x86.h"
+#include "rewriter/plan/exits.h"
+#include "common/vec.h"
+#include "common/x86.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 
 #include <Zydis/Zydis.h>
 
-#include "elf_read.h"
+#include "elf/elf_read.h"
 
 /* One patchable return: [addr, addr + len) holds the replayed
  * instructions, the ret at addr + ret_off, and possibly int3 padding. It

@@ -36,11 +36,11 @@
  * function may take them from an assembly caller. Go's assembly calling
  * convention passes nothing there (ABI0: the stack; ABIInternal: RAX, RBX,
  * RCX, RDI, RSI, R8-R11, X0-X14). */
-#include "leaf.h"
+#include "rewriter/plan/leaf.h"
 
 #include <string.h>
 
-#include "x86.h"
+#include "common/x86.h"
 
 static const char ASM[] =
     "no stack check: assembly of the runtime (may be entered with R12, R13 or flags live, in the "

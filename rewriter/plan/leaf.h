@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "functions.h"
-#include "prologue.h"
+#include "rewriter/find/functions.h"
+#include "rewriter/plan/prologue.h"
 
 /* What the program allows. */
 struct gr_leaf_opts {

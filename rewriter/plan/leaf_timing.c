@@ -21,7 +21,7 @@
  * parent's stack. Both are counted exactly. Assembly is counted only: in
  * ABI0 code R14 is an ordinary register (sha256's block function uses it
  * as a scratch), so a return could not be matched to its entry. */
-#include "leaf_timing.h"
+#include "rewriter/plan/leaf_timing.h"
 
 #include <string.h>
 

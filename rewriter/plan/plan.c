@@ -7,16 +7,16 @@
  * inside the function, and no branch lands inside them. A function with a
  * check is timed when every return can be patched (exits.c); so is one
  * without, outside the runtime (leaf_timing.c). */
-#include "plan.h"
+#include "rewriter/plan/plan.h"
 
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm_callers.h"
-#include "go_version.h"
-#include "leaf_timing.h"
-#include "x86.h"
+#include "rewriter/plan/asm_callers.h"
+#include "rewriter/find/go_version.h"
+#include "rewriter/plan/leaf_timing.h"
+#include "common/x86.h"
 
 
 static int in_exec_segment(const struct gr_elf *elf, uint64_t start, uint64_t end)

@@ -1,3 +1,4 @@
+/* exported by rewriter/plan */
 /* plan.h: the patch plan (stage 3): for every function, instrument it or
  * skip it with a reason. Deciding is kept apart from writing, as in
  * E9Patch: nothing here touches output bytes. */
@@ -7,16 +8,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call_sites.h"
-#include "elf_read.h"
-#include "error.h"
-#include "exits.h"
-#include "functions.h"
-#include "go_runtime.h"
-#include "go_sigpanic.h"
-#include "gostat_format.h"
-#include "leaf.h"
-#include "prologue.h"
+#include "rewriter/plan/call_sites.h"
+#include "elf/elf_read.h"
+#include "common/error.h"
+#include "rewriter/plan/exits.h"
+#include "rewriter/find/functions.h"
+#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/go_sigpanic.h"
+#include "format/gostat_format.h"
+#include "rewriter/plan/leaf.h"
+#include "rewriter/plan/prologue.h"
 
 struct gr_plan_func {
     const struct gr_func *func;

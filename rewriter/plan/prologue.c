@@ -7,7 +7,7 @@
  * forms in enum gr_tls_form; which one depends on the link mode, and its
  * displacement on the TLS layout the linker chose, so any negative
  * offset from FS is accepted. */
-#include "prologue.h"
+#include "rewriter/plan/prologue.h"
 
 #include <string.h>
 

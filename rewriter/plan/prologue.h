@@ -1,3 +1,4 @@
+/* exported by rewriter/plan */
 /* prologue.h: recognises a function's stack-bound check (part of stage 3,
  * patch planning). Only the exact shapes the Go linker emits are accepted
  * (cmd/internal/obj/x86/obj6.go, stacksplit, of Go 1.15 and 1.19 on);

@@ -1,5 +1,5 @@
 /* report.c: the per-function decision list and the per-reason summary. */
-#include "report.h"
+#include "rewriter/plan/report.h"
 
 #include <string.h>
 

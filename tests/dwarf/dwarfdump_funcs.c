@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "dwarf_info.h"
+#include "rewriter/find/dwarf_info.h"
 
 int main(int argc, char **argv)
 {

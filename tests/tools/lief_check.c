@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout_report_format.h"
+#include "format/layout_report_format.h"
 
 #define EHDR_SIZE 64
 #define PHDR_SIZE 56

@@ -6,9 +6,9 @@
  * 0x4820a0, `call runtime.morestack_noctxt` at 0x4820b8 and the short jmp
  * back to the entry. main.wrap (derived) is a tail call, `jmp main.fib`,
  * and int3 padding. The plan around them is built by hand. */
-#include "call_sites.h"
-#include "plan.h"
-#include "unit.h"
+#include "rewriter/plan/call_sites.h"
+#include "rewriter/plan/plan.h"
+#include "tests/unit/unit.h"
 
 #include <elf.h>
 #include <string.h>

@@ -6,8 +6,8 @@
  * and counted, callers found from return addresses in the symbol table
  * (an untimed function, or "(unknown)" outside every function), arcs
  * exact from path and arc tables alike, in the documented orders. */
-#include "callgraph.h"
-#include "unit.h"
+#include "gostat/model/callgraph.h"
+#include "tests/unit/unit.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,11 +7,11 @@
  * shares, the calls in no path) and the Callgrind call lines
  * (out/callgrind.c: self cost, calls= with inclusive time, a block for a
  * caller that is not written otherwise). */
-#include "arcs.h"
-#include "callgrind.h"
-#include "cgpath.h"
-#include "folded.h"
-#include "unit.h"
+#include "gostat/render/arcs.h"
+#include "gostat/render/callgrind.h"
+#include "gostat/model/cgpath.h"
+#include "gostat/render/folded.h"
+#include "tests/unit/unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
  * start-up calibration is pure arithmetic on two (TSC, ns) pairs; the
  * "this boot" rate reads the TSC and CLOCK_MONOTONIC now, so it is checked
  * against pairs this test takes itself, 50 ms apart (within 1 %). */
-#include "clock.h"
-#include "unit.h"
+#include "gostat/read/clock.h"
+#include "tests/unit/unit.h"
 
 #include <fcntl.h>
 #include <string.h>

@@ -21,8 +21,8 @@
  *   func boom(x int) { panic(x) }
  *
  * The other shapes are hand-written in exits_fixtures.S. */
-#include "exits.h"
-#include "unit.h"
+#include "rewriter/plan/exits.h"
+#include "tests/unit/unit.h"
 
 #include <elf.h>
 #include <string.h>

@@ -4,8 +4,8 @@
  * expected values are worked out by hand from hist.h's rule: rank =
  * ceil(pct/100 * count), then linear inside the bucket holding the rank,
  * clamped to [min, max]. */
-#include "hist.h"
-#include "unit.h"
+#include "gostat/model/hist.h"
+#include "tests/unit/unit.h"
 
 #include <string.h>
 

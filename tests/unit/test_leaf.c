@@ -7,8 +7,8 @@
  * compiled it (testdata/bench, objdump -d); the other fixtures are that
  * one with the change named. Each is matched inside a buffer of the
  * function's size, allocated exactly (ASan catches a read past its end). */
-#include "leaf.h"
-#include "unit.h"
+#include "rewriter/plan/leaf.h"
+#include "tests/unit/unit.h"
 
 #include <stdlib.h>
 #include <string.h>

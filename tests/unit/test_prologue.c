@@ -19,8 +19,8 @@
  * Each fixture is matched inside a buffer of the function's real size
  * (the rest int3), allocated exactly, so that a read past the function's
  * end is caught under ASan. */
-#include "prologue.h"
-#include "unit.h"
+#include "rewriter/plan/prologue.h"
+#include "tests/unit/unit.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * as an extended expression that matches; a bad one gives the one wording
  * "WHAT: bad regular expression 'PATTERN': REASON", REASON from glibc's
  * regerror (Debian 12). */
-#include "regex_compile.h"
-#include "unit.h"
+#include "common/regex_compile.h"
+#include "tests/unit/unit.h"
 
 #include <string.h>
 

@@ -5,8 +5,8 @@
  * each rule is then broken alone, at its boundary where it has one (the
  * last value that passes, the first that fails), and must be refused with
  * its own message. */
-#include "statsfile_check.h"
-#include "unit.h"
+#include "gostat/read/statsfile_check.h"
+#include "tests/unit/unit.h"
 
 #include <string.h>
 

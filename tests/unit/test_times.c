@@ -3,8 +3,8 @@
  * percentiles from the histogram, and the sampled estimate (1 call in N
  * timed: total = mean x calls). When a duration is unknown it says so
  * (known/any false) rather than showing 0. */
-#include "times.h"
-#include "unit.h"
+#include "gostat/model/times.h"
+#include "tests/unit/unit.h"
 
 #include <string.h>
 

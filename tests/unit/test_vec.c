@@ -2,8 +2,8 @@
  * (16 at first, then doubling until the need fits), that a big enough array
  * is returned as it is, and that a size that would overflow gives NULL with
  * the old array and its capacity untouched. */
-#include "unit.h"
-#include "vec.h"
+#include "tests/unit/unit.h"
+#include "common/vec.h"
 
 #include <stdint.h>
 #include <stdlib.h>

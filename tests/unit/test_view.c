@@ -3,9 +3,9 @@
  * expression on the name), --nonzero, --sort calls|name|time with their
  * tie-breaks (name, then entry address: names repeat), and --top N applied
  * after sorting. */
-#include "regex_compile.h"
-#include "unit.h"
-#include "view.h"
+#include "common/regex_compile.h"
+#include "tests/unit/unit.h"
+#include "gostat/model/view.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* unit.c: main of every unit test program (unit.h). Runs the cases named
  * on the command line, or all; prints "FAIL case" with its failed checks,
  * then "NAME: N passed, N failed" (cases); exit status 1 if any failed. */
-#include "unit.h"
+#include "tests/unit/unit.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* exported by gostat/render */
 /* pprof.h: a stats file as a pprof profile (profile.proto, gzipped), for
  * "gostat pprof", with two values: calls/count (exact) and
  * time/nanoseconds. With call paths (--call-graph), one sample per calling
@@ -10,10 +11,10 @@
 #ifndef GOSTAT_PPROF_H
 #define GOSTAT_PPROF_H
 
-#include "callgraph.h"
-#include "error.h"
-#include "statsfile.h"
-#include "view.h"
+#include "gostat/model/callgraph.h"
+#include "common/error.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/model/view.h"
 
 #include <stdio.h>
 

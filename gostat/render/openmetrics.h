@@ -1,10 +1,11 @@
+/* exported by gostat/render */
 /* openmetrics.h: the metrics exposition of a scrape (scrape.h), in the
  * Prometheus text format 0.0.4 or OpenMetrics 1.0.0. docs/metrics.md lists
  * the metric families; this module is their single source. */
 #ifndef GOSTAT_OPENMETRICS_H
 #define GOSTAT_OPENMETRICS_H
 
-#include "scrape.h"
+#include "gostat/read/scrape.h"
 
 #include <stdio.h>
 

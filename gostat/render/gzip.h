@@ -1,10 +1,11 @@
+/* exported by gostat/render */
 /* gzip.h: writing a buffer gzip-compressed: pprof reads profiles gzipped,
  * and Prometheus asks for gzipped replies (a large program's metrics
  * shrink about tenfold). */
 #ifndef GOSTAT_GZIP_H
 #define GOSTAT_GZIP_H
 
-#include "error.h"
+#include "common/error.h"
 
 #include <stddef.h>
 #include <stdio.h>

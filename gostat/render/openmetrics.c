@@ -3,13 +3,13 @@
  * all processes before the next one starts. The two differ only in the
  * header lines (OpenMetrics names a counter family without its "_total",
  * has an info type and # UNIT) and in OpenMetrics's closing "# EOF". */
-#include "openmetrics.h"
-#include "vec.h"
+#include "gostat/render/openmetrics.h"
+#include "common/vec.h"
 
-#include "clock.h"
-#include "goroutines.h"
-#include "safe_text.h"
-#include "utf8.h"
+#include "gostat/read/clock.h"
+#include "gostat/model/goroutines.h"
+#include "common/safe_text.h"
+#include "gostat/render/utf8.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

@@ -12,11 +12,11 @@
  * are not among the functions written (untimed, not instrumented,
  * "(unknown)") get a block of their own with zero self cost and their
  * calls. Without a graph, one cost line per function, inclusive time. */
-#include "callgrind.h"
+#include "gostat/render/callgrind.h"
 
-#include "intern.h"
-#include "times.h"
-#include "utf8.h"
+#include "gostat/render/intern.h"
+#include "gostat/model/times.h"
+#include "gostat/render/utf8.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* intern.c: distinct strings with stable indexes, on glibc's hsearch_r. */
-#include "intern.h"
+#include "gostat/render/intern.h"
 
-#include "utf8.h"
+#include "gostat/render/utf8.h"
 
 #include <stdint.h>
 #include <stdlib.h>

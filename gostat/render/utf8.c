@@ -1,7 +1,7 @@
 /* utf8.c: UTF-8 validation and cleaning of untrusted names. */
-#include "utf8.h"
+#include "gostat/render/utf8.h"
 
-#include "safe_text.h"
+#include "common/safe_text.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* folded.c: writing folded stacks. Readers split a line at its last space
  * and the stack at each ';', so a name keeps its spaces (Go's shape types
  * have them) but not its semicolons. */
-#include "folded.h"
+#include "gostat/render/folded.h"
 
-#include "cgpath.h"
-#include "utf8.h"
+#include "gostat/model/cgpath.h"
+#include "gostat/render/utf8.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,8 +1,9 @@
+/* exported by gostat/render */
 /* listing.h: "gostat" with no target: one line per stats file in the dir. */
 #ifndef GOSTAT_LISTING_H
 #define GOSTAT_LISTING_H
 
-#include "error.h"
+#include "common/error.h"
 
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* exported by gostat/render */
 /* duration.h: nanoseconds as short human-readable text ("845ns",
  * "10.2ms", "1.20s"): three significant digits and a unit. */
 #ifndef GOSTAT_DURATION_H

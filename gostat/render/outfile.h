@@ -1,3 +1,4 @@
+/* exported by gostat/render */
 /* outfile.h: writing an output file all at once or not at all. The data
  * goes to a temporary file in the destination's directory, which replaces
  * the destination (rename) only when everything was written and synced:
@@ -7,7 +8,7 @@
 #ifndef GOSTAT_OUTFILE_H
 #define GOSTAT_OUTFILE_H
 
-#include "error.h"
+#include "common/error.h"
 
 #include <stdbool.h>
 #include <stdio.h>

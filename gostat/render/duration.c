@@ -1,5 +1,5 @@
 /* duration.c: picking the unit and the number of decimals. */
-#include "duration.h"
+#include "gostat/render/duration.h"
 
 #include <stdio.h>
 

@@ -1,11 +1,11 @@
 /* listing.c: the directory listing. Rows are collected first so columns
  * can be aligned and sorted. */
-#include "listing.h"
-#include "vec.h"
+#include "gostat/render/listing.h"
+#include "common/vec.h"
 
-#include "statsdir.h"
-#include "statsfile.h"
-#include "term.h"
+#include "gostat/read/statsdir.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/render/term.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

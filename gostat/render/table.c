@@ -3,12 +3,12 @@
  * " *" for functions also inlined elsewhere, explained below the table,
  * because their count misses the inlined copies. Below the table, a
  * timing file's lost durations (drops) if any. */
-#include "table.h"
+#include "gostat/render/table.h"
 
-#include "duration.h"
-#include "goroutines.h"
-#include "term.h"
-#include "times.h"
+#include "gostat/render/duration.h"
+#include "gostat/model/goroutines.h"
+#include "gostat/render/term.h"
+#include "gostat/model/times.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* exported by gostat/render */
 /* term.h: printing untrusted strings (function names, paths from the file)
  * as aligned text columns. Each unit safe_text.h calls unsafe (C0, DEL,
  * C1 as raw byte or UTF-8, malformed UTF-8) is shown as one '?', so a

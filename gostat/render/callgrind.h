@@ -1,3 +1,4 @@
+/* exported by gostat/render */
 /* callgrind.h: a stats file in the Callgrind format (valgrind's
  * docs/callgrind-format), for callgrind_annotate and KCachegrind, for
  * "gostat callgrind". Events Calls (exact) and TimeNs; one cost line per
@@ -7,10 +8,10 @@
 #ifndef GOSTAT_CALLGRIND_H
 #define GOSTAT_CALLGRIND_H
 
-#include "callgraph.h"
-#include "error.h"
-#include "statsfile.h"
-#include "view.h"
+#include "gostat/model/callgraph.h"
+#include "common/error.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/model/view.h"
 
 #include <stdio.h>
 

@@ -1,11 +1,11 @@
 /* arcs.c: the --callers and --callees listings. Columns: CALLS, %CALLS,
  * TOTAL, %TIME, then the other function's name, last so that long names
  * do not push the numbers apart. */
-#include "arcs.h"
+#include "gostat/render/arcs.h"
 
-#include "duration.h"
-#include "term.h"
-#include "times.h"
+#include "gostat/render/duration.h"
+#include "gostat/render/term.h"
+#include "gostat/model/times.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

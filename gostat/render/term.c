@@ -1,7 +1,7 @@
 /* term.c: safe, aligned text cells. */
-#include "term.h"
+#include "gostat/render/term.h"
 
-#include "safe_text.h"
+#include "common/safe_text.h"
 
 size_t gst_text_width(const char *s)
 {

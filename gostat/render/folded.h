@@ -1,11 +1,12 @@
+/* exported by gostat/render */
 /* folded.h: the calling contexts of a call graph as folded stacks (one line
  * per path, "frame;frame;frame VALUE", root first), the input of
  * flamegraph.pl, speedscope and inferno, for "gostat folded". */
 #ifndef GOSTAT_FOLDED_H
 #define GOSTAT_FOLDED_H
 
-#include "callgraph.h"
-#include "error.h"
+#include "gostat/model/callgraph.h"
+#include "common/error.h"
 
 #include <stdio.h>
 

@@ -1,9 +1,10 @@
+/* exported by gostat/render */
 /* json.h: "gostat --json": one JSON object per stats file, for scripts. */
 #ifndef GOSTAT_JSON_H
 #define GOSTAT_JSON_H
 
-#include "statsfile.h"
-#include "view.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/model/view.h"
 
 #include <stdio.h>
 

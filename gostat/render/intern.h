@@ -6,7 +6,7 @@
 #ifndef GOSTAT_INTERN_H
 #define GOSTAT_INTERN_H
 
-#include "error.h"
+#include "common/error.h"
 
 #include <search.h>
 #include <stdbool.h>

@@ -1,11 +1,11 @@
 /* json.c: JSON output with correct string escaping. */
-#include "json.h"
+#include "gostat/render/json.h"
 
-#include "callgraph.h"
-#include "goroutines.h"
-#include "times.h"
-#include "safe_text.h"
-#include "utf8.h"
+#include "gostat/model/callgraph.h"
+#include "gostat/model/goroutines.h"
+#include "gostat/model/times.h"
+#include "common/safe_text.h"
+#include "gostat/render/utf8.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

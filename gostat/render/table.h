@@ -1,9 +1,10 @@
+/* exported by gostat/render */
 /* table.h: the per-function text table ("gostat PID|FILE"). */
 #ifndef GOSTAT_TABLE_H
 #define GOSTAT_TABLE_H
 
-#include "statsfile.h"
-#include "view.h"
+#include "gostat/read/statsfile.h"
+#include "gostat/model/view.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,12 +1,13 @@
+/* exported by gostat/render */
 /* arcs.h: a function's callers or callees with their exact calls and
  * inclusive time per arc and each arc's share, gprof's call graph entry
  * for one function ("gostat PID|FILE --callers FUNC", "--callees FUNC"). */
 #ifndef GOSTAT_ARCS_H
 #define GOSTAT_ARCS_H
 
-#include "callgraph.h"
-#include "error.h"
-#include "statsfile.h"
+#include "gostat/model/callgraph.h"
+#include "common/error.h"
+#include "gostat/read/statsfile.h"
 
 #include <stdio.h>
 

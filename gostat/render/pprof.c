@@ -7,14 +7,14 @@
  * (cgpath.h), valued with its calls and its SELF time: pprof adds a
  * sample's value to its leaf's flat and to the cum of every frame, so flat
  * is self time and cum inclusive time. */
-#include "pprof.h"
+#include "gostat/render/pprof.h"
 
-#include "cgpath.h"
-#include "gzip.h"
-#include "intern.h"
+#include "gostat/model/cgpath.h"
+#include "gostat/render/gzip.h"
+#include "gostat/render/intern.h"
 #include "profile.pb-c.h"
-#include "times.h"
-#include "vec.h"
+#include "gostat/model/times.h"
+#include "common/vec.h"
 
 #include <inttypes.h>
 #include <math.h>

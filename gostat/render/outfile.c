@@ -1,5 +1,5 @@
 /* outfile.c: atomic output files (temporary file, fsync, rename). */
-#include "outfile.h"
+#include "gostat/render/outfile.h"
 
 #include <errno.h>
 #include <libgen.h>

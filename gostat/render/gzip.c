@@ -1,5 +1,5 @@
 /* gzip.c: gzip compression through zlib. */
-#include "gzip.h"
+#include "gostat/render/gzip.h"
 
 #include <errno.h>
 #include <string.h>
