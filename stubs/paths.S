@@ -180,8 +180,7 @@
  * with the path key and children of the new entry. */
     .globl gs_path_enter
 gs_path_enter:
-    mov %rax, -8(%rsp)
-    mov %rdx, -16(%rsp)
+    ENTER_SAVE
     mov %r13, -32(%rsp)
     ENTER_SEARCH GS_PENT_SIZE, GS_PSLOT_LAST, .Lpenter
     addl $GS_PENT_SIZE, GS_SLOT_TOP(%rax)
@@ -209,9 +208,7 @@ gs_path_enter:
 .Lpenter_keyed:
     mov %rax, GS_PENT_KEY(%r13)
 .Lpenter_out:
-    mov -8(%rsp), %rax
-    mov -16(%rsp), %rdx
-    jmp *-32(%rsp)
+    ENTER_LEAVE
 /* A recursion (the callee is the caller's, or that of an ancestor at
  * most GS_PATH_FOLD_LEVELS entries up): keyed from that ancestor's base,
  * which it inherits, so that every activation under the first one from
@@ -294,9 +291,7 @@ gs_path_exit:
     xor %r13d, %r13d                                /* callees on a core with a TSC ahead */
 6:  add %r13, GS_PATH_SELF(%rax,%rcx)
 .Lpexit_out:
-    mov -8(%rsp), %rax
-    mov -16(%rsp), %rcx
-    ret
+    EXIT_LEAVE
 /* A path seen first: its fields, then its key (a reader that sees the key
  * sees them). rax = row, rcx = offset, rdx = key, r12 = entry. */
 .Lpath_new:

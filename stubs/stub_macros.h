@@ -17,6 +17,27 @@
 #error "timing and path entries must share depth, record and start"
 #endif
 
+/* The entry halves keep the caller's rax and rdx at -8 and -16(%rsp)
+ * and go on at the address stored at -32(%rsp). */
+.macro ENTER_SAVE
+    mov %rax, -8(%rsp)
+    mov %rdx, -16(%rsp)
+.endm
+
+.macro ENTER_LEAVE
+    mov -8(%rsp), %rax
+    mov -16(%rsp), %rdx
+    jmp *-32(%rsp)
+.endm
+
+/* The exit halves keep rax and rcx (results) at -8 and -16(%rsp)
+ * (EXIT_POP saves them) and return for the function. */
+.macro EXIT_LEAVE
+    mov -8(%rsp), %rax
+    mov -16(%rsp), %rcx
+    ret
+.endm
+
 /* rax = struct gs_private, the RW segment's first page. */
 .macro PRIVATE_DATA
     lea __blob_start(%rip), %rax

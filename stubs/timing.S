@@ -87,8 +87,7 @@ gs_claim_row:
  * (weight 1); gs_sample_enter joins at .Lpush with its own weight. */
     .globl gs_time_enter
 gs_time_enter:
-    mov %rax, -8(%rsp)
-    mov %rdx, -16(%rsp)
+    ENTER_SAVE
     movq $1, -24(%rsp)                              /* the weight */
 .Lpush:                         /* weight at -24; rax, rdx saved */
     mov %r13, -32(%rsp)                             /* where to continue */
@@ -104,9 +103,7 @@ gs_time_enter:
     mov %eax, GS_ENT_TSC(%r13)
     mov %edx, GS_ENT_TSC+4(%r13)
 .Lenter_out:
-    mov -8(%rsp), %rax
-    mov -16(%rsp), %rdx
-    jmp *-32(%rsp)
+    ENTER_LEAVE
     ENTER_DROPS GS_ENT_SIZE, .Lenter
     CLAIM_STACK GS_ENT_SIZE, .Lenter
 
@@ -129,8 +126,7 @@ gs_time_enter:
  * its own pass through here) leaves next + counter exact. */
     .globl gs_sample_enter
 gs_sample_enter:
-    mov %rax, -8(%rsp)
-    mov %rdx, -16(%rsp)
+    ENTER_SAVE
     mov %rcx, -112(%rsp)
     mov GS_DESC_REC(%r13), %ecx
     shr $12, %ecx
@@ -267,9 +263,7 @@ gs_time_exit:
     cmova %r13d, %ecx
     add %rdx, GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
 .Lexit_out:
-    mov -8(%rsp), %rax
-    mov -16(%rsp), %rcx
-    ret
+    EXIT_LEAVE
     EXIT_DROPS GS_ENT_SIZE, .Lexit
     cmpq $1, gs_config+GS_CFG_SAMPLE(%rip)
     jne .Lexit_out                                  /* sampling: a call not timed */
