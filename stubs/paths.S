@@ -190,11 +190,9 @@ gs_path_enter:
     mov %r12d, GS_PENT_REC(%r13)
     movq $0, GS_PENT_CHILDREN(%r13)
 /* The clock is read before the key is computed, not after: the fold
- * compares and the key's multiply then run while rdtsc completes. On an
- * Intel Xeon (KVM) that took --call-graph's cost over --time-all from 3.3
- * to 1.4 ns per call on make bench's leaf program, 0.8 on fib, 3.1 on
- * loop (3.6 before; paired runs, BENCHMARKS.md 2026-11-26). The call's
- * duration now includes those few instructions. */
+ * compares and the key's multiply then run while rdtsc completes (docs/
+ * timing.md, "Why the stubs are as they are"). The call's duration
+ * includes those few instructions. */
     rdtsc
     mov %eax, GS_PENT_TSC(%r13)
     mov %edx, GS_PENT_TSC+4(%r13)
