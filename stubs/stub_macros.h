@@ -1,8 +1,9 @@
 /* stub_macros.h: assembler macros shared by the timing routines
  * (timing.S and paths.S): finding a goroutine's timing stack, opening and
  * closing its entries, counting a drop in the thread's row and backing a
- * row page with memory on first use. Each expands to the very instructions
- * both files had written out, in the same order. Included by .S files only. */
+ * row page with memory on first use. Their instruction order is part of
+ * the routines' design (when the clock is read, which red-zone slot holds
+ * what: timing.S's header, docs/timing.md). Included by .S files only. */
 #ifndef GS_STUB_MACROS_H
 #define GS_STUB_MACROS_H
 
