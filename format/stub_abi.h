@@ -254,57 +254,65 @@ struct gs_private {
     uint64_t reserved[508];
 };
 
-_Static_assert(offsetof(struct gs_stub_config, rw_rel) == GS_CFG_RW_REL, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, g_m) == GS_CFG_G_M, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, g_stack_hi) == GS_CFG_G_STACK_HI, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, g_slot) == GS_CFG_G_SLOT, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, m_row) == GS_CFG_M_ROW, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, row_stride) == GS_CFG_ROW_STRIDE, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, max_rows) == GS_CFG_MAX_ROWS, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, row_head) == GS_CFG_ROW_HEAD, "cfg");
+/* Each offset macro above is its struct field's offset. */
+#define GS_OFFSET_IS(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
+/* struct gs_stub_config */
+GS_OFFSET_IS(struct gs_stub_config, rw_rel, GS_CFG_RW_REL);
+GS_OFFSET_IS(struct gs_stub_config, g_m, GS_CFG_G_M);
+GS_OFFSET_IS(struct gs_stub_config, g_stack_hi, GS_CFG_G_STACK_HI);
+GS_OFFSET_IS(struct gs_stub_config, g_slot, GS_CFG_G_SLOT);
+GS_OFFSET_IS(struct gs_stub_config, m_row, GS_CFG_M_ROW);
+GS_OFFSET_IS(struct gs_stub_config, row_stride, GS_CFG_ROW_STRIDE);
+GS_OFFSET_IS(struct gs_stub_config, max_rows, GS_CFG_MAX_ROWS);
+GS_OFFSET_IS(struct gs_stub_config, row_head, GS_CFG_ROW_HEAD);
+GS_OFFSET_IS(struct gs_stub_config, sample, GS_CFG_SAMPLE);
+GS_OFFSET_IS(struct gs_stub_config, paths_off, GS_CFG_PATHS_OFF);
+GS_OFFSET_IS(struct gs_stub_config, paths_mask, GS_CFG_PATHS_MASK);
+GS_OFFSET_IS(struct gs_stub_config, arcs_off, GS_CFG_ARCS_OFF);
+GS_OFFSET_IS(struct gs_stub_config, arcs_mask, GS_CFG_ARCS_MASK);
+GS_OFFSET_IS(struct gs_stub_config, full_bit0, GS_CFG_FULL_BIT0);
+GS_OFFSET_IS(struct gs_stub_config, filter_bit0, GS_CFG_FILTER_BIT0);
+GS_OFFSET_IS(struct gs_stub_config, filter_mask, GS_CFG_FILTER_MASK);
+GS_OFFSET_IS(struct gs_stub_config, first_off, GS_CFG_FIRST_OFF);
+GS_OFFSET_IS(struct gs_stub_config, arcidx_off, GS_CFG_ARCIDX_OFF);
+GS_OFFSET_IS(struct gs_stub_config, arcidx_mask, GS_CFG_ARCIDX_MASK);
+/* struct gs_drops */
+GS_OFFSET_IS(struct gs_drops, no_space, GS_DROP_NO_SPACE);
+GS_OFFSET_IS(struct gs_drops, path_overflow, GS_DROP_PATH_OVERFLOW);
+GS_OFFSET_IS(struct gs_drops, arc_overflow, GS_DROP_ARC_OVERFLOW);
+GS_OFFSET_IS(struct gs_drops, sample_rng, GS_ROW_SAMPLE_RNG);
+GS_OFFSET_IS(struct gs_drops, unwound, GS_DROP_UNWOUND);
+GS_OFFSET_IS(struct gs_drops, too_deep, GS_DROP_TOO_DEEP);
+GS_OFFSET_IS(struct gs_drops, no_slot, GS_DROP_NO_SLOT);
+GS_OFFSET_IS(struct gs_drops, unmatched, GS_DROP_UNMATCHED);
+/* struct gs_private */
+GS_OFFSET_IS(struct gs_private, slots_base, GS_PRIV_SLOTS_BASE);
+GS_OFFSET_IS(struct gs_private, slots_next, GS_PRIV_SLOTS_NEXT);
+GS_OFFSET_IS(struct gs_private, slots_max, GS_PRIV_SLOTS_MAX);
+/* struct gs_live */
+GS_OFFSET_IS(struct gs_live, rows_claimed, GS_LIVE_ROWS_CLAIMED);
+GS_OFFSET_IS(struct gs_live, rows_backed, GS_LIVE_ROWS_BACKED);
+/* struct gs_timing */
+GS_OFFSET_IS(struct gs_timing, total, GS_TIM_TOTAL);
+GS_OFFSET_IS(struct gs_timing, max, GS_TIM_MAX);
+GS_OFFSET_IS(struct gs_timing, min_inverted, GS_TIM_MIN_INV);
+GS_OFFSET_IS(struct gs_timing, hist, GS_TIM_HIST);
+GS_OFFSET_IS(struct gs_timing, next, GS_TIM_NEXT);
+GS_OFFSET_IS(struct gs_timing, gap, GS_TIM_GAP);
+GS_OFFSET_IS(struct gs_timing, samples, GS_TIM_SAMPLES);
+GS_OFFSET_IS(struct gs_timing, self_total, GS_TIM_SELF);
+/* struct gs_path */
+GS_OFFSET_IS(struct gs_path, key, GS_PATH_KEY);
+GS_OFFSET_IS(struct gs_path, parent, GS_PATH_PARENT);
+GS_OFFSET_IS(struct gs_path, ret, GS_PATH_RET);
+GS_OFFSET_IS(struct gs_path, rec, GS_PATH_REC);
+GS_OFFSET_IS(struct gs_path, calls, GS_PATH_CALLS);
+GS_OFFSET_IS(struct gs_path, total, GS_PATH_TOTAL);
+GS_OFFSET_IS(struct gs_path, self, GS_PATH_SELF);
 _Static_assert(GS_ROW_PAGEMAP == GS_ROW_MAP, "row layout");
-_Static_assert(offsetof(struct gs_drops, no_space) == GS_DROP_NO_SPACE, "drops");
-_Static_assert(offsetof(struct gs_drops, path_overflow) == GS_DROP_PATH_OVERFLOW, "drops");
-_Static_assert(offsetof(struct gs_drops, arc_overflow) == GS_DROP_ARC_OVERFLOW, "drops");
-_Static_assert(offsetof(struct gs_drops, sample_rng) == GS_ROW_SAMPLE_RNG, "row");
-_Static_assert(offsetof(struct gs_stub_config, sample) == GS_CFG_SAMPLE, "cfg");
-_Static_assert(offsetof(struct gs_private, slots_base) == GS_PRIV_SLOTS_BASE, "priv");
-_Static_assert(offsetof(struct gs_private, slots_next) == GS_PRIV_SLOTS_NEXT, "priv");
-_Static_assert(offsetof(struct gs_private, slots_max) == GS_PRIV_SLOTS_MAX, "priv");
 _Static_assert(sizeof(struct gs_private) == GS_PAGE_SIZE, "gs_private is one page");
 _Static_assert(GS_PAGE_SIZE == GS_PAGE, "page size");
-_Static_assert(offsetof(struct gs_live, rows_claimed) == GS_LIVE_ROWS_CLAIMED, "live");
-_Static_assert(offsetof(struct gs_live, rows_backed) == GS_LIVE_ROWS_BACKED, "live");
-_Static_assert(offsetof(struct gs_drops, unwound) == GS_DROP_UNWOUND, "drops");
-_Static_assert(offsetof(struct gs_drops, too_deep) == GS_DROP_TOO_DEEP, "drops");
-_Static_assert(offsetof(struct gs_drops, no_slot) == GS_DROP_NO_SLOT, "drops");
-_Static_assert(offsetof(struct gs_drops, unmatched) == GS_DROP_UNMATCHED, "drops");
-_Static_assert(offsetof(struct gs_timing, total) == GS_TIM_TOTAL, "timing");
-_Static_assert(offsetof(struct gs_timing, max) == GS_TIM_MAX, "timing");
-_Static_assert(offsetof(struct gs_timing, min_inverted) == GS_TIM_MIN_INV, "timing");
-_Static_assert(offsetof(struct gs_timing, hist) == GS_TIM_HIST, "timing");
-_Static_assert(offsetof(struct gs_timing, next) == GS_TIM_NEXT, "timing");
-_Static_assert(offsetof(struct gs_timing, gap) == GS_TIM_GAP, "timing");
-_Static_assert(offsetof(struct gs_timing, samples) == GS_TIM_SAMPLES, "timing");
-_Static_assert(offsetof(struct gs_timing, self_total) == GS_TIM_SELF, "timing");
-_Static_assert(offsetof(struct gs_path, key) == GS_PATH_KEY, "path");
-_Static_assert(offsetof(struct gs_path, parent) == GS_PATH_PARENT, "path");
-_Static_assert(offsetof(struct gs_path, ret) == GS_PATH_RET, "path");
-_Static_assert(offsetof(struct gs_path, rec) == GS_PATH_REC, "path");
-_Static_assert(offsetof(struct gs_path, calls) == GS_PATH_CALLS, "path");
-_Static_assert(offsetof(struct gs_path, total) == GS_PATH_TOTAL, "path");
-_Static_assert(offsetof(struct gs_path, self) == GS_PATH_SELF, "path");
 _Static_assert(sizeof(struct gs_path) == 1 << GS_PATH_SHIFT && GS_PATH_SIZE == 1 << GS_PATH_SHIFT, "path");
-_Static_assert(offsetof(struct gs_stub_config, paths_off) == GS_CFG_PATHS_OFF, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, paths_mask) == GS_CFG_PATHS_MASK, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, arcs_off) == GS_CFG_ARCS_OFF, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, arcs_mask) == GS_CFG_ARCS_MASK, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, full_bit0) == GS_CFG_FULL_BIT0, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, filter_bit0) == GS_CFG_FILTER_BIT0, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, filter_mask) == GS_CFG_FILTER_MASK, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, first_off) == GS_CFG_FIRST_OFF, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, arcidx_off) == GS_CFG_ARCIDX_OFF, "cfg");
-_Static_assert(offsetof(struct gs_stub_config, arcidx_mask) == GS_CFG_ARCIDX_MASK, "cfg");
 _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
 _Static_assert(GS_PATH_PROBES == 16, "paths.S: groups of 16 (FULL_BIT, the Gray-code steps)");
 _Static_assert(GS_FILTER_KEY_SHIFT >= GS_PATH_SHIFT + 24 && (1ull << 24) == GS_MAX_PATHS,

@@ -15,7 +15,8 @@
 #     machine); extra instructions / counted calls = instructions per call.
 #  2. hyperfine: wall time, runs interleaved, medians; the difference over
 #     counted calls = ns per call.
-# Results go to stdout and build/bench/results.md; BENCHMARKS.md quotes them.
+# Results go to stdout and build/bench/results.md; docs/benchmarks/history.md
+# records each run, BENCHMARKS.md the current figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-/usr/lib/go-1.22/bin/go}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/bench_rewrite.sh (run by make bench, after scripts/bench.sh):
 # how fast gorewrite rewrites large real programs, and its peak memory, next
-# to LIEF 0.9 parsing the same file alone (issue 6's reference point;
-# gorewrite read its inputs with LIEF until it moved to libelf for memory).
+# to LIEF 0.9 parsing the same file alone (issue 6's reference point:
+# BENCHMARKS.md, "Running the benchmarks").
 # Median of 3 runs; peak RSS from GNU time. Prints a markdown table and
 # appends it to build/bench/results.md.
 set -euo pipefail

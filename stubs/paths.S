@@ -155,6 +155,15 @@
 7:
 .endm
 
+/* The rest of a new stack's sentinel (CLAIM_STACK, rdx = the stack): key 0,
+ * and no record in it or in the entries a fold search reads above it. */
+.macro PATH_SENTINEL
+    .irp level, FOLD_LEVELS
+    movl $GS_PENT_NO_REC, GS_SLOT_ENTRIES-\level*GS_PENT_SIZE+GS_PENT_REC(%rdx)
+    .endr
+    movq $0, GS_SLOT_ENTRIES-GS_PENT_SIZE+GS_PENT_KEY(%rdx)
+.endm
+
 /* rax = the key of the call at [RSP] (its return address) of callee word
  * r12 (GS_PATH_CALLEE_WORD), from rax = the parent's key (or base). */
 .macro CALL_KEY
@@ -171,39 +180,19 @@
  * with the path key and children of the new entry. */
     .globl gs_path_enter
 gs_path_enter:
-    mov %rax, -8(%rsp)
-    mov %rdx, -16(%rsp)
+    ENTER_SAVE
     mov %r13, -32(%rsp)
-.Lpenter_slot:
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov (%r14,%rax), %rax
-    shr $32, %rax                                   /* this goroutine's stack >> SHIFT */
-    jz .Lpenter_claim
-    cmp $GS_SLOT_NONE, %eax
-    je .Lpenter_noslot
-    shl $GS_SLOT_SHIFT, %rax
-    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
-    mov (%r14,%rdx), %rdx
-    sub %rsp, %rdx                                  /* depth */
-    mov GS_SLOT_TOP(%rax), %r13d
-.Lpenter_pop:
-    cmp GS_PENT_DEPTH-GS_PENT_SIZE(%rax,%r13), %edx
-    jbe .Lpenter_stale                              /* at our depth or deeper: gone */
-    cmp $GS_PSLOT_LAST, %r13d
-    ja .Lpenter_full
+    ENTER_SEARCH GS_PENT_SIZE, GS_PSLOT_LAST, .Lpenter
     addl $GS_PENT_SIZE, GS_SLOT_TOP(%rax)
     lea (%rax,%r13), %r13                           /* the new entry */
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov %edx, (%r14,%rax)                           /* the innermost open timed call */
+    SET_INNERMOST %rax                              /* the innermost open timed call */
     mov %edx, GS_PENT_DEPTH(%r13)
     mov %r12d, GS_PENT_REC(%r13)
     movq $0, GS_PENT_CHILDREN(%r13)
 /* The clock is read before the key is computed, not after: the fold
- * compares and the key's multiply then run while rdtsc completes. On an
- * Intel Xeon (KVM) that took --call-graph's cost over --time-all from 3.3
- * to 1.4 ns per call on make bench's leaf program, 0.8 on fib, 3.1 on
- * loop (3.6 before; paired runs, BENCHMARKS.md 2026-11-26). The call's
- * duration now includes those few instructions. */
+ * compares and the key's multiply then run while rdtsc completes (docs/
+ * timing.md, "Why the stubs are as they are"). The call's duration
+ * includes those few instructions. */
     rdtsc
     mov %eax, GS_PENT_TSC(%r13)
     mov %edx, GS_PENT_TSC+4(%r13)
@@ -217,9 +206,7 @@ gs_path_enter:
 .Lpenter_keyed:
     mov %rax, GS_PENT_KEY(%r13)
 .Lpenter_out:
-    mov -8(%rsp), %rax
-    mov -16(%rsp), %rdx
-    jmp *-32(%rsp)
+    ENTER_LEAVE
 /* A recursion (the callee is the caller's, or that of an ancestor at
  * most GS_PATH_FOLD_LEVELS entries up): keyed from that ancestor's base,
  * which it inherits, so that every activation under the first one from
@@ -233,44 +220,8 @@ gs_path_enter:
     mov %rax, GS_PENT_BASE(%r13)
     CALL_KEY
     jmp .Lpenter_keyed
-.Lpenter_stale:                 /* a frame that left without returning */
-    sub $GS_PENT_SIZE, %r13d
-    mov %r13d, GS_SLOT_TOP(%rax)
-    COUNT_DROP GS_DROP_UNWOUND
-    jmp .Lpenter_pop
-.Lpenter_full:
-    COUNT_DROP GS_DROP_TOO_DEEP
-    jmp .Lpenter_out
-.Lpenter_noslot:
-    COUNT_DROP GS_DROP_NO_SLOT
-    jmp .Lpenter_out
-/* The goroutine's first timed call: a stack from the pool, whose sentinel
- * entry (depth 0, key 0) ends the searches and is every first call's parent. */
-.Lpenter_claim:
-    lea __blob_start(%rip), %rax
-    add gs_config+GS_CFG_RW_REL(%rip), %rax         /* struct gs_private */
-    mov $1, %edx
-    lock xadd %rdx, GS_PRIV_SLOTS_NEXT(%rax)
-    cmp GS_PRIV_SLOTS_MAX(%rax), %rdx
-    jae .Lpenter_none
-    shl $GS_SLOT_SHIFT, %rdx
-    add GS_PRIV_SLOTS_BASE(%rax), %rdx              /* the stack */
-    movl $GS_SLOT_ENTRIES, GS_SLOT_TOP(%rdx)
-    movl $0, GS_SLOT_ENTRIES-GS_PENT_SIZE+GS_PENT_DEPTH(%rdx)
-    .irp level, FOLD_LEVELS                         /* the sentinel and the entries a search reads above it */
-    movl $GS_PENT_NO_REC, GS_SLOT_ENTRIES-\level*GS_PENT_SIZE+GS_PENT_REC(%rdx)
-    .endr
-    movq $0, GS_SLOT_ENTRIES-GS_PENT_SIZE+GS_PENT_KEY(%rdx)
-    shr $GS_SLOT_SHIFT, %rdx
-    shl $32, %rdx
-    jmp .Lpenter_store
-.Lpenter_none:
-    mov $GS_SLOT_NONE, %edx
-    shl $32, %rdx
-.Lpenter_store:
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov %rdx, (%r14,%rax)
-    jmp .Lpenter_slot
+    ENTER_DROPS GS_PENT_SIZE, .Lpenter
+    CLAIM_STACK GS_PENT_SIZE, .Lpenter, PATH_SENTINEL
 
     .p2align 3
 .Lk1: .quad GS_PATH_K1
@@ -280,46 +231,9 @@ gs_path_enter:
  * kept; RDX is dead at a return), then the call's path. */
     .globl gs_path_exit
 gs_path_exit:
-    mov %rax, -8(%rsp)
-    mov %rcx, -16(%rsp)
-    rdtsc
-    shl $32, %rdx
-    or %rax, %rdx
-    mov %rdx, %r13                                  /* now */
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov (%r14,%rax), %rax
-    shr $32, %rax
-    shl $GS_SLOT_SHIFT, %rax                        /* the stack: the marker was set, so one is claimed */
-    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
-    mov (%r14,%rdx), %rdx
-    sub %rsp, %rdx                                  /* depth */
-    mov GS_SLOT_TOP(%rax), %ecx
-.Lpexit_pop:
-    cmp GS_PENT_DEPTH-GS_PENT_SIZE(%rax,%rcx), %edx
-    jb .Lpexit_stale                                /* a deeper frame's: gone */
-    ja .Lpexit_missing                              /* a caller's (or the sentinel) */
-    cmp GS_PENT_REC-GS_PENT_SIZE(%rax,%rcx), %r12d
-    jne .Lpexit_stale
-    sub $GS_PENT_SIZE, %ecx
-    mov %ecx, GS_SLOT_TOP(%rax)
-    add %rax, %rcx                                  /* our entry (popped, still intact) */
-    mov GS_PENT_DEPTH-GS_PENT_SIZE(%rcx), %edx
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov %edx, (%r14,%rax)                           /* the new innermost */
-    sub GS_PENT_TSC(%rcx), %r13                     /* duration */
-    jns 1f
-    xor %r13d, %r13d                                /* TSC behind on this core */
-1:  add %r13, GS_PENT_CHILDREN-GS_PENT_SIZE(%rcx)   /* the caller's children */
-    mov gs_config+GS_CFG_G_M(%rip), %rax
-    mov (%r14,%rax), %rax
-    add gs_config+GS_CFG_M_ROW(%rip), %rax
-    mov (%rax), %rax                                /* this thread's row */
-    test %rax, %rax
-    jz .Lpexit_out
-    mov %r12, %rdx
-    shr $12, %rdx                                   /* the record's page */
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rdx)
-    jne .Lpexit_page
+    EXIT_POP GS_PENT_SIZE, .Lpexit
+    add %r13, GS_PENT_CHILDREN-GS_PENT_SIZE(%rcx)   /* the caller's children */
+    RECORD_PAGE %rdx, .Lpexit_out, .Lpexit_page
 /* The call's count, ticks and self ticks go to its path's entry (or its
  * arc's) only, not to its timing record (GS_HDR_PATH_TOTALS): the record
  * gets its extremes and histogram bucket. */
@@ -375,9 +289,7 @@ gs_path_exit:
     xor %r13d, %r13d                                /* callees on a core with a TSC ahead */
 6:  add %r13, GS_PATH_SELF(%rax,%rcx)
 .Lpexit_out:
-    mov -8(%rsp), %rax
-    mov -16(%rsp), %rcx
-    ret
+    EXIT_LEAVE
 /* A path seen first: its fields, then its key (a reader that sees the key
  * sees them). rax = row, rcx = offset, rdx = key, r12 = entry. */
 .Lpath_new:
@@ -400,15 +312,7 @@ gs_path_exit:
     mov %rdx, GS_PATH_KEY(%rax)
     xor %ecx, %ecx
     jmp .Lpath_hit
-.Lpexit_stale:
-    sub $GS_PENT_SIZE, %ecx
-    mov %ecx, GS_SLOT_TOP(%rax)
-    COUNT_DROP GS_DROP_UNWOUND
-    jmp .Lpexit_pop
-.Lpexit_missing:
-    mov GS_PENT_DEPTH-GS_PENT_SIZE(%rax,%rcx), %edx
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov %edx, (%r14,%rax)                           /* the innermost that is left */
+    EXIT_DROPS GS_PENT_SIZE, .Lpexit
     COUNT_DROP GS_DROP_UNMATCHED
     jmp .Lpexit_out
 /* First use of a timing page by this thread: back it (and, the first

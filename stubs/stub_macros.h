@@ -1,6 +1,9 @@
 /* stub_macros.h: assembler macros shared by the timing routines
- * (timing.S and paths.S): counting a drop in the thread's row and backing
- * a row page with memory on first use. Included by .S files only. */
+ * (timing.S and paths.S): finding a goroutine's timing stack, opening and
+ * closing its entries, counting a drop in the thread's row and backing a
+ * row page with memory on first use. Their instruction order is part of
+ * the routines' design (when the clock is read, which red-zone slot holds
+ * what: timing.S's header, docs/timing.md). Included by .S files only. */
 #ifndef GS_STUB_MACROS_H
 #define GS_STUB_MACROS_H
 
@@ -8,17 +11,206 @@
 #define MADV_POPULATE_WRITE 23
 #define EINVAL 22
 
+/* The two entry layouts (stub_abi.h GS_ENT_*, GS_PENT_*) begin alike, so
+ * the macros below read depth, record and start as GS_ENT_* in both and
+ * take only the entry's size. */
+#if GS_PENT_DEPTH != GS_ENT_DEPTH || GS_PENT_REC != GS_ENT_REC || GS_PENT_TSC != GS_ENT_TSC
+#error "timing and path entries must share depth, record and start"
+#endif
+
+/* The entry halves keep the caller's rax and rdx at -8 and -16(%rsp)
+ * and go on at the address stored at -32(%rsp). */
+.macro ENTER_SAVE
+    mov %rax, -8(%rsp)
+    mov %rdx, -16(%rsp)
+.endm
+
+.macro ENTER_LEAVE
+    mov -8(%rsp), %rax
+    mov -16(%rsp), %rdx
+    jmp *-32(%rsp)
+.endm
+
+/* The exit halves keep rax and rcx (results) at -8 and -16(%rsp)
+ * (EXIT_POP saves them) and return for the function. */
+.macro EXIT_LEAVE
+    mov -8(%rsp), %rax
+    mov -16(%rsp), %rcx
+    ret
+.endm
+
+/* rax = struct gs_private, the RW segment's first page. */
+.macro PRIVATE_DATA
+    lea __blob_start(%rip), %rax
+    add gs_config+GS_CFG_RW_REL(%rip), %rax
+.endm
+
+/* \reg = this thread's row (m.tls[1]), 0 when it has none. */
+.macro THREAD_ROW reg
+    mov gs_config+GS_CFG_G_M(%rip), \reg
+    mov (%r14,\reg), \reg
+    add gs_config+GS_CFG_M_ROW(%rip), \reg
+    mov (\reg), \reg
+.endm
+
 /* Adds 1 to this thread's drop counter \field, if the thread has a row. */
 .macro COUNT_DROP field
     mov %rbx, -48(%rsp)
-    mov gs_config+GS_CFG_G_M(%rip), %rbx
-    mov (%r14,%rbx), %rbx
-    add gs_config+GS_CFG_M_ROW(%rip), %rbx
-    mov (%rbx), %rbx
+    THREAD_ROW %rbx
     test %rbx, %rbx
     jz 9f
     incq \field(%rbx)                   /* struct gs_drops is at the row's start */
 9:  mov -48(%rsp), %rbx
+.endm
+
+/* rax = the high half of g.racectx: this goroutine's stack >> SHIFT, 0
+ * (none claimed yet: ZF set) or GS_SLOT_NONE. */
+.macro STACK_WORD
+    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
+    mov (%r14,%rax), %rax
+    shr $32, %rax
+.endm
+
+/* rdx = this call's depth, g.stack.hi - RSP. */
+.macro CALL_DEPTH
+    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
+    mov (%r14,%rdx), %rdx
+    sub %rsp, %rdx
+.endm
+
+/* The low half of g.racectx = edx, the innermost open timed call's depth;
+ * \scratch is overwritten. */
+.macro SET_INNERMOST scratch
+    mov gs_config+GS_CFG_G_SLOT(%rip), \scratch
+    mov %edx, (%r14,\scratch)
+.endm
+
+/* An entry below this call's depth belongs to a frame that left without
+ * returning: pops it (\top = the stack's top offset) and searches on. */
+.macro DROP_STALE size, top, prefix
+\prefix\()_stale:
+    sub $\size, \top
+    mov \top, GS_SLOT_TOP(%rax)
+    COUNT_DROP GS_DROP_UNWOUND
+    jmp \prefix\()_pop
+.endm
+
+/* The entry half's search, for entries of \size bytes (the stack is full
+ * when its top is above \last): rax = the stack, rdx = depth, r13 = the
+ * new entry's offset, once the entries at this depth or deeper are dropped.
+ * Defines \prefix_slot and _pop; goes to \prefix_claim, _noslot, _stale
+ * and _full (ENTER_DROPS, CLAIM_STACK). */
+.macro ENTER_SEARCH size, last, prefix
+\prefix\()_slot:
+    STACK_WORD
+    jz \prefix\()_claim
+    cmp $GS_SLOT_NONE, %eax
+    je \prefix\()_noslot
+    shl $GS_SLOT_SHIFT, %rax
+    CALL_DEPTH
+    mov GS_SLOT_TOP(%rax), %r13d
+\prefix\()_pop:
+    cmp GS_ENT_DEPTH-\size(%rax,%r13), %edx
+    jbe \prefix\()_stale                            /* at our depth or deeper: gone */
+    cmp $\last, %r13d
+    ja \prefix\()_full
+.endm
+
+/* ENTER_SEARCH's ways out: a stale entry, a full stack, no stack left
+ * (the last two count the call as dropped and go on to \prefix_out). */
+.macro ENTER_DROPS size, prefix
+    DROP_STALE \size, %r13d, \prefix
+\prefix\()_full:
+    COUNT_DROP GS_DROP_TOO_DEEP
+    jmp \prefix\()_out
+\prefix\()_noslot:
+    COUNT_DROP GS_DROP_NO_SLOT
+    jmp \prefix\()_out
+.endm
+
+/* The goroutine's first timed call: a stack from the pool, whose sentinel
+ * entry (depth 0, below every real depth) ends the searches; \sentinel
+ * names a macro that fills the rest of it (rdx = the stack), if any. Then
+ * the search starts again at \prefix_slot. */
+.macro CLAIM_STACK size, prefix, sentinel=
+\prefix\()_claim:
+    PRIVATE_DATA
+    mov $1, %edx
+    lock xadd %rdx, GS_PRIV_SLOTS_NEXT(%rax)
+    cmp GS_PRIV_SLOTS_MAX(%rax), %rdx
+    jae \prefix\()_none
+    shl $GS_SLOT_SHIFT, %rdx
+    add GS_PRIV_SLOTS_BASE(%rax), %rdx              /* the stack */
+    movl $GS_SLOT_ENTRIES, GS_SLOT_TOP(%rdx)
+    movl $0, GS_SLOT_ENTRIES-\size+GS_ENT_DEPTH(%rdx)
+    \sentinel
+    shr $GS_SLOT_SHIFT, %rdx
+    shl $32, %rdx
+    jmp \prefix\()_store
+\prefix\()_none:
+    mov $GS_SLOT_NONE, %edx
+    shl $32, %rdx
+\prefix\()_store:
+    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
+    mov %rdx, (%r14,%rax)
+    jmp \prefix\()_slot
+.endm
+
+/* The exit half's start: saves rax and rcx at -8 and -16(%rsp), reads the
+ * TSC first (so the bookkeeping is not part of the duration), then pops
+ * this return's entry: its own, at this depth and for record r12d. Out:
+ * rcx = the popped entry (still intact), r13 = the duration (0 when the
+ * TSC is behind on this core), the marker in g.racectx set to the new
+ * innermost entry. Defines \prefix_pop; goes to \prefix_stale or _missing
+ * (EXIT_DROPS). */
+.macro EXIT_POP size, prefix
+    mov %rax, -8(%rsp)
+    mov %rcx, -16(%rsp)
+    rdtsc
+    shl $32, %rdx
+    or %rax, %rdx
+    mov %rdx, %r13                                  /* now */
+    STACK_WORD
+    shl $GS_SLOT_SHIFT, %rax                        /* the stack: the marker was set, so one is claimed */
+    CALL_DEPTH
+    mov GS_SLOT_TOP(%rax), %ecx
+\prefix\()_pop:
+    cmp GS_ENT_DEPTH-\size(%rax,%rcx), %edx
+    jb \prefix\()_stale                             /* a deeper frame's: gone */
+    ja \prefix\()_missing                           /* a caller's (or the sentinel) */
+    cmp GS_ENT_REC-\size(%rax,%rcx), %r12d
+    jne \prefix\()_stale
+    sub $\size, %ecx
+    mov %ecx, GS_SLOT_TOP(%rax)
+    add %rax, %rcx                                  /* our entry */
+    mov GS_ENT_DEPTH-\size(%rcx), %edx
+    SET_INNERMOST %rax                              /* the new innermost */
+    sub GS_ENT_TSC(%rcx), %r13                      /* duration */
+    jns 1f
+    xor %r13d, %r13d                                /* TSC behind on this core */
+1:
+.endm
+
+/* rax = this thread's row (on to \none without one) and \page = the index
+ * of the page of record r12; on to \unready when this thread has not
+ * backed that page yet. */
+.macro RECORD_PAGE page, none, unready
+    THREAD_ROW %rax
+    test %rax, %rax
+    jz \none
+    mov %r12, \page
+    shr $12, \page                                  /* the record's page */
+    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,\page)
+    jne \unready
+.endm
+
+/* EXIT_POP's ways out: a stale entry; no entry of this call's (a caller's
+ * on top), after which the marker names the innermost entry left. */
+.macro EXIT_DROPS size, prefix
+    DROP_STALE \size, %ecx, \prefix
+\prefix\()_missing:
+    mov GS_ENT_DEPTH-\size(%rax,%rcx), %edx
+    SET_INNERMOST %rax                              /* the innermost that is left */
 .endm
 
 /* Backs page rcx of the row at rax with memory the first time this thread

@@ -44,8 +44,7 @@ gs_claim_row:
     mov %rsi, -32(%rsp)
     mov %rdi, -40(%rsp)
     mov %r11, -56(%rsp)
-    lea __blob_start(%rip), %rax
-    add gs_config+GS_CFG_RW_REL(%rip), %rax         /* struct gs_private */
+    PRIVATE_DATA
     mov $1, %r12d
     lock xadd %r12, GS_PAGE_SIZE+GS_LIVE_ROWS_CLAIMED(%rax)
     mov gs_config+GS_CFG_MAX_ROWS(%rip), %rcx
@@ -88,77 +87,25 @@ gs_claim_row:
  * (weight 1); gs_sample_enter joins at .Lpush with its own weight. */
     .globl gs_time_enter
 gs_time_enter:
-    mov %rax, -8(%rsp)
-    mov %rdx, -16(%rsp)
+    ENTER_SAVE
     movq $1, -24(%rsp)                              /* the weight */
 .Lpush:                         /* weight at -24; rax, rdx saved */
     mov %r13, -32(%rsp)                             /* where to continue */
-.Lpush_slot:
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov (%r14,%rax), %rax
-    shr $32, %rax                                   /* this goroutine's stack >> SHIFT */
-    jz .Lenter_claim
-    cmp $GS_SLOT_NONE, %eax
-    je .Lenter_noslot
-    shl $GS_SLOT_SHIFT, %rax
-    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
-    mov (%r14,%rdx), %rdx
-    sub %rsp, %rdx                                  /* depth */
-    mov GS_SLOT_TOP(%rax), %r13d
-.Lenter_pop:
-    cmp GS_ENT_DEPTH-GS_ENT_SIZE(%rax,%r13), %edx
-    jbe .Lenter_stale                               /* at our depth or deeper: gone */
-    cmp $GS_SLOT_LAST, %r13d
-    ja .Lenter_full
+    ENTER_SEARCH GS_ENT_SIZE, GS_SLOT_LAST, .Lenter
     lea (%rax,%r13), %r13                           /* the new entry */
     mov %edx, GS_ENT_DEPTH(%r13)
     mov %r12d, GS_ENT_REC(%r13)
     mov -24(%rsp), %r12
     mov %r12, GS_ENT_W(%r13)
     addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
-    mov gs_config+GS_CFG_G_SLOT(%rip), %r12
-    mov %edx, (%r14,%r12)                           /* the innermost open timed call */
+    SET_INNERMOST %r12                              /* the innermost open timed call */
     rdtsc
     mov %eax, GS_ENT_TSC(%r13)
     mov %edx, GS_ENT_TSC+4(%r13)
 .Lenter_out:
-    mov -8(%rsp), %rax
-    mov -16(%rsp), %rdx
-    jmp *-32(%rsp)
-.Lenter_stale:                  /* a frame that left without returning */
-    sub $GS_ENT_SIZE, %r13d
-    mov %r13d, GS_SLOT_TOP(%rax)
-    COUNT_DROP GS_DROP_UNWOUND
-    jmp .Lenter_pop
-.Lenter_full:
-    COUNT_DROP GS_DROP_TOO_DEEP
-    jmp .Lenter_out
-.Lenter_noslot:
-    COUNT_DROP GS_DROP_NO_SLOT
-    jmp .Lenter_out
-/* The goroutine's first timed call: a stack from the pool, whose sentinel
- * entry (depth 0, below every real depth) ends the searches. */
-.Lenter_claim:
-    lea __blob_start(%rip), %rax
-    add gs_config+GS_CFG_RW_REL(%rip), %rax         /* struct gs_private */
-    mov $1, %edx
-    lock xadd %rdx, GS_PRIV_SLOTS_NEXT(%rax)
-    cmp GS_PRIV_SLOTS_MAX(%rax), %rdx
-    jae .Lenter_none
-    shl $GS_SLOT_SHIFT, %rdx
-    add GS_PRIV_SLOTS_BASE(%rax), %rdx              /* the stack */
-    movl $GS_SLOT_ENTRIES, GS_SLOT_TOP(%rdx)
-    movl $0, GS_SLOT_ENTRIES-GS_ENT_SIZE+GS_ENT_DEPTH(%rdx)
-    shr $GS_SLOT_SHIFT, %rdx
-    shl $32, %rdx
-    jmp .Lenter_store
-.Lenter_none:
-    mov $GS_SLOT_NONE, %edx
-    shl $32, %rdx
-.Lenter_store:
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov %rdx, (%r14,%rax)
-    jmp .Lpush_slot
+    ENTER_LEAVE
+    ENTER_DROPS GS_ENT_SIZE, .Lenter
+    CLAIM_STACK GS_ENT_SIZE, .Lenter
 
 /* gs_sample_enter: a call of a sampled function (the default mode and
  * --sample N) whose count reached the next timed call: the entry's
@@ -179,8 +126,7 @@ gs_time_enter:
  * its own pass through here) leaves next + counter exact. */
     .globl gs_sample_enter
 gs_sample_enter:
-    mov %rax, -8(%rsp)
-    mov %rdx, -16(%rsp)
+    ENTER_SAVE
     mov %rcx, -112(%rsp)
     mov GS_DESC_REC(%r13), %ecx
     shr $12, %ecx
@@ -202,8 +148,7 @@ gs_sample_enter:
     jnz .Lsample_draw                               /* --sample N: m = N */
     cmp $GS_TIME_FIRST, %rcx
     jae .Lsample_adapt                              /* past the first calls on this thread alone */
-    lea __blob_start(%rip), %rax
-    add gs_config+GS_CFG_RW_REL(%rip), %rax
+    PRIVATE_DATA
     add gs_config+GS_CFG_FIRST_OFF(%rip), %rax
     mov GS_DESC_COUNTER(%r13), %edx
     shr $1, %edx
@@ -294,46 +239,9 @@ gs_sample_enter:
  * marker in g.racectx is set to the new innermost entry. */
     .globl gs_time_exit
 gs_time_exit:
-    mov %rax, -8(%rsp)
-    mov %rcx, -16(%rsp)
-    rdtsc
-    shl $32, %rdx
-    or %rax, %rdx
-    mov %rdx, %r13                                  /* now */
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov (%r14,%rax), %rax
-    shr $32, %rax
-    shl $GS_SLOT_SHIFT, %rax                        /* the stack: the marker was set, so one is claimed */
-    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
-    mov (%r14,%rdx), %rdx
-    sub %rsp, %rdx                                  /* depth */
-    mov GS_SLOT_TOP(%rax), %ecx
-.Lexit_pop:
-    cmp GS_ENT_DEPTH-GS_ENT_SIZE(%rax,%rcx), %edx
-    jb .Lexit_stale                                 /* a deeper frame's: gone */
-    ja .Lexit_missing                               /* a caller's (or the sentinel) */
-    cmp GS_ENT_REC-GS_ENT_SIZE(%rax,%rcx), %r12d
-    jne .Lexit_stale
-    sub $GS_ENT_SIZE, %ecx
-    mov %ecx, GS_SLOT_TOP(%rax)
-    add %rax, %rcx                                  /* our entry */
-    mov GS_ENT_DEPTH-GS_ENT_SIZE(%rcx), %edx
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov %edx, (%r14,%rax)                           /* the new innermost */
-    sub GS_ENT_TSC(%rcx), %r13                      /* duration */
-    jns 1f
-    xor %r13d, %r13d                                /* TSC behind on this core */
-1:  mov GS_ENT_W(%rcx), %rdx                        /* weight */
-    mov gs_config+GS_CFG_G_M(%rip), %rax
-    mov (%r14,%rax), %rax
-    add gs_config+GS_CFG_M_ROW(%rip), %rax
-    mov (%rax), %rax                                /* this thread's row */
-    test %rax, %rax
-    jz .Lexit_out
-    mov %r12, %rcx
-    shr $12, %rcx                                   /* the record's page */
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
-    jne .Lexit_page
+    EXIT_POP GS_ENT_SIZE, .Lexit
+    mov GS_ENT_W(%rcx), %rdx                        /* weight */
+    RECORD_PAGE %rcx, .Lexit_out, .Lexit_page
 .Lexit_record:                  /* rax = row, r13 = duration, rdx = weight */
     add %r12, %rax                                  /* struct gs_timing */
     incq GS_TIM_SAMPLES(%rax)
@@ -355,18 +263,8 @@ gs_time_exit:
     cmova %r13d, %ecx
     add %rdx, GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
 .Lexit_out:
-    mov -8(%rsp), %rax
-    mov -16(%rsp), %rcx
-    ret
-.Lexit_stale:
-    sub $GS_ENT_SIZE, %ecx
-    mov %ecx, GS_SLOT_TOP(%rax)
-    COUNT_DROP GS_DROP_UNWOUND
-    jmp .Lexit_pop
-.Lexit_missing:
-    mov GS_ENT_DEPTH-GS_ENT_SIZE(%rax,%rcx), %edx
-    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
-    mov %edx, (%r14,%rax)                           /* the innermost that is left */
+    EXIT_LEAVE
+    EXIT_DROPS GS_ENT_SIZE, .Lexit
     cmpq $1, gs_config+GS_CFG_SAMPLE(%rip)
     jne .Lexit_out                                  /* sampling: a call not timed */
     COUNT_DROP GS_DROP_UNMATCHED
