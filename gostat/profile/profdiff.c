@@ -98,18 +98,31 @@ static bool compare_arc(struct gst_arc_change *c, const char *callee, const stru
     return c->d.calls_changed || c->d.time_changed;
 }
 
+/* The next step of a walk of two name-sorted lists: -1 when the next
+ * name is only the base's, 1 only the new one's, 0 both's (NULL: that
+ * list is done). */
+static int walk_order(const char *base_name, const char *next_name)
+{
+    return !base_name ? 1 : !next_name ? -1 : strcmp(base_name, next_name);
+}
+
+/* Fewer calls than --min-calls in both profiles. */
+static bool ignored(struct side b, struct side n, const struct gst_diff_options *o)
+{
+    return b.calls < o->min_calls && n.calls < o->min_calls;
+}
+
 /* The arcs into one function present in both profiles with callers. */
 static int diff_arcs(struct gst_diff *d, const struct gst_pfunc *b, const struct gst_pfunc *n,
                      const struct gst_diff_options *o, size_t *cap, struct gr_error *err)
 {
     size_t i = 0, j = 0;
     while (i < b->ncallers || j < n->ncallers) {
-        int order = i == b->ncallers   ? 1
-                    : j == n->ncallers ? -1
-                                       : strcmp(b->callers[i].caller, n->callers[j].caller);
+        int order = walk_order(i < b->ncallers ? b->callers[i].caller : NULL,
+                               j < n->ncallers ? n->callers[j].caller : NULL);
         const struct gst_parc *x = order <= 0 ? &b->callers[i++] : NULL;
         const struct gst_parc *y = order >= 0 ? &n->callers[j++] : NULL;
-        if ((x ? x->calls : 0) < o->min_calls && (y ? y->calls : 0) < o->min_calls)
+        if (ignored(arc_side(x), arc_side(y), o))
             continue;
         d->arcs_compared++;
         struct gst_arc_change *a = gr_vec_grow(d->arcs, cap, d->narcs + 1, sizeof *a);
@@ -140,9 +153,8 @@ int gst_diff_profiles(const struct gst_profile *base, const struct gst_profile *
                        next->nfuncs);
     size_t i = 0, j = 0, arcs_cap = 0;
     while (i < base->nfuncs || j < next->nfuncs) {
-        int order = i == base->nfuncs   ? 1
-                    : j == next->nfuncs ? -1
-                                        : strcmp(base->funcs[i].name, next->funcs[j].name);
+        int order = walk_order(i < base->nfuncs ? base->funcs[i].name : NULL,
+                               j < next->nfuncs ? next->funcs[j].name : NULL);
         const struct gst_pfunc *b = order <= 0 ? &base->funcs[i++] : NULL;
         const struct gst_pfunc *n = order >= 0 ? &next->funcs[j++] : NULL;
         if (b && n && b->has_callers && n->has_callers &&
@@ -150,7 +162,7 @@ int gst_diff_profiles(const struct gst_profile *base, const struct gst_profile *
             gst_diff_free(d);
             return -1;
         }
-        if ((b ? b->calls : 0) < o->min_calls && (n ? n->calls : 0) < o->min_calls)
+        if (ignored(func_side(b), func_side(n), o))
             continue;
         d->compared++;
         if (compare(&d->changes[d->count], b, n, o)) {
