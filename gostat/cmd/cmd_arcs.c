@@ -13,8 +13,6 @@
 #include <regex.h>
 #include <stdio.h>
 
-#define NO_PATHS "built without --call-graph: no call graph; rebuild with gorewrite --call-graph"
-
 static int report(const struct gr_error *err, int status)
 {
     fprintf(stderr, "gostat: %s\n", err->msg);
@@ -43,12 +41,10 @@ static int show(const struct gst_options *o, const char *func, const struct gst_
     struct gst_view_options vo = { .sort = o->sort, .filter = re, .top = o->top };
     struct gst_callgraph cg;
     struct gst_view v;
-    if (gst_callgraph_build(st, &cg, err) < 0)
+    if (gst_callgraph_build(st, &(struct gst_cg_request){ .required = true }, &cg, err) < 0)
         return GST_EXIT_STATS;
     int status = GST_EXIT_STATS;
-    if (!cg.present)
-        gr_fail(err, "%s: " NO_PATHS, st->path);
-    else if (gst_view_build(st, &vo, &v, err) == 0) {
+    if (gst_view_build(st, &vo, &v, err) == 0) {
         if (v.count == 0)
             gr_fail(err, "%s: no function matches '%s'", st->path, func);
         else if (print_all(o, st, &cg, &v, err) == 0)

@@ -185,7 +185,7 @@ static void format_time(char *buf, bool known, double ns)
         snprintf(buf, CELL, "-");
 }
 
-static void format_row(char cells[NCOLS][CELL], const struct gst_change *c)
+static void format_row(char cells[NCOLS][CELL], const struct gst_delta *c)
 {
     snprintf(cells[C_BASE_CALLS], CELL, "%" PRIu64, c->base_calls);
     snprintf(cells[C_NEW_CALLS], CELL, "%" PRIu64, c->new_calls);
@@ -199,30 +199,40 @@ static void format_row(char cells[NCOLS][CELL], const struct gst_change *c)
         format_factor(cells[C_TIME], c->base_ns, c->new_ns);
     else
         snprintf(cells[C_TIME], CELL, "-");
-    snprintf(cells[C_CHANGE], CELL, "%s", c->regression ? "grew" : "shrank");
+    snprintf(cells[C_CHANGE], CELL, "%s", c->grew ? "grew" : "shrank");
 }
 
-static void print_table(const struct gst_diff *d)
+/* The rows of one table: functions, or caller -> callee arcs. */
+struct rows {
+    const char *const *headers;
+    size_t count;
+    const struct gst_diff *d;
+    const struct gst_delta *(*delta)(const struct gst_diff *d, size_t i);
+    size_t (*name_width)(const struct gst_diff *d, size_t i);
+    void (*put_name)(const struct gst_diff *d, size_t i, size_t width);
+};
+
+static void print_rows(const struct rows *r)
 {
     char cells[NCOLS][CELL];
     size_t width[NCOLS];
     for (int k = 0; k < NCOLS; k++)
-        width[k] = strlen(headers[k]);
-    for (size_t i = 0; i < d->count; i++) {
-        format_row(cells, &d->changes[i]);
-        size_t w = gst_text_width(d->changes[i].name);
+        width[k] = strlen(r->headers[k]);
+    for (size_t i = 0; i < r->count; i++) {
+        format_row(cells, r->delta(r->d, i));
+        size_t w = r->name_width(r->d, i);
         width[C_NAME] = w > width[C_NAME] ? w : width[C_NAME];
         for (int k = 1; k < NCOLS; k++)
             width[k] = strlen(cells[k]) > width[k] ? strlen(cells[k]) : width[k];
     }
     for (int k = 0; k < NCOLS; k++) {
         fputs(k ? "  " : "", stdout);
-        gst_put_cell(stdout, headers[k], k == NCOLS - 1 ? 0 : width[k], k > C_NAME && k < C_CHANGE);
+        gst_put_cell(stdout, r->headers[k], k == NCOLS - 1 ? 0 : width[k], k > C_NAME && k < C_CHANGE);
     }
     putchar('\n');
-    for (size_t i = 0; i < d->count; i++) {
-        format_row(cells, &d->changes[i]);
-        gst_put_cell(stdout, d->changes[i].name, width[C_NAME], false);
+    for (size_t i = 0; i < r->count; i++) {
+        format_row(cells, r->delta(r->d, i));
+        r->put_name(r->d, i, width[C_NAME]);
         for (int k = 1; k < NCOLS; k++) {
             fputs("  ", stdout);
             gst_put_cell(stdout, cells[k], k == NCOLS - 1 ? 0 : width[k], k < C_CHANGE);
@@ -231,20 +241,42 @@ static void print_table(const struct gst_diff *d)
     }
 }
 
-/* The arcs' table: CALLER -> CALLEE in the first column. */
-static void format_arc_row(char cells[NCOLS][CELL], const struct gst_arc_change *a)
+static const struct gst_delta *func_delta(const struct gst_diff *d, size_t i)
 {
-    struct gst_change c = {
-        .base_calls = a->base_calls, .new_calls = a->new_calls, .time_compared = a->time_compared,
-        .base_ns = a->base_ns, .new_ns = a->new_ns, .base_time_known = a->base_time_known,
-        .new_time_known = a->new_time_known, .regression = a->grew,
-    };
-    format_row(cells, &c);
+    return &d->changes[i].d;
 }
 
-static void put_arc_name(const struct gst_arc_change *a, size_t width)
+static size_t func_name_width(const struct gst_diff *d, size_t i)
 {
-    size_t w = gst_text_width(a->caller) + 4 + gst_text_width(a->callee);
+    return gst_text_width(d->changes[i].name);
+}
+
+static void put_func_name(const struct gst_diff *d, size_t i, size_t width)
+{
+    gst_put_cell(stdout, d->changes[i].name, width, false);
+}
+
+static void print_table(const struct gst_diff *d)
+{
+    struct rows r = { headers, d->count, d, func_delta, func_name_width, put_func_name };
+    print_rows(&r);
+}
+
+static const struct gst_delta *arc_delta(const struct gst_diff *d, size_t i)
+{
+    return &d->arcs[i].d;
+}
+
+static size_t arc_name_width(const struct gst_diff *d, size_t i)
+{
+    return gst_text_width(d->arcs[i].caller) + 4 + gst_text_width(d->arcs[i].callee);
+}
+
+/* The arcs' table: CALLER -> CALLEE in the first column. */
+static void put_arc_name(const struct gst_diff *d, size_t i, size_t width)
+{
+    const struct gst_arc_change *a = &d->arcs[i];
+    size_t w = arc_name_width(d, i);
     gst_put_cell(stdout, a->caller, 0, false);
     fputs(" -> ", stdout);
     gst_put_cell(stdout, a->callee, w < width ? width - (w - gst_text_width(a->callee)) : 0, false);
@@ -256,33 +288,9 @@ static void print_arcs(const struct gst_diff *d)
         "CALLER -> CALLEE", "BASE CALLS", "NEW CALLS", "CALLS", "BASE TIME", "NEW TIME", "TIME",
         "CHANGE",
     };
-    char cells[NCOLS][CELL];
-    size_t width[NCOLS];
-    for (int k = 0; k < NCOLS; k++)
-        width[k] = strlen(arc_headers[k]);
-    for (size_t i = 0; i < d->narcs; i++) {
-        const struct gst_arc_change *a = &d->arcs[i];
-        format_arc_row(cells, a);
-        size_t w = gst_text_width(a->caller) + 4 + gst_text_width(a->callee);
-        width[C_NAME] = w > width[C_NAME] ? w : width[C_NAME];
-        for (int k = 1; k < NCOLS; k++)
-            width[k] = strlen(cells[k]) > width[k] ? strlen(cells[k]) : width[k];
-    }
+    struct rows r = { arc_headers, d->narcs, d, arc_delta, arc_name_width, put_arc_name };
     putchar('\n');
-    for (int k = 0; k < NCOLS; k++) {
-        fputs(k ? "  " : "", stdout);
-        gst_put_cell(stdout, arc_headers[k], k == NCOLS - 1 ? 0 : width[k], k > C_NAME && k < C_CHANGE);
-    }
-    putchar('\n');
-    for (size_t i = 0; i < d->narcs; i++) {
-        format_arc_row(cells, &d->arcs[i]);
-        put_arc_name(&d->arcs[i], width[C_NAME]);
-        for (int k = 1; k < NCOLS; k++) {
-            fputs("  ", stdout);
-            gst_put_cell(stdout, cells[k], k == NCOLS - 1 ? 0 : width[k], k < C_CHANGE);
-        }
-        putchar('\n');
-    }
+    print_rows(&r);
 }
 
 static const char *metric_name(enum gst_metric m)
@@ -319,6 +327,24 @@ static void put_ns(const char *key, bool known, double ns)
         printf(",\"%s\":null", key);
 }
 
+/* The calls and total times of c, each side, and their ratios. */
+static void put_totals(const struct gst_delta *c)
+{
+    printf(",\"base_calls\":%" PRIu64 ",\"new_calls\":%" PRIu64, c->base_calls, c->new_calls);
+    put_ratio("calls_ratio", c->base_calls > 0, (double)c->base_calls, (double)c->new_calls);
+    put_ns("base_total_ns", c->base_time_known, c->base_ns);
+    put_ns("new_total_ns", c->new_time_known, c->new_ns);
+    put_ratio("time_ratio", c->time_compared, c->base_ns, c->new_ns);
+}
+
+/* What changed, and whether it grew (under the key grew_key). */
+static void put_verdict(const struct gst_delta *c, const char *grew_key)
+{
+    printf(",\"calls_changed\":%s,\"time_changed\":%s,\"%s\":%s}",
+           c->calls_changed ? "true" : "false", c->time_changed ? "true" : "false", grew_key,
+           c->grew ? "true" : "false");
+}
+
 static void print_json(const struct gst_diff_options *o, const struct gst_diff *d)
 {
     printf("{\"threshold\":%.17g,\"min_calls\":%" PRIu64 ",\"metric\":\"%s\",\"compared\":%zu,"
@@ -329,16 +355,10 @@ static void print_json(const struct gst_diff_options *o, const struct gst_diff *
         const struct gst_change *c = &d->changes[i];
         fputs(i ? ",\n{\"name\":" : "\n{\"name\":", stdout);
         gst_json_put_string(stdout, c->name);
-        printf(",\"base_calls\":%" PRIu64 ",\"new_calls\":%" PRIu64, c->base_calls, c->new_calls);
-        put_ratio("calls_ratio", c->base_calls > 0, (double)c->base_calls, (double)c->new_calls);
-        put_ns("base_total_ns", c->base_time_known, c->base_ns);
-        put_ns("new_total_ns", c->new_time_known, c->new_ns);
-        put_ratio("time_ratio", c->time_compared, c->base_ns, c->new_ns);
+        put_totals(&c->d);
         put_ns("base_self_ns", c->base_self_known, c->base_self_ns);
         put_ns("new_self_ns", c->new_self_known, c->new_self_ns);
-        printf(",\"calls_changed\":%s,\"time_changed\":%s,\"regression\":%s}",
-               c->calls_changed ? "true" : "false", c->time_changed ? "true" : "false",
-               c->regression ? "true" : "false");
+        put_verdict(&c->d, "regression");
     }
     printf("],\n\"arcs_compared\":%zu,\"arcs_changed\":%zu,\"arcs\":[", d->arcs_compared, d->narcs);
     for (size_t i = 0; i < d->narcs; i++) {
@@ -347,14 +367,8 @@ static void print_json(const struct gst_diff_options *o, const struct gst_diff *
         gst_json_put_string(stdout, a->caller);
         fputs(",\"callee\":", stdout);
         gst_json_put_string(stdout, a->callee);
-        printf(",\"base_calls\":%" PRIu64 ",\"new_calls\":%" PRIu64, a->base_calls, a->new_calls);
-        put_ratio("calls_ratio", a->base_calls > 0, (double)a->base_calls, (double)a->new_calls);
-        put_ns("base_total_ns", a->base_time_known, a->base_ns);
-        put_ns("new_total_ns", a->new_time_known, a->new_ns);
-        put_ratio("time_ratio", a->time_compared, a->base_ns, a->new_ns);
-        printf(",\"calls_changed\":%s,\"time_changed\":%s,\"grew\":%s}",
-               a->calls_changed ? "true" : "false", a->time_changed ? "true" : "false",
-               a->grew ? "true" : "false");
+        put_totals(&a->d);
+        put_verdict(&a->d, "grew");
     }
     puts("]}");
 }
@@ -364,10 +378,10 @@ static void report_regressions(const struct gst_diff *d)
 {
     const struct gst_change *worst = NULL;
     for (size_t i = 0; i < d->count && !worst; i++)
-        if (d->changes[i].regression)
+        if (d->changes[i].d.grew)
             worst = &d->changes[i];
     char cells[NCOLS][CELL], name[512];
-    format_row(cells, worst);
+    format_row(cells, &worst->d);
     fprintf(stderr, "gostat: diff: regression: %s calls %s -> %s (%s), time %s -> %s (%s)",
             gst_safe_text(name, sizeof name, worst->name), cells[C_BASE_CALLS],
             cells[C_NEW_CALLS], cells[C_CALLS], cells[C_BASE_TIME], cells[C_NEW_TIME],

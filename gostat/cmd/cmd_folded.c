@@ -115,14 +115,9 @@ static int write_folded(const struct folded_args *a, const struct gst_callgraph 
 static int run(const struct folded_args *a, const struct gst_stats *st, struct gr_error *err)
 {
     struct gst_callgraph cg;
-    if (gst_callgraph_build(st, &cg, err) < 0)
+    if (gst_callgraph_build(st, &(struct gst_cg_request){ .required = true }, &cg, err) < 0)
         return -1;
-    int rc = 0;
-    if (!cg.present)
-        rc = gr_fail(err, "%s: built without --call-graph: no call graph; rebuild with "
-                     "gorewrite --call-graph", st->path);
-    else
-        rc = write_folded(a, &cg, err);
+    int rc = write_folded(a, &cg, err);
     uint64_t in_no_path = cg.path_overflow_calls + cg.overflow_calls;
     if (rc == 0 && in_no_path > 0 && a->value != GST_FOLDED_CALLS)
         fprintf(stderr, "gostat: folded: %" PRIu64 " calls did not fit in the path tables "

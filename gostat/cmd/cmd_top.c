@@ -11,6 +11,7 @@
 #include "gostat/cmd/cmdline.h"
 #include "gostat/cmd/commands.h"
 #include "gostat/cmd/exitcode.h"
+#include "gostat/cmd/stop_signals.h"
 #include "gostat/read/statsdir.h"
 #include "gostat/read/target.h"
 #include "gostat/top/top_format.h"
@@ -303,33 +304,13 @@ static enum top_end run_loop(struct top_loop *t, const sigset_t *wait_mask)
 static enum top_end run_screen(struct top_loop *t)
 {
     static const int sigs[] = { SIGINT, SIGTERM };
-    struct sigaction on_stop, saved[2];
-    sigset_t block, saved_mask, wait_mask;
-
-    memset(&on_stop, 0, sizeof on_stop);
-    on_stop.sa_handler = on_stop_signal;
-    sigemptyset(&on_stop.sa_mask);
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGWINCH);
+    struct gst_stop_signals stop;
     stop_signal = 0;
-    sigprocmask(SIG_BLOCK, &block, &saved_mask);
-    for (int i = 0; i < 2; i++)
-        sigaction(sigs[i], &on_stop, &saved[i]);   /* before curses: it keeps ours */
-    wait_mask = saved_mask;
-    sigdelset(&wait_mask, SIGINT);
-    sigdelset(&wait_mask, SIGTERM);
-    sigdelset(&wait_mask, SIGWINCH);
-
-    enum top_end end = top_screen_start(&t->err) < 0 ? TOP_NO_TERMINAL : run_loop(t, &wait_mask);
+    /* before curses: it keeps our actions */
+    gst_stop_signals_catch(&stop, sigs, 2, SIGWINCH, on_stop_signal);
+    enum top_end end = top_screen_start(&t->err) < 0 ? TOP_NO_TERMINAL : run_loop(t, &stop.wait_mask);
     top_screen_stop();
-
-    /* Unblock before restoring the actions: a signal still pending lands
-     * in our handler rather than killing us before we report. */
-    sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-    for (int i = 0; i < 2; i++)
-        sigaction(sigs[i], &saved[i], NULL);
+    gst_stop_signals_restore(&stop);
     return end;
 }
 

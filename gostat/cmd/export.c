@@ -81,7 +81,7 @@ static int write_output(const struct gst_exporter *x, const char *path, const st
 {
     struct gst_outfile o;
     struct gst_callgraph cg;
-    if (gst_callgraph_build(st, &cg, err) < 0)
+    if (gst_callgraph_build(st, &(struct gst_cg_request){ .view = view }, &cg, err) < 0)
         return -1;
     int rc = gst_outfile_open(&o, path, err);
     if (rc == 0 && x->write(o.fp, path, st, view, &cg, err) < 0) {

@@ -4,6 +4,7 @@
  * being lost or cutting a table in half. */
 #include "gostat/cmd/watch.h"
 
+#include "gostat/cmd/stop_signals.h"
 #include "gostat/render/table.h"
 
 #include <poll.h>
@@ -103,26 +104,11 @@ static int watch_loop(FILE *out, struct gst_stats *st, const struct gst_view_opt
 int gst_watch(FILE *out, struct gst_stats *st, const struct gst_view_options *vo,
               double interval, struct gr_error *err)
 {
-    struct sigaction on_int, saved_action;
-    sigset_t block, saved_mask, wait_mask;
-
-    memset(&on_int, 0, sizeof on_int);
-    on_int.sa_handler = on_sigint;
-    sigemptyset(&on_int.sa_mask);
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
+    static const int sigs[] = { SIGINT };
+    struct gst_stop_signals stop;
     interrupted = 0;
-
-    sigprocmask(SIG_BLOCK, &block, &saved_mask);
-    sigaction(SIGINT, &on_int, &saved_action);
-    wait_mask = saved_mask;
-    sigdelset(&wait_mask, SIGINT);
-
-    int rc = watch_loop(out, st, vo, interval, &wait_mask, err);
-
-    /* Unblock before restoring the default action: a Ctrl-C still pending
-     * from the last table lands in our handler rather than killing us. */
-    sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-    sigaction(SIGINT, &saved_action, NULL);
+    gst_stop_signals_catch(&stop, sigs, 1, 0, on_sigint);
+    int rc = watch_loop(out, st, vo, interval, &stop.wait_mask, err);
+    gst_stop_signals_restore(&stop);
     return rc;
 }

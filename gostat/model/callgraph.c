@@ -278,9 +278,27 @@ static int build_arcs(struct builder *b)
     return 0;
 }
 
-int gst_callgraph_build(const struct gst_stats *st, struct gst_callgraph *cg, struct gr_error *err)
+/* The request's view as a flag per function (pprof and callgrind keep
+ * the paths and arcs into the functions they write). */
+static int select_view(const struct gst_stats *st, const struct gst_view *view,
+                       struct gst_callgraph *cg, struct gr_error *err)
+{
+    size_t n = st->hdr.nfuncs ? st->hdr.nfuncs : 1;
+    cg->selected = calloc(n, sizeof *cg->selected);
+    if (!cg->selected)
+        return gr_fail(err, "out of memory for %zu functions", n);
+    for (size_t i = 0; i < view->count; i++)
+        cg->selected[view->funcs[i] - st->funcs] = true;
+    return 0;
+}
+
+int gst_callgraph_build(const struct gst_stats *st, const struct gst_cg_request *req,
+                        struct gst_callgraph *cg, struct gr_error *err)
 {
     memset(cg, 0, sizeof *cg);
+    if (!st->paths && req && req->required)
+        return gr_fail(err, "%s: built without --call-graph: no call graph; rebuild with "
+                       "gorewrite --call-graph", st->path);
     if (!st->paths)
         return 0;
     if (st->paths_oom)
@@ -290,8 +308,11 @@ int gst_callgraph_build(const struct gst_stats *st, struct gst_callgraph *cg, st
     cg->max_arcs = st->hdr.max_arcs;
     cg->overflow_calls = st->drops.arc_overflow;
     cg->path_overflow_calls = st->drops.path_overflow;
+    cg->funcs = st->funcs;
     struct builder b = {.st = st, .cg = cg, .err = err};
-    int rc = merge_paths(&b);
+    int rc = req && req->view ? select_view(st, req->view, cg, err) : 0;
+    if (rc == 0)
+        rc = merge_paths(&b);
     if (rc == 0)
         rc = build_nodes(&b);
     if (rc == 0)
@@ -306,19 +327,24 @@ void gst_callgraph_free(struct gst_callgraph *cg)
 {
     free(cg->nodes);
     free(cg->arcs);
+    free(cg->selected);
     memset(cg, 0, sizeof *cg);
 }
 
-long gst_callgraph_callers(const struct gst_callgraph *cg, const struct gst_func *callee,
-                           const struct gst_cg_arc ***out, struct gr_error *err)
+bool gst_callgraph_selected(const struct gst_callgraph *cg, const struct gst_func *f)
 {
-    long n = 0;
-    *out = calloc(cg->narcs ? cg->narcs : 1, sizeof **out);
-    if (!*out)
-        return gr_fail(err, "out of memory for the callers of %s", callee->name);
-    for (size_t i = 0; i < cg->narcs; i++)
-        if (cg->arcs[i].callee == callee)
-            (*out)[n++] = &cg->arcs[i];
+    return !cg->selected || cg->selected[f - cg->funcs];
+}
+
+size_t gst_callgraph_callers(const struct gst_callgraph *cg, const struct gst_func *callee,
+                             const struct gst_cg_arc **first)
+{
+    size_t i = 0, n = 0;
+    while (i < cg->narcs && cg->arcs[i].callee != callee)
+        i++;
+    *first = cg->arcs + i;
+    while (i + n < cg->narcs && cg->arcs[i + n].callee == callee)
+        n++;
     return n;
 }
 

@@ -3,8 +3,10 @@
  * (--call-graph) records, per thread, the calling contexts (paths) of its
  * timed calls with exact counts and times; this merges them over threads
  * into one tree of nodes, and derives from it the caller -> callee arcs.
- * The outputs (JSON, --callers/--callees, folded, pprof, callgrind, diff,
- * merge) read only this model, never the file's tables.
+ * It is built here once for every output (JSON, --callers/--callees,
+ * folded, pprof, callgrind, diff, merge), which reads only this model,
+ * never the file's tables; what an output needs of its own (a file with
+ * paths, its chosen functions) is a parameter (struct gst_cg_request).
  *
  * A node is one calling context: a timed function reached through its
  * parent node (the nearest enclosing timed call on the same goroutine).
@@ -17,6 +19,7 @@
 #define GOSTAT_CALLGRAPH_H
 
 #include "common/error.h"
+#include "gostat/model/view.h"
 #include "gostat/read/statsfile.h"
 
 #include <stdbool.h>
@@ -67,21 +70,39 @@ struct gst_callgraph {
                                        among overflow_calls, which it holds */
     uint64_t max_paths;             /* the per-thread bound chosen at rewrite time */
     uint64_t max_arcs;              /* the per-thread arc table (overflowed paths) */
+    const struct gst_func *funcs;   /* the file's functions, selected's index */
+    bool *selected;                 /* by funcs index: in the request's view;
+                                       NULL: every function */
 };
 
-/* Builds the call graph of st's last refresh. A file without paths gives
- * present == false and returns 0. Returns 0, or -1 with err. */
-int gst_callgraph_build(const struct gst_stats *st, struct gst_callgraph *cg,
-                        struct gr_error *err);
+/* What an output asks of the call graph. */
+struct gst_cg_request {
+    bool required;                  /* a file without paths is an error */
+    const struct gst_view *view;    /* NULL: every function is selected;
+                                       else only the view's (pprof's and
+                                       callgrind's --filter) */
+};
+
+/* Builds the call graph of st's last refresh as req asks (NULL: nothing
+ * required, every function selected). A file without paths gives
+ * present == false and returns 0, or with req->required fails with a
+ * message naming the file. Returns 0, or -1 with err. */
+int gst_callgraph_build(const struct gst_stats *st, const struct gst_cg_request *req,
+                        struct gst_callgraph *cg, struct gr_error *err);
 
 void gst_callgraph_free(struct gst_callgraph *cg);
 
-/* The arcs into callee (its callers) or out of the function whose entry is
- * caller_entry (its callees): a contiguous or collected list, pointers into
- * cg->arcs, in the order of cg->arcs for callers and by calls descending for
- * callees. *out is malloc'ed (free it); returns the count, or -1 with err. */
-long gst_callgraph_callers(const struct gst_callgraph *cg, const struct gst_func *callee,
-                           const struct gst_cg_arc ***out, struct gr_error *err);
+/* Whether f is among the functions the request selected. */
+bool gst_callgraph_selected(const struct gst_callgraph *cg, const struct gst_func *f);
+
+/* The arcs into callee (its callers): contiguous in cg->arcs (sorted by
+ * callee first). Sets *first to the first; returns their count. */
+size_t gst_callgraph_callers(const struct gst_callgraph *cg, const struct gst_func *callee,
+                             const struct gst_cg_arc **first);
+
+/* The arcs out of the function whose entry is caller_entry (its callees),
+ * collected as pointers into cg->arcs, by calls descending. *out is
+ * malloc'ed (free it); returns the count, or -1 with err. */
 long gst_callgraph_callees(const struct gst_callgraph *cg, uint64_t caller_entry,
                            const struct gst_cg_arc ***out, struct gr_error *err);
 

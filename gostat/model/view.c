@@ -4,47 +4,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int compare_entry(const struct gst_func *a, const struct gst_func *b)
+static const struct gst_func *func_at(const void *p)
 {
-    return (a->entry > b->entry) - (a->entry < b->entry);
+    return *(const struct gst_func *const *)p;
+}
+
+/* Larger first; 0 on a tie. */
+static int larger_first(uint64_t a, uint64_t b)
+{
+    return (a < b) - (a > b);
 }
 
 /* Name ties happen (e.g. duplicate symbols); the entry address keeps the
  * order deterministic. */
 static int by_name(const void *pa, const void *pb)
 {
-    const struct gst_func *a = *(const struct gst_func *const *)pa;
-    const struct gst_func *b = *(const struct gst_func *const *)pb;
+    const struct gst_func *a = func_at(pa), *b = func_at(pb);
     int c = strcmp(a->name, b->name);
-    return c ? c : compare_entry(a, b);
+    return c ? c : (a->entry > b->entry) - (a->entry < b->entry);
 }
 
 static int by_calls(const void *pa, const void *pb)
 {
-    const struct gst_func *a = *(const struct gst_func *const *)pa;
-    const struct gst_func *b = *(const struct gst_func *const *)pb;
-    if (a->calls != b->calls)
-        return a->calls < b->calls ? 1 : -1;
-    return by_name(pa, pb);
+    int c = larger_first(func_at(pa)->calls, func_at(pb)->calls);
+    return c ? c : by_name(pa, pb);
 }
 
 /* Ticks compare like durations: one file has one clock. */
 static int by_time(const void *pa, const void *pb)
 {
-    const struct gst_func *a = *(const struct gst_func *const *)pa;
-    const struct gst_func *b = *(const struct gst_func *const *)pb;
-    if (a->total_ticks != b->total_ticks)
-        return a->total_ticks < b->total_ticks ? 1 : -1;
-    return by_calls(pa, pb);
+    int c = larger_first(func_at(pa)->total_ticks, func_at(pb)->total_ticks);
+    return c ? c : by_calls(pa, pb);
 }
 
 static int by_self(const void *pa, const void *pb)
 {
-    const struct gst_func *a = *(const struct gst_func *const *)pa;
-    const struct gst_func *b = *(const struct gst_func *const *)pb;
-    if (a->self_ticks != b->self_ticks)
-        return a->self_ticks < b->self_ticks ? 1 : -1;
-    return by_time(pa, pb);
+    int c = larger_first(func_at(pa)->self_ticks, func_at(pb)->self_ticks);
+    return c ? c : by_time(pa, pb);
 }
 
 static int (*comparator(enum gst_sort sort))(const void *, const void *)

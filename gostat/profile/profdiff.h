@@ -21,20 +21,26 @@ struct gst_diff_options {
     enum gst_metric metric;    /* which changes count */
 };
 
-/* One function that changed. A function absent from one profile has 0
- * calls there. */
-struct gst_change {
-    const char *name;
+/* How one measured thing (a function, or a caller -> callee arc) changed:
+ * its calls and total time in each profile, compared by the threshold. */
+struct gst_delta {
     uint64_t base_calls, new_calls;
     bool time_compared;        /* both totals known and > 0 */
     double base_ns, new_ns;    /* total_ns; 0 unless known */
     bool base_time_known, new_time_known;
-    bool base_self_known, new_self_known;  /* self_ns shown, not compared */
-    double base_self_ns, new_self_ns;
     bool calls_changed, time_changed;  /* reached the threshold (and counted) */
-    bool regression;           /* calls or time grew by the threshold or more */
+    bool grew;                 /* calls or time grew by the threshold or more */
     double severity;           /* the largest factor counted, up or down
                                   (INFINITY for 0 -> n and n -> 0) */
+};
+
+/* One function that changed. A function absent from one profile has 0
+ * calls there. Its growth (d.grew) is a regression. */
+struct gst_change {
+    const char *name;
+    struct gst_delta d;
+    bool base_self_known, new_self_known;  /* self_ns shown, not compared */
+    double base_self_ns, new_self_ns;
 };
 
 /* One caller -> callee arc that changed, compared like a function (its
@@ -43,12 +49,7 @@ struct gst_change {
  * regressions: the callee's own calls and time say that. */
 struct gst_arc_change {
     const char *caller, *callee;
-    uint64_t base_calls, new_calls;
-    bool time_compared;
-    double base_ns, new_ns;
-    bool base_time_known, new_time_known;
-    bool calls_changed, time_changed, grew;
-    double severity;
+    struct gst_delta d;
 };
 
 struct gst_diff {

@@ -86,7 +86,7 @@ static int get_bool(const struct where *w, json_t *obj, const char *key, bool *o
     return 0;
 }
 
-static int read_process(const struct where *w, json_t *obj, struct gst_profile *p)
+static int read_process(struct where *w, json_t *obj, struct gst_profile *p)
 {
     struct gst_process proc = { .exe = "", .build_id = "", .go_version = "", .source = (char *)w->file };
     uint64_t pid;
@@ -106,6 +106,23 @@ static int read_process(const struct where *w, json_t *obj, struct gst_profile *
     return gst_profile_add_process(p, &proc, w->err);
 }
 
+/* Each element of arr (the array under key), an object, read by read;
+ * w->at names the element. */
+static int read_objects(struct where *w, json_t *arr, const char *key,
+                        int (*read)(struct where *, json_t *, struct gst_profile *),
+                        struct gst_profile *p)
+{
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        snprintf(w->at, sizeof w->at, "%s[%zu]", key, i);
+        json_t *obj = json_array_get(arr, i);
+        if (!json_is_object(obj))
+            return gr_fail(w->err, "%s: %s: expected an object", w->file, w->at);
+        if (read(w, obj, p) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int read_processes(struct where *w, json_t *root, struct gst_profile *p)
 {
     json_t *procs = json_object_get(root, "processes");
@@ -113,15 +130,7 @@ static int read_processes(struct where *w, json_t *root, struct gst_profile *p)
         return read_process(w, root, p);
     if (!json_is_array(procs))
         return bad(w, "processes", "an array");
-    for (size_t i = 0; i < json_array_size(procs); i++) {
-        snprintf(w->at, sizeof w->at, "processes[%zu]", i);
-        json_t *obj = json_array_get(procs, i);
-        if (!json_is_object(obj))
-            return gr_fail(w->err, "%s: %s: expected an object", w->file, w->at);
-        if (read_process(w, obj, p) < 0)
-            return -1;
-    }
-    return 0;
+    return read_objects(w, procs, "processes", read_process, p);
 }
 
 /* Durations: the measured sum is the mean times the timed calls (the mean
@@ -217,15 +226,7 @@ static int read_functions(struct where *w, json_t *root, struct gst_profile *p)
     w->at[0] = '\0';
     if (!json_is_array(funcs))
         return bad(w, "functions", "an array");
-    for (size_t i = 0; i < json_array_size(funcs); i++) {
-        snprintf(w->at, sizeof w->at, "functions[%zu]", i);
-        json_t *obj = json_array_get(funcs, i);
-        if (!json_is_object(obj))
-            return gr_fail(w->err, "%s: %s: expected an object", w->file, w->at);
-        if (read_function(w, obj, p) < 0)
-            return -1;
-    }
-    return 0;
+    return read_objects(w, funcs, "functions", read_function, p);
 }
 
 int gst_profile_read_json(const char *path, struct gst_profile *p, struct gr_error *err)

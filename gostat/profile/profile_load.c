@@ -29,22 +29,17 @@ static struct gst_pfunc func_of(const struct gst_stats *st, const struct gst_fun
 static int add_callers(struct gst_pfunc *pf, const struct gst_callgraph *cg,
                        const struct gst_func *f, struct gr_error *err)
 {
-    const struct gst_cg_arc **arcs;
-    long n = gst_callgraph_callers(cg, f, &arcs, err);
-    if (n < 0)
-        return -1;
+    const struct gst_cg_arc *arcs;
+    size_t n = gst_callgraph_callers(cg, f, &arcs);
     pf->has_callers = true;
-    pf->callers = calloc(n ? (size_t)n : 1, sizeof *pf->callers);
-    if (!pf->callers) {
-        free(arcs);
-        return gr_fail(err, "out of memory for %ld callers", n);
-    }
-    for (long i = 0; i < n; i++)
-        pf->callers[i] = (struct gst_parc){ .caller = (char *)arcs[i]->caller_name,
-                                            .calls = arcs[i]->calls, .time_known = true,
-                                            .total_ns = arcs[i]->total_ns };
-    pf->ncallers = (size_t)n;
-    free(arcs);
+    pf->callers = calloc(n ? n : 1, sizeof *pf->callers);
+    if (!pf->callers)
+        return gr_fail(err, "out of memory for %zu callers", n);
+    for (size_t i = 0; i < n; i++)
+        pf->callers[i] = (struct gst_parc){ .caller = (char *)arcs[i].caller_name,
+                                            .calls = arcs[i].calls, .time_known = true,
+                                            .total_ns = arcs[i].total_ns };
+    pf->ncallers = n;
     return 0;
 }
 
@@ -72,7 +67,7 @@ int gst_profile_add_stats(struct gst_profile *p, const struct gst_stats *st, str
         .source = (char *)st->path,
     };
     struct gst_callgraph cg;
-    if (gst_profile_add_process(p, &proc, err) < 0 || gst_callgraph_build(st, &cg, err) < 0)
+    if (gst_profile_add_process(p, &proc, err) < 0 || gst_callgraph_build(st, NULL, &cg, err) < 0)
         return -1;
     int rc = add_funcs(p, st, &cg, err);
     gst_callgraph_free(&cg);

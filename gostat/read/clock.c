@@ -11,7 +11,7 @@
 #define BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
 #define NOW_TRIES 5
 
-static bool read_boot_id(char *buf, size_t cap)
+bool gst_clock_boot_id(char *buf, size_t cap)
 {
     int fd = open(BOOT_ID_PATH, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -31,7 +31,7 @@ static bool same_boot(const struct gs_header *hdr)
     char mine[GS_BOOTID_MAX];
     if (memchr(hdr->boot_id, '\0', sizeof hdr->boot_id) == NULL || hdr->boot_id[0] == '\0')
         return false;
-    return read_boot_id(mine, sizeof mine) && strcmp(mine, hdr->boot_id) == 0;
+    return gst_clock_boot_id(mine, sizeof mine) && strcmp(mine, hdr->boot_id) == 0;
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -42,9 +42,9 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* A (TSC, CLOCK_MONOTONIC) pair: the clock read bracketed by two TSC
- * reads, the narrowest bracket of a few tries, its midpoint. */
-static void now_pair(uint64_t *tsc, uint64_t *ns)
+/* The narrowest bracket of a few tries, its midpoint: a descheduled
+ * thread widens one try, not all. */
+void gst_clock_now(uint64_t *tsc, uint64_t *ns)
 {
     uint64_t best = UINT64_MAX;
     for (int i = 0; i < NOW_TRIES; i++) {
@@ -61,7 +61,7 @@ static void now_pair(uint64_t *tsc, uint64_t *ns)
         *tsc = *ns = 0;
 }
 #else
-static void now_pair(uint64_t *tsc, uint64_t *ns)
+void gst_clock_now(uint64_t *tsc, uint64_t *ns)
 {
     *tsc = *ns = 0;
 }
@@ -82,7 +82,7 @@ struct gst_clock gst_clock_for(const struct gs_header *hdr)
         return c;
     if (same_boot(hdr)) {
         uint64_t tsc, ns;
-        now_pair(&tsc, &ns);
+        gst_clock_now(&tsc, &ns);
         if (rate(hdr->tsc0, hdr->mono0_ns, tsc, ns, &c.ns_per_tick)) {
             c.known = true;
             c.source = GST_CLOCK_THIS_BOOT;

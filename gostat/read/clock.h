@@ -6,6 +6,8 @@
 #include "format/gostat_format.h"
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #define GST_CLOCK_THIS_BOOT "this boot"
 #define GST_CLOCK_STARTUP "start-up calibration"
@@ -26,5 +28,13 @@ struct gst_clock gst_clock_for(const struct gs_header *hdr);
  * outputs whose durations must never decrease from one read to the next
  * (Prometheus counters); its baseline is at least GS_CALIBRATE_NS. */
 struct gst_clock gst_clock_startup(const struct gs_header *hdr);
+
+/* A (TSC, CLOCK_MONOTONIC ns) pair now: the clock read bracketed by two
+ * TSC reads; 0, 0 without a TSC. */
+void gst_clock_now(uint64_t *tsc, uint64_t *ns);
+
+/* This boot's id (/proc/sys/kernel/random/boot_id without its newline)
+ * into buf; false when it cannot be read. */
+bool gst_clock_boot_id(char *buf, size_t cap);
 
 #endif

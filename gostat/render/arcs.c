@@ -57,48 +57,51 @@ static void put_heading(FILE *out, const struct gst_func *f, enum gst_arc_side s
             side == GST_ARCS_CALLERS ? "CALLER" : "CALLEE");
 }
 
-static void put_callers(FILE *out, const struct gst_func *f, const struct gst_cg_arc **arcs,
-                        long n, const struct shares *w)
+static void put_callers(FILE *out, const struct gst_stats *st, const struct gst_callgraph *cg,
+                        const struct gst_func *f)
 {
+    struct gst_times t = gst_times_of(st, f);
+    struct shares w = { f->calls, t.known, t.total_ns };
+    const struct gst_cg_arc *arcs;
+    size_t n = gst_callgraph_callers(cg, f, &arcs);
     uint64_t in_arcs = 0;
-    for (long i = 0; i < n; i++) {
-        put_row(out, arcs[i]->calls, true, arcs[i]->total_ns, arcs[i]->caller_name, w);
-        in_arcs += arcs[i]->calls;
+    put_heading(out, f, GST_ARCS_CALLERS, &t);
+    for (size_t i = 0; i < n; i++) {
+        put_row(out, arcs[i].calls, true, arcs[i].total_ns, arcs[i].caller_name, &w);
+        in_arcs += arcs[i].calls;
     }
     if (f->timed && f->calls > in_arcs)
-        put_row(out, f->calls - in_arcs, false, 0, NO_ARC_NAME, w);
+        put_row(out, f->calls - in_arcs, false, 0, NO_ARC_NAME, &w);
     if (n == 0 && !f->timed)
         fputs("  (not timed: its calls are in no call path)\n", out);
 }
 
-static void put_callees(FILE *out, const struct gst_cg_arc **arcs, long n, const struct shares *w)
+/* The shares of calls are of the calls it made, those of time of its own. */
+static int put_callees(FILE *out, const struct gst_stats *st, const struct gst_callgraph *cg,
+                       const struct gst_func *f, struct gr_error *err)
 {
+    struct gst_times t = gst_times_of(st, f);
+    struct shares w = { 0, t.known, t.total_ns };
+    const struct gst_cg_arc **arcs;
+    long n = gst_callgraph_callees(cg, f->entry, &arcs, err);
+    if (n < 0)
+        return -1;
     for (long i = 0; i < n; i++)
-        put_row(out, arcs[i]->calls, true, arcs[i]->total_ns, arcs[i]->callee->name, w);
+        w.calls += arcs[i]->calls;
+    put_heading(out, f, GST_ARCS_CALLEES, &t);
+    for (long i = 0; i < n; i++)
+        put_row(out, arcs[i]->calls, true, arcs[i]->total_ns, arcs[i]->callee->name, &w);
     if (n == 0)
         fputs("  (none: it made no timed call)\n", out);
+    free(arcs);
+    return 0;
 }
 
 int gst_arcs_print(FILE *out, const struct gst_stats *st, const struct gst_callgraph *cg,
                    const struct gst_func *f, enum gst_arc_side side, struct gr_error *err)
 {
-    const struct gst_cg_arc **arcs;
-    struct gst_times t = gst_times_of(st, f);
-    long n = side == GST_ARCS_CALLERS ? gst_callgraph_callers(cg, f, &arcs, err)
-                                      : gst_callgraph_callees(cg, f->entry, &arcs, err);
-    if (n < 0)
-        return -1;
-    struct shares w = { f->calls, t.known, t.total_ns };
-    if (side == GST_ARCS_CALLEES) {
-        w.calls = 0;
-        for (long i = 0; i < n; i++)
-            w.calls += arcs[i]->calls;
-    }
-    put_heading(out, f, side, &t);
-    if (side == GST_ARCS_CALLERS)
-        put_callers(out, f, arcs, n, &w);
-    else
-        put_callees(out, arcs, n, &w);
-    free(arcs);
+    if (side == GST_ARCS_CALLEES)
+        return put_callees(out, st, cg, f, err);
+    put_callers(out, st, cg, f);
     return 0;
 }

@@ -35,7 +35,6 @@ struct writer {
     const struct gst_view *view;
     const struct gst_callgraph *cg;    /* NULL: no graph */
     struct gst_intern files, fns;
-    bool *selected;                    /* by st->funcs index: in view */
     struct gr_error *err;
 };
 
@@ -133,7 +132,7 @@ static int put_function(struct writer *w, const struct gst_func *f)
     long n = gst_callgraph_callees(w->cg, f->entry, &arcs, w->err);
     int rc = n < 0 ? -1 : 0;
     for (long i = 0; i < n && rc == 0; i++)
-        if (w->selected[arcs[i]->callee - w->st->funcs])
+        if (gst_callgraph_selected(w->cg, arcs[i]->callee))
             rc = put_call(w, f->line, arcs[i]);
     if (n >= 0)
         free(arcs);
@@ -174,7 +173,7 @@ static long foreign_arcs(struct writer *w, const struct gst_cg_arc ***out)
     long n = 0;
     for (size_t i = 0; i < w->cg->narcs; i++) {
         const struct gst_cg_arc *a = &w->cg->arcs[i];
-        if (w->selected[a->callee - w->st->funcs] &&
+        if (gst_callgraph_selected(w->cg, a->callee) &&
             (a->caller_entry == 0 || !bsearch(&a->caller_entry, entries, nv, sizeof *entries, by_entry)))
             (*out)[n++] = a;
     }
@@ -212,18 +211,6 @@ static struct costs sum_costs(const struct writer *w)
     return total;
 }
 
-/* Which functions are written: arcs are kept when their callee is. */
-static int prepare_graph(struct writer *w)
-{
-    size_t n = w->st->hdr.nfuncs ? w->st->hdr.nfuncs : 1;
-    w->selected = calloc(n, sizeof *w->selected);
-    if (!w->selected)
-        return gr_fail(w->err, "out of memory for %zu functions", n);
-    for (size_t i = 0; i < w->view->count; i++)
-        w->selected[w->view->funcs[i] - w->st->funcs] = true;
-    return 0;
-}
-
 static int write_all(struct writer *w, const char *exe)
 {
     put_header(w, exe, sum_costs(w));
@@ -254,13 +241,11 @@ int gst_callgrind_write(FILE *out, const struct gst_stats *st, const struct gst_
         return gr_fail(err, "out of memory for the exe name");
     if (gst_intern_init(&w.files, max, err) == 0) {
         if (gst_intern_init(&w.fns, max, err) == 0) {
-            if (!w.cg || prepare_graph(&w) == 0)
-                rc = write_all(&w, exe);
+            rc = write_all(&w, exe);
             gst_intern_free(&w.fns);
         }
         gst_intern_free(&w.files);
     }
-    free(w.selected);
     free(exe);
     return rc;
 }

@@ -15,8 +15,9 @@
 
 #include <stdio.h>
 
-/* Writes view's functions to out, with cg's arcs into them when cg is
- * not NULL and present. Returns 0, or -1 with err. */
+/* Writes view's functions to out, with cg's arcs into the functions cg
+ * selected when cg is not NULL and present (built with view as its
+ * request's). Returns 0, or -1 with err. */
 int gst_callgrind_write(FILE *out, const struct gst_stats *st, const struct gst_view *view,
                         const struct gst_callgraph *cg, struct gr_error *err);
 

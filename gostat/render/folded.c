@@ -58,7 +58,7 @@ int gst_folded_write(FILE *out, const struct gst_callgraph *cg, enum gst_folded_
             rc = gst_cg_path_of(cg, i, &p, err) < 0 ? -1 : put_path(out, &p, value, err);
     }
     gst_cg_path_free(&p);
-    uint64_t in_no_path = cg->path_overflow_calls;   /* those in no arc either are among them */
+    uint64_t in_no_path = cg->path_overflow_calls;
     if (rc == 0 && v == GST_FOLDED_CALLS && in_no_path > 0)
         fprintf(out, OVERFLOW_FRAME " %" PRIu64 "\n", in_no_path);
     return rc;

@@ -26,7 +26,8 @@ char *gst_folded_frame_name(const char *name);
 
 /* Writes one line per node of cg whose value, rounded, is above 0, in node
  * order; with GST_FOLDED_CALLS and calls in no path (cg's
- * path_overflow_calls + overflow_calls), a last line "(path overflow) N".
+ * path_overflow_calls, which hold overflow_calls), a last line
+ * "(path overflow) N".
  * Returns 0, or -1 with err. */
 int gst_folded_write(FILE *out, const struct gst_callgraph *cg, enum gst_folded_value v,
                      struct gr_error *err);

@@ -87,12 +87,11 @@ static void put_callers(FILE *out, const struct gst_callgraph *cg, const struct 
     if (!cg->present || !f->timed)
         return;
     fputs(",\"callers\":[", out);
-    size_t k = 0;
-    for (size_t i = 0; i < cg->narcs; i++) {
-        const struct gst_cg_arc *a = &cg->arcs[i];
-        if (a->callee != f)
-            continue;
-        fputs(k++ ? ",{\"name\":" : "{\"name\":", out);
+    const struct gst_cg_arc *arcs;
+    size_t n = gst_callgraph_callers(cg, f, &arcs);
+    for (size_t i = 0; i < n; i++) {
+        const struct gst_cg_arc *a = &arcs[i];
+        fputs(i ? ",{\"name\":" : "{\"name\":", out);
         gst_json_put_string(out, a->caller_name);
         if (a->caller_entry)
             fprintf(out, ",\"entry\":\"0x%" PRIx64 "\"", a->caller_entry);
@@ -181,7 +180,7 @@ void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view
     put_goroutines(out, st);
     struct gst_callgraph cg;
     struct gr_error err;
-    bool failed = gst_callgraph_build(st, &cg, &err) < 0;
+    bool failed = gst_callgraph_build(st, NULL, &cg, &err) < 0;
     put_call_paths(out, st, &cg, failed);
     fputs(",\"functions\":[", out);
     for (size_t i = 0; i < view->count; i++) {

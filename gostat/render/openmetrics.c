@@ -243,44 +243,74 @@ static void put_process(struct expo *x)
     }
 }
 
+/* One per-process family of one sample each: its header, then value for
+ * every process that wanted accepts. */
+static void put_process_family(struct expo *x, const struct family *fam,
+                               bool (*wanted)(const struct proc *),
+                               uint64_t (*value)(const struct proc *))
+{
+    put_header(x, fam);
+    for (size_t i = 0; i < x->s->nprocs; i++)
+        if (wanted(&x->procs[i]))
+            put_u64(x, fam, &x->procs[i], NULL, value(&x->procs[i]));
+}
+
+static bool goroutines_known(const struct proc *p)
+{
+    return p->goroutines.known;
+}
+
+static uint64_t goroutines_live(const struct proc *p)
+{
+    return p->goroutines.live;
+}
+
+static uint64_t goroutines_created(const struct proc *p)
+{
+    return p->goroutines.created;
+}
+
+static uint64_t goroutines_exited(const struct proc *p)
+{
+    return p->goroutines.exited;
+}
+
 static void put_goroutines(struct expo *x)
 {
-    put_header(x, &fam_goroutines);
-    for (size_t i = 0; i < x->s->nprocs; i++)
-        if (x->procs[i].goroutines.known)
-            put_u64(x, &fam_goroutines, &x->procs[i], NULL, x->procs[i].goroutines.live);
-    put_header(x, &fam_creations);
-    for (size_t i = 0; i < x->s->nprocs; i++)
-        if (x->procs[i].goroutines.known)
-            put_u64(x, &fam_creations, &x->procs[i], NULL, x->procs[i].goroutines.created);
-    put_header(x, &fam_exits);
-    for (size_t i = 0; i < x->s->nprocs; i++)
-        if (x->procs[i].goroutines.known)
-            put_u64(x, &fam_exits, &x->procs[i], NULL, x->procs[i].goroutines.exited);
+    put_process_family(x, &fam_goroutines, goroutines_known, goroutines_live);
+    put_process_family(x, &fam_creations, goroutines_known, goroutines_created);
+    put_process_family(x, &fam_exits, goroutines_known, goroutines_exited);
+}
+
+static bool timed(const struct proc *p)
+{
+    return p->st->timing;
+}
+
+static uint64_t sample_every(const struct proc *p)
+{
+    return p->st->hdr.sample_every > 1 ? p->st->hdr.sample_every : 1;
+}
+
+static uint64_t unmatched_returns(const struct proc *p)
+{
+    return p->st->drops.unmatched;
 }
 
 static void put_timing_health(struct expo *x)
 {
-    put_header(x, &fam_sample);
-    for (size_t i = 0; i < x->s->nprocs; i++) {
-        const struct gst_stats *st = x->procs[i].st;
-        if (st->timing)
-            put_u64(x, &fam_sample, &x->procs[i], NULL, st->hdr.sample_every > 1 ? st->hdr.sample_every : 1);
-    }
+    put_process_family(x, &fam_sample, timed, sample_every);
     put_header(x, &fam_drops);
     for (size_t i = 0; i < x->s->nprocs; i++) {
         const struct gst_drops *d = &x->procs[i].st->drops;
-        if (!x->procs[i].st->timing)
+        if (!timed(&x->procs[i]))
             continue;
         put_u64(x, &fam_drops, &x->procs[i], "reason=\"unwound\"", d->unwound);
         put_u64(x, &fam_drops, &x->procs[i], "reason=\"too_deep\"", d->too_deep);
         put_u64(x, &fam_drops, &x->procs[i], "reason=\"no_slot\"", d->no_slot);
         put_u64(x, &fam_drops, &x->procs[i], "reason=\"no_space\"", d->no_space);
     }
-    put_header(x, &fam_unmatched);
-    for (size_t i = 0; i < x->s->nprocs; i++)
-        if (x->procs[i].st->timing)
-            put_u64(x, &fam_unmatched, &x->procs[i], NULL, x->procs[i].st->drops.unmatched);
+    put_process_family(x, &fam_unmatched, timed, unmatched_returns);
 }
 
 /* Sets x->func to the labels of f's samples in p. */

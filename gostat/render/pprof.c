@@ -250,35 +250,19 @@ static void add_path_sample(struct builder *b, size_t i, struct gst_cg_path *p)
     s->values[VALUE_TIME] = clamp_i64(n->self_ns);
 }
 
-/* With --filter, a path is kept when its last function was selected. */
-static bool *selected_funcs(struct builder *b)
-{
-    bool *sel = calloc(b->st->hdr.nfuncs ? b->st->hdr.nfuncs : 1, sizeof *sel);
-    if (!sel) {
-        b->failed = true;
-        gr_fail(b->err, "out of memory for %u functions", b->st->hdr.nfuncs);
-        return NULL;
-    }
-    for (size_t i = 0; i < b->view->count; i++)
-        sel[b->view->funcs[i] - b->st->funcs] = true;
-    return sel;
-}
-
-/* Paths, then the selected functions no path holds (untimed ones), then
- * the calls whose path overflowed. */
+/* Paths (with --filter, those whose last function was selected), then
+ * the selected functions no path holds (untimed ones), then the calls
+ * whose path overflowed. */
 static void add_path_samples(struct builder *b)
 {
     struct gst_cg_path p = { 0 };
-    bool *sel = selected_funcs(b);
-    if (!sel)
-        return;
     for (size_t i = 0; i < b->cg->nnodes && !b->failed; i++)
-        if (sel[b->cg->nodes[i].func - b->st->funcs])
+        if (gst_callgraph_selected(b->cg, b->cg->nodes[i].func))
             add_path_sample(b, i, &p);
     for (size_t i = 0; i < b->view->count && !b->failed; i++)
         if (!b->view->funcs[i]->timed)
             add_flat_sample(b, b->view->funcs[i]);
-    uint64_t in_no_path = b->cg->path_overflow_calls;   /* those in no arc are among them */
+    uint64_t in_no_path = b->cg->path_overflow_calls;
     if (in_no_path > 0 && !b->failed) {
         struct sample *s = new_sample(b);
         if (s) {
@@ -287,7 +271,6 @@ static void add_path_samples(struct builder *b)
         }
     }
     gst_cg_path_free(&p);
-    free(sel);
 }
 
 /* The executable. Every location is already symbolized (has_*), so pprof
@@ -336,7 +319,7 @@ static void add_path_comments(struct builder *b)
                    "valued with its SELF time: flat is self time, cum inclusive time");
     add_comment(b, "frames are timed functions; a caller that ran untimed between two "
                    "is a frame of its own");
-    uint64_t in_no_path = b->cg->path_overflow_calls;   /* those in no arc are among them */
+    uint64_t in_no_path = b->cg->path_overflow_calls;
     if (in_no_path > 0)
         add_comment_f(b, "%" PRIu64 " calls did not fit in the path tables (at most %" PRIu64
                       " paths per thread): one sample '" OVERFLOW_FRAME "' with their calls, "

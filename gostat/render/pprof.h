@@ -19,8 +19,9 @@
 #include <stdio.h>
 
 /* Writes the profile of view's functions to out (with cg's paths whose
- * last function is in view, when cg is not NULL and present); name is
- * out's name for error messages. Returns 0, or -1 with err. */
+ * last function cg selected, when cg is not NULL and present: built with
+ * view as its request's); name is out's name for error messages. Returns
+ * 0, or -1 with err. */
 int gst_pprof_write(FILE *out, const char *name, const struct gst_stats *st,
                     const struct gst_view *view, const struct gst_callgraph *cg,
                     struct gr_error *err);

@@ -9,6 +9,7 @@
 #include "gostat/model/callgraph.h"
 #include "tests/unit/unit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +59,7 @@ static struct gst_callgraph build(struct gst_stats *st)
 {
     struct gst_callgraph cg;
     struct gr_error err;
-    CHECK_INT(gst_callgraph_build(st, &cg, &err), 0);
+    CHECK_INT(gst_callgraph_build(st, NULL, &cg, &err), 0);
     return cg;
 }
 
@@ -161,24 +162,24 @@ static void overflow_and_orphans(void)
     CHECK(node(&cg, B, 0x100, GST_CG_ROOT) == NULL);         /* the loop: no node */
     /* b's callers: a 8 (the loop's entries, which are still calls) and a 4
        through the arc table: one arc a -> b of 12 calls */
+    const struct gst_cg_arc *arcs;
+    size_t k = gst_callgraph_callers(&cg, &funcs[B], &arcs);
+    CHECK_U64(k, 1);
+    if (k == 1) {
+        CHECK_U64(arcs[0].calls, 12);
+        CHECK_U64(arcs[0].caller_entry, 0x100);
+    }
+    /* c's callers, by calls descending: (unknown) 3, b 2 */
+    k = gst_callgraph_callers(&cg, &funcs[C], &arcs);
+    CHECK_U64(k, 2);
+    if (k == 2) {
+        CHECK_STR(arcs[0].caller_name, GST_CG_UNKNOWN_NAME);
+        CHECK_U64(arcs[0].caller_entry, 0);
+        CHECK_STR(arcs[1].caller_name, "main.b");
+    }
     const struct gst_cg_arc **v;
     struct gr_error err;
-    long n = gst_callgraph_callers(&cg, &funcs[B], &v, &err);
-    CHECK_INT(n, 1);
-    if (n == 1) {
-        CHECK_U64(v[0]->calls, 12);
-        CHECK_U64(v[0]->caller_entry, 0x100);
-    }
-    free(v);
-    /* c's callers, by calls descending: (unknown) 3, b 2 */
-    n = gst_callgraph_callers(&cg, &funcs[C], &v, &err);
-    CHECK_INT(n, 2);
-    if (n == 2) {
-        CHECK_STR(v[0]->caller_name, GST_CG_UNKNOWN_NAME);
-        CHECK_U64(v[0]->caller_entry, 0);
-        CHECK_STR(v[1]->caller_name, "main.b");
-    }
-    free(v);
+    long n;
     /* a's callees: b 12 */
     n = gst_callgraph_callees(&cg, 0x100, &v, &err);
     CHECK_INT(n, 1);
@@ -186,7 +187,41 @@ static void overflow_and_orphans(void)
     gst_callgraph_free(&cg);
 }
 
+/* A request that requires paths fails on a file without them, naming
+ * it; one with a view selects only the view's functions (pprof's and
+ * callgrind's --filter), none the whole file. */
+static void request(void)
+{
+    struct gst_path e[] = {
+        path(KEY(1), 0, 0x410, A, 1, 100, 10),
+        path(KEY(2), KEY(1), 0x110, B, 3, 30, 20),
+    };
+    struct gst_stats st = stats(e, sizeof e / sizeof e[0]);
+    struct gst_callgraph cg;
+    struct gr_error err;
+    const struct gst_func *chosen[] = { &funcs[B] };
+    struct gst_view view = { .funcs = chosen, .count = 1 };
+    struct gst_cg_request req = { .required = true, .view = &view };
+    CHECK_INT(gst_callgraph_build(&st, &req, &cg, &err), 0);
+    CHECK(cg.present);
+    CHECK(!gst_callgraph_selected(&cg, &funcs[A]));
+    CHECK(gst_callgraph_selected(&cg, &funcs[B]));
+    CHECK(!gst_callgraph_selected(&cg, &funcs[C]));
+    CHECK_U64(cg.nnodes, 2);   /* the model itself is whole */
+    gst_callgraph_free(&cg);
+    cg = build(&st);
+    CHECK(gst_callgraph_selected(&cg, &funcs[A]) && gst_callgraph_selected(&cg, &funcs[C]));
+    gst_callgraph_free(&cg);
+    st.paths = false;
+    snprintf(st.path, sizeof st.path, "gostat.42");
+    CHECK_INT(gst_callgraph_build(&st, &req, &cg, &err), -1);
+    CHECK_STR(err.msg, "gostat.42: built without --call-graph: no call graph; rebuild with "
+                       "gorewrite --call-graph");
+    CHECK(!cg.present && cg.selected == NULL);
+}
+
 UNIT_CASES("callgraph",
            UNIT_CASE(no_paths),
+           UNIT_CASE(request),
            UNIT_CASE(rows_merged_by_key),
            UNIT_CASE(overflow_and_orphans));
