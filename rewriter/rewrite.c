@@ -16,7 +16,7 @@
 #include "rewriter/find/go_layout_check.h"
 #include "rewriter/find/go_runtime.h"
 #include "rewriter/find/go_version.h"
-#include "elf/layout_report.h"
+#include "elf/output_report.h"
 #include "rewriter/gen/segments.h"
 #include "rewriter/plan/plan.h"
 #include "rewriter/plan/report.h"
@@ -180,7 +180,7 @@ static int write_report(const char *path, const struct gr_elf *elf, const char *
                         const struct gr_elf_edit *edit, const struct gr_elf_written *written,
                         struct gr_error *err)
 {
-    if (gr_layout_report_write(path, elf, out_path, edit, written, err) == 0)
+    if (gr_output_report_write(path, elf, out_path, edit, written, err) == 0)
         return 0;
     unlink(out_path);
     return -1;
