@@ -19,7 +19,7 @@ struct gr_stats_image {
 };
 
 int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *prog,
-                         const struct gr_layout *l, struct gr_stats_image *img,
+                         const struct gr_segment_plan *l, struct gr_stats_image *img,
                          struct gr_error *err);
 void gr_stats_image_free(struct gr_stats_image *img);
 

@@ -169,7 +169,7 @@ static void patch_rel32(struct gr_codebuf *c, size_t field)
 struct func_ctx {
     const struct gr_go_layout *rt;
     const struct gr_plan_func *pf;
-    const struct gr_layout *layout;
+    const struct gr_segment_plan *seg;
     const struct gr_stub_routines *stubs;
     ZydisDecoder zy;          /* re-decodes the covered epilogue bytes */
     struct gr_insn check[GR_PROLOGUE_MAX_INSNS]; /* pf's check, decoded again */
@@ -185,7 +185,7 @@ struct func_ctx {
 /* The function's timing record: its offset in a row. */
 static uint32_t record_offset(const struct func_ctx *fc)
 {
-    return (uint32_t)gs_timing_offset(fc->layout->timing_off, fc->pf->timing);
+    return (uint32_t)gs_timing_offset(fc->seg->timing_off, fc->pf->timing);
 }
 
 /* reg = g, read from TLS with the program's own load (plan->tls_entry). */
@@ -238,7 +238,7 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
 static int emit_sample_test(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
                             struct gr_error *err)
 {
-    if (fc->layout->sample == 1)
+    if (fc->seg->sample == 1)
         return 0;                                   /* --time-all: every call */
     return JUMP(JS, back);
 }
@@ -249,12 +249,12 @@ static int emit_sample_test(struct gr_codebuf *c, const struct func_ctx *fc, uin
 static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
                           struct gr_error *err)
 {
-    if (fc->layout->sample == 1 && fc->layout->max_paths) {
+    if (fc->seg->sample == 1 && fc->seg->max_paths) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(GS_PATH_CALLEE_WORD(record_offset(fc)))));
         TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
         return JUMP(JMP, fc->stubs->time_enter);    /* gs_path_enter */
     }
-    if (fc->layout->sample == 1) {
+    if (fc->seg->sample == 1) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
         TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
         return JUMP(JMP, fc->stubs->time_enter);
@@ -266,7 +266,7 @@ static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint6
     patch_rel32(c, disp_field);                                     /* lea r13, [rip + D] */
     uint8_t desc[GS_DESC_SIZE];
     int64_t back_rel = (int64_t)(back - gr_code_here(c));
-    uint32_t counter = (uint32_t)gr_layout_counter(fc->layout, fc->pf->counter);
+    uint32_t counter = (uint32_t)gr_segments_counter(fc->seg, fc->pf->counter);
     uint32_t rec = record_offset(fc);
     memcpy(desc + GS_DESC_BACK, &back_rel, 8);
     memcpy(desc + GS_DESC_COUNTER, &counter, 4);
@@ -289,8 +289,8 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     struct labels lb = {.later = gr_code_here(c)};
     const struct gr_prologue *pro = &fc->pf->prologue;
     uint64_t back = fc->pf->func->entry + pro->len;
-    int64_t counter = (int64_t)gr_layout_counter(fc->layout, fc->pf->counter);
-    uint64_t shared_counter = gr_layout_row0(fc->layout) + (uint64_t)counter;
+    int64_t counter = (int64_t)gr_segments_counter(fc->seg, fc->pf->counter);
+    uint64_t shared_counter = gr_segments_row0(fc->seg) + (uint64_t)counter;
 
     for (unsigned i = 0; i < pro->ninsns; i++)                /* T: the check */
         TRY(gr_emit_relocated(c, &fc->check[i], err));
@@ -389,7 +389,7 @@ static int stack_abi(const struct func_ctx *fc)
 static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
                                struct gr_error *err)
 {
-    if (fc->layout->sample != 1) {                 /* emit_sample_test, to B not yet placed */
+    if (fc->seg->sample != 1) {                 /* emit_sample_test, to B not yet placed */
         TRY(JUMP(JS, lb->later));
         TRY(refer(lb, c, LABEL_B, err));
     }
@@ -466,8 +466,8 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     struct labels lb = {.later = gr_code_here(c)};
     const struct gr_prologue *pro = &fc->pf->prologue;
     uint64_t back = fc->pf->func->entry + pro->len;
-    int64_t counter = (int64_t)gr_layout_counter(fc->layout, fc->pf->counter);
-    uint64_t shared_counter = gr_layout_row0(fc->layout) + (uint64_t)counter;
+    int64_t counter = (int64_t)gr_segments_counter(fc->seg, fc->pf->counter);
+    uint64_t shared_counter = gr_segments_row0(fc->seg) + (uint64_t)counter;
 
     if (fc->plan->row_from_fs) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));   /* every thread is Go's */
@@ -598,11 +598,11 @@ static int decode_tls(const struct gr_elf *elf, const struct gr_plan *plan,
 }
 
 int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
-                            const struct gr_layout *l, const struct gr_stub_routines *stubs,
+                            const struct gr_segment_plan *seg, const struct gr_stub_routines *stubs,
                             struct gr_codebuf *code, struct gr_tramp_addrs *out,
                             struct gr_error *err)
 {
-    struct func_ctx fc = {.rt = plan->rt, .layout = l, .stubs = stubs, .ntls = plan->tls_ninsns,
+    struct func_ctx fc = {.rt = plan->rt, .seg = seg, .stubs = stubs, .ntls = plan->tls_ninsns,
                           .plan = plan};
     ZydisDecoderInit(&fc.zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
     if (decode_tls(elf, plan, fc.tls, err) < 0)
