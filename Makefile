@@ -87,7 +87,7 @@ $(BUILD)/tests/lief_check: TOOL_LIBS = -lLIEF -lstdc++ -lm
 # tests/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
 # like gorewrite (with SANITIZE under `make asan`).
 DWARFDUMP_OBJ := $(BUILD)/tests/dwarf/dwarfdump_funcs.o $(BUILD)/rewriter/find/dwarf_info.o \
-	$(BUILD)/rewriter/find/dwarf_layout.o $(BUILD)/rewriter/find/go_runtime.o \
+	$(BUILD)/rewriter/find/dwarf_offsets.o $(BUILD)/rewriter/find/runtime_offsets.o \
 	$(ERROR_OBJ) $(BUILD)/common/vec.o
 $(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
 $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)

@@ -1,7 +1,7 @@
 /* trampoline.c: the code that counts and times a call.
  *
  * Each thread owns a row of counters; its address is kept in the thread's
- * m.tls[1], reached through g (R14) -> g.m (see go_runtime.h). Go
+ * m.tls[1], reached through g (R14) -> g.m (see runtime_offsets.h). Go
  * allocates every m zeroed, so a thread starts with no row. In a program
  * without runtime/cgo (plan->row_from_fs) the runtime points FS at
  * &m.tls[1] on every thread it makes, and it makes them all, so the row is
@@ -90,7 +90,7 @@
 
 #include <string.h>
 
-#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/runtime_offsets.h"
 #include "format/gostat_format.h"
 #include "format/stub_abi.h"
 #include "common/x86.h"
@@ -167,7 +167,7 @@ static void patch_rel32(struct gr_codebuf *c, size_t field)
 #define JUMP(m, target) gr_emit_branch(c, ZYDIS_MNEMONIC_##m, (target), err)
 
 struct func_ctx {
-    const struct gr_go_layout *rt;
+    const struct gr_runtime_offsets *rt;
     const struct gr_plan_func *pf;
     const struct gr_segment_plan *seg;
     const struct gr_stub_routines *stubs;

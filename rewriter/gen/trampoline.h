@@ -1,4 +1,3 @@
-/* exported by rewriter/gen */
 /* trampoline.h: generating the code of the new RX segment (stage 4). */
 #ifndef GR_TRAMPOLINE_H
 #define GR_TRAMPOLINE_H

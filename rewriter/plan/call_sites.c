@@ -11,7 +11,6 @@
 
 #include <Zydis/Zydis.h>
 
-#include "rewriter/plan/plan.h"
 #include "common/vec.h"
 #include "common/x86.h"
 

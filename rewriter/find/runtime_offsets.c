@@ -1,4 +1,4 @@
-/* go_runtime.c: the table of verified g/m layouts (see go_runtime.h). To
+/* go_runtime.c: the table of verified g/m rows (see go_runtime.h). To
  * add a release: build any program with it, read the member offsets of
  * runtime.g and runtime.m from its DWARF (scripts/go_layout.py BINARY
  * prints all four; `gorewrite --print-layout` prints them as DWARF, the
@@ -52,7 +52,7 @@
  *         (runtime2.go: m lost a field before tls); its use is unchanged
  *         (sys_linux_amd64.s settls: FS points at &m.tls[1]). racectx is
  *         0x130 in 1.25 and 0x138 in 1.26 */
-#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/runtime_offsets.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -62,7 +62,7 @@
 #define ROW(mi, gm, hi, rc, tls) \
     {.minor = (mi), .g_m = (gm), .g_stack_hi = (hi), .g_racectx = (rc), .m_tls = (tls)}
 
-static const struct gr_go_layout layouts[] = {
+static const struct gr_runtime_offsets rows[] = {
     /* minor  g.m   stack.hi racectx m.tls */
     ROW(15, 0x30, 0x08, 0x130, 0x88),
     ROW(16, 0x30, 0x08, 0x130, 0x88),
@@ -79,7 +79,7 @@ static const struct gr_go_layout layouts[] = {
     ROW(27, 0x30, 0x08, 0x138, 0x80),
 };
 
-#define NLAYOUTS (sizeof layouts / sizeof layouts[0])
+#define NROWS (sizeof rows / sizeof rows[0])
 
 const char *gr_go_field_name(int field)
 {
@@ -94,7 +94,7 @@ void gr_go_found_set(struct gr_go_found *f, int field, uint32_t off)
     f->have |= 1u << field;
 }
 
-struct gr_go_found gr_go_layout_fields(const struct gr_go_layout *l)
+struct gr_go_found gr_offsets_as_found(const struct gr_runtime_offsets *l)
 {
     struct gr_go_found f = {.off = {l->g_m, l->g_stack_hi, l->g_racectx, l->m_tls, l->g_sig,
                                     l->g_sigcode0, l->g_sigcode1, l->g_sigpc},
@@ -104,32 +104,32 @@ struct gr_go_found gr_go_layout_fields(const struct gr_go_layout *l)
     return f;
 }
 
-const struct gr_go_layout *gr_go_layout(int minor)
+const struct gr_runtime_offsets *gr_offsets_row(int minor)
 {
-    for (size_t i = 0; i < NLAYOUTS; i++)
-        if (layouts[i].minor == minor)
-            return &layouts[i];
+    for (size_t i = 0; i < NROWS; i++)
+        if (rows[i].minor == minor)
+            return &rows[i];
     return NULL;
 }
 
-int gr_go_layout_newest(void)
+int gr_offsets_newest(void)
 {
-    return layouts[NLAYOUTS - 1].minor;
+    return rows[NROWS - 1].minor;
 }
 
 /* Runs of consecutive rows as ranges: "1.15-1.27". */
-const char *gr_go_layouts_known(void)
+const char *gr_offsets_known(void)
 {
     static char buf[256];
     size_t len = 0;
-    for (size_t i = 0; i < NLAYOUTS && len < sizeof buf; i++) {
+    for (size_t i = 0; i < NROWS && len < sizeof buf; i++) {
         size_t j = i;
-        while (j + 1 < NLAYOUTS && layouts[j + 1].minor == layouts[j].minor + 1)
+        while (j + 1 < NROWS && rows[j + 1].minor == rows[j].minor + 1)
             j++;
         int n = j == i ? snprintf(buf + len, sizeof buf - len, "%s1.%d", i ? ", " : "",
-                                  layouts[i].minor)
+                                  rows[i].minor)
                        : snprintf(buf + len, sizeof buf - len, "%s1.%d-1.%d", i ? ", " : "",
-                                  layouts[i].minor, layouts[j].minor);
+                                  rows[i].minor, rows[j].minor);
         len += n > 0 ? (size_t)n : 0;
         i = j;
     }
