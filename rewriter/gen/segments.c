@@ -18,12 +18,12 @@ static uint64_t rows_end(const struct gr_segment_plan *seg)
 
 /* The arc table takes the calls whose path did not fit, one entry per
  * call site (return address) and callee. In a large program most calls
- * overflow the paths (the Go 1.22 compiler: 340,000 contexts in one
- * compile of go/printer), so every arc it executes must fit here, or those
- * calls lose their arc and pay a whole page of probes each. Unless
- * --max-arcs sets it: GR_ARCS_PER_TIMED entries per timed function (that
- * compile executed about one arc per timed function), a power of two from
- * GR_MIN_ARCS to GR_MAX_ARCS, and at least a quarter of the path table. */
+ * overflow the paths, so every arc it executes must fit here, or those
+ * calls lose their arc and pay a whole page of probes each (the Go
+ * compiler's case: BENCHMARKS.md, "Why --call-graph cost the compiler").
+ * Unless --max-arcs sets it: GR_ARCS_PER_TIMED entries per timed function,
+ * a power of two from GR_MIN_ARCS to GR_MAX_ARCS, and at least a quarter
+ * of the path table. */
 #define GR_ARCS_PER_TIMED 4u
 
 static uint32_t default_max_arcs(const struct gr_segment_plan *seg)

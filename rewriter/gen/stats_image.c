@@ -1,8 +1,8 @@
 /* stats_image.c: lays out the stats file prefix described in
  * format/gostat_format.h for the instrumented functions, in counter order.
  * Each distinct file name and reason is stored once: a source file is
- * shared by all the functions in it (in a 47 MB program, 40,000 functions
- * but a few thousand files), and the output carries the table. Names are
+ * shared by all the functions in it (a large program has ten times more
+ * functions than files), and the output carries the table. Names are
  * nearly all distinct and go in as they come: glibc's hsearch hashes
  * mostly a key's last characters, and Go names share many endings. */
 #include "rewriter/gen/stats_image.h"
