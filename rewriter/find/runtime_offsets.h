@@ -1,10 +1,10 @@
 /* exported by rewriter/find */
-/* go_runtime.h: offsets inside the Go runtime's g and m structures that
- * the trampolines rely on, per Go release. The table in go_runtime.c holds
- * the rows verified per release (how, for each, is written there); the
- * program's own layout is also derived from the binary (its DWARF, its
- * runtime's type descriptors, its runtime.rt0_go code) and every source
- * must agree (go_layout_check.c). A wrong offset would make every
+/* runtime_offsets.h: the runtime offsets, offsets inside the Go runtime's
+ * g and m structures that the trampolines rely on, per Go release. The
+ * table in runtime_offsets.c holds the rows verified per release (how, for
+ * each: docs/runtime-offsets.md); the program's own offsets are also
+ * derived from the binary (its DWARF, its runtime's type descriptors, its
+ * runtime.rt0_go code) and every source must agree (offsets_decide.c). A wrong offset would make every
  * trampoline write into the wrong field of the runtime's g or m. */
 #ifndef GR_RUNTIME_OFFSETS_H
 #define GR_RUNTIME_OFFSETS_H

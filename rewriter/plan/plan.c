@@ -165,7 +165,7 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     memset(plan, 0, sizeof *plan);
     plan->rt = &prog->offsets;
     if (!plan->rt->minor)
-        return gr_fail(err, "%s: no runtime layout for %s", elf->path, prog->go_version);
+        return gr_fail(err, "%s: internal error: no runtime offsets decided for %s", elf->path, prog->go_version);
     plan->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *plan->funcs);
     if (!plan->funcs)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
