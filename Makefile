@@ -87,7 +87,7 @@ $(BUILD)/tests/lief_check: TOOL_LIBS = -lLIEF -lstdc++ -lm
 # tests/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
 # like gorewrite (with SANITIZE under `make asan`).
 DWARFDUMP_OBJ := $(BUILD)/tests/dwarf/dwarfdump_funcs.o $(BUILD)/rewriter/find/dwarf_info.o \
-	$(BUILD)/rewriter/find/dwarf_layout.o $(BUILD)/rewriter/find/go_runtime.o \
+	$(BUILD)/rewriter/find/dwarf_offsets.o $(BUILD)/rewriter/find/runtime_offsets.o \
 	$(ERROR_OBJ) $(BUILD)/common/vec.o
 $(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
 $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
@@ -245,7 +245,8 @@ FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -MMD -MP \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_ELF_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_elf.c \
-	$(filter-out rewriter/main.c rewriter/rewrite.c,$(REWRITER_SRC)))
+	$(filter-out rewriter/main.c rewriter/rewrite.c rewriter/gen/image.c rewriter/gen/stub_config.c, \
+	$(REWRITER_SRC)))
 FUZZ_STATS_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_statsfile.c \
 	$(filter-out gostat/main.c,$(GOSTAT_SRC)))
 FUZZ_STATS_OBJ += $(BUILD)/fuzz/gen/profile.pb-c.o

@@ -13,4 +13,9 @@
  * overflows; items is then untouched and still owned by the caller. */
 void *gr_vec_grow(void *items, size_t *cap, size_t need, size_t elem);
 
+/* Appends the elem bytes at value to the array whose pointer is at
+ * items_at (a T ** passed as void *), of *n elements with room for *cap:
+ * 0, or -1 when out of memory (the array, *n and *cap then untouched). */
+int gr_vec_append(void *items_at, size_t *n, size_t *cap, const void *value, size_t elem);
+
 #endif

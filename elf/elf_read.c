@@ -209,31 +209,47 @@ static int fail_libelf(const struct gr_elf *elf, const char *doing, struct gr_er
     return gr_fail(err, "%s: %s: %s", elf->path, doing, elf_errmsg(-1));
 }
 
+/* n zeroed entries (room for one at least), or NULL with err set. */
+static void *new_table(const struct gr_elf *elf, size_t n, size_t elem, struct gr_error *err)
+{
+    void *t = calloc(n ? n : 1, elem);
+    if (!t)
+        gr_fail(err, "%s: out of memory", elf->path);
+    return t;
+}
+
+/* Section i, its name from the section name table names. */
+static int read_section(struct gr_elf *elf, Elf *e, size_t names, size_t i, struct gr_error *err)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = elf_getscn(e, i);
+    if (!scn || !gelf_getshdr(scn, &sh))
+        return fail_libelf(elf, "reading a section header", err);
+    const char *name = elf_strptr(e, names, sh.sh_name);
+    struct gr_section *d = &elf->sections[i];
+    d->name = strdup(name ? name : "");
+    d->type = sh.sh_type;
+    d->flags = sh.sh_flags;
+    d->addr = sh.sh_addr;
+    d->offset = sh.sh_offset;
+    d->size = sh.sh_size;
+    elf->nsections = i + 1;
+    if (!d->name)
+        return gr_fail(err, "%s: out of memory", elf->path);
+    return 0;
+}
+
 static int read_sections(struct gr_elf *elf, Elf *e, struct gr_error *err)
 {
     size_t n = 0, names = 0;
     if (elf_getshdrnum(e, &n) != 0 || elf_getshdrstrndx(e, &names) != 0)
         return fail_libelf(elf, "reading the section header table", err);
-    elf->sections = calloc(n ? n : 1, sizeof *elf->sections);
+    elf->sections = new_table(elf, n, sizeof *elf->sections, err);
     if (!elf->sections)
-        return gr_fail(err, "%s: out of memory", elf->path);
-    for (size_t i = 0; i < n; i++) {
-        GElf_Shdr sh;
-        Elf_Scn *scn = elf_getscn(e, i);
-        if (!scn || !gelf_getshdr(scn, &sh))
-            return fail_libelf(elf, "reading a section header", err);
-        const char *name = elf_strptr(e, names, sh.sh_name);
-        struct gr_section *d = &elf->sections[i];
-        d->name = strdup(name ? name : "");
-        d->type = sh.sh_type;
-        d->flags = sh.sh_flags;
-        d->addr = sh.sh_addr;
-        d->offset = sh.sh_offset;
-        d->size = sh.sh_size;
-        elf->nsections = i + 1;
-        if (!d->name)
-            return gr_fail(err, "%s: out of memory", elf->path);
-    }
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (read_section(elf, e, names, i, err) < 0)
+            return -1;
     return 0;
 }
 
@@ -242,9 +258,9 @@ static int read_segments(struct gr_elf *elf, Elf *e, struct gr_error *err)
     size_t n = 0;
     if (elf_getphdrnum(e, &n) != 0)
         return fail_libelf(elf, "reading the program header table", err);
-    elf->segments = calloc(n ? n : 1, sizeof *elf->segments);
+    elf->segments = new_table(elf, n, sizeof *elf->segments, err);
     if (!elf->segments)
-        return gr_fail(err, "%s: out of memory", elf->path);
+        return -1;
     for (size_t i = 0; i < n; i++) {
         GElf_Phdr ph;
         if (!gelf_getphdr(e, (int)i, &ph))

@@ -1,7 +1,7 @@
 /* exported by elf */
 /* elf_read.h: the input ELF file, validated and parsed (stage 1 of the
  * pipeline). Holds the whole file in memory: later stages read function
- * bytes from it and elfpatch writes the output from it. */
+ * bytes from it and elf_write.c writes the output from it. */
 #ifndef GR_ELF_READ_H
 #define GR_ELF_READ_H
 

@@ -214,7 +214,7 @@ struct gs_stub_config {
     int64_t rw_rel;         /* start of the RW data segment (struct gs_private) */
     uint64_t shared_size;   /* bytes from rw + GS_PAGE: live page and rows */
     uint64_t blob_link_addr;/* link-time address of the blob, for load_bias */
-    uint64_t g_m;           /* Go runtime offsets (rewriter/go_runtime.c); */
+    uint64_t g_m;           /* Go runtime offsets (rewriter/find/runtime_offsets.c); */
     uint64_t g_stack_hi;    /* 64-bit so the assembly can add them directly */
     uint64_t g_slot;        /* g.racectx */
     uint64_t m_row;         /* m.tls[1] */

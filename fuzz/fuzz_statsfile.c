@@ -1,5 +1,5 @@
 /* fuzz_statsfile.c: libFuzzer harness over gostat's stats-file reader:
- * validation (layout.c), loading and counter snapshots (statsfile.c), and
+ * validation (statsfile_check.c), loading and counter snapshots (statsfile.c), and
  * the views and outputs built from a file that passed (view.c, json.c,
  * table.c, pprof.c, callgrind.c, openmetrics.c), and the call graph
  * (callgraph.c) with the outputs that read it (folded.c, arcs.c, pprof.c

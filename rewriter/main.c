@@ -5,9 +5,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/runtime_offsets.h"
 #include "format/gostat_format.h"
-#include "rewriter/print_layout.h"
+#include "rewriter/print_offsets.h"
 #include "rewriter/rewrite.h"
 #include "rewriter/gen/segments.h"
 #include "common/version.h"
@@ -108,7 +108,7 @@ static void usage(FILE *out)
             "\n"
             "Exit status: 0 written, 1 usage error, 2 input rejected or output not written.\n",
             DEFAULT_MAX_THREADS, DEFAULT_MAX_PATHS, MIN_PATHS, GR_MIN_ARCS, GR_MAX_ARCS, MIN_PATHS,
-            gr_go_layouts_known());
+            gr_offsets_known());
 }
 
 static int parse_number(const char *s, unsigned long max, uint32_t *out)
@@ -177,7 +177,7 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--version") == 0) {
             printf("gorewrite %s\nGo releases: %s verified, newer ones derived from the binary "
-                   "(linux/amd64)\n", GR_VERSION, gr_go_layouts_known());
+                   "(linux/amd64)\n", GR_VERSION, gr_offsets_known());
             return 0;
         } else if (strcmp(argv[i], "--max-threads") == 0 && i + 1 < argc) {
             if (parse_number(argv[++i], 4095, &threads) < 0) {
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
         opt.max_paths = max_paths;
     if (print_layout && npaths == 0) {
         struct gr_error err;
-        if (gr_print_layout(print_layout, opt.strict_release, stdout, &err) < 0) {
+        if (gr_print_offsets(print_layout, opt.strict_release, stdout, &err) < 0) {
             fprintf(stderr, "gorewrite: %s\n", err.msg);
             return EXIT_REJECTED;
         }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """go_layout.py BINARY: prints the runtime.g / runtime.m member offsets that
-rewriter/find/go_runtime.c needs (g.m, g.stack.hi, g.racectx, m.tls) and the
+rewriter/find/runtime_offsets.c needs (g.m, g.stack.hi, g.racectx, m.tls) and the
 signal fields of go_sigpanic.c (g.sig, g.sigcode0, g.sigcode1, g.sigpc), read from
 the binary's DWARF with objdump --dwarf=info. Used to verify a row of the
 layout table for a Go release (build any program with it, not stripped)."""

@@ -1,5 +1,5 @@
 /* statsfile.c: reading one stats file. Every size used for a read, an
- * allocation or a mapping comes from a header that gst_layout_check has
+ * allocation or a mapping comes from a header that gst_geometry_check has
  * already matched against the file's actual size (fstat), so a corrupt or
  * hostile file yields an error, never a huge allocation or a stray read. */
 #include "gostat/read/statsfile.h"
@@ -89,7 +89,7 @@ static int read_header(struct gst_stats *st, int fd, uint64_t *actual_size, stru
     memset(&st->hdr, 0, sizeof st->hdr);
     if (read_exact(fd, &st->hdr, want, 0) < 0)
         return gr_fail(err, "%s: cannot read header: %s", st->path, strerror(errno));
-    if (gst_layout_check(&st->hdr, *actual_size, st->path, err) < 0)
+    if (gst_geometry_check(&st->hdr, *actual_size, st->path, err) < 0)
         return -1;
     return check_prefix_allocated(st, &sb, err);
 }
@@ -114,11 +114,11 @@ static int convert_func(struct gst_stats *st, const struct gs_func *in, uint32_t
 {
     uint64_t size = st->hdr.strtab_size;
 
-    if (gst_layout_check_string(st->strtab, size, in->name_off, "name", index, st->path, err) < 0
-        || gst_layout_check_string(st->strtab, size, in->file_off, "file", index, st->path, err) < 0
-        || gst_layout_check_string(st->strtab, size, in->untimed_off, "untimed reason", index,
+    if (gst_geometry_check_string(st->strtab, size, in->name_off, "name", index, st->path, err) < 0
+        || gst_geometry_check_string(st->strtab, size, in->file_off, "file", index, st->path, err) < 0
+        || gst_geometry_check_string(st->strtab, size, in->untimed_off, "untimed reason", index,
                                    st->path, err) < 0
-        || gst_layout_check_timing_index(&st->hdr, in->timing, index, st->path, err) < 0)
+        || gst_geometry_check_timing_index(&st->hdr, in->timing, index, st->path, err) < 0)
         return -1;
     bool timed = st->timing && in->timing != GS_UNTIMED;
     st->funcs[index] = (struct gst_func){
@@ -172,7 +172,7 @@ static int load_syms(struct gst_stats *st, int fd, struct gr_error *err)
             return gr_fail(err, "%s: cannot read symbol table: %s", st->path, strerror(errno));
         for (uint32_t k = 0; k < n; k++) {
             uint32_t i = done + k;
-            if (gst_layout_check_string(st->strtab, h->strtab_size, chunk[k].name_off, "symbol name", i,
+            if (gst_geometry_check_string(st->strtab, h->strtab_size, chunk[k].name_off, "symbol name", i,
                                         st->path, err) < 0)
                 return -1;
             if (i > 0 && chunk[k].entry < st->syms[i - 1].entry)
@@ -194,7 +194,7 @@ static int map_counters(struct gst_stats *st, int fd, struct gr_error *err)
     uint64_t map_off = st->hdr.live_off - st->hdr.live_off % page;
 
     st->map_skew = (size_t)(st->hdr.live_off - map_off);
-    st->map_len = st->map_skew + (size_t)gst_layout_counter_area_size(&st->hdr);
+    st->map_len = st->map_skew + (size_t)gst_geometry_counter_area_size(&st->hdr);
     void *m = mmap(NULL, st->map_len, PROT_READ, MAP_SHARED, fd, (off_t)map_off);
     if (m == MAP_FAILED) {
         st->map = NULL;
@@ -414,7 +414,7 @@ static uint64_t bytes_to_touch(const struct gst_stats *st)
     const struct gs_header *h = &st->hdr;
     const unsigned char *live = st->map + st->map_skew;
     const unsigned char *rows = live + (h->rows_off - h->live_off);
-    uint64_t nrows = gst_layout_rows_in_use(h, load_u64(live + offsetof(struct gs_live, rows_claimed)));
+    uint64_t nrows = gst_geometry_rows_in_use(h, load_u64(live + offsetof(struct gs_live, rows_claimed)));
     uint64_t head = h->counts_off + (uint64_t)h->nfuncs * h->counter_size;
     uint64_t head_pages = (head + GS_PAGE - 1) / GS_PAGE;
     uint64_t pages = 1;
@@ -438,7 +438,7 @@ static void sum_counters(struct gst_stats *st)
     const unsigned char *live = st->map + st->map_skew;
     const unsigned char *rows = live + (h->rows_off - h->live_off);
     uint64_t claimed = load_u64(live + offsetof(struct gs_live, rows_claimed));
-    uint64_t nrows = gst_layout_rows_in_use(h, claimed);
+    uint64_t nrows = gst_geometry_rows_in_use(h, claimed);
 
     reset_sums(st);
     /* Row-major: each row is one contiguous run of counters. Row 0 holds

@@ -207,7 +207,7 @@ static int check_counter_area(const struct gs_header *h, const char *path, struc
     return check_path_geometry(h, path, err);
 }
 
-int gst_layout_check(const struct gs_header *hdr, uint64_t actual_size,
+int gst_geometry_check(const struct gs_header *hdr, uint64_t actual_size,
                      const char *path, struct gr_error *err)
 {
     if (check_identity(hdr, actual_size, path, err) < 0
@@ -219,7 +219,7 @@ int gst_layout_check(const struct gs_header *hdr, uint64_t actual_size,
     return 0;
 }
 
-int gst_layout_check_string(const char *strtab, uint64_t strtab_size,
+int gst_geometry_check_string(const char *strtab, uint64_t strtab_size,
                             uint32_t off, const char *what, uint32_t index,
                             const char *path, struct gr_error *err)
 {
@@ -234,18 +234,18 @@ int gst_layout_check_string(const char *strtab, uint64_t strtab_size,
     return 0;
 }
 
-uint64_t gst_layout_rows_in_use(const struct gs_header *hdr, uint64_t rows_claimed)
+uint64_t gst_geometry_rows_in_use(const struct gs_header *hdr, uint64_t rows_claimed)
 {
     uint64_t last = hdr->max_rows - 1;
     return (rows_claimed < last ? rows_claimed : last) + 1;
 }
 
-uint64_t gst_layout_counter_area_size(const struct gs_header *hdr)
+uint64_t gst_geometry_counter_area_size(const struct gs_header *hdr)
 {
     return hdr->rows_off - hdr->live_off + hdr->row_stride * hdr->max_rows;
 }
 
-int gst_layout_check_timing_index(const struct gs_header *hdr, uint32_t timing, uint32_t index,
+int gst_geometry_check_timing_index(const struct gs_header *hdr, uint32_t timing, uint32_t index,
                                   const char *path, struct gr_error *err)
 {
     if (!(hdr->flags & GS_HDR_TIMING) || timing == GS_UNTIMED || timing < hdr->ntimed)

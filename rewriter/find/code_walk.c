@@ -3,17 +3,6 @@
 
 #include <string.h>
 
-const struct gr_func *gr_func_named(const struct gr_program *prog, const char *name)
-{
-    size_t n = strlen(name);
-    for (size_t i = 0; i < prog->nfuncs; i++) {
-        const char *f = prog->funcs[i].name;
-        if (f && strncmp(f, name, n) == 0 && (f[n] == 0 || strcmp(f + n, ".abi0") == 0))
-            return &prog->funcs[i];
-    }
-    return NULL;
-}
-
 int gr_code_walk_start(struct gr_code_walk *w, const struct gr_elf *elf, const struct gr_func *f)
 {
     memset(w, 0, sizeof *w);

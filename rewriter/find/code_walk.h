@@ -1,6 +1,6 @@
 /* code_walk.h: decoding a runtime function of the input one instruction
- * at a time (Zydis), for the layout derivations (layout_code.c,
- * layout_types.c), and finding runtime functions by their pclntab name. */
+ * at a time (Zydis), for the runtime offsets' derivations (offsets_code.c,
+ * offsets_types.c). */
 #ifndef GR_CODE_WALK_H
 #define GR_CODE_WALK_H
 
@@ -10,7 +10,7 @@
 #include <Zydis/Zydis.h>
 
 #include "elf/elf_read.h"
-#include "rewriter/find/functions.h"
+#include "rewriter/find/program.h"
 
 struct gr_code_walk {
     ZydisDecoder zy;
@@ -21,9 +21,6 @@ struct gr_code_walk {
     ZydisDecodedInstruction insn;
     ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 };
-
-/* The function named name (or name.abi0), or NULL. */
-const struct gr_func *gr_func_named(const struct gr_program *prog, const char *name);
 
 /* Starts at f's entry; -1 when its bytes are not in the file. */
 int gr_code_walk_start(struct gr_code_walk *w, const struct gr_elf *elf, const struct gr_func *f);

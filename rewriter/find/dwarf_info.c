@@ -37,7 +37,7 @@
  * walk (so a corrupt sibling link cannot loop), nesting is bounded, and the
  * line decoder checks every read against the end of its unit. */
 #include "rewriter/find/dwarf_info.h"
-#include "rewriter/find/dwarf_layout.h"
+#include "rewriter/find/dwarf_offsets.h"
 #include "common/vec.h"
 
 #include <errno.h>
@@ -433,8 +433,8 @@ static int visit_die(struct walker *w, Dwarf_Die die, int depth)
             return -1;
         return walk_children(w, die, depth + 1);
     case DW_TAG_structure_type:
-        /* the runtime's g and m are top-level types (dwarf_layout.c) */
-        if (depth == 1 && gr_dwarf_layout_note(w->dbg, die, &w->members, &derr) != DW_DLV_OK)
+        /* the runtime's g and m are top-level types (dwarf_offsets.c) */
+        if (depth == 1 && gr_dwarf_offsets_note(w->dbg, die, &w->members, &derr) != DW_DLV_OK)
             return fail_dwarf(w, derr, "reading a structure's members");
         return 0;
     case DW_TAG_lexical_block:
@@ -1069,7 +1069,7 @@ int gr_dwarf_read_fd(const char *path, int fd, struct gr_dwarf_info *out, struct
         return -1;
     }
     out->present = 1;
-    out->layout = gr_dwarf_layout_found(&w.members);
+    out->offsets = gr_dwarf_offsets_found(&w.members);
     return 0;
 }
 

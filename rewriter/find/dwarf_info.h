@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/runtime_offsets.h"
 
 struct gr_dwarf_func {
     uint64_t low_pc;       /* entry address of the out-of-line code */
@@ -24,7 +24,7 @@ struct gr_dwarf_info {
     struct gr_dwarf_func *funcs; /* sorted by low_pc, unique low_pc */
     size_t nfuncs;
     int present;                 /* 0: the binary has no DWARF (not an error) */
-    struct gr_go_found layout;   /* offsets of runtime.g and runtime.m members */
+    struct gr_go_found offsets;  /* offsets of runtime.g and runtime.m members */
 };
 
 /* Reads DWARF of the ELF file at path. A binary without DWARF gives

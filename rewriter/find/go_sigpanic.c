@@ -1,7 +1,7 @@
 /* go_sigpanic.c: the runtime's signal-to-panic fields per release
  * (go_sigpanic.h), verified from each release's DWARF. The program's own
  * type descriptors (and DWARF when present) state them too, and
- * go_layout_check.c refuses a program where any two disagree. Go 1.16,
+ * offsets_decide.c refuses a program where any two disagree. Go 1.16,
  * 1.17, 1.18 and 1.20 have no row (no toolchain of them at hand): their
  * programs use what the binary states. */
 #include "rewriter/find/go_sigpanic.h"

@@ -7,15 +7,15 @@
  * fault address and the faulting PC in the goroutine, pushes the faulting
  * PC and continues at sigpanic0 (sigpanic in Go <= 1.16; preparePanic in
  * runtime/signal_amd64.go). Offsets were read from the DWARF of a binary
- * built by each release (scripts/go_layout.py); the program's layout
- * (gr_go_layout have_sig) takes them from the binary as well, checked
- * against this table (go_layout_check.c). */
+ * built by each release (scripts/go_layout.py); the program's runtime
+ * offsets (gr_runtime_offsets have_sig) take them from the binary as
+ * well, checked against this table (offsets_decide.c). */
 #ifndef GR_GO_SIGPANIC_H
 #define GR_GO_SIGPANIC_H
 
 #include <stdint.h>
 
-#include "rewriter/find/functions.h"
+#include "rewriter/find/program.h"
 
 struct gr_go_sigfields {
     int minor;           /* Go 1.<minor> */

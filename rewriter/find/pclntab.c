@@ -20,8 +20,8 @@ struct span {
     uint64_t size;
 };
 
-/* The per-format layout of the header, function table and _func. */
-struct layout {
+/* Where each format puts the header's, function table's and _func's fields. */
+struct pcln_format {
     int go12;                 /* Go 1.2-1.15: one flat table, offsets from its start */
     int word_functab;         /* functab entries are 2 x uintptr (Go <= 1.17) */
     int has_text_start;
@@ -33,10 +33,10 @@ struct layout {
     unsigned func_size;
 };
 
-static const struct layout layout_go12 = {1, 1, 0, 8, 24, 28, -1, -1, 40};
-static const struct layout layout_go116 = {0, 1, 0, 8, 24, 28, 36, -1, 44};
-static const struct layout layout_go118 = {0, 0, 1, 4, 20, 24, 32, -1, 40};
-static const struct layout layout_go120 = {0, 0, 1, 4, 20, 24, 32, 36, 44};
+static const struct pcln_format format_go12 = {1, 1, 0, 8, 24, 28, -1, -1, 40};
+static const struct pcln_format format_go116 = {0, 1, 0, 8, 24, 28, 36, -1, 44};
+static const struct pcln_format format_go118 = {0, 0, 1, 4, 20, 24, 32, -1, 40};
+static const struct pcln_format format_go120 = {0, 0, 1, 4, 20, 24, 32, 36, 44};
 
 static int span_u32(struct span s, uint64_t off, uint32_t *v)
 {
@@ -137,7 +137,7 @@ static int locate(const struct gr_elf *elf, struct span *s, uint64_t *addr)
  * number to an offset in filetab, the file names. */
 struct tables {
     struct span all, funcnames, cutab, filetab, pctab, functab, funcdata;
-    const struct layout *lay;
+    const struct pcln_format *fmt;
     uint64_t nfunc;
     uint64_t text_start;
 };
@@ -193,7 +193,7 @@ static uint64_t text_start(const struct gr_elf *elf, uint64_t field_addr)
 static int read_header(const struct gr_elf *elf, struct tables *t, struct gr_pclntab *tab,
                        struct gr_error *err)
 {
-    if (t->lay->go12)
+    if (t->fmt->go12)
         return read_header_go12(elf, t, err);
     uint64_t w[8];
     for (unsigned i = 0; i < 8; i++)
@@ -201,18 +201,18 @@ static int read_header(const struct gr_elf *elf, struct tables *t, struct gr_pcl
             return gr_fail(err, "%s: pclntab header truncated", elf->path);
     unsigned k = 2;                      /* after nfunc, nfiles */
     t->nfunc = w[0];
-    t->text_start = t->lay->has_text_start ? w[k++] : 0;
+    t->text_start = t->fmt->has_text_start ? w[k++] : 0;
     uint64_t funcname = w[k], cu = w[k + 1], filetab = w[k + 2], pctab = w[k + 3], pcln = w[k + 4];
     if (sub_span(t->all, funcname, &t->funcnames) < 0 || sub_span(t->all, cu, &t->cutab) < 0 ||
         sub_span(t->all, filetab, &t->filetab) < 0 || sub_span(t->all, pctab, &t->pctab) < 0 ||
         sub_span(t->all, pcln, &t->functab) < 0)
         return gr_fail(err, "%s: pclntab header offsets point outside the table", elf->path);
     t->funcdata = t->functab;
-    uint64_t entry_size = t->lay->word_functab ? 16 : 8;
+    uint64_t entry_size = t->fmt->word_functab ? 16 : 8;
     if (t->nfunc == 0 || t->nfunc > t->functab.size / entry_size - 1)
         return gr_fail(err, "%s: pclntab function count %llu does not fit the table",
                        elf->path, (unsigned long long)t->nfunc);
-    if (t->lay->has_text_start)
+    if (t->fmt->has_text_start)
         t->text_start = text_start(elf, tab->addr + 8 + 8 * 2);
     tab->text_start = t->text_start;
     return 0;
@@ -220,7 +220,7 @@ static int read_header(const struct gr_elf *elf, struct tables *t, struct gr_pcl
 
 static int functab_entry(const struct tables *t, uint64_t i, uint64_t *entry, uint64_t *funcoff)
 {
-    if (t->lay->word_functab)
+    if (t->fmt->word_functab)
         return span_u64(t->functab, i * 16, entry) | span_u64(t->functab, i * 16 + 8, funcoff);
     uint32_t e, f;
     if (span_u32(t->functab, i * 8, &e) < 0 || span_u32(t->functab, i * 8 + 4, &f) < 0)
@@ -241,7 +241,7 @@ static const char *file_name(const struct tables *t, uint32_t cu_off, int32_t fi
 
 static int decode_func(const struct tables *t, uint64_t funcoff, struct gr_pcln_func *f)
 {
-    const struct layout *l = t->lay;
+    const struct pcln_format *l = t->fmt;
     if (funcoff > t->funcdata.size || t->funcdata.size - funcoff < l->func_size)
         return -1;
     const uint8_t *p = t->funcdata.p + funcoff;
@@ -299,10 +299,10 @@ int gr_pclntab_read(const struct gr_elf *elf, struct gr_pclntab *tab, struct gr_
         return gr_fail(err, "%s: not a Go program (no pclntab found)", elf->path);
     memcpy(&tab->magic, t.all.p, 4);
     switch (tab->magic) {
-    case MAGIC_GO12: t.lay = &layout_go12; break;    /* Go 1.2-1.15 */
-    case MAGIC_GO116: t.lay = &layout_go116; break;  /* Go 1.16-1.17 */
-    case MAGIC_GO118: t.lay = &layout_go118; break;  /* Go 1.18-1.19 */
-    case MAGIC_GO120: t.lay = &layout_go120; break;  /* Go 1.20 and later */
+    case MAGIC_GO12: t.fmt = &format_go12; break;    /* Go 1.2-1.15 */
+    case MAGIC_GO116: t.fmt = &format_go116; break;  /* Go 1.16-1.17 */
+    case MAGIC_GO118: t.fmt = &format_go118; break;  /* Go 1.18-1.19 */
+    case MAGIC_GO120: t.fmt = &format_go120; break;  /* Go 1.20 and later */
     default:
         return gr_fail(err, "%s: unknown pclntab magic 0x%x", elf->path, tab->magic);
     }

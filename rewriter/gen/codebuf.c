@@ -58,22 +58,29 @@ static int reserve(struct gr_codebuf *c, size_t n, struct gr_error *err)
     return 0;
 }
 
-int gr_code_append(struct gr_codebuf *c, const void *bytes, size_t n, struct gr_error *err)
+/* n more bytes at the end, counted in len: where they start, or NULL. */
+static uint8_t *extend(struct gr_codebuf *c, size_t n, struct gr_error *err)
 {
     if (reserve(c, n, err) < 0)
-        return -1;
-    memcpy(c->bytes + c->len, bytes, n);
+        return NULL;
     c->len += n;
-    return 0;
+    return c->bytes + c->len - n;
+}
+
+int gr_code_append(struct gr_codebuf *c, const void *bytes, size_t n, struct gr_error *err)
+{
+    uint8_t *at = extend(c, n, err);
+    if (at)
+        memcpy(at, bytes, n);
+    return at ? 0 : -1;
 }
 
 int gr_code_fill(struct gr_codebuf *c, size_t n, uint8_t fill, struct gr_error *err)
 {
-    if (reserve(c, n, err) < 0)
-        return -1;
-    memset(c->bytes + c->len, fill, n);
-    c->len += n;
-    return 0;
+    uint8_t *at = extend(c, n, err);
+    if (at)
+        memset(at, fill, n);
+    return at ? 0 : -1;
 }
 
 int gr_code_pad(struct gr_codebuf *c, size_t align, uint8_t fill, struct gr_error *err)

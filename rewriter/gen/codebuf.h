@@ -1,4 +1,3 @@
-/* exported by rewriter/gen */
 /* codebuf.h: a growing buffer of machine code at a known run-time address,
  * written through the Zydis encoder (absolute-address requests, so every
  * rip-relative operand and branch is computed for where the code will run). */

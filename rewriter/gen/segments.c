@@ -11,127 +11,128 @@
 
 /* The RW segment: struct gs_private, struct gs_live, the rows, then the
  * goroutine timing stacks. */
-static uint64_t rows_end(const struct gr_layout *l)
+static uint64_t rows_end(const struct gr_segment_plan *seg)
 {
-    return 2 * GR_PAGE + (uint64_t)l->max_rows * l->row_stride;
+    return 2 * GR_PAGE + (uint64_t)seg->max_rows * seg->row_stride;
 }
 
 /* The arc table takes the calls whose path did not fit, one entry per
  * call site (return address) and callee. In a large program most calls
- * overflow the paths (the Go 1.22 compiler: 340,000 contexts in one
- * compile of go/printer), so every arc it executes must fit here, or those
- * calls lose their arc and pay a whole page of probes each. Unless
- * --max-arcs sets it: GR_ARCS_PER_TIMED entries per timed function (that
- * compile executed about one arc per timed function), a power of two from
- * GR_MIN_ARCS to GR_MAX_ARCS, and at least a quarter of the path table. */
+ * overflow the paths, so every arc it executes must fit here, or those
+ * calls lose their arc and pay a whole page of probes each (the Go
+ * compiler's case: BENCHMARKS.md, "Why --call-graph cost the compiler").
+ * Unless --max-arcs sets it: GR_ARCS_PER_TIMED entries per timed function,
+ * a power of two from GR_MIN_ARCS to GR_MAX_ARCS, and at least a quarter
+ * of the path table. */
 #define GR_ARCS_PER_TIMED 4u
 
-static uint32_t default_max_arcs(const struct gr_layout *l)
+static uint32_t default_max_arcs(const struct gr_segment_plan *seg)
 {
     uint32_t n = GR_MIN_ARCS;
-    while (n < GR_MAX_ARCS && n < (uint64_t)l->ntimed * GR_ARCS_PER_TIMED)
+    while (n < GR_MAX_ARCS && n < (uint64_t)seg->ntimed * GR_ARCS_PER_TIMED)
         n *= 2;
-    return l->max_paths / 4 > n ? l->max_paths / 4 : n;
+    return seg->max_paths / 4 > n ? seg->max_paths / 4 : n;
 }
 
 /* The path filter after the tables (private to the writer, stub_abi.h
  * GS_CFG_FILTER_*): one bit per group of GS_PATH_PROBES paths (the group
  * is full), then GS_FILTER_BITS_PER_PATH bits per path (a key's bit, set
  * when it is added). Bytes after the arc table. */
-static uint64_t full_bytes(const struct gr_layout *l)
+static uint64_t full_bytes(const struct gr_segment_plan *seg)
 {
-    uint64_t groups = (uint64_t)l->max_paths / GS_PATH_PROBES;
+    uint64_t groups = (uint64_t)seg->max_paths / GS_PATH_PROBES;
     return gr_align_up((groups + 7) / 8, 64);
 }
 
-static uint64_t filter_bytes(const struct gr_layout *l)
+static uint64_t filter_bytes(const struct gr_segment_plan *seg)
 {
-    return full_bytes(l) + (uint64_t)l->max_paths * GS_FILTER_BITS_PER_PATH / 8;
+    return full_bytes(seg) + (uint64_t)seg->max_paths * GS_FILTER_BITS_PER_PATH / 8;
 }
 
 /* Then the count of arcs taken (8 bytes) and, from the next page, the arc
  * index (stub_abi.h GS_ARCIDX_*): bytes from the filter's start to the
  * index, and the index's. The filter and the count are backed at a
  * thread's first timed call, the index a page at a time. */
-static uint64_t arcidx_start(const struct gr_layout *l)
+static uint64_t arcidx_start(const struct gr_segment_plan *seg)
 {
-    return gr_align_up(filter_bytes(l) + 8, GR_PAGE);
+    return gr_align_up(filter_bytes(seg) + 8, GR_PAGE);
 }
 
-static uint64_t arcidx_bytes(const struct gr_layout *l)
+static uint64_t arcidx_bytes(const struct gr_segment_plan *seg)
 {
-    return (uint64_t)l->max_arcs * GS_ARCIDX_SLOTS_PER_ARC * GS_ARCIDX_SLOT_SIZE;
+    return (uint64_t)seg->max_arcs * GS_ARCIDX_SLOTS_PER_ARC * GS_ARCIDX_SLOT_SIZE;
 }
 
-static uint64_t path_pages(struct gr_layout *l)
+static uint64_t path_pages(struct gr_segment_plan *seg)
 {
-    if (!l->max_paths) {
-        l->max_arcs = 0;
+    if (!seg->max_paths) {
+        seg->max_arcs = 0;
         return 0;
     }
-    if (!l->max_arcs)
-        l->max_arcs = default_max_arcs(l);
-    uint64_t tables = ((uint64_t)l->max_paths + l->max_arcs) * sizeof(struct gs_path);
-    return gr_align_up(tables + arcidx_start(l) + arcidx_bytes(l), GR_PAGE) / GR_PAGE;
+    if (!seg->max_arcs)
+        seg->max_arcs = default_max_arcs(seg);
+    uint64_t tables = ((uint64_t)seg->max_paths + seg->max_arcs) * sizeof(struct gs_path);
+    return gr_align_up(tables + arcidx_start(seg) + arcidx_bytes(seg), GR_PAGE) / GR_PAGE;
 }
 
 /* A row (gostat_format.h): drops and the page map, the counters, the
  * timing pages, then the path and arc tables. The map's size depends on
  * the row's, hence the loop. */
-static void plan_row(struct gr_layout *l)
+static void plan_row(struct gr_segment_plan *seg)
 {
-    uint64_t timing_pages = (l->ntimed + GS_TIMING_PER_PAGE - 1) / GS_TIMING_PER_PAGE;
-    uint64_t paths = path_pages(l);
+    uint64_t timing_pages = (seg->ntimed + GS_TIMING_PER_PAGE - 1) / GS_TIMING_PER_PAGE;
+    uint64_t paths = path_pages(seg);
     uint64_t head_pages = 1;
     for (;;) {
         uint64_t map_end = GS_ROW_PAGEMAP + head_pages + timing_pages + paths;
-        l->counts_off = gr_align_up(map_end, 64);
-        uint64_t need = gr_align_up(l->counts_off + 8ull * (l->nfuncs ? l->nfuncs : 1), GR_PAGE) / GR_PAGE;
+        seg->counts_off = gr_align_up(map_end, 64);
+        uint64_t need = gr_align_up(seg->counts_off + 8ull * (seg->nfuncs ? seg->nfuncs : 1), GR_PAGE) / GR_PAGE;
         if (need <= head_pages)
             break;
         head_pages = need;
     }
-    l->row_head = head_pages * GR_PAGE;
-    l->timing_off = l->row_head;
-    l->paths_off = (head_pages + timing_pages) * GR_PAGE;
-    l->arcs_off = l->paths_off + (uint64_t)l->max_paths * sizeof(struct gs_path);
-    l->full_off = l->arcs_off + (uint64_t)l->max_arcs * sizeof(struct gs_path);
-    l->filter_off = l->full_off + full_bytes(l);
-    l->arcidx_off = l->full_off + arcidx_start(l);
-    l->row_stride = (head_pages + timing_pages + paths) * GR_PAGE;
+    seg->row_head = head_pages * GR_PAGE;
+    seg->timing_off = seg->row_head;
+    seg->paths_off = (head_pages + timing_pages) * GR_PAGE;
+    seg->arcs_off = seg->paths_off + (uint64_t)seg->max_paths * sizeof(struct gs_path);
+    seg->full_off = seg->arcs_off + (uint64_t)seg->max_arcs * sizeof(struct gs_path);
+    seg->filter_off = seg->full_off + full_bytes(seg);
+    seg->arcidx_off = seg->full_off + arcidx_start(seg);
+    seg->row_stride = (head_pages + timing_pages + paths) * GR_PAGE;
 }
 
 /* The default mode's first-calls counters, private to the process (stub_abi.h
  * GS_CFG_FIRST_OFF): a u32 per function at half its counter's row offset. */
-static uint64_t first_calls_bytes(const struct gr_layout *l, int timing)
+static uint64_t first_calls_bytes(const struct gr_segment_plan *seg, int timing)
 {
-    if (!timing || l->sample != 0)
+    if (!timing || seg->sample != 0)
         return 0;
-    return gr_align_up((l->counts_off + 8ull * (l->nfuncs ? l->nfuncs : 1)) / 2, GR_PAGE);
+    return gr_align_up((seg->counts_off + 8ull * (seg->nfuncs ? seg->nfuncs : 1)) / 2, GR_PAGE);
 }
 
-int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed, uint32_t max_rows,
-                   int timing, struct gr_layout *l, struct gr_error *err)
+int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed,
+                      uint32_t max_rows, int timing, struct gr_segment_plan *seg,
+                      struct gr_error *err)
 {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
-    l->nfuncs = nfuncs;
-    l->ntimed = ntimed;
-    l->max_rows = max_rows;
-    if (!timing || l->sample != 1)
-        l->max_paths = 0;   /* call paths only when every call is timed */
-    plan_row(l);
-    l->rw_vaddr = gr_align_up(gr_elf_load_end(elf), GR_PAGE) + GR_PAGE;
-    while (rows_end(l) > MAX_REACH / 2 && l->max_rows > 2)
-        l->max_rows /= 2;   /* huge programs: fewer thread rows, still exact */
-    l->first_off = rows_end(l);   /* the shared part ends here */
-    l->slots_off = l->first_off + first_calls_bytes(l, timing);
-    l->nslots = timing ? GR_TIMING_STACKS : 0;
-    l->rw_memsz = l->slots_off;   /* the timing stacks are mapped at start-up */
-    l->rx_vaddr = gr_align_up(l->rw_vaddr + l->rw_memsz, GR_PAGE) + GR_PAGE;
-    l->rx_offset = gr_align_up(elf->size, GR_PAGE);
-    l->phdr_area = gr_align_up((uint64_t)(eh->e_phnum + 2) * sizeof(Elf64_Phdr), 64);
-    l->blob_addr = l->rx_vaddr + l->phdr_area;
-    if (l->rx_vaddr - elf->entry > MAX_REACH)
+    seg->nfuncs = nfuncs;
+    seg->ntimed = ntimed;
+    seg->max_rows = max_rows;
+    if (!timing || seg->sample != 1)
+        seg->max_paths = 0;   /* call paths only when every call is timed */
+    plan_row(seg);
+    seg->rw_vaddr = gr_align_up(gr_elf_load_end(elf), GR_PAGE) + GR_PAGE;
+    while (rows_end(seg) > MAX_REACH / 2 && seg->max_rows > 2)
+        seg->max_rows /= 2;   /* huge programs: fewer thread rows, still exact */
+    seg->first_off = rows_end(seg);   /* the shared part ends here */
+    seg->slots_off = seg->first_off + first_calls_bytes(seg, timing);
+    seg->nslots = timing ? GR_TIMING_STACKS : 0;
+    seg->rw_memsz = seg->slots_off;   /* the timing stacks are mapped at start-up */
+    seg->rx_vaddr = gr_align_up(seg->rw_vaddr + seg->rw_memsz, GR_PAGE) + GR_PAGE;
+    seg->rx_offset = gr_align_up(elf->size, GR_PAGE);
+    seg->phdr_area = gr_align_up((uint64_t)(eh->e_phnum + 2) * sizeof(Elf64_Phdr), 64);
+    seg->blob_addr = seg->rx_vaddr + seg->phdr_area;
+    if (seg->rx_vaddr - elf->entry > MAX_REACH)
         return gr_fail(err, "%s: program too large to reach new code with rel32 jumps", elf->path);
     return 0;
 }

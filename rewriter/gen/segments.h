@@ -13,7 +13,9 @@
 #include "elf/elf_read.h"
 #include "common/error.h"
 
-struct gr_layout {
+/* The segment plan: the RW segment's rows and offsets, and where both
+ * segments go. */
+struct gr_segment_plan {
     uint32_t nfuncs;          /* instrumented functions (counters per row) */
     uint32_t ntimed;          /* timed functions (timing records per row) */
     uint32_t max_rows;        /* counter rows, the shared row 0 included */
@@ -55,18 +57,19 @@ struct gr_layout {
                                     stack reserves GS_SLOT_SIZE of address
                                     space (256 GiB in all, MAP_NORESERVE) */
 
-int gr_layout_plan(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed, uint32_t max_rows,
-                   int timing, struct gr_layout *l, struct gr_error *err);
+/* Fills *seg (whose sample, max_paths and max_arcs the caller set) for
+ * nfuncs instrumented and ntimed timed functions. */
+int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed,
+                      uint32_t max_rows, int timing, struct gr_segment_plan *seg,
+                      struct gr_error *err);
 
-/* Addresses the trampolines use. */
-static inline uint64_t gr_layout_rows_base_slot(const struct gr_layout *l) { return l->rw_vaddr; }
-static inline uint64_t gr_layout_rows_claimed(const struct gr_layout *l) { return l->rw_vaddr + GR_PAGE; }
-static inline uint64_t gr_layout_row0(const struct gr_layout *l) { return l->rw_vaddr + 2 * GR_PAGE; }
+/* The shared row 0's address, for the trampolines. */
+static inline uint64_t gr_segments_row0(const struct gr_segment_plan *seg) { return seg->rw_vaddr + 2 * GR_PAGE; }
 
 /* Offset in a row of function counter i (timing records: gs_timing_offset). */
-static inline uint64_t gr_layout_counter(const struct gr_layout *l, uint32_t i)
+static inline uint64_t gr_segments_counter(const struct gr_segment_plan *seg, uint32_t i)
 {
-    return l->counts_off + 8ull * i;
+    return seg->counts_off + 8ull * i;
 }
 
 #endif

@@ -1,8 +1,8 @@
 /* stats_image.c: lays out the stats file prefix described in
  * format/gostat_format.h for the instrumented functions, in counter order.
  * Each distinct file name and reason is stored once: a source file is
- * shared by all the functions in it (in a 47 MB program, 40,000 functions
- * but a few thousand files), and the output carries the table. Names are
+ * shared by all the functions in it (a large program has ten times more
+ * functions than files), and the output carries the table. Names are
  * nearly all distinct and go in as they come: glibc's hsearch hashes
  * mostly a key's last characters, and Go names share many endings. */
 #include "rewriter/gen/stats_image.h"
@@ -74,47 +74,47 @@ static int add_shared_string(struct strings *st, const char *s, uint32_t *off)
 }
 
 static void fill_counting(struct gs_header *h, const struct gr_program *prog,
-                          const struct gr_layout *l, size_t strtab_off, size_t strtab_size)
+                          const struct gr_segment_plan *seg, size_t strtab_off, size_t strtab_size)
 {
     memcpy(h->magic, GS_MAGIC, GS_MAGIC_LEN);
     h->version = GS_VERSION;
     h->header_size = sizeof *h;
-    h->nfuncs = l->nfuncs;
+    h->nfuncs = seg->nfuncs;
     h->functab_off = sizeof *h;
     h->strtab_off = strtab_off;
     h->strtab_size = strtab_size;
     h->live_off = gr_align_up(strtab_off + strtab_size, GS_PAGE);
     h->rows_off = h->live_off + GS_PAGE;
-    h->row_stride = l->row_stride;
-    h->max_rows = l->max_rows;
+    h->row_stride = seg->row_stride;
+    h->max_rows = seg->max_rows;
     h->counter_size = sizeof(struct gs_counter);
-    h->counts_off = l->counts_off;
-    h->file_size = h->rows_off + (uint64_t)l->max_rows * l->row_stride;
+    h->counts_off = seg->counts_off;
+    h->file_size = h->rows_off + (uint64_t)seg->max_rows * seg->row_stride;
     snprintf(h->build_id, GS_BUILDID_MAX, "%s", prog->build_id);
     snprintf(h->go_version, GS_GOVERSION_MAX, "%s", prog->go_version);
 }
 
 static void fill_header(struct gs_header *h, const struct gr_program *prog,
-                        const struct gr_layout *l, size_t strtab_off, size_t strtab_size)
+                        const struct gr_segment_plan *seg, size_t strtab_off, size_t strtab_size)
 {
-    fill_counting(h, prog, l, strtab_off, strtab_size);
-    if (!l->nslots)
+    fill_counting(h, prog, seg, strtab_off, strtab_size);
+    if (!seg->nslots)
         return;
     h->flags |= GS_HDR_TIMING;
-    h->ntimed = l->ntimed;
+    h->ntimed = seg->ntimed;
     h->timing_size = sizeof(struct gs_timing);
-    h->timing_off = l->timing_off;
-    h->sample_every = l->sample;
-    if (l->sample == 0)
+    h->timing_off = seg->timing_off;
+    h->sample_every = seg->sample;
+    if (seg->sample == 0)
         h->flags |= GS_HDR_ADAPTIVE;
-    if (!l->max_paths)
+    if (!seg->max_paths)
         return;
     h->flags |= GS_HDR_PATHS | GS_HDR_PATH_TOTALS;
     h->path_size = sizeof(struct gs_path);
-    h->paths_off = l->paths_off;
-    h->arcs_off = l->arcs_off;
-    h->max_paths = l->max_paths;
-    h->max_arcs = l->max_arcs;
+    h->paths_off = seg->paths_off;
+    h->arcs_off = seg->arcs_off;
+    h->max_paths = seg->max_paths;
+    h->max_arcs = seg->max_arcs;
 }
 
 /* Every function of the program, for return addresses: the instrumented
@@ -155,22 +155,22 @@ static int fill_functions(const struct gr_plan *plan, struct gs_func *tab, struc
 }
 
 int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *prog,
-                         const struct gr_layout *l, struct gr_stats_image *img,
+                         const struct gr_segment_plan *seg, struct gr_stats_image *img,
                          struct gr_error *err)
 {
-    int paths = l->max_paths > 0;
+    int paths = seg->max_paths > 0;
     size_t nsyms = paths ? plan->nfuncs : 0;
     size_t strtab_max = strings_size(plan, paths);
     if (strtab_max > UINT32_MAX || nsyms > GS_MAX_FUNCS)
         return gr_fail(err, "function names too large for the stats format");
-    size_t syms_off = sizeof(struct gs_header) + (size_t)l->nfuncs * sizeof(struct gs_func);
+    size_t syms_off = sizeof(struct gs_header) + (size_t)seg->nfuncs * sizeof(struct gs_func);
     size_t strtab_off = syms_off + nsyms * sizeof(struct gs_sym);
     img->bytes = calloc(1, strtab_off + strtab_max);
     if (!img->bytes)
         return gr_fail(err, "out of memory for the stats image");
     /* at most 2 shared strings per function: file, why untimed */
     struct strings st = {.bytes = img->bytes + strtab_off, .used = 1};
-    if (!hcreate_r(2 * (size_t)l->nfuncs + 1, &st.seen)) {
+    if (!hcreate_r(2 * (size_t)seg->nfuncs + 1, &st.seen)) {
         gr_stats_image_free(img);
         return gr_fail(err, "out of memory for the stats image");
     }
@@ -183,7 +183,7 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
         return gr_fail(err, "internal error: string table of the stats image is full");
     img->len = strtab_off + st.used;
     struct gs_header *h = (struct gs_header *)img->bytes;
-    fill_header(h, prog, l, strtab_off, st.used);
+    fill_header(h, prog, seg, strtab_off, st.used);
     if (paths) {
         h->syms_off = syms_off;
         h->nsyms = (uint32_t)nsyms;

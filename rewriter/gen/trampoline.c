@@ -1,7 +1,7 @@
 /* trampoline.c: the code that counts and times a call.
  *
  * Each thread owns a row of counters; its address is kept in the thread's
- * m.tls[1], reached through g (R14) -> g.m (see go_runtime.h). Go
+ * m.tls[1], reached through g (R14) -> g.m (see runtime_offsets.h). Go
  * allocates every m zeroed, so a thread starts with no row. In a program
  * without runtime/cgo (plan->row_from_fs) the runtime points FS at
  * &m.tls[1] on every thread it makes, and it makes them all, so the row is
@@ -90,7 +90,7 @@
 
 #include <string.h>
 
-#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/runtime_offsets.h"
 #include "format/gostat_format.h"
 #include "format/stub_abi.h"
 #include "common/x86.h"
@@ -167,9 +167,9 @@ static void patch_rel32(struct gr_codebuf *c, size_t field)
 #define JUMP(m, target) gr_emit_branch(c, ZYDIS_MNEMONIC_##m, (target), err)
 
 struct func_ctx {
-    const struct gr_go_layout *rt;
+    const struct gr_runtime_offsets *rt;
     const struct gr_plan_func *pf;
-    const struct gr_layout *layout;
+    const struct gr_segment_plan *seg;
     const struct gr_stub_routines *stubs;
     ZydisDecoder zy;          /* re-decodes the covered epilogue bytes */
     struct gr_insn check[GR_PROLOGUE_MAX_INSNS]; /* pf's check, decoded again */
@@ -185,7 +185,7 @@ struct func_ctx {
 /* The function's timing record: its offset in a row. */
 static uint32_t record_offset(const struct func_ctx *fc)
 {
-    return (uint32_t)gs_timing_offset(fc->layout->timing_off, fc->pf->timing);
+    return (uint32_t)gs_timing_offset(fc->seg->timing_off, fc->pf->timing);
 }
 
 /* reg = g, read from TLS with the program's own load (plan->tls_entry). */
@@ -198,15 +198,33 @@ static int load_tls_g(struct gr_codebuf *c, const struct func_ctx *fc, ZydisRegi
     return 0;
 }
 
+/* Offset in a row of fc's function counter. */
+static int64_t counter_offset(const struct func_ctx *fc)
+{
+    return (int64_t)gr_segments_counter(fc->seg, fc->pf->counter);
+}
+
+/* With the thread's row in R12, or 0 for none (to S, the slow paths):
+ * I, the count in the row. */
+static int emit_count(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
+                      struct gr_error *err)
+{
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(JUMP(JZ, lb->later));
+    TRY(refer(lb, c, LABEL_S, err));
+    place(lb, c, LABEL_I);
+    return GR_EMIT(c, err, INC, GR_MEM(R12, counter_offset(fc)));
+}
+
 /* The slow paths of both entry trampolines. S: the thread has no row
  * yet: gs_claim_row returns one in R12 (0 when they are used up), which is
  * kept in m.tls[1] (g taken from R14, or from TLS when g_from_tls), and the
  * count goes to I. L: no row (or no g or m): the shared row 0, with a
  * locked increment, then on to next. */
 static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
-                           int g_from_tls, uint64_t shared_counter, uint64_t next,
-                           struct gr_error *err)
+                           int g_from_tls, uint64_t next, struct gr_error *err)
 {
+    uint64_t shared_counter = gr_segments_row0(fc->seg) + (uint64_t)counter_offset(fc);
     place(lb, c, LABEL_S);
     TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb->later)));
     TRY(refer(lb, c, LABEL_C, err));
@@ -238,7 +256,7 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
 static int emit_sample_test(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
                             struct gr_error *err)
 {
-    if (fc->layout->sample == 1)
+    if (fc->seg->sample == 1)
         return 0;                                   /* --time-all: every call */
     return JUMP(JS, back);
 }
@@ -249,12 +267,12 @@ static int emit_sample_test(struct gr_codebuf *c, const struct func_ctx *fc, uin
 static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
                           struct gr_error *err)
 {
-    if (fc->layout->sample == 1 && fc->layout->max_paths) {
+    if (fc->seg->sample == 1 && fc->seg->max_paths) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(GS_PATH_CALLEE_WORD(record_offset(fc)))));
         TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
         return JUMP(JMP, fc->stubs->time_enter);    /* gs_path_enter */
     }
-    if (fc->layout->sample == 1) {
+    if (fc->seg->sample == 1) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
         TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
         return JUMP(JMP, fc->stubs->time_enter);
@@ -266,7 +284,7 @@ static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint6
     patch_rel32(c, disp_field);                                     /* lea r13, [rip + D] */
     uint8_t desc[GS_DESC_SIZE];
     int64_t back_rel = (int64_t)(back - gr_code_here(c));
-    uint32_t counter = (uint32_t)gr_layout_counter(fc->layout, fc->pf->counter);
+    uint32_t counter = (uint32_t)counter_offset(fc);
     uint32_t rec = record_offset(fc);
     memcpy(desc + GS_DESC_BACK, &back_rel, 8);
     memcpy(desc + GS_DESC_COUNTER, &counter, 4);
@@ -289,8 +307,6 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     struct labels lb = {.later = gr_code_here(c)};
     const struct gr_prologue *pro = &fc->pf->prologue;
     uint64_t back = fc->pf->func->entry + pro->len;
-    int64_t counter = (int64_t)gr_layout_counter(fc->layout, fc->pf->counter);
-    uint64_t shared_counter = gr_layout_row0(fc->layout) + (uint64_t)counter;
 
     for (unsigned i = 0; i < pro->ninsns; i++)                /* T: the check */
         TRY(gr_emit_relocated(c, &fc->check[i], err));
@@ -305,16 +321,12 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     }
-    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, lb.later));
-    TRY(refer(&lb, c, LABEL_S, err));
-    place(&lb, c, LABEL_I);
-    TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
+    TRY(emit_count(c, fc, &lb, err));
     if (fc->pf->timing != GR_UNTIMED)
         TRY(emit_time_entry(c, fc, back, err));
     else
         TRY(JUMP(JMP, back));
-    TRY(emit_slow_paths(c, fc, &lb, 0, shared_counter, back, err));
+    TRY(emit_slow_paths(c, fc, &lb, 0, back, err));
     resolve(&lb, c);
     return 0;
 }
@@ -389,7 +401,7 @@ static int stack_abi(const struct func_ctx *fc)
 static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
                                struct gr_error *err)
 {
-    if (fc->layout->sample != 1) {                 /* emit_sample_test, to B not yet placed */
+    if (fc->seg->sample != 1) {                 /* emit_sample_test, to B not yet placed */
         TRY(JUMP(JS, lb->later));
         TRY(refer(lb, c, LABEL_B, err));
     }
@@ -466,8 +478,6 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     struct labels lb = {.later = gr_code_here(c)};
     const struct gr_prologue *pro = &fc->pf->prologue;
     uint64_t back = fc->pf->func->entry + pro->len;
-    int64_t counter = (int64_t)gr_layout_counter(fc->layout, fc->pf->counter);
-    uint64_t shared_counter = gr_layout_row0(fc->layout) + (uint64_t)counter;
 
     if (fc->plan->row_from_fs) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));   /* every thread is Go's */
@@ -482,11 +492,7 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         TRY(refer(&lb, c, LABEL_L, err));
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     }
-    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, lb.later));
-    TRY(refer(&lb, c, LABEL_S, err));
-    place(&lb, c, LABEL_I);
-    TRY(GR_EMIT(c, err, INC, GR_MEM(R12, counter)));
+    TRY(emit_count(c, fc, &lb, err));
     int timed = fc->pf->timing != GR_UNTIMED;
     if (timed)
         TRY(emit_leaf_time_test(c, fc, &lb, err));
@@ -506,7 +512,7 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         TRY(gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err)); /* what the jmp back would run next: one taken branch less */
     else if (!pro->ends_flow)
         TRY(JUMP(JMP, back));
-    TRY(emit_slow_paths(c, fc, &lb, 1, shared_counter, body, err));
+    TRY(emit_slow_paths(c, fc, &lb, 1, body, err));
     if (timed) {
         place(&lb, c, LABEL_T);
         TRY(emit_time_call(c, fc, body, err));
@@ -598,11 +604,11 @@ static int decode_tls(const struct gr_elf *elf, const struct gr_plan *plan,
 }
 
 int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
-                            const struct gr_layout *l, const struct gr_stub_routines *stubs,
+                            const struct gr_segment_plan *seg, const struct gr_stub_routines *stubs,
                             struct gr_codebuf *code, struct gr_tramp_addrs *out,
                             struct gr_error *err)
 {
-    struct func_ctx fc = {.rt = plan->rt, .layout = l, .stubs = stubs, .ntls = plan->tls_ninsns,
+    struct func_ctx fc = {.rt = plan->rt, .seg = seg, .stubs = stubs, .ntls = plan->tls_ninsns,
                           .plan = plan};
     ZydisDecoderInit(&fc.zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
     if (decode_tls(elf, plan, fc.tls, err) < 0)

@@ -1,4 +1,3 @@
-/* exported by rewriter/gen */
 /* trampoline.h: generating the code of the new RX segment (stage 4). */
 #ifndef GR_TRAMPOLINE_H
 #define GR_TRAMPOLINE_H
@@ -26,7 +25,7 @@ struct gr_tramp_addrs {
  * trampoline per patched return into code (whose base is where they will
  * run), recording their addresses in out. */
 int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
-                            const struct gr_layout *l, const struct gr_stub_routines *stubs,
+                            const struct gr_segment_plan *l, const struct gr_stub_routines *stubs,
                             struct gr_codebuf *code, struct gr_tramp_addrs *out,
                             struct gr_error *err);
 

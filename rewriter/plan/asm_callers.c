@@ -18,12 +18,7 @@ static int is_asm_file(const char *file)
 
 static int add(struct gr_asm_targets *t, uint64_t addr)
 {
-    uint64_t *a = gr_vec_grow(t->addr, &t->cap, t->n + 1, sizeof *a);
-    if (!a)
-        return -1;
-    t->addr = a;
-    t->addr[t->n++] = addr;
-    return 0;
+    return gr_vec_append(&t->addr, &t->n, &t->cap, &addr, sizeof addr);
 }
 
 /* The calls and jumps of f that leave it. */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "elf/elf_read.h"
-#include "rewriter/find/functions.h"
+#include "rewriter/find/program.h"
 
 struct gr_asm_targets {
     uint64_t *addr;        /* sorted */

@@ -11,7 +11,6 @@
 
 #include <Zydis/Zydis.h>
 
-#include "rewriter/plan/plan.h"
 #include "common/vec.h"
 #include "common/x86.h"
 
@@ -92,12 +91,7 @@ static long instrumented_at(const struct gr_plan *plan, uint64_t addr)
 
 static int add(struct gr_call_sites *cs, struct gr_call_site site)
 {
-    struct gr_call_site *a = gr_vec_grow(cs->items, &cs->cap, cs->n + 1, sizeof *a);
-    if (!a)
-        return -1;
-    cs->items = a;
-    cs->items[cs->n++] = site;
-    return 0;
+    return gr_vec_append(&cs->items, &cs->n, &cs->cap, &site, sizeof site);
 }
 
 /* The sites of f, appended in address order. */

@@ -14,20 +14,7 @@
 #include <stdint.h>
 
 #include "elf/elf_read.h"
-
-struct gr_plan;
-
-struct gr_call_site {
-    uint64_t addr;          /* of the 5-byte call or jmp */
-    uint32_t callee;        /* index into gr_plan.funcs: an instrumented function */
-    uint8_t opcode;         /* 0xe8 call, 0xe9 jmp: kept */
-};
-
-struct gr_call_sites {
-    struct gr_call_site *items;  /* sorted by addr */
-    size_t n, cap;
-    size_t funcs_unswept;   /* functions with bytes that do not decode: their calls stay */
-};
+#include "rewriter/plan/plan.h"
 
 /* Every direct call and jmp rel32 in the program's functions that targets
  * an instrumented function's entry and lies outside every patched range

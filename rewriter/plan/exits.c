@@ -72,12 +72,7 @@ static int add_insn(struct gr_exit_scan *s, uint32_t off, uint8_t kind)
 
 static int add_target(struct gr_exit_scan *s, uint32_t off)
 {
-    uint32_t *targets = gr_vec_grow(s->targets, &s->cap_targets, s->ntargets + 1, sizeof *targets);
-    if (!targets)
-        return -1;
-    s->targets = targets;
-    s->targets[s->ntargets++] = off;
-    return 0;
+    return gr_vec_append(&s->targets, &s->ntargets, &s->cap_targets, &off, sizeof off);
 }
 
 enum insn_kind { OTHER, PLAIN, JCC, RET, PAD };
@@ -287,12 +282,7 @@ static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t
 
 static int add_exit(struct gr_exit_list *list, const struct gr_exit *e)
 {
-    struct gr_exit *items = gr_vec_grow(list->items, &list->cap, list->n + 1, sizeof *items);
-    if (!items)
-        return -1;
-    list->items = items;
-    list->items[list->n++] = *e;
-    return 0;
+    return gr_vec_append(&list->items, &list->n, &list->cap, e, sizeof *e);
 }
 
 int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t *code,

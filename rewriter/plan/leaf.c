@@ -54,7 +54,7 @@ static const char ASM_UNDECODABLE[] = "no stack check: assembly with undecodable
 static const char FAULT[] =
     "no stack check: an instruction in the first 5 bytes can fault and its address cannot be "
     "checked first (several memory operands, a segment, 32-bit addressing, or R12/R13)";
-static const char FAULT_NO_LAYOUT[] =
+static const char FAULT_NO_SIG_FIELDS[] =
     "no stack check: an instruction in the first 5 bytes can fault (memory through a register), "
     "and the runtime's signal fields (g.sig, g.sigcode0, g.sigcode1, g.sigpc) are not in the binary";
 static const char CALL[] = "no stack check: a call in the first 5 bytes";
@@ -214,7 +214,7 @@ static const char *check_operands(const ZydisDecodedInstruction *in, const Zydis
         if (op->type != ZYDIS_OPERAND_TYPE_MEMORY || safe_mem(op, r14_is_g))
             continue;
         if (!allow_guard)
-            return FAULT_NO_LAYOUT;
+            return FAULT_NO_SIG_FIELDS;
         if (!guardable(in, ops, i) || reads)
             return FAULT;
         *guard = 1;

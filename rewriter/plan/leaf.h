@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rewriter/find/functions.h"
+#include "rewriter/find/program.h"
 #include "rewriter/plan/prologue.h"
 
 /* What the program allows. */

@@ -3,7 +3,7 @@
 #ifndef GR_LEAF_TIMING_H
 #define GR_LEAF_TIMING_H
 
-#include "rewriter/find/functions.h"
+#include "rewriter/find/program.h"
 
 /* Why f, a function without a stack check, is counted but not timed, or
  * NULL when its entry and returns may hand over to the timing routines

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rewriter/plan/asm_callers.h"
+#include "rewriter/plan/call_sites.h"
 #include "rewriter/find/go_version.h"
 #include "rewriter/plan/leaf_timing.h"
 #include "common/x86.h"
@@ -159,12 +160,12 @@ static void find_tls_load(const struct gr_elf *elf, const struct gr_program *pro
 }
 
 int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
-                  struct gr_plan *plan, struct gr_error *err)
+                  int keep_call_sites, struct gr_plan *plan, struct gr_error *err)
 {
     memset(plan, 0, sizeof *plan);
-    plan->rt = &prog->layout;
+    plan->rt = &prog->offsets;
     if (!plan->rt->minor)
-        return gr_fail(err, "%s: no runtime layout for %s", elf->path, prog->go_version);
+        return gr_fail(err, "%s: internal error: no runtime offsets decided for %s", elf->path, prog->go_version);
     plan->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *plan->funcs);
     if (!plan->funcs)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
@@ -200,6 +201,8 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     gr_asm_targets_free(&asm_targets);
     if (rc < 0)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
+    if (!keep_call_sites && gr_call_sites_find(elf, plan, &plan->calls) < 0)
+        return gr_fail(err, "%s: out of memory for the call sites", elf->path);
     return 0;
 }
 

@@ -8,12 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rewriter/plan/call_sites.h"
 #include "elf/elf_read.h"
 #include "common/error.h"
 #include "rewriter/plan/exits.h"
-#include "rewriter/find/functions.h"
-#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/program.h"
+#include "rewriter/find/runtime_offsets.h"
 #include "rewriter/find/go_sigpanic.h"
 #include "format/gostat_format.h"
 #include "rewriter/plan/leaf.h"
@@ -31,8 +30,21 @@ struct gr_plan_func {
 
 #define GR_UNTIMED GS_UNTIMED  /* the stats file's own marker */
 
+/* A direct call or jmp retargeted at its callee's trampoline (call_sites.h). */
+struct gr_call_site {
+    uint64_t addr;          /* of the 5-byte call or jmp */
+    uint32_t callee;        /* index into gr_plan.funcs: an instrumented function */
+    uint8_t opcode;         /* 0xe8 call, 0xe9 jmp: kept */
+};
+
+struct gr_call_sites {
+    struct gr_call_site *items;  /* sorted by addr */
+    size_t n, cap;
+    size_t funcs_unswept;   /* functions with bytes that do not decode: their calls stay */
+};
+
 struct gr_plan {
-    const struct gr_go_layout *rt; /* the program's g/m layout */
+    const struct gr_runtime_offsets *rt; /* the program's runtime offsets */
     struct gr_plan_func *funcs; /* one per program function, same order */
     size_t nfuncs;
     size_t ninstrumented;
@@ -55,16 +67,17 @@ struct gr_plan {
      * runtime's signal handler would send it (go_sigpanic.h); sig NULL:
      * possibly-faulting entries are not relocated. */
     const struct gr_go_sigfields *sig;
-    struct gr_go_sigfields sig_fields;  /* sig points here: the program's layout */
+    struct gr_go_sigfields sig_fields;  /* sig points here: the program's offsets */
     uint64_t sigpanic;
     /* Direct calls and jumps retargeted at their callee's trampoline
      * (call_sites.h); empty with --keep-call-sites. */
     struct gr_call_sites calls;
 };
 
-/* timing: 0 for --count-only. */
+/* timing: 0 for --count-only; keep_call_sites: leave calls empty
+ * (--keep-call-sites). */
 int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
-                  struct gr_plan *plan, struct gr_error *err);
+                  int keep_call_sites, struct gr_plan *plan, struct gr_error *err);
 void gr_plan_free(struct gr_plan *plan);
 
 #endif

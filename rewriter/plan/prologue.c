@@ -5,7 +5,7 @@
  * every function first loads g into RCX from TLS, and the check uses RAX
  * (and RSI in the huge-frame form) as scratch. The TLS load is one of the
  * forms in enum gr_tls_form; which one depends on the link mode, and its
- * displacement on the TLS layout the linker chose, so any negative
+ * displacement on where the linker put the TLS block, so any negative
  * offset from FS is accepted. */
 #include "rewriter/plan/prologue.h"
 

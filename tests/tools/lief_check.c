@@ -1,7 +1,7 @@
 /* lief_check.c: an independent reader of gorewrite's output. LIEF (the ELF
  * library of the project's design card; gorewrite itself reads with
  * libelf) parses INPUT and OUTPUT, and what it finds is compared with what
- * gorewrite says it wrote (`--layout-report`, format/layout_report_format.h):
+ * gorewrite says it wrote (`--layout-report`, format/output_report_format.h):
  *
  *   lief_check REPORT [INPUT OUTPUT]     (paths default to the report's)
  *
@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/layout_report_format.h"
+#include "format/output_report_format.h"
 
 #define EHDR_SIZE 64
 #define PHDR_SIZE 56
@@ -249,7 +249,7 @@ static void read_report(const char *path, struct report *r)
         if (line[len - 1] == '\n')
             line[--len] = 0;
         if (lineno++ == 0) {
-            if (strcmp(line, GS_LAYOUT_REPORT_MAGIC) != 0)
+            if (strcmp(line, GS_OUTPUT_REPORT_MAGIC) != 0)
                 fatal("%s: not a layout report (first line \"%s\")", path, line);
             continue;
         }

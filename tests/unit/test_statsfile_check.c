@@ -1,6 +1,6 @@
 /* test_statsfile_check.c: gostat/read/statsfile_check.c, the rules a stats
  * file's header must meet before gostat reads anything it points at. A
- * valid header (the layout gorewrite writes: header, functions, strings,
+ * valid header (the geometry gorewrite writes: header, functions, strings,
  * live page, rows of 2 pages with counters then timing records) passes;
  * each rule is then broken alone, at its boundary where it has one (the
  * last value that passes, the first that fails), and must be refused with
@@ -53,7 +53,7 @@ static struct gr_error err;
 static int check(const struct gs_header *h)
 {
     memset(&err, 0, sizeof err);
-    return gst_layout_check(h, FILE_SIZE, PATH, &err);
+    return gst_geometry_check(h, FILE_SIZE, PATH, &err);
 }
 
 #define PASSES(h)                             \
@@ -77,17 +77,17 @@ static void valid_header_passes(void)
     h.timing_off = 0;
     PASSES(h);
     h = valid();
-    CHECK_INT(gst_layout_check(&h, FILE_SIZE + 100, PATH, &err), 0);  /* grown file */
+    CHECK_INT(gst_geometry_check(&h, FILE_SIZE + 100, PATH, &err), 0);  /* grown file */
 }
 
 static void identity(void)
 {
     struct gs_header h = valid();
-    CHECK_INT(gst_layout_check(&h, 0, PATH, &err), -1);
+    CHECK_INT(gst_geometry_check(&h, 0, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": empty file (still being written, or not a stats file)");
-    CHECK_INT(gst_layout_check(&h, 7, PATH, &err), -1);
+    CHECK_INT(gst_geometry_check(&h, 7, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": not a stats file (no GOSTATv4 magic; still being written?)");
-    CHECK_INT(gst_layout_check(&h, HDR - 1, PATH, &err), -1);
+    CHECK_INT(gst_geometry_check(&h, HDR - 1, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": truncated: 1783 bytes, shorter than the 1784-byte header");
     h.magic[7] = '3';   /* a file of the previous format */
     FAILS(h, "a stats file of format version 3, which this gostat does not read (it reads version 4: "
@@ -107,7 +107,7 @@ static void identity(void)
 static void sizes(void)
 {
     struct gs_header h = valid();
-    CHECK_INT(gst_layout_check(&h, FILE_SIZE - 1, PATH, &err), -1);
+    CHECK_INT(gst_geometry_check(&h, FILE_SIZE - 1, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": truncated: 40959 bytes, header says 40960");
     h.header_size = (uint32_t)HDR - 8;
     FAILS(h, "corrupt: header_size 1776 (expected at least 1784, within the file)");
@@ -266,9 +266,9 @@ static void timing_geometry(void)
     h.row_stride = 8 * GS_PAGE;
     h.file_size = 2 * GS_PAGE + MAX_ROWS * h.row_stride;
     h.counts_off = GS_ROW_PAGEMAP + 8;
-    CHECK_INT(gst_layout_check(&h, h.file_size, PATH, &err), 0);
+    CHECK_INT(gst_geometry_check(&h, h.file_size, PATH, &err), 0);
     h.counts_off = GS_ROW_PAGEMAP;
-    CHECK_INT(gst_layout_check(&h, h.file_size, PATH, &err), -1);
+    CHECK_INT(gst_geometry_check(&h, h.file_size, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": corrupt: the 8-byte page map at row offset 64 overlaps the counters at 64");
     h = valid();
     h.timing_off = GS_PAGE + 8;
@@ -305,16 +305,16 @@ static void strings(void)
 {
     static const char tab[] = "\0main.main\0main.go\0x"; /* 20 bytes used: "x" unterminated */
     uint64_t size = sizeof tab - 1;
-    CHECK_INT(gst_layout_check_string(tab, size, 0, "name", 0, PATH, &err), 0);
-    CHECK_INT(gst_layout_check_string(tab, size, 1, "name", 0, PATH, &err), 0);
-    CHECK_INT(gst_layout_check_string(tab, size, 11, "file", 1, PATH, &err), 0);
-    CHECK_INT(gst_layout_check_string(tab, size, 18, "file", 1, PATH, &err), 0);
-    CHECK_INT(gst_layout_check_string(tab, size, 19, "untimed reason", 2, PATH, &err), -1);
+    CHECK_INT(gst_geometry_check_string(tab, size, 0, "name", 0, PATH, &err), 0);
+    CHECK_INT(gst_geometry_check_string(tab, size, 1, "name", 0, PATH, &err), 0);
+    CHECK_INT(gst_geometry_check_string(tab, size, 11, "file", 1, PATH, &err), 0);
+    CHECK_INT(gst_geometry_check_string(tab, size, 18, "file", 1, PATH, &err), 0);
+    CHECK_INT(gst_geometry_check_string(tab, size, 19, "untimed reason", 2, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": corrupt: function 2: untimed reason at offset 19 is not "
                        "NUL-terminated inside the string table");
-    CHECK_INT(gst_layout_check_string(tab, size, 20, "name", 7, PATH, &err), -1);
+    CHECK_INT(gst_geometry_check_string(tab, size, 20, "name", 7, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": corrupt: function 7: name offset 20 is outside the 20-byte string table");
-    CHECK_INT(gst_layout_check_string(tab, size, UINT32_MAX, "file", 3, PATH, &err), -1);
+    CHECK_INT(gst_geometry_check_string(tab, size, UINT32_MAX, "file", 3, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": corrupt: function 3: file offset 4294967295 is outside the 20-byte "
                        "string table");
 }
@@ -322,13 +322,13 @@ static void strings(void)
 static void timing_index(void)
 {
     struct gs_header h = valid();             /* ntimed 2 */
-    CHECK_INT(gst_layout_check_timing_index(&h, 0, 0, PATH, &err), 0);
-    CHECK_INT(gst_layout_check_timing_index(&h, 1, 1, PATH, &err), 0);
-    CHECK_INT(gst_layout_check_timing_index(&h, GS_UNTIMED, 2, PATH, &err), 0);
-    CHECK_INT(gst_layout_check_timing_index(&h, 2, 5, PATH, &err), -1);
+    CHECK_INT(gst_geometry_check_timing_index(&h, 0, 0, PATH, &err), 0);
+    CHECK_INT(gst_geometry_check_timing_index(&h, 1, 1, PATH, &err), 0);
+    CHECK_INT(gst_geometry_check_timing_index(&h, GS_UNTIMED, 2, PATH, &err), 0);
+    CHECK_INT(gst_geometry_check_timing_index(&h, 2, 5, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": corrupt: function 5: timing record 2 (the file has 2)");
     h.flags = GS_HDR_SHARED;                  /* count-only files: all untimed */
-    CHECK_INT(gst_layout_check_timing_index(&h, 2, 5, PATH, &err), 0);
+    CHECK_INT(gst_geometry_check_timing_index(&h, 2, 5, PATH, &err), 0);
 }
 
 /* A file with call paths: rows of 4 pages (counters, timing records,
@@ -398,13 +398,13 @@ static void symbol_table(void)
 static void rows_and_area(void)
 {
     struct gs_header h = valid();             /* 4 rows */
-    CHECK_U64(gst_layout_rows_in_use(&h, 0), 1);
-    CHECK_U64(gst_layout_rows_in_use(&h, 2), 3);
-    CHECK_U64(gst_layout_rows_in_use(&h, 3), 4);
-    CHECK_U64(gst_layout_rows_in_use(&h, 4), 4);
-    CHECK_U64(gst_layout_rows_in_use(&h, UINT64_MAX), 4);
-    CHECK_U64(gst_layout_counter_area_size(&h), GS_PAGE + MAX_ROWS * ROW_STRIDE);
-    CHECK_U64(h.live_off + gst_layout_counter_area_size(&h), FILE_SIZE);
+    CHECK_U64(gst_geometry_rows_in_use(&h, 0), 1);
+    CHECK_U64(gst_geometry_rows_in_use(&h, 2), 3);
+    CHECK_U64(gst_geometry_rows_in_use(&h, 3), 4);
+    CHECK_U64(gst_geometry_rows_in_use(&h, 4), 4);
+    CHECK_U64(gst_geometry_rows_in_use(&h, UINT64_MAX), 4);
+    CHECK_U64(gst_geometry_counter_area_size(&h), GS_PAGE + MAX_ROWS * ROW_STRIDE);
+    CHECK_U64(h.live_off + gst_geometry_counter_area_size(&h), FILE_SIZE);
 }
 
 UNIT_CASES("statsfile_check",

@@ -67,6 +67,26 @@ static void keeps_contents(void)
     free(v);
 }
 
+/* gr_vec_append: each value lands after the last, the count follows, and
+ * the array grows as gr_vec_grow would grow it. */
+static void append_keeps_order(void)
+{
+    size_t cap = 0, n = 0;
+    uint64_t *v = NULL;
+    for (uint64_t i = 0; i < 100; i++) {
+        uint64_t x = i * 0x0101010101010101u;
+        if (!CHECK_INT(gr_vec_append(&v, &n, &cap, &x, sizeof x), 0))
+            break;
+    }
+    CHECK_U64(n, 100);
+    CHECK_U64(cap, 128);
+    unsigned wrong = 0;
+    for (uint64_t i = 0; i < n; i++)
+        wrong += v[i] != i * 0x0101010101010101u;
+    CHECK_U64(wrong, 0);
+    free(v);
+}
+
 /* Overflowing sizes fail before any allocation: items and cap stay. */
 static void overflow_gives_null_items_untouched(void)
 {
@@ -98,6 +118,7 @@ static void overflow_gives_null_items_untouched(void)
 
 UNIT_CASES("vec",
            UNIT_CASE(first_growth_is_16),
+           UNIT_CASE(append_keeps_order),
            UNIT_CASE(doubles_until_need_fits),
            UNIT_CASE(enough_room_returns_items),
            UNIT_CASE(keeps_contents),

@@ -1,17 +1,17 @@
 /* exported by rewriter/find */
-/* go_runtime.h: offsets inside the Go runtime's g and m structures that
- * the trampolines rely on, per Go release. The table in go_runtime.c holds
- * the rows verified per release (how, for each, is written there); the
- * program's own layout is also derived from the binary (its DWARF, its
- * runtime's type descriptors, its runtime.rt0_go code) and every source
- * must agree (go_layout_check.c). A wrong offset would make every
+/* runtime_offsets.h: the runtime offsets, offsets inside the Go runtime's
+ * g and m structures that the trampolines rely on, per Go release. The
+ * table in runtime_offsets.c holds the rows verified per release (how, for
+ * each: docs/runtime-offsets.md); the program's own offsets are also
+ * derived from the binary (its DWARF, its runtime's type descriptors, its
+ * runtime.rt0_go code) and every source must agree (offsets_decide.c). A wrong offset would make every
  * trampoline write into the wrong field of the runtime's g or m. */
-#ifndef GR_GO_RUNTIME_H
-#define GR_GO_RUNTIME_H
+#ifndef GR_RUNTIME_OFFSETS_H
+#define GR_RUNTIME_OFFSETS_H
 
 #include <stdint.h>
 
-struct gr_go_layout {
+struct gr_runtime_offsets {
     int minor;                /* Go 1.<minor> */
     uint32_t g_m;             /* g.m: the thread (m) running the goroutine */
     uint32_t g_stack_hi;      /* g.stack.hi: top of the goroutine's stack */
@@ -48,23 +48,23 @@ void gr_go_found_set(struct gr_go_found *f, int field, uint32_t off);
 
 /* The row as a gr_go_found: the four core fields, and the signal fields
  * when it has them. */
-struct gr_go_found gr_go_layout_fields(const struct gr_go_layout *l);
+struct gr_go_found gr_offsets_as_found(const struct gr_runtime_offsets *l);
 
 /* m.tls[1]: this thread's counter row. Unused by Go on linux/amd64 (only
  * m.tls[0] is), zero in every new m, and in static binaries the same word
  * as fs:[0], since settls points FS at &m.tls[1]. */
-static inline uint32_t gr_m_row_slot(const struct gr_go_layout *l)
+static inline uint32_t gr_m_row_slot(const struct gr_runtime_offsets *l)
 {
     return l->m_tls + 8;
 }
 
 /* The verified row of Go 1.<minor>, or NULL when there is none. */
-const struct gr_go_layout *gr_go_layout(int minor);
+const struct gr_runtime_offsets *gr_offsets_row(int minor);
 
 /* The newest release with a row (27 for Go 1.27). */
-int gr_go_layout_newest(void);
+int gr_offsets_newest(void);
 
 /* "1.15-1.27": the releases with a row, for messages and --version. */
-const char *gr_go_layouts_known(void);
+const char *gr_offsets_known(void);
 
 #endif

@@ -1,7 +1,7 @@
-/* dwarf_layout.c: see dwarf_layout.h. Go writes each member's
+/* dwarf_offsets.c: see dwarf_offsets.h. Go writes each member's
  * DW_AT_data_member_location as a constant (checked with Go 1.15 to
  * 1.27). */
-#include "rewriter/find/dwarf_layout.h"
+#include "rewriter/find/dwarf_offsets.h"
 
 #include <string.h>
 
@@ -52,7 +52,7 @@ static int note_member(Dwarf_Die die, const char *type, struct gr_dwarf_members 
     return DW_DLV_OK;
 }
 
-int gr_dwarf_layout_note(Dwarf_Debug dbg, Dwarf_Die die, struct gr_dwarf_members *m,
+int gr_dwarf_offsets_note(Dwarf_Debug dbg, Dwarf_Die die, struct gr_dwarf_members *m,
                          Dwarf_Error *derr)
 {
     char *type = NULL;
@@ -75,7 +75,7 @@ int gr_dwarf_layout_note(Dwarf_Debug dbg, Dwarf_Die die, struct gr_dwarf_members
     return r == DW_DLV_NO_ENTRY ? DW_DLV_OK : r;
 }
 
-struct gr_go_found gr_dwarf_layout_found(const struct gr_dwarf_members *m)
+struct gr_go_found gr_dwarf_offsets_found(const struct gr_dwarf_members *m)
 {
     struct gr_go_found f = {0};
     unsigned stack = (1u << GR_DW_G_STACK) | (1u << GR_DW_STACK_HI);

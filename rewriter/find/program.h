@@ -1,9 +1,9 @@
 /* exported by rewriter/find */
-/* functions.h: every function of the input program (stage 2, function
+/* program.h: every function of the input program (stage 2, function
  * discovery): pclntab gives entries, ends, names and lines; DWARF, where
  * present, adds declaration lines and which functions were also inlined. */
-#ifndef GR_FUNCTIONS_H
-#define GR_FUNCTIONS_H
+#ifndef GR_PROGRAM_H
+#define GR_PROGRAM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 #include "rewriter/find/dwarf_info.h"
 #include "elf/elf_read.h"
 #include "common/error.h"
-#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/runtime_offsets.h"
 #include "rewriter/find/pclntab.h"
 
 struct gr_func {
@@ -33,13 +33,16 @@ struct gr_program {
     int race;                 /* built with -race: g.racectx is in use */
     int cgo;                  /* links runtime/cgo (cgo, -race, external
                                  linking, c-shared): the C library owns FS */
-    struct gr_go_layout layout; /* g/m offsets, set by go_layout_check.c's caller */
-    int layout_unverified;    /* a release newer than every verified row */
+    struct gr_runtime_offsets offsets; /* decided by offsets_decide.c */
+    int offsets_unverified;   /* a release newer than every verified row */
     struct gr_func *funcs;    /* sorted by entry */
     size_t nfuncs;
 };
 
 int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr_error *err);
 void gr_program_free(struct gr_program *prog);
+
+/* The function named name (or name.abi0), or NULL. */
+const struct gr_func *gr_program_func_named(const struct gr_program *prog, const char *name);
 
 #endif

@@ -1,4 +1,4 @@
-/* layout_types.h: the g/m offsets read from the runtime's own type
+/* offsets_types.h: the g/m offsets read from the runtime's own type
  * descriptors, which the compiler emits with every struct's field names
  * and offsets (internal/abi StructType; runtime/type.go before Go 1.21)
  * and which stripping keeps. type:runtime.g is the descriptor that
@@ -7,15 +7,15 @@
  * descriptor, and stack (runtime.stack) to hi. This is the only source
  * of g.racectx in a stripped build without -race. g's own fields sig,
  * sigcode0, sigcode1 and sigpc (go_sigpanic.h) are read the same way. */
-#ifndef GR_LAYOUT_TYPES_H
-#define GR_LAYOUT_TYPES_H
+#ifndef GR_OFFSETS_TYPES_H
+#define GR_OFFSETS_TYPES_H
 
 #include "elf/elf_read.h"
-#include "rewriter/find/functions.h"
-#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/program.h"
+#include "rewriter/find/runtime_offsets.h"
 
 /* Sets in *out what the descriptors show; leaves the rest unset. */
-void gr_layout_from_types(const struct gr_elf *elf, const struct gr_program *prog,
+void gr_offsets_from_types(const struct gr_elf *elf, const struct gr_program *prog,
                           struct gr_go_found *out);
 
 #endif

@@ -1,10 +1,10 @@
 /* exported by elf */
-/* layout_report.h: `gorewrite --layout-report FILE`, a machine-readable
- * account of what the writer put in the output (format:
- * format/layout_report_format.h), so that the tests can compare it with
+/* output_report.h: the output report (`gorewrite --layout-report FILE`),
+ * a machine-readable account of what the writer put in the output (format:
+ * format/output_report_format.h), so that the tests can compare it with
  * what an independent ELF reader (LIEF) finds there. */
-#ifndef GR_LAYOUT_REPORT_H
-#define GR_LAYOUT_REPORT_H
+#ifndef GR_OUTPUT_REPORT_H
+#define GR_OUTPUT_REPORT_H
 
 #include "elf/elf_read.h"
 #include "elf/elf_write.h"
@@ -12,7 +12,7 @@
 
 /* Writes the report of in -> out_path, as edit and written describe it, to
  * path, which must be neither file. Returns 0, or -1 with a reason in err. */
-int gr_layout_report_write(const char *path, const struct gr_elf *in, const char *out_path,
+int gr_output_report_write(const char *path, const struct gr_elf *in, const char *out_path,
                            const struct gr_elf_edit *edit, const struct gr_elf_written *written,
                            struct gr_error *err);
 

@@ -1,15 +1,15 @@
-/* dwarf_layout.h: the g/m offsets as the program's DWARF states them: the
+/* dwarf_offsets.h: the runtime offsets as the program's DWARF states them: the
  * members of runtime.g (m, stack, racectx, sig, sigcode0, sigcode1,
  * sigpc), runtime.m (tls) and
  * runtime.stack (hi), top-level DW_TAG_structure_type DIEs that
  * dwarf_info.c hands over during its walk. */
-#ifndef GR_DWARF_LAYOUT_H
-#define GR_DWARF_LAYOUT_H
+#ifndef GR_DWARF_OFFSETS_H
+#define GR_DWARF_OFFSETS_H
 
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
 
-#include "rewriter/find/go_runtime.h"
+#include "rewriter/find/runtime_offsets.h"
 
 enum {
     GR_DW_G_M, GR_DW_G_STACK, GR_DW_G_RACECTX, GR_DW_M_TLS, GR_DW_STACK_HI,
@@ -23,10 +23,10 @@ struct gr_dwarf_members {
 
 /* Reads the members of die when it is one of the three structures.
  * DW_DLV_OK, or DW_DLV_ERROR with *derr set by libdwarf. */
-int gr_dwarf_layout_note(Dwarf_Debug dbg, Dwarf_Die die, struct gr_dwarf_members *m,
+int gr_dwarf_offsets_note(Dwarf_Debug dbg, Dwarf_Die die, struct gr_dwarf_members *m,
                          Dwarf_Error *derr);
 
 /* The offsets the members give (g.stack.hi = g.stack + stack.hi). */
-struct gr_go_found gr_dwarf_layout_found(const struct gr_dwarf_members *m);
+struct gr_go_found gr_dwarf_offsets_found(const struct gr_dwarf_members *m);
 
 #endif

@@ -1,13 +1,13 @@
-/* print_layout.c: see print_layout.h. One line per source:
+/* print_offsets.c: see print_offsets.h. One line per source:
  *   DWARF             g.m=0x30 g.stack.hi=0x8 g.racectx=0x130 m.tls=0x80
  * with "-" for an offset the source does not state, then
  *   layout            ... (verified|unverified)
  * tests/t_layout.sh compares the lines of stripped and unstripped builds. */
-#include "rewriter/print_layout.h"
+#include "rewriter/print_offsets.h"
 
 #include "elf/elf_read.h"
-#include "rewriter/find/functions.h"
-#include "rewriter/find/go_layout_check.h"
+#include "rewriter/find/program.h"
+#include "rewriter/find/offsets_decide.h"
 
 static void print_found(FILE *out, const char *label, const struct gr_go_found *f)
 {
@@ -21,24 +21,24 @@ static void print_found(FILE *out, const char *label, const struct gr_go_found *
     fputc('\n', out);
 }
 
-int gr_print_layout(const char *path, int strict, FILE *out, struct gr_error *err)
+int gr_print_offsets(const char *path, int strict, FILE *out, struct gr_error *err)
 {
     struct gr_elf elf;
     struct gr_program prog;
-    struct gr_layout_evidence ev;
+    struct gr_offsets_evidence ev;
     if (gr_elf_read(path, &elf, err) < 0)
         return -1;
     int rc = gr_program_read(&elf, &prog, err);
     if (rc == 0) {
-        gr_layout_gather(&elf, &prog, &ev);
+        gr_offsets_gather(&elf, &prog, &ev);
         fprintf(out, "%s: %s\n", path, prog.go_version[0] ? prog.go_version : "unknown release");
         for (int s = 0; s < GR_NSOURCES; s++)
-            print_found(out, gr_layout_source_name(s), &ev.src[s]);
-        rc = gr_layout_decide(path, prog.go_version[0] ? prog.go_version : "an unknown release",
-                              &ev, strict, &prog.layout, &prog.layout_unverified, err);
+            print_found(out, gr_offsets_source_name(s), &ev.src[s]);
+        rc = gr_offsets_decide(path, prog.go_version[0] ? prog.go_version : "an unknown release",
+                              &ev, strict, &prog.offsets, &prog.offsets_unverified, err);
         if (rc == 0) {
-            struct gr_go_found f = gr_go_layout_fields(&prog.layout);
-            print_found(out, prog.layout_unverified ? "layout unverified" : "layout verified", &f);
+            struct gr_go_found f = gr_offsets_as_found(&prog.offsets);
+            print_found(out, prog.offsets_unverified ? "layout unverified" : "layout verified", &f);
         }
         gr_program_free(&prog);
     }

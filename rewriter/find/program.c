@@ -1,7 +1,7 @@
-/* functions.c: merges pclntab, DWARF and the Go build ID into one function
+/* program.c: merges pclntab, DWARF and the Go build ID into one function
  * list. DWARF is optional: a stripped binary is described by pclntab alone,
  * and unreadable DWARF only costs declaration lines (a warning, not an error). */
-#include "rewriter/find/functions.h"
+#include "rewriter/find/program.h"
 
 #include "rewriter/find/go_version.h"
 
@@ -101,4 +101,15 @@ void gr_program_free(struct gr_program *prog)
     gr_pclntab_free(&prog->pcln);
     free(prog->funcs);
     memset(prog, 0, sizeof *prog);
+}
+
+const struct gr_func *gr_program_func_named(const struct gr_program *prog, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < prog->nfuncs; i++) {
+        const char *f = prog->funcs[i].name;
+        if (f && strncmp(f, name, n) == 0 && (f[n] == 0 || strcmp(f + n, ".abi0") == 0))
+            return &prog->funcs[i];
+    }
+    return NULL;
 }

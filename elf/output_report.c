@@ -1,13 +1,14 @@
-/* layout_report.c: writes `--layout-report FILE` from what the writer
- * recorded (struct gr_elf_written, the edit's patches) and the input's
- * symbol table summary: nothing here is recomputed from the output. */
-#include "elf/layout_report.h"
+/* output_report.c: writes the output report (`--layout-report FILE`)
+ * from what the writer recorded (struct gr_elf_written, the edit's
+ * patches) and the input's symbol table summary: nothing here is
+ * recomputed from the output. */
+#include "elf/output_report.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "format/layout_report_format.h"
+#include "format/output_report_format.h"
 
 /* One field: bytes outside '!'..'~' and '%' as %XX, "" as %00. */
 static void put_name(FILE *f, const char *s)
@@ -58,7 +59,7 @@ static void put_sections(FILE *f, const struct gr_elf_written *w)
 static void put_report(FILE *f, const struct gr_elf *in, const char *out_path,
                        const struct gr_elf_edit *edit, const struct gr_elf_written *w)
 {
-    fprintf(f, "%s\n", GS_LAYOUT_REPORT_MAGIC);
+    fprintf(f, "%s\n", GS_OUTPUT_REPORT_MAGIC);
     put_line(f, "input", in->path);
     put_line(f, "output", out_path);
     fprintf(f, "size %llu\nentry 0x%llx 0x%llx\n", (unsigned long long)w->size,
@@ -77,7 +78,7 @@ static void put_report(FILE *f, const struct gr_elf *in, const char *out_path,
     fputs("end\n", f);
 }
 
-int gr_layout_report_write(const char *path, const struct gr_elf *in, const char *out_path,
+int gr_output_report_write(const char *path, const struct gr_elf *in, const char *out_path,
                            const struct gr_elf_edit *edit, const struct gr_elf_written *written,
                            struct gr_error *err)
 {

@@ -1,30 +1,30 @@
-/* go_layout_check.c: see go_layout_check.h. */
-#include "rewriter/find/go_layout_check.h"
+/* offsets_decide.c: see offsets_decide.h. */
+#include "rewriter/find/offsets_decide.h"
 
 #include <string.h>
 
 #include "rewriter/find/go_sigpanic.h"
 #include "rewriter/find/go_version.h"
-#include "rewriter/find/layout_code.h"
-#include "rewriter/find/layout_types.h"
+#include "rewriter/find/offsets_code.h"
+#include "rewriter/find/offsets_types.h"
 
 enum { OLDEST_MINOR = 15 };
 
-const char *gr_layout_source_name(int source)
+const char *gr_offsets_source_name(int source)
 {
     static const char *names[GR_NSOURCES] = {"table row", "DWARF", "type descriptors",
                                              "runtime.rt0_go"};
     return source >= 0 && source < GR_NSOURCES ? names[source] : "?";
 }
 
-void gr_layout_gather(const struct gr_elf *elf, const struct gr_program *prog,
-                      struct gr_layout_evidence *ev)
+void gr_offsets_gather(const struct gr_elf *elf, const struct gr_program *prog,
+                      struct gr_offsets_evidence *ev)
 {
     memset(ev, 0, sizeof *ev);
     ev->minor = gr_go_minor(prog->go_version);
-    const struct gr_go_layout *row = gr_go_layout(ev->minor);
+    const struct gr_runtime_offsets *row = gr_offsets_row(ev->minor);
     if (row)
-        ev->src[GR_SRC_TABLE] = gr_go_layout_fields(row);
+        ev->src[GR_SRC_TABLE] = gr_offsets_as_found(row);
     const struct gr_go_sigfields *sig = gr_go_sigfields(ev->minor);
     if (sig) {
         gr_go_found_set(&ev->src[GR_SRC_TABLE], GR_G_SIG, sig->sig);
@@ -33,9 +33,9 @@ void gr_layout_gather(const struct gr_elf *elf, const struct gr_program *prog,
         gr_go_found_set(&ev->src[GR_SRC_TABLE], GR_G_SIGPC, sig->sigpc);
     }
     if (prog->dwarf.present)
-        ev->src[GR_SRC_DWARF] = prog->dwarf.layout;
-    gr_layout_from_types(elf, prog, &ev->src[GR_SRC_TYPES]);
-    gr_layout_from_code(elf, prog, &ev->src[GR_SRC_CODE]);
+        ev->src[GR_SRC_DWARF] = prog->dwarf.offsets;
+    gr_offsets_from_types(elf, prog, &ev->src[GR_SRC_TYPES]);
+    gr_offsets_from_code(elf, prog, &ev->src[GR_SRC_CODE]);
 }
 
 static int has(const struct gr_go_found *f, int field)
@@ -44,7 +44,7 @@ static int has(const struct gr_go_found *f, int field)
 }
 
 /* Every two sources that state field agree. */
-static int check_field(const char *path, const char *version, const struct gr_layout_evidence *ev,
+static int check_field(const char *path, const char *version, const struct gr_offsets_evidence *ev,
                        int field, struct gr_error *err)
 {
     for (int a = 0; a < GR_NSOURCES; a++)
@@ -54,13 +54,13 @@ static int check_field(const char *path, const char *version, const struct gr_la
                 return gr_fail(err, "%s: built with %s: %s is 0x%x by the %s but 0x%x by the %s; "
                                "refused (a wrong offset would corrupt the runtime's state)",
                                path, version, gr_go_field_name(field), ev->src[a].off[field],
-                               gr_layout_source_name(a), ev->src[b].off[field],
-                               gr_layout_source_name(b));
+                               gr_offsets_source_name(a), ev->src[b].off[field],
+                               gr_offsets_source_name(b));
     return 0;
 }
 
 /* How many sources derived field from the binary (the row is no source). */
-static int derived(const struct gr_layout_evidence *ev, int field, int *src)
+static int derived(const struct gr_offsets_evidence *ev, int field, int *src)
 {
     int n = 0;
     for (int s = GR_SRC_DWARF; s < GR_NSOURCES; s++)
@@ -73,8 +73,8 @@ static int derived(const struct gr_layout_evidence *ev, int field, int *src)
 
 /* A release without a row: each offset derived, and all but g.racectx
  * (which only DWARF and the type descriptors state) by two sources. */
-static int from_binary(const char *path, const char *version, const struct gr_layout_evidence *ev,
-                       struct gr_go_layout *out, struct gr_error *err)
+static int from_binary(const char *path, const char *version, const struct gr_offsets_evidence *ev,
+                       struct gr_runtime_offsets *out, struct gr_error *err)
 {
     uint32_t off[GR_GO_NCORE];
     for (int f = 0; f < GR_GO_NCORE; f++) {
@@ -82,11 +82,11 @@ static int from_binary(const char *path, const char *version, const struct gr_la
         if (n < (f == GR_G_RACECTX ? 1 : 2))
             return gr_fail(err, "%s: built with %s, newer than the releases gorewrite has verified "
                            "(Go %s), and %s could not be derived from the binary%s",
-                           path, version, gr_go_layouts_known(), gr_go_field_name(f),
+                           path, version, gr_offsets_known(), gr_go_field_name(f),
                            n ? " by two independent sources" : "");
         off[f] = ev->src[src].off[f];
     }
-    *out = (struct gr_go_layout){.minor = ev->minor, .g_m = off[GR_G_M],
+    *out = (struct gr_runtime_offsets){.minor = ev->minor, .g_m = off[GR_G_M],
                                  .g_stack_hi = off[GR_G_STACK_HI], .g_racectx = off[GR_G_RACECTX],
                                  .m_tls = off[GR_M_TLS]};
     return 0;
@@ -95,7 +95,7 @@ static int from_binary(const char *path, const char *version, const struct gr_la
 /* The signal fields, from the first source that states all four (they
  * all agree by now); none: have_sig stays 0, and leaf entries that can
  * fault stay unrelocated. */
-static void sig_fields(const struct gr_layout_evidence *ev, struct gr_go_layout *out)
+static void sig_fields(const struct gr_offsets_evidence *ev, struct gr_runtime_offsets *out)
 {
     for (int s = 0; s < GR_NSOURCES; s++) {
         const struct gr_go_found *f = &ev->src[s];
@@ -110,8 +110,8 @@ static void sig_fields(const struct gr_layout_evidence *ev, struct gr_go_layout 
     }
 }
 
-int gr_layout_decide(const char *path, const char *version, const struct gr_layout_evidence *ev,
-                     int strict, struct gr_go_layout *out, int *unverified, struct gr_error *err)
+int gr_offsets_decide(const char *path, const char *version, const struct gr_offsets_evidence *ev,
+                     int strict, struct gr_runtime_offsets *out, int *unverified, struct gr_error *err)
 {
     *unverified = 0;
     if (ev->minor < OLDEST_MINOR)
@@ -120,19 +120,19 @@ int gr_layout_decide(const char *path, const char *version, const struct gr_layo
     for (int f = 0; f < GR_GO_NFIELDS; f++)
         if (check_field(path, version, ev, f, err) < 0)
             return -1;
-    const struct gr_go_layout *row = gr_go_layout(ev->minor);
+    const struct gr_runtime_offsets *row = gr_offsets_row(ev->minor);
     if (row) {
         *out = *row;
         sig_fields(ev, out);
         return 0;
     }
-    if (ev->minor < gr_go_layout_newest())
+    if (ev->minor < gr_offsets_newest())
         return gr_fail(err, "%s: built with %s; gorewrite has no verified layout for it (Go %s are)",
-                       path, version, gr_go_layouts_known());
+                       path, version, gr_offsets_known());
     if (strict)
         return gr_fail(err, "%s: built with %s, newer than the releases gorewrite has verified "
                        "(Go %s); refused under --strict-release", path, version,
-                       gr_go_layouts_known());
+                       gr_offsets_known());
     *unverified = 1;
     if (from_binary(path, version, ev, out, err) < 0)
         return -1;

@@ -1,4 +1,4 @@
-/* layout_types.c: see layout_types.h. Descriptor layout (Go 1.15-1.27):
+/* offsets_types.c: see offsets_types.h. A descriptor (Go 1.15-1.27):
  * a 48-byte type header (size, ptrdata, hash, tflag, align, fieldAlign,
  * kind at byte 23, equal, gcdata, str, ptrToThis); a pointer type adds
  * elem at 48; a struct adds pkgPath at 48 and the fields slice at 56
@@ -8,7 +8,7 @@
  * byte and the length: a varint since Go 1.17, two big-endian bytes
  * before (field names are never empty, so a 0 second byte means the
  * old form). Pointers are read with their relocation in PIE. */
-#include "rewriter/find/layout_types.h"
+#include "rewriter/find/offsets_types.h"
 
 #include <string.h>
 
@@ -115,10 +115,10 @@ static int pick_shift(struct gotype *g)
  * first call of runtime.newobject. */
 static uint64_t g_type(const struct gr_elf *elf, const struct gr_program *prog)
 {
-    const struct gr_func *newobject = gr_func_named(prog, "runtime.newobject");
+    const struct gr_func *newobject = gr_program_func_named(prog, "runtime.newobject");
     struct gr_code_walk w;
     uint64_t lea = 0, target;
-    if (!newobject || gr_code_walk_start(&w, elf, gr_func_named(prog, "runtime.malg")) < 0)
+    if (!newobject || gr_code_walk_start(&w, elf, gr_program_func_named(prog, "runtime.malg")) < 0)
         return 0;
     for (int n = 0; n < MALG_INSNS && gr_code_walk_next(&w); n++) {
         if (w.insn.mnemonic == ZYDIS_MNEMONIC_LEA && gr_code_walk_target(&w, &w.ops[1], &target) == 0)
@@ -171,7 +171,7 @@ static void sig_from_types(const struct gotype *g, struct gr_go_found *out)
     }
 }
 
-void gr_layout_from_types(const struct gr_elf *elf, const struct gr_program *prog,
+void gr_offsets_from_types(const struct gr_elf *elf, const struct gr_program *prog,
                           struct gr_go_found *out)
 {
     struct gotype g;

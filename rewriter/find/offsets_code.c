@@ -1,8 +1,8 @@
-/* layout_code.c: replays runtime.rt0_go straight through (see
- * layout_code.h), tracking which registers hold a known address (a
+/* offsets_code.c: replays runtime.rt0_go straight through (see
+ * offsets_code.h), tracking which registers hold a known address (a
  * RIP-relative LEA or an immediate), and notes the stores into memory at
  * known addresses. Calls forget every register: Go assembly keeps none. */
-#include "rewriter/find/layout_code.h"
+#include "rewriter/find/offsets_code.h"
 
 #include <string.h>
 
@@ -130,14 +130,14 @@ static void conclude(const struct replay *rp, struct gr_go_found *out)
     }
 }
 
-void gr_layout_from_code(const struct gr_elf *elf, const struct gr_program *prog,
+void gr_offsets_from_code(const struct gr_elf *elf, const struct gr_program *prog,
                          struct gr_go_found *out)
 {
-    const struct gr_func *settls = gr_func_named(prog, "runtime.settls");
+    const struct gr_func *settls = gr_program_func_named(prog, "runtime.settls");
     struct gr_code_walk w;
     struct replay rp;
     memset(&rp, 0, sizeof rp);
-    if (gr_code_walk_start(&w, elf, gr_func_named(prog, "runtime.rt0_go")) < 0)
+    if (gr_code_walk_start(&w, elf, gr_program_func_named(prog, "runtime.rt0_go")) < 0)
         return;
     for (int n = 0; n < MAX_INSNS && gr_code_walk_next(&w); n++) {
         if (w.insn.mnemonic == ZYDIS_MNEMONIC_CALL) {

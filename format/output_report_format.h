@@ -1,7 +1,8 @@
 /* exported by format */
-/* layout_report_format.h: the text `gorewrite --layout-report FILE` writes,
- * what gorewrite says it put in OUTPUT; tests/tools/lief_check.c reads it
- * and compares it with what LIEF reads in OUTPUT and INPUT.
+/* output_report_format.h: the output report, the text `gorewrite
+ * --layout-report FILE` writes: what gorewrite says it put in OUTPUT;
+ * tests/tools/lief_check.c reads it and compares it with what LIEF reads
+ * in OUTPUT and INPUT.
  *
  * One record a line, fields separated by one space, numbers in hex with
  * 0x except counts (decimal). Paths and names are a single field: every
@@ -31,9 +32,9 @@
  *                                 place that entry's jmp leads to
  *   end
  */
-#ifndef GS_LAYOUT_REPORT_FORMAT_H
-#define GS_LAYOUT_REPORT_FORMAT_H
+#ifndef GS_OUTPUT_REPORT_FORMAT_H
+#define GS_OUTPUT_REPORT_FORMAT_H
 
-#define GS_LAYOUT_REPORT_MAGIC "gorewrite-layout 2"
+#define GS_OUTPUT_REPORT_MAGIC "gorewrite-layout 2"
 
 #endif

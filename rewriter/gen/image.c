@@ -1,0 +1,74 @@
+/* image.c: see image.h. The RX segment in order: program headers' room,
+ * stub blob, trampolines, stats-file image; the blob's configuration is
+ * filled last, once the image's place is known. */
+#include "rewriter/gen/image.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/x86.h"
+#include "rewriter/gen/patches.h"
+#include "rewriter/gen/stats_image.h"
+#include "rewriter/gen/stub_config.h"
+#include "rewriter/gen/trampoline.h"
+
+/* Appends the stats-file image to code: *off where it starts, *size its length. */
+static int append_stats_image(const struct gr_program *prog, const struct gr_plan *plan,
+                              const struct gr_segment_plan *seg, struct gr_codebuf *code,
+                              size_t *off, size_t *size, struct gr_error *err)
+{
+    struct gr_stats_image stats = {0};
+    if (gr_stats_image_build(plan, prog, seg, &stats, err) < 0)
+        return -1;
+    *off = code->len;
+    *size = stats.len;
+    int rc = gr_code_append(code, stats.bytes, stats.len, err);
+    gr_stats_image_free(&stats);
+    return rc;
+}
+
+static int build_code(const struct gr_elf *elf, const struct gr_program *prog,
+                      const struct gr_plan *plan, const struct gr_segment_plan *seg,
+                      struct gr_tramp_addrs *tramp, struct gr_image *img, struct gr_error *err)
+{
+    size_t blob_off, stats_off, stats_size;
+    if (gr_code_init(&img->code, seg->rx_vaddr, err) < 0 ||
+        gr_stub_place(&img->code, seg, &blob_off, err) < 0)
+        return -1;
+    struct gr_stub_routines stubs = gr_stub_routines(&img->code, blob_off, seg);
+    if (gr_trampolines_generate(elf, plan, seg, &stubs, &img->code, tramp, err) < 0 ||
+        gr_code_pad(&img->code, 16, GR_X86_INT3, err) < 0 ||
+        append_stats_image(prog, plan, seg, &img->code, &stats_off, &stats_size, err) < 0)
+        return -1;
+    gr_stub_configure(&img->code, blob_off, elf, plan, seg, stats_off, stats_size);
+    img->entry = gr_stub_entry(&img->code, blob_off, seg);
+    return 0;
+}
+
+int gr_image_build(const struct gr_elf *elf, const struct gr_program *prog,
+                   const struct gr_plan *plan, const struct gr_segment_plan *seg,
+                   struct gr_image *img, struct gr_error *err)
+{
+    memset(img, 0, sizeof *img);
+    struct gr_tramp_addrs tramp = {
+        .entry = calloc(plan->nfuncs ? plan->nfuncs : 1, sizeof *tramp.entry),
+        .exit = calloc(plan->exits.n ? plan->exits.n : 1, sizeof *tramp.exit),
+    };
+    int rc = tramp.entry && tramp.exit ? 0 : gr_fail(err, "out of memory");
+    if (rc == 0)
+        rc = build_code(elf, prog, plan, seg, &tramp, img, err);
+    if (rc == 0) {
+        img->patches = gr_patches_build(plan, &tramp, &img->npatches);
+        if (!img->patches)
+            rc = gr_fail(err, "out of memory");
+    }
+    free(tramp.entry);
+    free(tramp.exit);
+    return rc;
+}
+
+void gr_image_free(struct gr_image *img)
+{
+    gr_code_free(&img->code);
+    free(img->patches);
+}

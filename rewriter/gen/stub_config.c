@@ -1,0 +1,89 @@
+/* stub_config.c: see stub_config.h. */
+#include "rewriter/gen/stub_config.h"
+
+#include <string.h>
+
+#include "common/x86.h"
+#include "format/stub_abi.h"
+
+extern const uint8_t gr_stub_blob[];
+extern const uint8_t gr_stub_blob_end[];
+
+static const struct gs_blob_header *blob_header(const struct gr_codebuf *code, size_t blob_off)
+{
+    return (const struct gs_blob_header *)(code->bytes + blob_off);
+}
+
+int gr_stub_place(struct gr_codebuf *code, const struct gr_segment_plan *seg, size_t *blob_off,
+                  struct gr_error *err)
+{
+    size_t blob_size = (size_t)(gr_stub_blob_end - gr_stub_blob);
+    const struct gs_blob_header *h = (const struct gs_blob_header *)gr_stub_blob;
+    if (blob_size < sizeof *h || h->magic != GS_BLOB_MAGIC ||
+        h->config_off + sizeof(struct gs_stub_config) > blob_size)
+        return gr_fail(err, "internal error: embedded stub blob is malformed");
+    /* elf_write.c writes the program headers into this area */
+    if (gr_code_fill(code, seg->phdr_area, 0, err) < 0)
+        return -1;
+    *blob_off = code->len;
+    if (gr_code_append(code, gr_stub_blob, blob_size, err) < 0)
+        return -1;
+    return gr_code_pad(code, 16, GR_X86_INT3, err);
+}
+
+/* With call paths, the timed entries and returns go to gs_path_enter and
+ * gs_path_exit (stubs/paths.S) instead. */
+struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t blob_off,
+                                         const struct gr_segment_plan *seg)
+{
+    const struct gs_blob_header *h = blob_header(code, blob_off);
+    uint64_t blob = code->base + blob_off;
+    int paths = seg->max_paths > 0;
+    return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
+                                     .time_enter = blob + (paths ? h->path_enter_off : h->time_enter_off),
+                                     .time_exit = blob + (paths ? h->path_exit_off : h->time_exit_off),
+                                     .sample_enter = blob + h->sample_enter_off};
+}
+
+uint64_t gr_stub_entry(const struct gr_codebuf *code, size_t blob_off,
+                       const struct gr_segment_plan *seg)
+{
+    return seg->blob_addr + blob_header(code, blob_off)->entry_off;
+}
+
+void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr_elf *elf,
+                       const struct gr_plan *plan, const struct gr_segment_plan *seg,
+                       size_t image_off, size_t image_size)
+{
+    struct gs_stub_config cfg = {
+        .orig_entry_rel = (int64_t)(elf->entry - seg->blob_addr),
+        .image_rel = (int64_t)(code->base + image_off - seg->blob_addr),
+        .image_size = image_size,
+        .rw_rel = (int64_t)(seg->rw_vaddr - seg->blob_addr),
+        .shared_size = seg->first_off - GR_PAGE,
+        .blob_link_addr = seg->blob_addr,
+        .g_m = plan->rt->g_m,
+        .g_stack_hi = plan->rt->g_stack_hi,
+        .g_slot = plan->rt->g_racectx,
+        .m_row = gr_m_row_slot(plan->rt),
+        .row_stride = seg->row_stride,
+        .max_rows = seg->max_rows,
+        .row_head = seg->row_head,
+        .slots_off = seg->slots_off,
+        .nslots = seg->nslots,
+        .sample = seg->sample,
+        .paths_off = seg->paths_off,
+        .paths_mask = seg->max_paths ? (uint64_t)(seg->max_paths - 1) << GS_PATH_SHIFT : 0,
+        .arcs_off = seg->arcs_off,
+        .arcs_mask = seg->max_arcs ? (uint64_t)(seg->max_arcs - 1) << GS_PATH_SHIFT : 0,
+        .full_bit0 = seg->full_off * 8,
+        .filter_bit0 = seg->filter_off * 8,
+        .filter_mask = seg->max_paths ? (uint64_t)seg->max_paths * GS_FILTER_BITS_PER_PATH - 1 : 0,
+        .arcidx_off = seg->max_paths ? seg->arcidx_off : 0,
+        .arcidx_mask = seg->max_arcs
+                           ? ((uint64_t)seg->max_arcs * GS_ARCIDX_SLOTS_PER_ARC - 1) * GS_ARCIDX_SLOT_SIZE
+                           : 0,
+        .first_off = seg->slots_off > seg->first_off ? seg->first_off : 0,
+    };
+    memcpy(code->bytes + blob_off + blob_header(code, blob_off)->config_off, &cfg, sizeof cfg);
+}
