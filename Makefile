@@ -17,7 +17,7 @@ PROTO_GEN := $(BUILD)/gen
 # common/ and format/ are shared by all three; elf/ and rewriter/ are
 # gorewrite's; gostat/ is layered read < model < render < profile, top, serve < cmd.
 # Includes name their header from the repository root ("rewriter/plan/plan.h"),
-# so the one -I is the root; tests/t_layers.sh checks which folder may
+# so the one -I is the root; tests/project/t_layers.sh checks which folder may
 # include which.
 REWRITER_DIRS := common elf rewriter rewriter/find rewriter/plan rewriter/gen
 GOSTAT_DIRS   := common gostat gostat/read gostat/model gostat/render gostat/profile \
@@ -58,7 +58,7 @@ bin/gorewrite: $(REWRITER_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 
 # gorewrite linked inside $(BUILD): `make BUILD=build/plain SANITIZE=
-# build/plain/gorewrite` gives tests/t_valgrind.sh an unsanitized binary
+# build/plain/gorewrite` gives tests/rewriter/t_valgrind.sh an unsanitized binary
 # under `make asan` (valgrind cannot run ASan builds).
 $(BUILD)/gorewrite: $(REWRITER_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
@@ -84,7 +84,7 @@ $(BUILD)/tests/%: tests/tools/%.c
 # (liblief-dev), whose library is C++.
 $(BUILD)/tests/lief_check: TOOL_LIBS = -lLIEF -lstdc++ -lm
 
-# tests/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
+# tests/rewriter/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
 # like gorewrite (with SANITIZE under `make asan`).
 DWARFDUMP_OBJ := $(BUILD)/tests/dwarf/dwarfdump_funcs.o $(BUILD)/rewriter/find/dwarf_info.o \
 	$(BUILD)/rewriter/find/dwarf_layout.o $(BUILD)/rewriter/find/go_runtime.o \
@@ -196,7 +196,7 @@ check: deps
 # Mutation checks: deliberately broken builds of gorewrite and gostat
 # (tests/mutants/*.patch) that the tests must catch; prints which test
 # killed each mutant (tests/mutants/run.sh). `check` runs it too
-# (tests/t_mutants.sh, about 1.5 min).
+# (tests/project/t_mutants.sh, about 1.5 min).
 .PHONY: mutants
 mutants: deps
 	$(MAKE) all tools
@@ -236,7 +236,7 @@ asan: deps
 
 # Fuzzing (fuzz/README.md): libFuzzer harnesses built with clang, ASan and
 # UBSan. `make check` replays the committed corpus and crash reproducers
-# (tests/t_fuzz_replay.sh); `make fuzz` fuzzes each harness for
+# (tests/project/t_fuzz_replay.sh); `make fuzz` fuzzes each harness for
 # FUZZ_SECONDS on one core and merges new inputs into the corpus;
 # `make fuzz-corpus` rebuilds the corpus from fresh seeds (after a change
 # of the stats-file format).

@@ -1,5 +1,5 @@
-# tests/lib.sh: helpers shared by the tests/t_*.sh scripts. Source it:
-#   . "$(dirname "$0")/lib.sh"
+# tests/lib.sh: helpers shared by the tests/GROUP/t_*.sh scripts. Source it:
+#   . "$(dirname "$0")/../lib.sh"
 # Tests are run from the repository root by tests/run.sh.
 
 set -u
@@ -18,7 +18,7 @@ GOSTAT=${GOSTAT:-$ROOT/bin/gostat}
 GO_VERSIONS="1.15 1.19 1.21 1.22 1.23 1.24"
 # Newer than any Debian 12 toolchain (1.25 from trixie-backports, 1.26 and 1.27
 # from sid, unpacked into build/toolchains
-# by scripts/go_toolchains.sh): tests/t_testdata.sh builds with them too.
+# by scripts/go_toolchains.sh): tests/programs/t_testdata.sh builds with them too.
 GO_VERSIONS_NEWER="1.25 1.26 1.27"
 # Time limit for one run of a program under test (seconds).
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
