@@ -87,7 +87,7 @@ $(BUILD)/tests/lief_check: TOOL_LIBS = -lLIEF -lstdc++ -lm
 # tests/rewriter/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
 # like gorewrite (with SANITIZE under `make asan`).
 DWARFDUMP_OBJ := $(BUILD)/tests/dwarf/dwarfdump_funcs.o $(BUILD)/rewriter/find/dwarf_info.o \
-	$(BUILD)/rewriter/find/dwarf_layout.o $(BUILD)/rewriter/find/go_runtime.o \
+	$(BUILD)/rewriter/find/dwarf_lines.o $(BUILD)/rewriter/find/dwarf_layout.o $(BUILD)/rewriter/find/go_runtime.o \
 	$(ERROR_OBJ) $(BUILD)/common/vec.o
 $(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
 $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
@@ -97,8 +97,8 @@ $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 # linked from that module's objects, common/ and what the module needs,
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
-UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites statsfile_check hist times clock view \
-	vec regex_compile callgraph cg_outputs)
+UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
+	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -107,6 +107,11 @@ $(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o \
 	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_call_sites: $(BUILD)/rewriter/plan/call_sites.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_pclntab: $(BUILD)/rewriter/find/pclntab.o $(BUILD)/elf/elf_read.o \
+	$(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_go_version: $(BUILD)/rewriter/find/go_version.o $(BUILD)/elf/elf_read.o \
+	$(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_dwarf_lines: $(BUILD)/rewriter/find/dwarf_lines.o
 $(UNIT)/test_statsfile_check: $(BUILD)/gostat/read/statsfile_check.o $(ERROR_OBJ)
 $(UNIT)/test_hist: $(BUILD)/gostat/model/hist.o
 $(UNIT)/test_times: $(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o
@@ -125,9 +130,11 @@ $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_prologue $(UNIT)/test_leaf: UNIT_LIBS := -lZydis -lZycore
 $(UNIT)/test_exits $(UNIT)/test_call_sites: UNIT_LIBS := -lZydis -lZycore -lelf
+$(UNIT)/test_pclntab $(UNIT)/test_go_version: UNIT_LIBS := -lelf
 
-$(UNIT)/test_prologue.o $(UNIT)/test_leaf.o $(UNIT)/test_exits.o $(UNIT)/test_call_sites.o: INC = $(REWRITER_INC)
-$(addsuffix .o,$(filter-out %/test_prologue %/test_leaf %/test_exits %/test_call_sites %/test_vec %/test_regex_compile,$(UNIT_PROGS))): \
+REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines)
+$(REWRITER_UNITS:=.o): INC = $(REWRITER_INC)
+$(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC)
 $(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/unit.o: INC = -I.
 

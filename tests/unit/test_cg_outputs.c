@@ -2,10 +2,10 @@
  * (callgraph.h), on a model built by hand: the frames of a path
  * (model/cgpath.c: an untimed caller between two timed calls is a frame, a
  * goroutine's first call starts with its caller), folded stacks with each
- * --value (out/folded.c: ';' in names, zero lines left out, the overflow
- * line), the --callers/--callees listings (out/arcs.c: counts, totals,
+ * --value (render/folded.c: ';' in names, zero lines left out, the overflow
+ * line), the --callers/--callees listings (render/arcs.c: counts, totals,
  * shares, the calls in no path) and the Callgrind call lines
- * (out/callgrind.c: self cost, calls= with inclusive time, a block for a
+ * (render/callgrind.c: self cost, calls= with inclusive time, a block for a
  * caller that is not written otherwise). */
 #include "gostat/render/arcs.h"
 #include "gostat/render/callgrind.h"
