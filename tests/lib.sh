@@ -334,3 +334,32 @@ wait_for_line() {
     done
     return 1
 }
+
+# pids: background processes a test started (servers, programs under
+# test); stop_pids, from the test's EXIT trap, kills and reaps each.
+pids=()
+stop_pids() {
+    local p
+    for p in ${pids[@]+"${pids[@]}"}; do
+        kill "$p" 2>/dev/null
+    done
+    for p in ${pids[@]+"${pids[@]}"}; do
+        wait "$p" 2>/dev/null
+    done
+}
+
+# start_serve NAME ARGS...: `gostat serve ARGS` in the background, its
+# stdout and stderr in $dir/NAME.out and $dir/NAME.err ($dir: the test's
+# temporary directory); waits for its "serving" line, then sets $serve_pid
+# and $url (the http URL it serves; "" for a unix socket).
+start_serve() {
+    local name=$1
+    shift
+    "$GOSTAT" serve "$@" >"$dir/$name.out" 2>"$dir/$name.err" &
+    serve_pid=$!
+    pids+=($serve_pid)
+    url=
+    wait_for_line "$dir/$name.out" '^serving ' ||
+        { fail "$name: no serving line: $(cat "$dir/$name.err")"; return 1; }
+    url=$(sed -n 's/^serving \(http[^ ]*\).*/\1/p' "$dir/$name.out")
+}

@@ -18,29 +18,11 @@
 cd "$(dirname "$0")/../.."
 . tests/assert.sh
 
-pids=()
-cleanup() {
-    local p
-    for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null; done
-    for p in ${pids[@]+"${pids[@]}"}; do wait "$p" 2>/dev/null; done
-    rm -rf "$dir"
-}
-trap cleanup EXIT
+trap 'stop_pids; rm -rf "$dir"' EXIT
 
 my_ticks=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
 "$MKSTATS" "$dir/gostat.app.$$" --pid $$ --start-ticks "$my_ticks" --func main.work:0x10:10 >/dev/null ||
     fail "mkstats failed"
-
-# start_serve NAME ARGS...: sets $url (or $sock for unix:) and $serve_pid.
-start_serve() {
-    local name=$1
-    shift
-    "$GOSTAT" serve "$@" >"$dir/$name.out" 2>"$dir/$name.err" &
-    serve_pid=$!
-    pids+=($serve_pid)
-    wait_for_line "$dir/$name.out" '^serving ' || { fail "$name: no serving line: $(cat "$dir/$name.err")"; return 1; }
-    url=$(sed -n 's/^serving \(http[^ ]*\).*/\1/p' "$dir/$name.out")
-}
 
 code() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$@"; }
 
