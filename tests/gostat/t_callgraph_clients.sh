@@ -148,27 +148,11 @@ PY
 ########## speedscope in headless Chromium, on the calls through main.run
 grep ';main\.run' "$dir/calls.folded" >"$dir/run.folded"
 if bash "$SHOT" "$dir/run.folded" "$dir/run.png" "$dir/run.html" 2>"$dir/shot.err"; then
-    expect "speedscope: main.* frames, total, self" "$(derive sandwich)" "$(python3 - "$dir/run.html" <<'PY'
-import re, sys
-dom = open(sys.argv[1]).read()
-rows = re.findall(r'<tr[^>]*><td[^>]*>([\d,]+) \([^)]*\)<div.*?</td><td[^>]*>([\d,]+) \([^)]*\)<div.*?</td>'
-                  r'<td[^>]*><span[^>]*></span>([^<]+)</td></tr>', dom)
-for total, self_, name in sorted(rows, key=lambda r: r[2]):
-    if name.startswith("main."):
-        print(name, total.replace(",", ""), self_.replace(",", ""))
-PY
-)"
+    expect "speedscope: main.* frames, total, self" "$(derive sandwich)" "$(speedscope_rows "$dir/run.html" main.)"
     # Rows of the picture: one colour across the width (goexit, func1,
     # run), and run's callees alpha, beta, gamma at 120:120:20 of 261
     # (main.run's own call is the rest). 1 % tolerance.
-    python3 -B - scripts "$dir/run.png" <<'PY' || fail "speedscope: the screenshot does not show the flame graph"
-import sys
-sys.path.insert(0, sys.argv[1])
-from png_stats import decode, colour_extents
-w, h, rows = decode(sys.argv[2])
-if (w, h) != (1200, 800):
-    sys.exit(print(f"screenshot is {w}x{h}, not 1200x800"))
-tol = 0.01 * w
+    screenshot_check "$dir/run.png" <<'PY' || fail "speedscope: the screenshot does not show the flame graph"
 want = sorted([120 / 261 * w, 120 / 261 * w, 20 / 261 * w])
 full = children = 0
 for row in rows:

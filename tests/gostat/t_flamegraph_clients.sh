@@ -32,27 +32,12 @@ if bash "$SHOT" "$dir/paths.folded" "$dir/paths.png" "$dir/paths.html" 2>"$dir/s
 main.beta 200 0
 main.busy 500 500
 main.gamma 500 500
-main.main 1000 0" "$(python3 - "$dir/paths.html" <<'PY'
-import re, sys
-dom = open(sys.argv[1]).read()
-rows = re.findall(r'<tr[^>]*><td[^>]*>([\d,]+) \([^)]*\)<div.*?</td><td[^>]*>([\d,]+) \([^)]*\)<div.*?</td>'
-                  r'<td[^>]*><span[^>]*></span>([^<]+)</td></tr>', dom)
-for total, self_, name in sorted(rows, key=lambda r: r[2]):
-    print(name, total.replace(",", ""), self_.replace(",", ""))
-PY
-)"
+main.main 1000 0" "$(speedscope_rows "$dir/paths.html")"
     # The picture: a row where one colour spans the width (main.main), one
     # with three colours left to right at 500:300:200 of it (gamma, then
     # alpha and beta: left heavy), one with a colour from 50 % to the end
     # and nothing before (main.busy under alpha and beta). 1 % tolerance.
-    python3 -B - scripts "$dir/paths.png" <<'PY' || fail "speedscope: the screenshot does not show the flame graph"
-import sys
-sys.path.insert(0, sys.argv[1])
-from png_stats import decode, colour_extents
-w, h, rows = decode(sys.argv[2])
-if (w, h) != (1200, 800):
-    sys.exit(print(f"screenshot is {w}x{h}, not 1200x800"))
-tol = 0.01 * w
+    screenshot_check "$dir/paths.png" <<'PY' || fail "speedscope: the screenshot does not show the flame graph"
 def near(a, b):
     return abs(a - b) <= tol
 def spans(row):

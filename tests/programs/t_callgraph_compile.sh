@@ -18,8 +18,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 RP=$ROOT/tests/realprogs
 TOOLS=$(go_root 1.22)/pkg/tool/linux_amd64
 

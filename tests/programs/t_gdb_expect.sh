@@ -9,8 +9,7 @@
 # expect file edited to match a miscounting gorewrite fails here.
 . "$(dirname "$0")/../lib.sh"
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 command -v gdb >/dev/null || { echo "FAIL: gdb is not installed (scripts/deps.sh installs it)"; exit 1; }
 for prog in panics iface; do
     bin=$WORK/$prog

@@ -22,8 +22,7 @@ VET=/usr/lib/go-$GOV/pkg/tool/linux_amd64/vet
 # gofmt's walk does not follow a symlinked root; /usr/lib/go-1.22/src is one.
 SRC=$(readlink -f "/usr/lib/go-$GOV/src")
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 
 for f in "$GOFMT" "$VET"; do
     if [ ! -x "$f" ]; then

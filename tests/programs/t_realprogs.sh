@@ -27,8 +27,7 @@ require_tools
 
 NPM=$ROOT/build/npm/node_modules
 RP=$ROOT/tests/realprogs
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 
 # make_data DIR: a deterministic tree of 120 files (about 4 MB), with
 # duplicates and a few *.log files.

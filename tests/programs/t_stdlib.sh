@@ -94,8 +94,7 @@ run_args() {
     printf '%s\n' -test.run "^($names)\$"
 }
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 
 # test_lines OUT: the sorted "--- PASS/SKIP: name" lines without timings.
 test_lines() {

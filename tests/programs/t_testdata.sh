@@ -40,8 +40,7 @@ done
 progs=${PROGS:-$(cd "$ROOT/testdata" && for d in */; do
     [ -f "$d/expect" ] && { [ ! -f "$d/cgo" ] || [ $is_cgo_run = 1 ]; } && echo "${d%/}"; done)}
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 BIN=$ROOT/build/testbin
 
 cases=0

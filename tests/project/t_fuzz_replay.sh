@@ -12,8 +12,7 @@ require_tools
 
 B=$ROOT/build/fuzz
 MKSTATS=$ROOT/build/tests/mkstats
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 for h in elf statsfile; do
     [ -x "$B/fuzz_$h" ] || { echo "FAIL: $B/fuzz_$h missing; run 'make fuzz-build'"; exit 1; }
 done

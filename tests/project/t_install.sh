@@ -8,8 +8,7 @@
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 require_tools
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 D=$WORK/dest P=/opt/gr
 
 make -s install PREFIX=$P DESTDIR="$D" >"$WORK/make.out" 2>&1 || fail "make install: $(cat "$WORK/make.out")"

@@ -13,8 +13,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 DIR=$ROOT/testdata/asmcalls
 
 # Async preemption off for these runs: Go 1.15's isAsyncSafePoint calls

@@ -10,8 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 OUTDIR=$WORK/out
 mkdir -p "$OUTDIR" "$WORK/mut"
 n=0

@@ -20,8 +20,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 DIR=$ROOT/testdata/recursion
 ARGS=$(cat "$DIR/args")
 

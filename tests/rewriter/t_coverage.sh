@@ -8,8 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 cases=0
 for v in ${GOVERS:-$GO_VERSIONS}; do
     for variant in exe cgo-ext race; do

@@ -26,8 +26,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 SRC=$ROOT/testdata/recursion
 CGOSRC=$ROOT/testdata/cgocall
 NPM=$ROOT/build/npm

@@ -29,8 +29,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 DIR=$ROOT/testdata/leaf
 
 check_release() {

@@ -12,8 +12,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 build_go 1.22 "$ROOT/testdata/recursion" "$WORK/prog" || exit 1
 "$GOREWRITE_REAL" --layout-report "$WORK/layout" "$WORK/prog" "$WORK/good" >/dev/null ||
     { echo "FAIL: gorewrite --layout-report"; exit 1; }

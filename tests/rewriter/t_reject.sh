@@ -10,8 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 IN=$WORK/in
 mkdir -p "$IN"
 fails=0

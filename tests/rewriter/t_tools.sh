@@ -13,8 +13,7 @@ require_tools
 
 V=1.22
 GO=$(go_bin "$V")
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 
 build_go "$V" "$ROOT/testdata/profiled" "$WORK/prog" || exit 1
 instrument "$WORK/prog" "$WORK/prog.instr" || exit 1

@@ -9,8 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 GR=$GOREWRITE_REAL
 if nm "$GR" 2>/dev/null | grep -q __asan_init; then
     make -s -C "$ROOT" BUILD=build/plain SANITIZE= build/plain/gorewrite >"$WORK/make.log" 2>&1 ||

@@ -11,13 +11,10 @@ require_tools
 
 [ "$(id -u)" = 0 ] || { echo "FAIL t_security_outfile must run as root (it plants nobody's symlink)"; exit 1; }
 
-V=1.22
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 chmod 755 "$WORK"
 
-build_go "$V" "$ROOT/testdata/live" "$WORK/live" || exit 1
-instrument "$WORK/live" "$WORK/live.instr" || exit 1
+instrumented_live
 mkdir "$WORK/stats"
 GOSTAT_DIR=$WORK/stats "$WORK/live.instr" 10 >/dev/null || fail "instrumented program failed"
 F=$(ls "$WORK"/stats/gostat.live.instr.*)

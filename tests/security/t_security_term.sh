@@ -9,12 +9,9 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-V=1.22
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 
-build_go "$V" "$ROOT/testdata/live" "$WORK/live" || exit 1
-instrument "$WORK/live" "$WORK/live.instr" || exit 1
+instrumented_live
 BAD=$(printf 'x\302\233\2331m\033]0;t\007')
 D=$WORK/stats
 mkdir -p "$D/$BAD"

@@ -45,19 +45,15 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 DIR=$ROOT/testdata/callgraph
 
 # check_json JSON PROGRAM_STDOUT GOVERSION CASE FOLDED_CALLS FOLDED_SELF:
 # the arcs, paths and self times above.
 check_json() {
-    python3 - "$@" <<'PY'
-import json, sys
-stats = json.load(open(sys.argv[1]))
+    py_check "$@" <<'PY'
 case = sys.argv[4]
 funcs = {f["name"]: f for f in stats["functions"]}
-bad = []
 cp = stats.get("call_paths", {})
 
 def callers(name):
@@ -176,18 +172,14 @@ if cp.get("overflow_calls") == 0:
             bad.append("%s: callers add up to %d calls, it has %d timed calls" % (f["name"], n, f["timed_calls"]))
         if f.get("self_ns") is None or f["self_ns"] > f["total_ns"] + 1:
             bad.append("%s: self %s ns, total %s ns" % (f["name"], f.get("self_ns"), f["total_ns"]))
-for b in bad[:20]:
-    print("  go%s %s: %s" % (sys.argv[3], case, b))
-sys.exit(1 if bad else 0)
+limit = 20
+label = "go%s %s: " % (sys.argv[3], case)
 PY
 }
 
 # check_absent JSON GOVERSION WHAT: no call paths recorded, and said so.
 check_absent() {
-    python3 - "$@" <<'PY'
-import json, sys
-stats = json.load(open(sys.argv[1]))
-bad = []
+    py_check "$@" <<'PY'
 cp = stats.get("call_paths", {})
 if cp.get("recorded") is not False or not cp.get("why"):
     bad.append("call_paths %s, want recorded false with a reason" % cp)
@@ -195,9 +187,7 @@ for f in stats["functions"]:
     if "self_ns" in f or "callers" in f:
         bad.append("%s has self_ns or callers" % f["name"])
         break
-for b in bad:
-    print("  go%s %s: %s" % (sys.argv[2], sys.argv[3], b))
-sys.exit(1 if bad else 0)
+label = "go%s %s: " % (sys.argv[2], sys.argv[3])
 PY
 }
 

@@ -10,8 +10,7 @@
 # overrides).
 . "$(dirname "$0")/../lib.sh"
 require_tools
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 
 for v in ${DEEP_GOVERS:-1.15 1.22 1.27}; do
     orig=$ROOT/build/testbin/go$v/exe/stack

@@ -12,8 +12,7 @@
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 require_tools
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 export GOGC=off
 
 # goroutines_of STATDIR: "created exited live" from gostat --json.

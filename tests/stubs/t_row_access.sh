@@ -10,8 +10,7 @@
 # --count-only.
 . "$(dirname "$0")/../lib.sh"
 require_tools
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 SRC=$ROOT/testdata/recursion
 FS_LOAD='mov    %fs:0x0,%r12'
 

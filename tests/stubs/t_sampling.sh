@@ -33,8 +33,7 @@
 # estimator, not the bucket edge.
 . "$(dirname "$0")/../lib.sh"
 require_tools
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 V=1.22
 orig=$ROOT/build/testbin/go$V/exe/sampling
 build_go "$V" "$ROOT/testdata/sampling" "$orig" || { fail "go$V: build failed"; exit 1; }

@@ -12,8 +12,7 @@
 #    tree's are refused with a message naming the file.
 . "$(dirname "$0")/../lib.sh"
 require_tools
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 export GOSTAT_DIR=$WORK/stats GOSTAT_QUIET=1
 mkdir -p "$GOSTAT_DIR"
 

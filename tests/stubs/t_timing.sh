@@ -23,20 +23,16 @@
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
-WORK=$(mktemp_dir)
-trap 'rm -rf "$WORK"' EXIT
+work_dir
 DIR=$ROOT/testdata/timing
 
 check_timing() {
-    python3 - "$@" <<'PY'
-import json, sys
-stats = json.load(open(sys.argv[1]))
+    py_check "$@" <<'PY'
 self = json.load(open(sys.argv[2]))
 funcs = {}
 for f in stats["functions"]:
     if f["name"].startswith("main."):
         funcs[f["name"]] = f
-bad = []
 
 def f(name):
     return funcs["main." + name]
@@ -105,19 +101,13 @@ for name, g in funcs.items():
         q = [g["min_ns"], g["p50_ns"], g["p90_ns"], g["p99_ns"], g["max_ns"]]
         if q != sorted(q) or abs(g["mean_ns"] * g["timed_calls"] - g["total_ns"]) > g["timed_calls"] + 1:
             bad.append("%s: inconsistent min/p50/p90/p99/max %s or mean %s" % (name, q, g["mean_ns"]))
-for b in bad:
-    print("  " + b)
-sys.exit(1 if bad else 0)
 PY
 }
 
 check_sampled() {
-    python3 - "$@" <<'PY'
-import json, sys
-stats = json.load(open(sys.argv[1]))
+    py_check "$@" <<'PY'
 self = json.load(open(sys.argv[2]))
 funcs = {f["name"]: f for f in stats["functions"] if f["name"].startswith("main.")}
-bad = []
 if stats.get("sample_every") != 8 or stats.get("timing") is not True:
     bad.append("sample_every %r timing %r, want 8 and true" % (stats.get("sample_every"), stats.get("timing")))
 fib = funcs["main.fib"]
@@ -150,19 +140,13 @@ else:
     if len(inner) != 4000 or len(outer) != 4000 or not (0.98 * lo - 1 <= w["mean_ns"] <= 1.02 * hi + 1):
         bad.append("main.work: sampled mean %s ns of %d calls, outside 0.98 x %.0f (the program's %d fastest, inside) .. 1.02 x %.0f (its %d slowest, around)"
                    % (w["mean_ns"], n, lo, n, hi, n))
-for b in bad:
-    print("  " + b)
-sys.exit(1 if bad else 0)
 PY
 }
 
 check_default() {
-    python3 - "$@" <<'PY'
-import json, sys
-stats = json.load(open(sys.argv[1]))
+    py_check "$@" <<'PY'
 funcs = {f["name"]: f for f in stats["functions"] if f["name"].startswith("main.")}
 every = {f["name"]: f for f in json.load(open(sys.argv[2]))["functions"] if f["name"].startswith("main.")}
-bad = []
 if stats.get("timing_mode") != "default" or stats.get("timing") is not True:
     bad.append("timing_mode %r timing %r, want default and true" % (stats.get("timing_mode"), stats.get("timing")))
 for name, g in funcs.items():
@@ -180,26 +164,17 @@ elif abs(fib["total_ns"] - fib["mean_ns"] * fib["calls"]) > fib["calls"]:
 # every call of deep (20,000 deep, 3 times: 60,003) counted, none too deep
 if stats["drops"]["too_deep"] != 0 or stats["drops"]["unmatched"] != 0:
     bad.append("drops %r: too_deep and unmatched must be 0" % stats["drops"])
-for b in bad:
-    print("  " + b)
-sys.exit(1 if bad else 0)
 PY
 }
 
 check_count_only() {
-    python3 - "$@" <<'PY'
-import json, sys
-stats = json.load(open(sys.argv[1]))
-bad = []
+    py_check "$@" <<'PY'
 if stats.get("timing") is not False:
     bad.append("timing is %r, want false" % stats.get("timing"))
 for f in stats["functions"]:
     if f["timed_calls"] is not None or f["timed"] or f.get("untimed_reason") != "--count-only":
         bad.append("%s: timed_calls %r timed %r reason %r" % (f["name"], f["timed_calls"], f["timed"], f.get("untimed_reason")))
         break
-for b in bad:
-    print("  " + b)
-sys.exit(1 if bad else 0)
 PY
 }
 

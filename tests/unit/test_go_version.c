@@ -4,59 +4,35 @@
  * before), on malformed blobs, on the runtime.buildVersion scan used when
  * .go.buildinfo is missing, and gr_go_minor. */
 #include "rewriter/find/go_version.h"
+#include "tests/unit/fake_elf.h"
 #include "tests/unit/unit.h"
 
-#include <elf.h>
 #include <string.h>
 
-#define BASE 0x600000u   /* the fake file is loaded here */
+#define BASE 0x600000u   /* the fake ELF is loaded here */
 
-/* A fake ELF: one segment maps bytes at BASE; sections are windows of it. */
-struct image {
-    _Alignas(8) uint8_t bytes[512];
-    char names[2][16];
-    struct gr_section secs[2];
-    struct gr_segment seg;
-    struct gr_elf elf;
-};
+enum { MAPPED = 512 };   /* bytes of the fake ELF loaded at BASE */
 
-static void put64(struct image *im, size_t off, uint64_t v)
+static void init(struct fake_elf *im)
 {
-    memcpy(im->bytes + off, &v, 8);
-}
-
-static void init(struct image *im)
-{
-    memset(im, 0, sizeof *im);
-    im->seg = (struct gr_segment){.type = PT_LOAD, .flags = PF_R, .offset = 0, .vaddr = BASE,
-                                  .filesz = sizeof im->bytes, .memsz = sizeof im->bytes, .align = 8};
-    im->elf = (struct gr_elf){.path = "fake", .data = im->bytes, .size = sizeof im->bytes,
-                              .fd = -1, .sections = im->secs, .segments = &im->seg,
-                              .nsegments = 1};
-}
-
-static void add_section(struct image *im, const char *name, size_t off, size_t size)
-{
-    size_t n = im->elf.nsections++;
-    strcpy(im->names[n], name);
-    im->secs[n] = (struct gr_section){.name = im->names[n], .type = SHT_PROGBITS,
-                                      .addr = BASE + off, .offset = off, .size = size};
+    fake_elf_clear(im);
+    fake_elf_map(im, BASE, MAPPED);
 }
 
 enum { BLOB = 64 };  /* .go.buildinfo's offset in the file */
 
 /* The 32-byte header: magic, pointer size, flags. */
-static void put_header(struct image *im, uint8_t ptr_size, uint8_t flags, size_t section_size)
+static void put_header(struct fake_elf *im, uint8_t ptr_size, uint8_t flags, size_t section_size)
 {
     memcpy(im->bytes + BLOB, "\xff Go buildinf:", 14);
     im->bytes[BLOB + 14] = ptr_size;
     im->bytes[BLOB + 15] = flags;
-    add_section(im, ".go.buildinfo", BLOB, section_size);
+    fake_elf_section(im, ".go.buildinfo", BLOB, section_size);
 }
 
 /* Go >= 1.18: varint length and the version right after the header, then
  * the module info the same way. */
-static void put_inline(struct image *im, const char *version, size_t section_size)
+static void put_inline(struct fake_elf *im, const char *version, size_t section_size)
 {
     put_header(im, 8, 2, section_size);
     size_t n = strlen(version);
@@ -66,7 +42,7 @@ static void put_inline(struct image *im, const char *version, size_t section_siz
     memcpy(im->bytes + BLOB + 34 + n, "path", 4);
 }
 
-static const char *version_of(struct image *im, char *buf, size_t size)
+static const char *version_of(struct fake_elf *im, char *buf, size_t size)
 {
     memset(buf, 'x', size);
     gr_go_version(&im->elf, buf, size);
@@ -75,7 +51,7 @@ static const char *version_of(struct image *im, char *buf, size_t size)
 
 static void inline_version(void)
 {
-    struct image im;
+    struct fake_elf im;
     char buf[80];
     init(&im);
     put_inline(&im, "go1.22.12", 64);
@@ -89,18 +65,18 @@ enum { HDR = 128, STR = 160 };
 
 /* runtime.buildVersion "go1.15.15" as a Go string header at HDR, and the
  * blob's word at 16 pointing to it (the pre-1.18 format). */
-static void put_build_version(struct image *im)
+static void put_build_version(struct fake_elf *im)
 {
-    put64(im, BLOB + 16, BASE + HDR);
-    put64(im, HDR, BASE + STR);
-    put64(im, HDR + 8, 9);
+    fake_elf_put64(im, BLOB + 16, BASE + HDR);
+    fake_elf_put64(im, HDR, BASE + STR);
+    fake_elf_put64(im, HDR + 8, 9);
     memcpy(im->bytes + STR, "go1.15.15", 9);
 }
 
 /* The flags' other bit (big-endian) is not ignored: only 2 and 0 are read. */
 static void inline_flag_with_endianness_bit(void)
 {
-    struct image im;
+    struct fake_elf im;
     char buf[80];
     init(&im);
     put_inline(&im, "go1.21.0", 64);
@@ -115,7 +91,7 @@ static void inline_flag_with_endianness_bit(void)
  * buildVersion, a Go string header (pointer, length). */
 static void pointer_version(void)
 {
-    struct image im;
+    struct fake_elf im;
     char buf[80];
     init(&im);
     put_header(&im, 8, 0, 32);
@@ -125,19 +101,19 @@ static void pointer_version(void)
     CHECK_STR(version_of(&im, buf, sizeof buf), "");
     im.secs[0].size = 32;
     /* PIE: the header's address is filled in by a relocation */
-    put64(&im, BLOB + 16, 0x1000);
+    fake_elf_put64(&im, BLOB + 16, 0x1000);
     CHECK_STR(version_of(&im, buf, sizeof buf), "");
-    put64(&im, BLOB + 16, BASE + HDR);
-    put64(&im, HDR + 8, 65);   /* longer than any version */
+    fake_elf_put64(&im, BLOB + 16, BASE + HDR);
+    fake_elf_put64(&im, HDR + 8, 65);   /* longer than any version */
     CHECK_STR(version_of(&im, buf, sizeof buf), "");
-    put64(&im, HDR + 8, 9);
-    put64(&im, HDR, BASE + sizeof im.bytes - 4);  /* string past the mapping */
+    fake_elf_put64(&im, HDR + 8, 9);
+    fake_elf_put64(&im, HDR, BASE + MAPPED - 4);  /* string past the mapping */
     CHECK_STR(version_of(&im, buf, sizeof buf), "");
 }
 
 static void malformed_blobs(void)
 {
-    struct image im;
+    struct fake_elf im;
     char buf[80];
     init(&im);
     put_inline(&im, "go1.22.1", 64);
@@ -167,7 +143,7 @@ static void malformed_blobs(void)
 
 static void buffer_too_small(void)
 {
-    struct image im;
+    struct fake_elf im;
     char buf[9];
     init(&im);
     put_inline(&im, "go1.22.12", 64);
@@ -181,22 +157,22 @@ static void buffer_too_small(void)
 static void build_version_scan(void)
 {
     enum { DATA = 64, STR = 192, OTHER = 208 };
-    struct image im;
+    struct fake_elf im;
     char buf[80];
     init(&im);
-    add_section(&im, ".noptrdata", DATA, 64);
+    fake_elf_section(&im, ".noptrdata", DATA, 64);
     memcpy(im.bytes + STR, "go1.26.1", 8);
     memcpy(im.bytes + OTHER, "go1.24.3", 8);
-    put64(&im, DATA + 24, BASE + STR);
-    put64(&im, DATA + 32, 8);
+    fake_elf_put64(&im, DATA + 24, BASE + STR);
+    fake_elf_put64(&im, DATA + 32, 8);
     CHECK_STR(version_of(&im, buf, sizeof buf), "go1.26.1");
-    put64(&im, DATA + 40, BASE + STR);   /* the same version again */
-    put64(&im, DATA + 48, 8);
+    fake_elf_put64(&im, DATA + 40, BASE + STR);   /* the same version again */
+    fake_elf_put64(&im, DATA + 48, 8);
     CHECK_STR(version_of(&im, buf, sizeof buf), "go1.26.1");
-    put64(&im, DATA + 40, BASE + OTHER);  /* two versions: no guess */
+    fake_elf_put64(&im, DATA + 40, BASE + OTHER);  /* two versions: no guess */
     CHECK_STR(version_of(&im, buf, sizeof buf), "");
-    put64(&im, DATA + 40, BASE + OTHER + 1); /* "o1.24.3" is no version */
-    put64(&im, DATA + 48, 7);
+    fake_elf_put64(&im, DATA + 40, BASE + OTHER + 1); /* "o1.24.3" is no version */
+    fake_elf_put64(&im, DATA + 48, 7);
     CHECK_STR(version_of(&im, buf, sizeof buf), "go1.26.1");
     memcpy(im.bytes + STR, "go1.x6.1", 8);   /* a digit must follow "go1." */
     CHECK_STR(version_of(&im, buf, sizeof buf), "");

@@ -5,9 +5,9 @@
  * base of entry offsets comes from; where the table is found; and each
  * corruption refused with its message. */
 #include "rewriter/find/pclntab.h"
+#include "tests/unit/fake_elf.h"
 #include "tests/unit/unit.h"
 
-#include <elf.h>
 #include <string.h>
 
 #define TAB_ADDR 0x500000u   /* where the table is linked */
@@ -15,26 +15,7 @@
 
 /* Offsets inside the synthetic table (Go >= 1.16 layout: the header, then
  * the tables its words point to). */
-enum { NAMES = 72, CUTAB = 136, FILETAB = 152, PCTAB = 168, FUNCTAB = 200, TAB_SIZE = 512 };
-
-struct image {
-    _Alignas(8) uint8_t bytes[TAB_SIZE + 64];
-    size_t size;
-    char sec_names[3][24];
-    struct gr_section secs[3];
-    struct gr_segment seg;
-    struct gr_elf elf;
-};
-
-static void put32(struct image *im, size_t off, uint32_t v)
-{
-    memcpy(im->bytes + off, &v, 4);
-}
-
-static void put64(struct image *im, size_t off, uint64_t v)
-{
-    memcpy(im->bytes + off, &v, 8);
-}
+enum { NAMES = 72, CUTAB = 136, FILETAB = 152, PCTAB = 168, FUNCTAB = 200 };
 
 /* A function of the synthetic program. */
 struct fn {
@@ -70,7 +51,7 @@ enum { NPROG = 3, TEXT_END = 0x100 };
 
 /* The pc-value tables in pctab: value v at the entry is the zig-zag
  * varint of v + 1 (the value starts at -1); offset 0 means "no table". */
-static uint32_t put_pcvalue(struct image *im, uint32_t *next, uint32_t value)
+static uint32_t put_pcvalue(struct fake_elf *im, uint32_t *next, uint32_t value)
 {
     uint32_t off = *next;
     im->bytes[PCTAB + off] = (uint8_t)(2 * (value + 1));
@@ -79,7 +60,7 @@ static uint32_t put_pcvalue(struct image *im, uint32_t *next, uint32_t value)
 }
 
 /* The names, the two compilation units' file slots and the file names. */
-static void put_names_and_files(struct image *im, uint32_t *nameoffs)
+static void put_names_and_files(struct fake_elf *im, uint32_t *nameoffs)
 {
     size_t at = NAMES + 1; /* offset 0: the empty name */
     for (int i = 0; i < NPROG; i++) {
@@ -88,37 +69,28 @@ static void put_names_and_files(struct image *im, uint32_t *nameoffs)
         at += strlen(prog[i].name) + 1;
     }
     memcpy(im->bytes + FILETAB, "a.go\0b.go", 10);
-    put32(im, CUTAB + 0, 0);         /* unit 0: a.go, b.go */
-    put32(im, CUTAB + 4, 5);
-    put32(im, CUTAB + 8, 5);         /* unit 2: b.go, then a missing file */
-    put32(im, CUTAB + 12, UINT32_MAX);
+    fake_elf_put32(im, CUTAB + 0, 0);         /* unit 0: a.go, b.go */
+    fake_elf_put32(im, CUTAB + 4, 5);
+    fake_elf_put32(im, CUTAB + 8, 5);         /* unit 2: b.go, then a missing file */
+    fake_elf_put32(im, CUTAB + 12, UINT32_MAX);
 }
 
-/* A fake ELF holding the table's bytes at TAB_ADDR in the named section
- * (".gopclntab" unless the test renames it), mapped by one segment. */
-static const struct gr_elf *fake_elf(struct image *im, const char *section)
+/* The table's size bytes mapped at TAB_ADDR as the named section
+ * (".gopclntab" unless the test renames it), and a .text at TEXT. */
+static const struct gr_elf *map_table(struct fake_elf *im, size_t size, const char *section)
 {
-    size_t n = 0;
-    strcpy(im->sec_names[n], section);
-    im->secs[n++] = (struct gr_section){.name = im->sec_names[0], .type = SHT_PROGBITS,
-                                        .addr = TAB_ADDR, .offset = 0, .size = im->size};
-    strcpy(im->sec_names[n], ".text");
-    im->secs[n++] = (struct gr_section){.name = im->sec_names[1], .type = SHT_PROGBITS,
-                                        .addr = TEXT, .offset = 0, .size = 0};
-    im->seg = (struct gr_segment){.type = PT_LOAD, .flags = PF_R, .offset = 0, .vaddr = TAB_ADDR,
-                                  .filesz = im->size, .memsz = im->size, .align = 8};
-    im->elf = (struct gr_elf){.path = "fake", .data = im->bytes, .size = im->size, .fd = -1,
-                              .sections = im->secs, .nsections = n, .segments = &im->seg,
-                              .nsegments = 1};
+    fake_elf_map(im, TAB_ADDR, size);
+    fake_elf_section(im, section, 0, size);
+    fake_elf_section(im, ".text", 0, 0)->addr = TEXT;
     return &im->elf;
 }
 
 /* A Go >= 1.16 table of prog in format f; text_start is the header's
  * textStart word (Go 1.18 on). */
-static const struct gr_elf *build(struct image *im, const struct format *f, uint64_t text_start)
+static const struct gr_elf *build(struct fake_elf *im, const struct format *f, uint64_t text_start)
 {
-    memset(im, 0, sizeof *im);
-    put32(im, 0, f->magic);
+    fake_elf_clear(im);
+    fake_elf_put32(im, 0, f->magic);
     im->bytes[6] = 1;  /* instruction size quantum */
     im->bytes[7] = 8;  /* pointer size */
     uint64_t words[8];
@@ -133,7 +105,7 @@ static const struct gr_elf *build(struct image *im, const struct format *f, uint
     words[n++] = PCTAB;
     words[n++] = FUNCTAB;
     for (size_t i = 0; i < n; i++)
-        put64(im, 8 + 8 * i, words[i]);
+        fake_elf_put64(im, 8 + 8 * i, words[i]);
     uint32_t nameoffs[NPROG], next_pc = 1;
     put_names_and_files(im, nameoffs);
     /* offset 0 is "no table" whatever it holds (Go writes a 0 byte there;
@@ -145,26 +117,25 @@ static const struct gr_elf *build(struct image *im, const struct format *f, uint
         uint32_t text_off = i < NPROG ? prog[i].text_off : TEXT_END;
         size_t e = FUNCTAB + entry_size * (size_t)i;
         if (f->word_functab) {
-            put64(im, e, TEXT + text_off);
-            put64(im, e + 8, func);
+            fake_elf_put64(im, e, TEXT + text_off);
+            fake_elf_put64(im, e + 8, func);
         } else {
-            put32(im, e, text_off);
-            put32(im, e + 4, (uint32_t)func);
+            fake_elf_put32(im, e, text_off);
+            fake_elf_put32(im, e + 4, (uint32_t)func);
         }
         if (i == NPROG)
             break;
         size_t r = FUNCTAB + func;
-        put32(im, r + f->name, nameoffs[i]);
-        put32(im, r + f->pcfile, put_pcvalue(im, &next_pc, prog[i].fileno));
+        fake_elf_put32(im, r + f->name, nameoffs[i]);
+        fake_elf_put32(im, r + f->pcfile, put_pcvalue(im, &next_pc, prog[i].fileno));
         /* with a startLine field the pcln table is not read for the line */
-        put32(im, r + f->pcln, put_pcvalue(im, &next_pc, f->start_line ? 99 : prog[i].line));
-        put32(im, r + f->cu, prog[i].cu);
+        fake_elf_put32(im, r + f->pcln, put_pcvalue(im, &next_pc, f->start_line ? 99 : prog[i].line));
+        fake_elf_put32(im, r + f->cu, prog[i].cu);
         if (f->start_line)
-            put32(im, r + f->start_line, prog[i].line);
+            fake_elf_put32(im, r + f->start_line, prog[i].line);
         func += f->size;
     }
-    im->size = FUNCTAB + func;
-    return fake_elf(im, ".gopclntab");
+    return map_table(im, FUNCTAB + func, ".gopclntab");
 }
 
 /* The table read from elf holds prog exactly, entries from TEXT. */
@@ -195,19 +166,19 @@ static void check_prog(const struct gr_elf *elf, uint32_t magic)
 
 static void go120_start_line_field(void)
 {
-    struct image im;
+    struct fake_elf im;
     check_prog(build(&im, &GO120, TEXT), 0xfffffff1);
 }
 
 static void go118_line_from_pcln_table(void)
 {
-    struct image im;
+    struct fake_elf im;
     check_prog(build(&im, &GO118, TEXT), 0xfffffff0);
 }
 
 static void go116_absolute_entries(void)
 {
-    struct image im;
+    struct fake_elf im;
     check_prog(build(&im, &GO116, 0), 0xfffffffa);
 }
 
@@ -219,48 +190,47 @@ static void go12_flat_table(void)
 {
     enum { FT = 16, FILEOFF = FT + 16 * NPROG + 8, FILES = 80, FNAMES = 96,
            PC = 136, FUNCS = 144 };
-    struct image im;
-    memset(&im, 0, sizeof im);
-    put32(&im, 0, 0xfffffffb);
+    struct fake_elf im;
+    fake_elf_clear(&im);
+    fake_elf_put32(&im, 0, 0xfffffffb);
     im.bytes[6] = 1;
     im.bytes[7] = 8;
-    put64(&im, 8, NPROG);
-    put32(&im, FILEOFF, FILES);
-    put32(&im, FILES, 3);                  /* file count, then a.go, b.go */
-    put32(&im, FILES + 4, FNAMES);
-    put32(&im, FILES + 8, FNAMES + 5);
+    fake_elf_put64(&im, 8, NPROG);
+    fake_elf_put32(&im, FILEOFF, FILES);
+    fake_elf_put32(&im, FILES, 3);                  /* file count, then a.go, b.go */
+    fake_elf_put32(&im, FILES + 4, FNAMES);
+    fake_elf_put32(&im, FILES + 8, FNAMES + 5);
     memcpy(im.bytes + FNAMES, "a.go\0b.go", 10);
     size_t name_at = FNAMES + 10;
     uint32_t pc = PC + 1;
     for (int i = 0; i <= NPROG; i++) {
         uint64_t entry = TEXT + (i < NPROG ? prog[i].text_off : TEXT_END);
-        put64(&im, FT + 16 * (size_t)i, entry);
+        fake_elf_put64(&im, FT + 16 * (size_t)i, entry);
         if (i == NPROG)
             break;
         size_t r = FUNCS + 40 * (size_t)i;
-        put64(&im, FT + 16 * (size_t)i + 8, r);
-        put64(&im, r, entry);
-        put32(&im, r + 8, (uint32_t)name_at);
+        fake_elf_put64(&im, FT + 16 * (size_t)i + 8, r);
+        fake_elf_put64(&im, r, entry);
+        fake_elf_put32(&im, r + 8, (uint32_t)name_at);
         memcpy(im.bytes + name_at, prog[i].name, strlen(prog[i].name) + 1);
         name_at += strlen(prog[i].name) + 1;
         /* one file table for all: main.g's file is b.go by number */
         uint32_t fileno = i == 2 ? 2 : prog[i].fileno + 1;
         im.bytes[pc] = (uint8_t)(2 * (fileno + 1));
-        put32(&im, r + 24, pc);
+        fake_elf_put32(&im, r + 24, pc);
         im.bytes[pc + 1] = (uint8_t)(2 * (prog[i].line + 1));
-        put32(&im, r + 28, pc + 1);
+        fake_elf_put32(&im, r + 28, pc + 1);
         pc += 2;
     }
-    im.size = FUNCS + 40 * NPROG;
     CHECK(name_at <= PC);
-    check_prog(fake_elf(&im, ".gopclntab"), 0xfffffffb);
+    check_prog(map_table(&im, FUNCS + 40 * NPROG, ".gopclntab"), 0xfffffffb);
 }
 
 /* Go 1.26 writes 0 for textStart; without .go.module or runtime.text the
  * base is the .text section's address. */
 static void text_start_from_text_section(void)
 {
-    struct image im;
+    struct fake_elf im;
     const struct gr_elf *elf = build(&im, &GO120, 0);
     check_prog(elf, 0xfffffff1);
     struct gr_pclntab tab;
@@ -279,14 +249,12 @@ static void text_start_from_text_section(void)
 static void found_inside_data_rel_ro(void)
 {
     enum { AT = 56 };
-    struct image im;
-    build(&im, &GO120, TEXT - 64);
-    memmove(im.bytes + AT, im.bytes, im.size);
+    struct fake_elf im;
+    size_t size = build(&im, &GO120, TEXT - 64)->size;
+    memmove(im.bytes + AT, im.bytes, size);
     memset(im.bytes, 0xee, AT);
-    im.size += AT;
-    const struct gr_elf *elf = fake_elf(&im, ".data.rel.ro");
-    im.secs[0].addr = TAB_ADDR - AT;
-    im.seg.vaddr = TAB_ADDR - AT;
+    const struct gr_elf *elf = fake_elf_map(&im, TAB_ADDR - AT, AT + size);
+    fake_elf_section(&im, ".data.rel.ro", 0, AT + size);
     struct gr_pclntab tab;
     struct gr_error err = {""};
     if (!CHECK_INT(gr_pclntab_read(elf, &tab, &err), 0)) {
@@ -313,71 +281,71 @@ static void check_refused(const struct gr_elf *elf, const char *msg)
 
 static void not_a_go_program(void)
 {
-    struct image im;
+    struct fake_elf im;
     build(&im, &GO120, TEXT);
     im.bytes[7] = 4;   /* a 32-bit table */
     check_refused(&im.elf, "fake: not a Go program (no pclntab found)");
     build(&im, &GO120, TEXT);
-    im.size = 71;      /* shorter than a header */
-    check_refused(fake_elf(&im, ".gopclntab"), "fake: not a Go program (no pclntab found)");
+    /* shorter than a header */
+    check_refused(map_table(&im, 71, ".gopclntab"), "fake: not a Go program (no pclntab found)");
 }
 
 static void function_count_too_large(void)
 {
-    struct image im;
+    struct fake_elf im;
     build(&im, &GO120, TEXT);
     /* the functab span (functab to the table's end: 4 entries of 8 bytes
      * and 3 records of 44) holds 20 entries; n functions need n + 1 */
-    put64(&im, 8, 20);
+    fake_elf_put64(&im, 8, 20);
     check_refused(&im.elf, "fake: pclntab function count 20 does not fit the table");
-    put64(&im, 8, 0);
+    fake_elf_put64(&im, 8, 0);
     check_refused(&im.elf, "fake: pclntab function count 0 does not fit the table");
     build(&im, &GO116, 0);
-    put64(&im, 8, 12);   /* 4 x 16 + 3 x 44 = 196 bytes: 12 entries of 16 */
+    fake_elf_put64(&im, 8, 12);   /* 4 x 16 + 3 x 44 = 196 bytes: 12 entries of 16 */
     check_refused(&im.elf, "fake: pclntab function count 12 does not fit the table");
 }
 
 static void header_offset_outside(void)
 {
-    struct image im;
+    struct fake_elf im;
     build(&im, &GO120, TEXT);
-    put64(&im, 8 + 8 * 5, im.size + 1);  /* filetab */
+    fake_elf_put64(&im, 8 + 8 * 5, im.elf.size + 1);  /* filetab */
     check_refused(&im.elf, "fake: pclntab header offsets point outside the table");
     build(&im, &GO116, 0);
-    put64(&im, 8 + 8 * 6, 1u << 20);     /* pcln */
+    fake_elf_put64(&im, 8 + 8 * 6, 1u << 20);     /* pcln */
     check_refused(&im.elf, "fake: pclntab header offsets point outside the table");
 }
 
 static void corrupt_entry(void)
 {
-    struct image im;
+    struct fake_elf im;
     build(&im, &GO120, TEXT);
-    put32(&im, FUNCTAB + 8 + 4, (uint32_t)im.size);  /* main.f's _func past the end */
+    fake_elf_put32(&im, FUNCTAB + 8 + 4, (uint32_t)im.elf.size);  /* main.f's _func past the end */
     check_refused(&im.elf, "fake: pclntab entry 1 is corrupt");
     build(&im, &GO120, TEXT);
     uint32_t rec;
     memcpy(&rec, im.bytes + FUNCTAB + 16 + 4, 4);    /* main.g's name past funcnametab */
-    put32(&im, FUNCTAB + rec + GO120.name, (uint32_t)(im.size - NAMES));
+    fake_elf_put32(&im, FUNCTAB + rec + GO120.name, (uint32_t)(im.elf.size - NAMES));
     check_refused(&im.elf, "fake: pclntab entry 2 is corrupt");
 }
 
 static void entries_out_of_order(void)
 {
-    struct image im;
+    struct fake_elf im;
     build(&im, &GO120, TEXT);
-    put32(&im, FUNCTAB + 16, 0x20);   /* main.g below main.f */
+    fake_elf_put32(&im, FUNCTAB + 16, 0x20);   /* main.g below main.f */
     check_refused(&im.elf, "fake: pclntab functions are not in address order at entry 1");
 }
 
 /* A missing pc-value table or file slot leaves the field unknown. */
 static void unknown_file_and_line(void)
 {
-    struct image im;
+    struct fake_elf im;
     build(&im, &GO118, TEXT);
     uint32_t rec;
     memcpy(&rec, im.bytes + FUNCTAB + 4, 4);
-    put32(&im, FUNCTAB + rec + GO118.pcln, 0);
-    put32(&im, FUNCTAB + rec + GO118.cu, 3);   /* slot 3: UINT32_MAX */
+    fake_elf_put32(&im, FUNCTAB + rec + GO118.pcln, 0);
+    fake_elf_put32(&im, FUNCTAB + rec + GO118.cu, 3);   /* slot 3: UINT32_MAX */
     struct gr_pclntab tab;
     struct gr_error err;
     if (CHECK_INT(gr_pclntab_read(&im.elf, &tab, &err), 0)) {
