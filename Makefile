@@ -17,7 +17,7 @@ PROTO_GEN := $(BUILD)/gen
 # common/ and format/ are shared by all three; elf/ and rewriter/ are
 # gorewrite's; gostat/ is layered read < model < render < profile, top, serve < cmd.
 # Includes name their header from the repository root ("rewriter/plan/plan.h"),
-# so the one -I is the root; tests/t_layers.sh checks which folder may
+# so the one -I is the root; tests/project/t_layers.sh checks which folder may
 # include which.
 REWRITER_DIRS := common elf rewriter rewriter/find rewriter/plan rewriter/gen
 GOSTAT_DIRS   := common gostat gostat/read gostat/model gostat/render gostat/profile \
@@ -58,7 +58,7 @@ bin/gorewrite: $(REWRITER_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 
 # gorewrite linked inside $(BUILD): `make BUILD=build/plain SANITIZE=
-# build/plain/gorewrite` gives tests/t_valgrind.sh an unsanitized binary
+# build/plain/gorewrite` gives tests/rewriter/t_valgrind.sh an unsanitized binary
 # under `make asan` (valgrind cannot run ASan builds).
 $(BUILD)/gorewrite: $(REWRITER_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
@@ -84,10 +84,10 @@ $(BUILD)/tests/%: tests/tools/%.c
 # (liblief-dev), whose library is C++.
 $(BUILD)/tests/lief_check: TOOL_LIBS = -lLIEF -lstdc++ -lm
 
-# tests/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
+# tests/rewriter/t_dwarf_info.sh's driver: rewriter/find/dwarf_info.c alone, built
 # like gorewrite (with SANITIZE under `make asan`).
 DWARFDUMP_OBJ := $(BUILD)/tests/dwarf/dwarfdump_funcs.o $(BUILD)/rewriter/find/dwarf_info.o \
-	$(BUILD)/rewriter/find/dwarf_offsets.o $(BUILD)/rewriter/find/runtime_offsets.o \
+	$(BUILD)/rewriter/find/dwarf_lines.o $(BUILD)/rewriter/find/dwarf_offsets.o $(BUILD)/rewriter/find/runtime_offsets.o \
 	$(ERROR_OBJ) $(BUILD)/common/vec.o
 $(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
 $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
@@ -97,9 +97,9 @@ $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 # linked from that module's objects, common/ and what the module needs,
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
-UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites statsfile_check hist times clock view \
-	vec regex_compile callgraph cg_outputs)
-UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o
+UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
+	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs)
+UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
 $(UNIT)/test_leaf: $(BUILD)/rewriter/plan/leaf.o
@@ -107,6 +107,11 @@ $(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o \
 	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_call_sites: $(BUILD)/rewriter/plan/call_sites.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_pclntab: $(BUILD)/rewriter/find/pclntab.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
+	$(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_go_version: $(BUILD)/rewriter/find/go_version.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
+	$(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_dwarf_lines: $(BUILD)/rewriter/find/dwarf_lines.o
 $(UNIT)/test_statsfile_check: $(BUILD)/gostat/read/statsfile_check.o $(ERROR_OBJ)
 $(UNIT)/test_hist: $(BUILD)/gostat/model/hist.o
 $(UNIT)/test_times: $(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o
@@ -125,9 +130,11 @@ $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_prologue $(UNIT)/test_leaf: UNIT_LIBS := -lZydis -lZycore
 $(UNIT)/test_exits $(UNIT)/test_call_sites: UNIT_LIBS := -lZydis -lZycore -lelf
+$(UNIT)/test_pclntab $(UNIT)/test_go_version: UNIT_LIBS := -lelf
 
-$(UNIT)/test_prologue.o $(UNIT)/test_leaf.o $(UNIT)/test_exits.o $(UNIT)/test_call_sites.o: INC = $(REWRITER_INC)
-$(addsuffix .o,$(filter-out %/test_prologue %/test_leaf %/test_exits %/test_call_sites %/test_vec %/test_regex_compile,$(UNIT_PROGS))): \
+REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines)
+$(REWRITER_UNITS:=.o) $(UNIT)/fake_elf.o: INC = $(REWRITER_INC)
+$(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC)
 $(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/unit.o: INC = -I.
 
@@ -196,7 +203,7 @@ check: deps
 # Mutation checks: deliberately broken builds of gorewrite and gostat
 # (tests/mutants/*.patch) that the tests must catch; prints which test
 # killed each mutant (tests/mutants/run.sh). `check` runs it too
-# (tests/t_mutants.sh, about 1.5 min).
+# (tests/project/t_mutants.sh, about 1.5 min).
 .PHONY: mutants
 mutants: deps
 	$(MAKE) all tools
@@ -236,7 +243,7 @@ asan: deps
 
 # Fuzzing (fuzz/README.md): libFuzzer harnesses built with clang, ASan and
 # UBSan. `make check` replays the committed corpus and crash reproducers
-# (tests/t_fuzz_replay.sh); `make fuzz` fuzzes each harness for
+# (tests/project/t_fuzz_replay.sh); `make fuzz` fuzzes each harness for
 # FUZZ_SECONDS on one core and merges new inputs into the corpus;
 # `make fuzz-corpus` rebuilds the corpus from fresh seeds (after a change
 # of the stats-file format).

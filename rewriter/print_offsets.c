@@ -2,7 +2,7 @@
  *   DWARF             g.m=0x30 g.stack.hi=0x8 g.racectx=0x130 m.tls=0x80
  * with "-" for an offset the source does not state, then
  *   layout            ... (verified|unverified)
- * tests/t_layout.sh compares the lines of stripped and unstripped builds. */
+ * tests/rewriter/t_layout.sh compares the lines of stripped and unstripped builds. */
 #include "rewriter/print_offsets.h"
 
 #include "elf/elf_read.h"

@@ -13,7 +13,7 @@ TEST_PKGS="python3 binutils gdb file valgrind clang-14 libclang-rt-14-dev xz-uti
 TEST_PKGS="$TEST_PKGS liblief-dev"
 # gostat serve's tests: curl, and prometheus_client's strict OpenMetrics parser
 TEST_PKGS="$TEST_PKGS curl python3-prometheus-client"
-# the real clients of flame graphs and call graphs (tests/t_flamegraph_clients.sh):
+# the real clients of flame graphs and call graphs (tests/gostat/t_flamegraph_clients.sh):
 # graphviz for `go tool pprof -svg`, headless Chromium for speedscope
 # (scripts/speedscope_shot.sh; speedscope itself comes from npm_progs.sh)
 # (fonts-liberation: the text in both pictures; only recommended by chromium)
@@ -77,7 +77,7 @@ extra_steps() {
     bash "$(dirname "$0")/go_toolchains.sh"   # Go 1.15, 1.25, 1.26, 1.27 into build/toolchains
     bash "$(dirname "$0")/npm_progs.sh"       # esbuild (Go 1.16-1.20, 1.26), tsgo, buf into build/npm
     bash "$(dirname "$0")/prometheus.sh"      # Prometheus 2.42 into build/prometheus
-    # large Debian Go programs for tests/t_realprogs.sh
+    # large Debian Go programs for tests/programs/t_realprogs.sh
     if ! all_installed rclone restic; then
         need_root rclone restic
         DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends rclone restic

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/npm_progs.sh: Go programs that ship inside npm packages, built with
-# Go releases no Debian 12 toolchain has, for tests/t_realprogs.sh and
-# tests/t_layout.sh:
+# Go releases no Debian 12 toolchain has, for tests/programs/t_realprogs.sh and
+# tests/rewriter/t_layout.sh:
 #   build/npm:        esbuild (Go 1.26, no .go.buildinfo), tsgo (Go 1.26),
 #                     buf (Go 1.27), esbuild 0.11.23 (Go 1.16.3);
 #   build/npm/go117:  esbuild-linux-64 0.13.15 (Go 1.17.2)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """png_stats.py PNG: what a screenshot shows, for checking that a page
-really rendered (scripts/speedscope_shot.sh, tests/t_flamegraph_clients.sh).
+really rendered (scripts/speedscope_shot.sh, tests/gostat/t_flamegraph_clients.sh).
 Prints one JSON object: width, height, distinct colours, the fraction
 of "coloured" pixels (channels differing by at least COLOURED: a flame
 graph's frames are coloured; a blank or landing page is white, grey and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/prometheus.sh: Prometheus 2.42 and promtool (Debian 12's
-# prometheus package) for tests/t_gostat_serve.sh, unpacked into
+# prometheus package) for tests/gostat/t_gostat_serve_*.sh, unpacked into
 # build/prometheus and never installed: installing the package would start
 # a system-wide Prometheus service. The .deb comes from the machine's own
 # apt sources (no repository host is written here). Idempotent and quick

@@ -2,7 +2,7 @@
 # scripts/readme_pictures.sh: the README's flame graph and call graph of a
 # real program, Debian's gofmt (Go 1.22), instrumented with --call-graph and
 # run on four packages of Go's own source. The commands are those of
-# tests/t_callgraph_clients.sh: `gostat folded` (time, the paths through
+# tests/gostat/t_callgraph_clients.sh: `gostat folded` (time, the paths through
 # main.processFile) into speedscope in headless Chromium
 # (scripts/speedscope_shot.sh), and `gostat pprof` into
 # `go tool pprof -svg` (graphviz), drawn to PNG by rsvg-convert.

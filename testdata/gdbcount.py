@@ -6,8 +6,8 @@ breakpoint on the entry of every function EXPECT names and on each of its
 calls to runtime.morestack (a stack growth re-runs the function from its
 entry, so those re-entries are subtracted), and compares the hit counts with
 EXPECT. It is how the expect files were verified, and the tests keep using
-it: tests/t_gdb_expect.sh re-checks panics and iface with Go 1.22 on every
-`make check`, tests/t_goroutines.sh counts goroutines with it. By hand:
+it: tests/programs/t_gdb_expect.sh re-checks panics and iface with Go 1.22 on every
+`make check`, tests/stubs/t_goroutines.sh counts goroutines with it. By hand:
 
   . tests/lib.sh; build_go 1.22 testdata/stack /tmp/stack
   python3 testdata/gdbcount.py /usr/lib/go-1.22/bin/go /tmp/stack testdata/stack/expect

@@ -1,5 +1,5 @@
-# tests/lib.sh: helpers shared by the tests/t_*.sh scripts. Source it:
-#   . "$(dirname "$0")/lib.sh"
+# tests/lib.sh: helpers shared by the tests/GROUP/t_*.sh scripts. Source it:
+#   . "$(dirname "$0")/../lib.sh"
 # Tests are run from the repository root by tests/run.sh.
 
 set -u
@@ -18,7 +18,7 @@ GOSTAT=${GOSTAT:-$ROOT/bin/gostat}
 GO_VERSIONS="1.15 1.19 1.21 1.22 1.23 1.24"
 # Newer than any Debian 12 toolchain (1.25 from trixie-backports, 1.26 and 1.27
 # from sid, unpacked into build/toolchains
-# by scripts/go_toolchains.sh): tests/t_testdata.sh builds with them too.
+# by scripts/go_toolchains.sh): tests/programs/t_testdata.sh builds with them too.
 GO_VERSIONS_NEWER="1.25 1.26 1.27"
 # Time limit for one run of a program under test (seconds).
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
@@ -113,6 +113,13 @@ instrument() {
 # mktemp_dir: a fresh temporary directory (caller removes it).
 mktemp_dir() {
     mktemp -d "${TMPDIR:-/tmp}/gorewrite-test.XXXXXX"
+}
+
+# work_dir: sets $WORK to a fresh temporary directory that the test's EXIT
+# trap removes (a test with more to undo sets a trap of its own).
+work_dir() {
+    WORK=$(mktemp_dir)
+    trap 'rm -rf "$WORK"' EXIT
 }
 
 # run_one OUTDIR STATDIR CMD [args...]: runs CMD with GOSTAT_DIR=STATDIR,
@@ -333,4 +340,87 @@ wait_for_line() {
         sleep 0.1
     done
     return 1
+}
+
+# pids: background processes a test started (servers, programs under
+# test); stop_pids, from the test's EXIT trap, kills and reaps each.
+pids=()
+stop_pids() {
+    local p
+    for p in ${pids[@]+"${pids[@]}"}; do
+        kill "$p" 2>/dev/null
+    done
+    for p in ${pids[@]+"${pids[@]}"}; do
+        wait "$p" 2>/dev/null
+    done
+}
+
+# start_serve NAME ARGS...: `gostat serve ARGS` in the background, its
+# stdout and stderr in $dir/NAME.out and $dir/NAME.err ($dir: the test's
+# temporary directory); waits for its "serving" line, then sets $serve_pid
+# and $url (the http URL it serves; "" for a unix socket).
+start_serve() {
+    local name=$1
+    shift
+    "$GOSTAT" serve "$@" >"$dir/$name.out" 2>"$dir/$name.err" &
+    serve_pid=$!
+    pids+=($serve_pid)
+    url=
+    wait_for_line "$dir/$name.out" '^serving ' ||
+        { fail "$name: no serving line: $(cat "$dir/$name.err")"; return 1; }
+    url=$(sed -n 's/^serving \(http[^ ]*\).*/\1/p' "$dir/$name.out")
+}
+
+# instrumented_live: testdata/live built with Go 1.22 into $WORK/live and
+# instrumented into $WORK/live.instr (the program of the security tests);
+# ends the test if either fails.
+instrumented_live() {
+    build_go 1.22 "$ROOT/testdata/live" "$WORK/live" || exit 1
+    instrument "$WORK/live" "$WORK/live.instr" || exit 1
+}
+
+# py_check ARGS... <<'PY' ... PY: runs the Python checks read from stdin
+# with sys.argv[1:] = ARGS (the first a JSON file), `stats` (that file
+# parsed) and `bad`, a list the checks append one line to per failure.
+# Then prints each line of bad (the first `limit`, each after `label`;
+# the checks may set both) and returns 1 if there was any.
+py_check() {
+    python3 -c "import json, sys
+stats = json.load(open(sys.argv[1]))
+bad = []
+label, limit = '', None
+$(cat)
+for b in bad[:limit]:
+    print('  ' + label + b)
+sys.exit(1 if bad else 0)" "$@"
+}
+
+# speedscope_rows HTML [PREFIX]: the sandwich table of speedscope's page
+# saved in HTML (scripts/speedscope_shot.sh), one "name total self" line
+# per frame whose name starts with PREFIX, sorted by name.
+speedscope_rows() {
+    python3 - "$1" "${2:-}" <<'PY'
+import re, sys
+dom = open(sys.argv[1]).read()
+rows = re.findall(r'<tr[^>]*><td[^>]*>([\d,]+) \([^)]*\)<div.*?</td><td[^>]*>([\d,]+) \([^)]*\)<div.*?</td>'
+                  r'<td[^>]*><span[^>]*></span>([^<]+)</td></tr>', dom)
+for total, self_, name in sorted(rows, key=lambda r: r[2]):
+    if name.startswith(sys.argv[2]):
+        print(name, total.replace(",", ""), self_.replace(",", ""))
+PY
+}
+
+# screenshot_check PNG <<'PY' ... PY: runs the Python checks read from
+# stdin on speedscope's screenshot PNG, which must be 1200x800, with `w`,
+# `h` and `rows` (scripts/png_stats.py's decode), colour_extents and `tol`,
+# 1 % of the width. Its status is theirs.
+screenshot_check() {
+    python3 -B -c "import sys
+sys.path.insert(0, sys.argv[1])
+from png_stats import decode, colour_extents
+w, h, rows = decode(sys.argv[2])
+if (w, h) != (1200, 800):
+    sys.exit(print(f'screenshot is {w}x{h}, not 1200x800'))
+tol = 0.01 * w
+$(cat)" "$ROOT/scripts" "$1"
 }

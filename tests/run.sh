@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# tests/run.sh [FILTER...]: runs every tests/t_*.sh (sorted by name) from the
-# repository root, each under a time limit, and prints
+# tests/run.sh [FILTER...]: runs every tests/GROUP/t_*.sh (sorted by name;
+# GROUP is rewriter, programs, stubs, gostat, security or project, see
+# docs/testing.md) from the repository root, each under a time limit, and prints
 #   PASS name (Ns)      or      FAIL name (Ns) followed by the test's output
 # and finally the line "N passed, N failed". Exit status 1 if any failed (or
 # if no test matched the filters).
 #
-# FILTER: a substring of the test name (e.g. "stdlib" or "t_reject"); with
-# several filters a test runs if it matches any of them.
+# FILTER: a substring of the test name (e.g. "stdlib" or "t_reject") or of
+# its path under tests/ (e.g. "gostat/" for a whole group); with several
+# filters a test runs if it matches any of them. TEST_LIST=1 prints the
+# matching tests' paths instead of running them.
 # TEST_TIMEOUT: seconds allowed per test script (default 1500).
 # TEST_JOBS: tests run at once (default 2, the machine's cores); tests that
 # measure time or poll a running program (SERIAL below) run alone, after
@@ -24,18 +27,33 @@ TEST_TIMEOUT=${TEST_TIMEOUT:-1500}
 LOGDIR=$ROOT/build/test-logs
 mkdir -p "$LOGDIR"
 
+# A test is named by its file name without .sh; names are unique across
+# the groups, so logs and the SERIAL and LONGEST lists use the bare name.
 tests=()
-for t in $(cd tests && ls t_*.sh 2>/dev/null | LC_ALL=C sort); do
-    name=${t%.sh}
+declare -A script
+for t in $(cd tests && ls -- */t_*.sh 2>/dev/null); do
+    name=$(basename "$t" .sh)
+    if [ -n "${script[$name]+x}" ]; then
+        echo "two tests named $name: ${script[$name]} and tests/$t"
+        exit 1
+    fi
+    script[$name]=tests/$t
+done
+for name in $(printf '%s\n' "${!script[@]}" | LC_ALL=C sort); do
     if [ $# -gt 0 ]; then
         match=0
         for f in "$@"; do
-            case $name in *"$f"*) match=1 ;; esac
+            case ${script[$name]#tests/} in *"$f"*.sh) match=1 ;; esac
         done
         [ $match -eq 1 ] || continue
     fi
     tests+=("$name")
 done
+if [ "${TEST_LIST:-0}" = 1 ]; then
+    for name in ${tests[@]+"${tests[@]}"}; do echo "${script[$name]}"; done
+    echo "${#tests[@]} tests"
+    exit 0
+fi
 
 passed=0
 failed=0
@@ -54,7 +72,7 @@ run_test() {
     local name=$1 start rc
     start=$(date +%s)
     rm -f "$LOGDIR/$name.lief"
-    LIEF_CHECK_LOG=$LOGDIR/$name.lief timeout -k 10 "$TEST_TIMEOUT" bash "tests/$name.sh" \
+    LIEF_CHECK_LOG=$LOGDIR/$name.lief timeout -k 10 "$TEST_TIMEOUT" bash "${script[$name]}" \
         >"$LOGDIR/$name.log" 2>&1
     rc=$?
     echo "$rc $(($(date +%s) - start))" >"$LOGDIR/$name.result"

@@ -26,17 +26,15 @@
  * or more below their `func`. Its file is right unless the first
  * instruction of a frameless function was inlined from another file.
  *
- * The line programs are decoded here rather than with dwarf_srclines_b:
- * libdwarf allocates (and tracks) every row, which made reading a Go
- * compiler binary (930k rows, 15k functions) take 0.9s instead of 0.25s.
- * Their bytes come from libelf, which inflates compressed sections too;
- * file names still come from libdwarf's dwarf_srcfiles.
+ * The line programs are decoded by dwarf_lines.c rather than libdwarf
+ * (see there); their bytes come from libelf, which inflates compressed
+ * sections too; file names still come from libdwarf's dwarf_srcfiles.
  *
  * The input is untrusted: every libdwarf call gets an error pointer (with a
  * NULL one libdwarf aborts), DIE offsets must strictly increase along the
- * walk (so a corrupt sibling link cannot loop), nesting is bounded, and the
- * line decoder checks every read against the end of its unit. */
+ * walk (so a corrupt sibling link cannot loop) and nesting is bounded. */
 #include "rewriter/find/dwarf_info.h"
+#include "rewriter/find/dwarf_lines.h"
 #include "rewriter/find/dwarf_offsets.h"
 #include "common/vec.h"
 
@@ -204,13 +202,23 @@ static int read_address(struct walker *w, Dwarf_Attribute attr, uint64_t *value)
     return 0;
 }
 
+/* One of an attribute's two numbers: its form (dwarf_whatform) or which
+ * attribute it is (dwarf_whatattr); both calls share this signature. */
+static int read_half(struct walker *w, Dwarf_Attribute attr,
+                     int (*what)(Dwarf_Attribute, Dwarf_Half *, Dwarf_Error *),
+                     const char *doing, Dwarf_Half *out)
+{
+    Dwarf_Error derr = NULL;
+    *out = 0;
+    return what(attr, out, &derr) == DW_DLV_OK ? 0 : fail_dwarf(w, derr, doing);
+}
+
 /* Since DWARF 4 DW_AT_high_pc may be a length (Go writes an address). */
 static int read_high_pc(struct walker *w, Dwarf_Attribute attr, struct die_attrs *a)
 {
-    Dwarf_Half form = 0;
-    Dwarf_Error derr = NULL;
-    if (dwarf_whatform(attr, &form, &derr) != DW_DLV_OK)
-        return fail_dwarf(w, derr, "reading the form of DW_AT_high_pc");
+    Dwarf_Half form;
+    if (read_half(w, attr, dwarf_whatform, "reading the form of DW_AT_high_pc", &form) < 0)
+        return -1;
     if (is_address_form(form))
         return read_address(w, attr, &a->high_pc);
     a->high_pc_is_length = 1;
@@ -230,10 +238,9 @@ static int read_origin(struct walker *w, Dwarf_Attribute attr, struct die_attrs 
 
 static int read_one_attr(struct walker *w, Dwarf_Attribute attr, struct die_attrs *a)
 {
-    Dwarf_Half num = 0;
-    Dwarf_Error derr = NULL;
-    if (dwarf_whatattr(attr, &num, &derr) != DW_DLV_OK)
-        return fail_dwarf(w, derr, "reading an attribute");
+    Dwarf_Half num;
+    if (read_half(w, attr, dwarf_whatattr, "reading an attribute", &num) < 0)
+        return -1;
     switch (num) {
     case DW_AT_low_pc:
         a->has_low_pc = 1;
@@ -535,135 +542,11 @@ static int load_line_section(struct walker *w)
         return fail_elf(w, "reading ELF");
     const char *ident = elf_getident(w->lines.elf, NULL);
     if (!ident || ident[EI_DATA] != ELFDATA2LSB)
-        return 0; /* the decoder below reads little-endian only */
+        return 0; /* dwarf_lines.c reads little-endian only */
     return find_line_section(w, w->lines.elf);
 }
 
-/* ---- decoding a line program ---- */
-
-/* A bounded cursor: reading past end clears ok and yields zeros. */
-struct cursor {
-    const uint8_t *p, *end;
-    int ok;
-};
-
-static uint64_t read_fixed(struct cursor *c, size_t size)
-{
-    if (!c->ok || size > 8 || (size_t)(c->end - c->p) < size) {
-        c->ok = 0;
-        return 0;
-    }
-    uint64_t v = 0;
-    for (size_t i = 0; i < size; i++)
-        v |= (uint64_t)c->p[i] << (8 * i);
-    c->p += size;
-    return v;
-}
-
-static uint64_t read_uleb(struct cursor *c)
-{
-    uint64_t v = 0;
-    for (unsigned shift = 0;; shift += 7) {
-        uint8_t byte = (uint8_t)read_fixed(c, 1);
-        if (!c->ok)
-            return 0;
-        if (shift < 64)
-            v |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80))
-            return v;
-    }
-}
-
-static int64_t read_sleb(struct cursor *c)
-{
-    uint64_t v = 0;
-    unsigned shift = 0;
-    uint8_t byte = 0;
-    do {
-        byte = (uint8_t)read_fixed(c, 1);
-        if (!c->ok)
-            return 0;
-        if (shift < 64)
-            v |= (uint64_t)(byte & 0x7f) << shift;
-        shift += 7;
-    } while (byte & 0x80);
-    if (shift < 64 && (byte & 0x40))
-        v |= ~(uint64_t)0 << shift;
-    return (int64_t)v;
-}
-
-static void skip_bytes(struct cursor *c, uint64_t n)
-{
-    if (!c->ok || (uint64_t)(c->end - c->p) < n) {
-        c->ok = 0;
-        return;
-    }
-    c->p += n;
-}
-
-struct line_program {
-    struct cursor ops;      /* the opcodes, up to the end of the unit */
-    unsigned version;
-    uint8_t min_inst_length;
-    uint8_t max_ops_per_inst;
-    int8_t line_base;
-    uint8_t line_range;
-    uint8_t opcode_base;
-    const uint8_t *std_opcode_lengths; /* opcode_base - 1 of them */
-};
-
-/* Reads the header fields the state machine needs; the directory and file
- * tables are skipped through header_length (libdwarf reads those). */
-static int parse_line_header(const uint8_t *sec, size_t size, uint64_t offset,
-                             struct line_program *lp)
-{
-    if (offset >= size)
-        return -1;
-    struct cursor c = {sec + offset, sec + size, 1};
-    size_t offset_size = 4;
-    uint64_t length = read_fixed(&c, 4);
-    if (length == 0xffffffff) {
-        offset_size = 8;
-        length = read_fixed(&c, 8);
-    }
-    if (!c.ok || length > (uint64_t)(c.end - c.p))
-        return -1;
-    c.end = c.p + length;
-    lp->version = (unsigned)read_fixed(&c, 2);
-    if (lp->version < 2 || lp->version > 5)
-        return -1;
-    if (lp->version >= 5)
-        skip_bytes(&c, 2); /* address_size, segment_selector_size */
-    uint64_t header_length = read_fixed(&c, offset_size);
-    if (!c.ok || header_length > (uint64_t)(c.end - c.p))
-        return -1;
-    const uint8_t *program = c.p + header_length;
-    lp->min_inst_length = (uint8_t)read_fixed(&c, 1);
-    lp->max_ops_per_inst = lp->version >= 4 ? (uint8_t)read_fixed(&c, 1) : 1;
-    skip_bytes(&c, 1); /* default_is_stmt */
-    lp->line_base = (int8_t)read_fixed(&c, 1);
-    lp->line_range = (uint8_t)read_fixed(&c, 1);
-    lp->opcode_base = (uint8_t)read_fixed(&c, 1);
-    lp->std_opcode_lengths = c.p;
-    skip_bytes(&c, lp->opcode_base > 0 ? lp->opcode_base - 1u : 0);
-    if (!c.ok || c.p > program || lp->line_range == 0 || lp->opcode_base == 0)
-        return -1;
-    lp->ops = (struct cursor){program, c.end, 1};
-    return 0;
-}
-
-/* Unsigned so that hostile advances wrap instead of overflowing; a line
- * that went below 1 shows up as a huge value and is treated as unknown. */
-struct line_state {
-    uint64_t addr;
-    uint64_t file;
-    uint64_t line;
-};
-
-static void reset_state(struct line_state *s)
-{
-    *s = (struct line_state){.addr = 0, .file = 1, .line = 1};
-}
+/* ---- entry rows ---- */
 
 /* The unit's functions, sorted by low_pc, waiting for their entry rows. */
 struct entry_targets {
@@ -678,8 +561,9 @@ static int needs_entry_row(const struct raw_func *f)
 
 /* A row belongs to the function whose code holds its address; the first
  * row at the function's lowest row address wins. */
-static void offer_row(struct entry_targets *t, const struct line_state *s)
+static void offer_row(void *ctx, const struct gr_dwarf_row *s)
 {
+    struct entry_targets *t = ctx;
     size_t lo = 0, hi = t->n; /* first function with low_pc > addr */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -700,86 +584,6 @@ static void offer_row(struct entry_targets *t, const struct line_state *s)
     f->entry_line = line_or_unknown(s->line);
 }
 
-static void run_extended(struct line_program *lp, struct line_state *s)
-{
-    uint64_t len = read_uleb(&lp->ops);
-    if (len == 0 || !lp->ops.ok)
-        return;
-    const uint8_t *next = lp->ops.p;
-    skip_bytes(&lp->ops, len); /* validates len before we read inside it */
-    if (!lp->ops.ok)
-        return;
-    struct cursor arg = {next + 1, next + len, 1};
-    switch (next[0]) {
-    case DW_LNE_end_sequence:
-        reset_state(s);
-        break;
-    case DW_LNE_set_address:
-        s->addr = read_fixed(&arg, len - 1);
-        break;
-    default: /* define_file, set_discriminator, vendor ops: no row */
-        break;
-    }
-}
-
-static void run_standard(struct line_program *lp, uint8_t op, struct line_state *s,
-                         struct entry_targets *t)
-{
-    struct cursor *c = &lp->ops;
-    switch (op) {
-    case DW_LNS_copy:
-        offer_row(t, s);
-        break;
-    case DW_LNS_advance_pc:
-        s->addr += read_uleb(c) * lp->min_inst_length;
-        break;
-    case DW_LNS_advance_line:
-        s->line += (uint64_t)read_sleb(c);
-        break;
-    case DW_LNS_set_file:
-        s->file = read_uleb(c);
-        break;
-    case DW_LNS_const_add_pc:
-        s->addr += (uint64_t)((255 - lp->opcode_base) / lp->line_range) * lp->min_inst_length;
-        break;
-    case DW_LNS_fixed_advance_pc:
-        s->addr += read_fixed(c, 2);
-        break;
-    default: /* set_column, negate_stmt, prologue_end, ...: skip operands */
-        for (uint8_t i = 0; i < lp->std_opcode_lengths[op - 1] && c->ok; i++)
-            read_uleb(c);
-        break;
-    }
-}
-
-static void run_special(struct line_program *lp, uint8_t op, struct line_state *s,
-                        struct entry_targets *t)
-{
-    unsigned adjusted = (unsigned)(op - lp->opcode_base);
-    s->addr += (uint64_t)(adjusted / lp->line_range) * lp->min_inst_length;
-    s->line += (uint64_t)(int64_t)(lp->line_base + (int)(adjusted % lp->line_range));
-    offer_row(t, s);
-}
-
-/* Runs the state machine; end_sequence rows are not offered because they
- * mark the first byte after the code. Each step consumes at least one byte,
- * so the loop ends with the unit. */
-static int run_line_program(struct line_program *lp, struct entry_targets *t)
-{
-    struct line_state s;
-    reset_state(&s);
-    while (lp->ops.ok && lp->ops.p < lp->ops.end) {
-        uint8_t op = (uint8_t)read_fixed(&lp->ops, 1);
-        if (op >= lp->opcode_base)
-            run_special(lp, op, &s, t);
-        else if (op == 0)
-            run_extended(lp, &s);
-        else
-            run_standard(lp, op, &s, t);
-    }
-    return lp->ops.ok ? 0 : -1;
-}
-
 /* ---- line-table fallback for the current unit ---- */
 
 static int read_stmt_list(struct walker *w, int *has, uint64_t *offset)
@@ -795,8 +599,8 @@ static int read_stmt_list(struct walker *w, int *has, uint64_t *offset)
     if (r != DW_DLV_OK)
         return fail_dwarf(w, derr, "reading DW_AT_stmt_list");
     int rc = 0;
-    if (dwarf_whatform(attr, &form, &derr) != DW_DLV_OK)
-        rc = fail_dwarf(w, derr, "reading the form of DW_AT_stmt_list");
+    if (read_half(w, attr, dwarf_whatform, "reading the form of DW_AT_stmt_list", &form) < 0)
+        rc = -1;
     else if (form == DW_FORM_data4 || form == DW_FORM_data8) /* DWARF 2 and 3 */
         rc = read_udata(w, attr, offset);
     else if (dwarf_global_formref(attr, &ref, &derr) != DW_DLV_OK)
@@ -827,13 +631,13 @@ static int name_entry_files(struct walker *w, unsigned line_version, struct entr
 
 static int decode_unit_lines(struct walker *w, uint64_t offset, struct entry_targets *t)
 {
-    struct line_program lp;
-    if (parse_line_header(w->lines.data, w->lines.size, offset, &lp) < 0)
+    struct gr_dwarf_lines lp;
+    if (gr_dwarf_lines_open(w->lines.data, w->lines.size, offset, &lp) < 0)
         return gr_fail(w->err, "%s: corrupt DWARF: bad line program header at 0x%llx",
                        w->path, (unsigned long long)offset);
     if (lp.max_ops_per_inst != 1)
         return 0; /* VLIW op_index addressing: not an x86-64 table */
-    if (run_line_program(&lp, t) < 0)
+    if (gr_dwarf_lines_run(&lp, offer_row, t) < 0)
         return gr_fail(w->err, "%s: corrupt DWARF: line program at 0x%llx runs past its end",
                        w->path, (unsigned long long)offset);
     return name_entry_files(w, lp.version, t);

@@ -3,7 +3,7 @@
  * runtime.g and runtime.m from its DWARF (scripts/go_layout.py BINARY
  * prints all four; `gorewrite --print-layout` prints them as DWARF, the
  * type descriptors and rt0_go state them), add a row, and run make check
- * (tests/t_layout.sh compares the derivations with DWARF for every
+ * (tests/rewriter/t_layout.sh compares the derivations with DWARF for every
  * toolchain at hand). A row is a cross-check, not the only source: every
  * program's own offsets are derived again and must agree with it
  * (offsets_decide.c). How each row was verified: docs/runtime-offsets.md. */

@@ -3,7 +3,7 @@
 // bytes.IndexByte (internal/bytealg.IndexByte), strings.IndexByte
 // (internal/bytealg.IndexByteString), big.Int.Add on two 4-word numbers
 // (math/big.addVV once), sha256.Sum256 of 64 bytes (two blocks) and
-// syscall.RawSyscall(SYS_GETUID) (assembly in Go <= 1.18). tests/t_asm.sh
+// syscall.RawSyscall(SYS_GETUID) (assembly in Go <= 1.18). tests/rewriter/t_asm.sh
 // compares the counts of two runs.
 package main
 

@@ -1,5 +1,5 @@
 // Command callgraph has known call arcs and known self times, for
-// tests/t_callgraph.sh: main.target is called by main.a (70 calls), main.b
+// tests/stubs/t_callgraph.sh: main.target is called by main.a (70 calls), main.b
 // (30), a closure (5), an interface method (11) and main.boom (3, each
 // before boom panics: boom's own calls are unwound and never timed);
 // main.outer busies itself, then calls main.inner, which busies for a

@@ -1,5 +1,5 @@
 // cgclients: a call graph with known arcs for the clients of gostat's
-// call-graph outputs (tests/t_callgraph_clients.sh): main.run calls
+// call-graph outputs (tests/gostat/t_callgraph_clients.sh): main.run calls
 // main.alpha 30 times, main.beta 20 times and main.gamma 10 times;
 // alpha calls main.busy once per call (30 arcs), beta twice (40); alpha,
 // beta, busy and gamma each call main.spin once. main.run runs on a

@@ -1,4 +1,4 @@
-// firstn: for tests/t_sampling.sh, functions called on several threads.
+// firstn: for tests/stubs/t_sampling.sh, functions called on several threads.
 // Four goroutines, each locked to a thread of its own, call spread 400
 // times and shared 250 times each: 1,600 and 1,000 calls in the process.
 // The default mode times a function's first 1,000 calls in the process,

@@ -6,7 +6,7 @@
 // instruction can fault: never relocated, so the panic is Go's own).
 // spin is a leaf that runs long enough to be timed against the program's
 // own clock: with LEAF_OUT set, the program writes the nanoseconds it
-// measured around spin's calls there (tests/t_leaf.sh compares gostat's).
+// measured around spin's calls there (tests/rewriter/t_leaf.sh compares gostat's).
 package main
 
 import (

@@ -1,5 +1,5 @@
 // live: calls work() a known number of times, says so, then waits until it
-// is killed, for tests/t_startup.sh (counts must be visible while it runs
+// is killed, for tests/stubs/t_startup.sh (counts must be visible while it runs
 // and stay readable after kill -9). Not an expect-file program.
 package main
 

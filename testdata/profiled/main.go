@@ -1,5 +1,5 @@
 // profiled: writes a CPU profile of a busy recursive function to the file
-// named by its argument, for tests/t_tools.sh (pprof reads it with the
+// named by its argument, for tests/rewriter/t_tools.sh (pprof reads it with the
 // instrumented binary). Not an expect-file program. After printing fib(35)
 // it computes it four more times, so that the profile holds about a second
 // of CPU (~100 samples) whatever the machine's load: with fib(35) alone a

@@ -1,4 +1,4 @@
-// sampling: steady functions for tests/t_sampling.sh, which compares the
+// sampling: steady functions for tests/stubs/t_sampling.sh, which compares the
 // default mode's sampled means and percentiles with --time-all's. Each
 // steady function spins a fixed number of rounds (no calls on its path,
 // so timing its callees adds nothing to it) and has a stack check (the

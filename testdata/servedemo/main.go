@@ -1,4 +1,4 @@
-// servedemo: a program with exactly known counts for tests/t_gostat_serve.sh
+// servedemo: a program with exactly known counts for tests/gostat/t_gostat_serve_prometheus.sh
 // (gostat serve read by Prometheus). It calls work() 1000 times and
 // pause() 5 times (each sleeps 2ms), prints "ready", then on each line
 // "spawn N" read from stdin starts N goroutines that each return at once,

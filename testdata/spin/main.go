@@ -1,5 +1,5 @@
 // spin: 8 goroutines, each locked to its own OS thread, call step() in a
-// loop until the process is killed, for tests/t_faults.sh (a reader polls
+// loop until the process is killed, for tests/stubs/t_faults.sh (a reader polls
 // the counters while 8 threads update them, then kill -9 mid-run). Prints
 // "running" once every worker has counted. Not an expect-file program.
 package main

@@ -1,5 +1,5 @@
 // Command timing calls functions whose durations are known or measured,
-// for the timing tests (tests/t_timing.sh): a 10 ms sleep, a busy loop,
+// for the timing tests (tests/stubs/t_timing.sh): a 10 ms sleep, a busy loop,
 // recursion, 1000 goroutines sleeping across threads, panics recovered
 // mid-call, recursion deep enough to move the stack, a jump-table switch,
 // runtime.Goexit, and crypto/sha256, whose assembly block function has a
@@ -222,7 +222,7 @@ func hashes() [32]byte {
 // inner holds the same functions timed from inside (time.Now as the body starts
 // and before it returns), summed. gostat's window (the call, from entry to
 // return) lies between this and the caller's time.Now around the call, so
-// tests/t_timing.sh can bracket gostat's times, however loaded the machine.
+// tests/stubs/t_timing.sh can bracket gostat's times, however loaded the machine.
 type innerTimes struct {
 	mu                                      sync.Mutex
 	sleep10ms, spin, fibRoot, nap, deepRoot time.Duration
@@ -316,7 +316,7 @@ func naps() float64 {
 // returned: its goroutine may not run again before the program exits (a
 // loaded machine can leave its thread waiting that long), and a call that
 // never returns is counted but cannot be timed, which would make the runs
-// of tests/t_timing.sh disagree by one timed call. A goroutine leaves the
+// of tests/stubs/t_timing.sh disagree by one timed call. A goroutine leaves the
 // count only after its last deferred call has returned.
 func waitGone(base int) {
 	for runtime.NumGoroutine() > base {

@@ -1,4 +1,4 @@
-// topdemo: a program for tests/t_gostat_top.sh (not an expect-file
+// topdemo: a program for tests/gostat/t_gostat_top.sh (not an expect-file
 // program). It first calls alpha 2000000 times, beta 500000 times and gamma
 // 7 times, prints "ready", then calls tick and nap (which sleeps 1ms) in
 // turn, so tick has a steady, nonzero calls/s and nap takes nearly all of

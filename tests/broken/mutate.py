@@ -3,7 +3,7 @@
 OUTDIR, one file per case, and prints "name<TAB>description" per case.
 Every variant is invalid in a way gorewrite must refuse (exit 2): headers
 or tables pointing outside the file or overflowing, overlapping segments, a
-pclntab with wrong counts or offsets. Used by tests/t_broken.sh."""
+pclntab with wrong counts or offsets. Used by tests/rewriter/t_broken.sh."""
 import os
 import struct
 import sys

@@ -3,7 +3,7 @@
  *     0x<low_pc> <decl_line> <inlined 0|1> <decl_file or ->
  * or "no dwarf". Exit status: 0 on success, 1 (with a message on stderr)
  * when the DWARF cannot be read, 2 on bad usage.
- * It links libdwarf, so tests/t_dwarf_info.sh builds it (the Makefile's
+ * It links libdwarf, so tests/rewriter/t_dwarf_info.sh builds it (the Makefile's
  * tests/tools rule links no libraries). */
 #include <inttypes.h>
 #include <stdio.h>

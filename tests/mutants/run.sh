@@ -3,11 +3,11 @@
 # deliberately broken variants of gorewrite and gostat. Each
 # tests/mutants/NAME.patch is one mutant: a short header ("Mutant:" what is
 # broken, one "Test: [VAR=value...] t_name" line per test expected to catch
-# it), then a patch against the tree. For each mutant the tree is copied to
-# build/mutants/NAME (with the current objects, so that only the patched
-# file is recompiled), patched and built; then each listed test runs with
-# GOREWRITE/GOSTAT pointing at the mutant's binaries. A mutant is killed
-# when at least one of its tests fails. Each test line also runs once with
+# it, tests/GROUP/t_name.sh), then a patch against the tree. For each mutant
+# the tree is copied to build/mutants/NAME (with the current objects, so
+# that only the patched file is recompiled), patched and built; then each
+# listed test runs with GOREWRITE/GOSTAT pointing at the mutant's binaries.
+# A mutant is killed when at least one of its tests fails. Each test line also runs once with
 # the real binaries first and must pass there (so a kill is the mutant's
 # doing, not a test that fails anyway).
 # Prints "mutant -> killed by TEST..." per mutant; exit 1 if any survives
@@ -34,8 +34,10 @@ run_test() {
     read -r -a words <<<"$line"
     t=${words[${#words[@]} - 1]}
     envs=("${words[@]:0:${#words[@]}-1}")
+    # the test's script, in whichever group folder holds it
+    local path=("$ROOT"/tests/*/"$t".sh)
     env GOREWRITE="$gr" GOSTAT="$gs" ${envs[@]+"${envs[@]}"} \
-        timeout -k 10 "$TEST_TIMEOUT" bash "$ROOT/tests/$t.sh" >"$log" 2>&1
+        timeout -k 10 "$TEST_TIMEOUT" bash "${path[0]}" >"$log" 2>&1
 }
 
 # test_lines NAME: the mutant's "Test:" lines.

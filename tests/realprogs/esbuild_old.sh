@@ -1,4 +1,4 @@
-# tests/realprogs/esbuild_old.sh: sourced by tests/t_realprogs.sh with
+# tests/realprogs/esbuild_old.sh: sourced by tests/programs/t_realprogs.sh with
 # eo_name (esbuild116, esbuild117, ...), eo_orig (the npm binary) and eo_go
 # (its Go release: 1.16, 1.17, 1.18, 1.20). esbuild builds from npm with Go
 # releases no Debian suite carries (0.11.23: go1.16.3, stack ABI, g loaded

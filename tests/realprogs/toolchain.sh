@@ -1,4 +1,4 @@
-# tests/realprogs/toolchain.sh: sourced by tests/t_realprogs.sh. Debian's
+# tests/realprogs/toolchain.sh: sourced by tests/programs/t_realprogs.sh. Debian's
 # stripped Go 1.22 compile, link and asm, instrumented, rebuild
 # testdata/recursion and everything it imports (go build -a, through
 # -toolexec toolexec.sh, a private build cache each); the package archives

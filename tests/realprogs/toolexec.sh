@@ -1,5 +1,5 @@
 #!/bin/sh
-# go build -toolexec wrapper for tests/t_realprogs.sh: runs compile, link and
+# go build -toolexec wrapper for tests/programs/t_realprogs.sh: runs compile, link and
 # asm from $GR_TOOLDIR (the originals, or their instrumented copies) and
 # every other tool as the go command asked.
 tool=$1

@@ -9,7 +9,7 @@
 #   gorewrite_checked.sh ARGS...       gorewrite ARGS, then the check
 #   gorewrite_checked.sh --check REPORT  the check alone, for a report
 #                                      written by gorewrite run otherwise
-#                                      (tests/t_valgrind.sh runs it under
+#                                      (tests/rewriter/t_valgrind.sh runs it under
 #                                      valgrind)
 #
 # GOREWRITE_REPORT_COPY=FILE: a copy of the checked report goes to FILE

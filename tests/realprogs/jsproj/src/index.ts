@@ -1,4 +1,4 @@
-// A small TypeScript project for tests/t_realprogs.sh: esbuild bundles and
+// A small TypeScript project for tests/programs/t_realprogs.sh: esbuild bundles and
 // minifies it, tsgo type-checks and compiles it.
 import { Matrix, identity } from "./matrix";
 import { tokenize, Token } from "./lexer";

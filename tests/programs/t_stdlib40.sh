@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# t_stdlib40: 30 more standard-library test packages (40 with t_stdlib's
+# 10), instrumented, with the checks of tests/programs/t_stdlib.sh (same tests pass
+# and skip, every top-level test that ran counted exactly once per run),
+# with every Go toolchain of GO_VERSIONS and Go 1.25 (one of the two
+# releases most programs in production are built with). The 210 cases are
+# split by release in two scripts so that make check's two jobs share them:
+# this one runs the first half (1.15, 1.19, 1.21, 1.22), t_stdlib40_new.sh
+# the rest (1.23, 1.24, 1.25; STDLIB40_PART=2). STDLIB_MATRIX="pkg@1.22
+# ..." overrides the list.
+# (crypto/hmac is not in it: Go 1.15's has two tests, below t_stdlib's
+# minimum of three that must run.)
+. "$(dirname "$0")/../lib.sh"
+
+PKGS40="net/http os/exec runtime/pprof encoding/gob
+bufio encoding/base64 encoding/hex encoding/csv encoding/binary encoding/xml
+unicode/utf8 unicode/utf16 path path/filepath text/template html/template
+text/tabwriter hash/crc32 hash/fnv crypto/sha256 crypto/sha512 crypto/aes
+compress/gzip archive/tar archive/zip container/heap container/ring math/bits
+context net/url"
+
+read -r -a all <<<"$GO_VERSIONS 1.25"
+half=$(((${#all[@]} + 1) / 2))
+case ${STDLIB40_PART:-1} in
+    1) versions=("${all[@]:0:half}") ;;
+    2) versions=("${all[@]:half}") ;;
+    *) echo "t_stdlib40: STDLIB40_PART must be 1 or 2" >&2; exit 1 ;;
+esac
+matrix=""
+for v in "${versions[@]}"; do
+    for p in $PKGS40; do
+        matrix+="$p@$v "
+    done
+done
+STDLIB_MATRIX=${STDLIB_MATRIX:-$matrix} exec bash "$(dirname "$0")/t_stdlib.sh"

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# t_fuzz_replay: replays the committed fuzzing corpus and every crash
+# reproducer (fuzz/, `make fuzz`) through the libFuzzer harnesses, which are
+# built with ASan and UBSan (`make fuzz-build`, part of `make check`):
+# each input runs once (-runs=0, deterministic) and any memory error,
+# undefined behaviour, leak, or allocation above the harness's limit fails
+# the test. The stats-file reader also gets a stats file written by a real
+# run now and every corruption tests/tools/mkstats makes, so the replay
+# follows the current file format.
+. "$(dirname "$0")/../lib.sh"
+require_tools
+
+B=$ROOT/build/fuzz
+MKSTATS=$ROOT/build/tests/mkstats
+work_dir
+for h in elf statsfile; do
+    [ -x "$B/fuzz_$h" ] || { echo "FAIL: $B/fuzz_$h missing; run 'make fuzz-build'"; exit 1; }
+done
+export ASAN_OPTIONS=detect_leaks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# replay HARNESS OPTIONS DIR...: every file in DIRs, once; libFuzzer must
+# report that it loaded all of them (but the empty ones: it leaves those
+# out and runs the empty input itself before any other).
+replay() {
+    local h=$1 opts=$2 n loaded
+    shift 2
+    n=$(find "$@" -type f ! -empty | wc -l)
+    # shellcheck disable=SC2086
+    "$B/fuzz_$h" $opts -runs=0 "$@" >"$WORK/$h.log" 2>&1
+    local rc=$?
+    loaded=$(sed -n 's/^INFO: seed corpus: files: \([0-9]*\) .*/\1/p' "$WORK/$h.log")
+    if [ "$loaded" != "$n" ]; then
+        fail "$h: libFuzzer loaded ${loaded:-no} inputs of the $n given"
+    elif [ $rc -eq 0 ] && grep -q "^#[0-9]*[[:space:]]*DONE" "$WORK/$h.log"; then
+        echo "ok   $h: $n inputs replayed clean ($CRASHES crash reproducers among them)"
+    else
+        fail "$h: replay of $n inputs failed:"
+        grep -E "ERROR|SUMMARY|runtime error|#[0-9]+ .* in " "$WORK/$h.log" | head -20
+    fi
+}
+
+# copy_crashes HARNESS: every reproducer in fuzz/crashes/HARNESS/ (a
+# folder kept in git by its .gitkeep) into the replay folder, counted in
+# $CRASHES; a missing folder or a failed copy fails the test.
+copy_crashes() {
+    local d=$ROOT/fuzz/crashes/$1 f
+    CRASHES=0
+    if [ ! -d "$d" ]; then
+        fail "$d does not exist: crash reproducers would be silently left out"
+        return
+    fi
+    for f in "$d"/*; do
+        [ -e "$f" ] || continue
+        cp "$f" "$WORK/$1/crash-$(basename "$f")" || fail "cannot copy $f"
+        CRASHES=$((CRASHES + 1))
+    done
+}
+
+mkdir -p "$WORK/elf" "$WORK/statsfile"
+tar -xJf "$ROOT/fuzz/corpus/elf.tar.xz" -C "$WORK/elf" || fail "cannot unpack fuzz/corpus/elf.tar.xz"
+[ "$(ls "$WORK/elf" | wc -l)" -ge 6 ] || fail "the ELF corpus has fewer than 6 inputs"
+copy_crashes elf
+replay elf "-max_len=2500000 -malloc_limit_mb=512 -rss_limit_mb=2048" "$WORK/elf"
+
+tar -xJf "$ROOT/fuzz/corpus/statsfile.tar.xz" -C "$WORK/statsfile" || fail "cannot unpack fuzz/corpus/statsfile.tar.xz"
+[ "$(ls "$WORK/statsfile" | wc -l)" -ge 2 ] || fail "the stats-file corpus has fewer than 2 inputs"
+copy_crashes statsfile
+# A fresh real file, and every corruption mkstats knows.
+build_go 1.22 "$ROOT/fuzz/seedprog" "$WORK/seed" || exit 1
+instrument "$WORK/seed" "$WORK/seed.instr" || exit 1
+mkdir -p "$WORK/sd"
+GOSTAT_DIR=$WORK/sd "$WORK/seed.instr" >/dev/null 2>&1
+cp "$(stats_file_for "$WORK/sd")" "$WORK/statsfile/fresh-run"
+# and one with call paths (--time-all: symbol table, path and arc tables)
+"$GOREWRITE" --call-graph --max-threads 1 --max-paths 64 "$WORK/seed" "$WORK/seed.paths" >/dev/null 2>&1 ||
+    fail "gorewrite --call-graph --max-paths 64"
+mkdir -p "$WORK/sdp"
+GOSTAT_DIR=$WORK/sdp "$WORK/seed.paths" >/dev/null 2>&1
+cp "$(stats_file_for "$WORK/sdp")" "$WORK/statsfile/fresh-run-paths"
+# (the kinds are read from mkstats' source, so new ones join automatically)
+for kind in $(grep -o 'strcmp(kind, "[a-z-]*")' "$ROOT/tests/tools/mkstats.c" | cut -d'"' -f2); do
+    "$MKSTATS" "$WORK/statsfile/mkstats-$kind" --pid 4194305 --func a.b:0x10:3 --func c.d:0x20:4:/src/c.go:9 --corrupt "$kind" ||
+        fail "mkstats --corrupt $kind"
+done
+[ "$(ls "$WORK/statsfile" | grep -c '^mkstats-')" -ge 10 ] || fail "mkstats listed fewer than 10 corruptions"
+replay statsfile "-max_len=4194304 -malloc_limit_mb=64 -rss_limit_mb=1024" "$WORK/statsfile"
+
+[ $fails -eq 0 ]

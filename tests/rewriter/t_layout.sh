@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# t_layout: the runtime layout (g.m, g.stack.hi, g.racectx, m.tls, and the
+# signal fields g.sig, g.sigcode0, g.sigcode1, g.sigpc) that
+# gorewrite derives from a binary equals what the binary's DWARF says:
+#   - for every toolchain at hand ($GO_VERSIONS $GO_VERSIONS_NEWER), in a
+#     stripped build (-ldflags=-s -w) as a static executable and as a PIE,
+#     and in a stripped cgo PIE linked by gcc: the offsets
+#     `gorewrite --print-layout` reads from the runtime's type descriptors
+#     (all eight) and from runtime.rt0_go's code (g.m, g.stack.hi, m.tls) must
+#     equal those scripts/go_layout.py reads with objdump from the DWARF of
+#     the unstripped build of the same program; so must the layout used,
+#     and the DWARF line of --print-layout (libdwarf) on the unstripped one;
+#   - the npm esbuild builds of Go 1.16, 1.17, 1.18 and 1.20 (stripped, no
+#     DWARF): both derivations agree with the table row ("layout verified"),
+#     and the signal fields used (no row of go_sigpanic.c) are the
+#     descriptors';
+#   - a release newer than every row (a Go 1.27 program whose build info
+#     says go1.28.0): instrumented with exactly one warning line on stderr
+#     naming it unverified, runs identically with the exact counts of
+#     testdata/recursion/expect; --strict-release refuses it (exit 2, one
+#     line, no output file);
+#   - --version names every release from 1.15 to the newest row.
+# (A row that disagrees with the binary is refused: tests/rewriter/t_reject.sh.)
+# Environment: LAYOUT_GOVERS="1.25 1.27" restricts the toolchains.
+
+. "$(dirname "$0")/../lib.sh"
+require_tools
+
+work_dir
+SRC=$ROOT/testdata/recursion
+CGOSRC=$ROOT/testdata/cgocall
+NPM=$ROOT/build/npm
+cases=0
+
+# field LINE NAME: the value of NAME=... in a --print-layout line.
+field() {
+    sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"
+}
+
+# source_line REPORT LABEL: the line of a --print-layout report for LABEL.
+source_line() {
+    grep -m1 "^$2 " <<<"$1"
+}
+
+# compare ID REPORT LABEL FIELDS... : every FIELD of LABEL's line equals
+# the DWARF value in $dwarf_* .
+compare() {
+    local id=$1 report=$2 label=$3 line f got want ok=1
+    shift 3
+    line=$(source_line "$report" "$label")
+    for f in "$@"; do
+        got=$(field "$line" "$f")
+        want=${dwarf[$f]}
+        if [ "$got" != "$want" ]; then
+            echo "  $id: $label says $f=$got, DWARF says $want"
+            ok=0
+        fi
+    done
+    return $((1 - ok))
+}
+
+declare -A dwarf
+core="g.m g.stack.hi g.racectx m.tls"
+sig="g.sig g.sigcode0 g.sigcode1 g.sigpc"
+all="$core $sig"
+for v in ${LAYOUT_GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
+    full=$WORK/go$v/full
+    if ! build_go "$v" "$SRC" "$full"; then
+        fail "go$v: build failed"
+        continue
+    fi
+    # scripts/go_layout.py: "g.m=0x30 g.stack.hi=0x8 g.racectx=0x130 m.tls=0x80"
+    ref=$(python3 "$ROOT/scripts/go_layout.py" "$full") || { fail "go$v: go_layout.py failed"; continue; }
+    for f in $all; do
+        dwarf[$f]=$(field " $ref" "$f")
+    done
+    cases=$((cases + 1))
+    report=$("$GOREWRITE" --print-layout "$full" 2>&1)
+    if compare "go$v unstripped" "$report" DWARF $all &&
+        compare "go$v unstripped" "$report" "layout verified" $all; then
+        echo "ok   go$v unstripped: libdwarf and objdump agree: $ref"
+    else
+        fail "go$v unstripped: $report"
+    fi
+    for variant in exe pie cgo-extpie; do
+        bin=$WORK/go$v/$variant
+        case $variant in
+            exe) build_go "$v" "$SRC" "$bin" "-ldflags=-s -w" ;;
+            pie) build_go "$v" "$SRC" "$bin" -buildmode=pie "-ldflags=-s -w" ;;
+            cgo-extpie) GO_CGO=1 build_go "$v" "$CGOSRC" "$bin" -buildmode=pie \
+                "-ldflags=-s -w -linkmode=external" ;;
+        esac || { fail "go$v $variant: build failed"; continue; }
+        cases=$((cases + 1))
+        if readelf -S "$bin" | grep -q '\.z\?debug_info'; then
+            fail "go$v $variant: still has DWARF"
+            continue
+        fi
+        report=$("$GOREWRITE" --print-layout "$bin" 2>&1)
+        if compare "go$v $variant" "$report" "type descriptors" $all &&
+            compare "go$v $variant" "$report" runtime.rt0_go g.m g.stack.hi m.tls &&
+            compare "go$v $variant" "$report" "layout verified" $all; then
+            echo "ok   go$v $variant stripped: derived = DWARF"
+        else
+            fail "go$v $variant stripped: derived layout differs from DWARF ($ref): $report"
+        fi
+    done
+done
+
+for e in 1.16:node_modules/esbuild-linux-64 1.17:go117/node_modules/esbuild-linux-64 \
+    1.18:go118/node_modules/esbuild-linux-64 1.20:go120/node_modules/@esbuild/linux-x64; do
+    v=${e%%:*} bin=$NPM/${e#*:}/bin/esbuild
+    cases=$((cases + 1))
+    report=$("$GOREWRITE" --print-layout "$bin" 2>&1)
+    rc=$?
+    table=$(source_line "$report" "table row")
+    ok=$rc
+    types=$(source_line "$report" "type descriptors")
+    code=$(source_line "$report" runtime.rt0_go)
+    used=$(source_line "$report" "layout verified")
+    for f in $sig; do   # no signal row for these releases: the descriptors' are used
+        [ "$(field "$types" $f)" != - ] && [ "$(field "$used" $f)" = "$(field "$types" $f)" ] || ok=1
+    done
+    for f in $core; do
+        [ -n "$(field "$table" $f)" ] && [ "$(field "$types" $f)" = "$(field "$table" $f)" ] || ok=1
+        [ $f = g.racectx ] || [ "$(field "$code" $f)" = "$(field "$table" $f)" ] || ok=1
+    done
+    if [ $ok = 0 ] && grep -q "^$bin: go$v\." <<<"$report" && grep -q '^layout verified ' <<<"$report"; then
+        echo "ok   esbuild (go$v, stripped): type descriptors and rt0_go agree with the row; signal fields from the descriptors"
+    else
+        fail "esbuild go$v: $report"
+    fi
+done
+
+# A release newer than every row: the newest toolchain's program, relabelled.
+newest=${GO_VERSIONS_NEWER##* }
+orig=$WORK/go$newest/exe
+next=$WORK/go1.next
+python3 - "$orig" "$next" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+at = data.index(b"\xff Go buildinf:") + 32
+n = data[at]
+old = bytes(data[at + 1:at + 1 + n])
+minor = int(old.split(b".")[1])
+new = (b"go1.%d.0" % (minor + 1)).ljust(n, b"0")[:n]
+data[at + 1:at + 1 + n] = new
+open(sys.argv[2], "wb").write(data)
+PY
+chmod +x "$next"
+cases=$((cases + 1))
+mkdir -p "$WORK/out"
+"$GOREWRITE" "$next" "$WORK/out/next" >"$WORK/next.stdout" 2>"$WORK/next.stderr"
+rc=$?
+if [ $rc = 0 ] && [ "$(wc -l <"$WORK/next.stderr")" = 1 ] && grep -q 'unverified' "$WORK/next.stderr" &&
+    grep -q 'strict-release' "$WORK/next.stderr" && run_compare "$next" "$WORK/out/next" $(cat "$SRC/args" 2>/dev/null) &&
+    stats=$(stats_file_for "$RC_STATDIR") && gostat_json "$stats" "$WORK/next.json" &&
+    check_counts "$WORK/next.json" "$SRC/expect" "$newest"; then
+    echo "ok   newer release: instrumented with one warning ($(cat "$WORK/next.stderr" | head -c 120)...), exact counts"
+else
+    fail "newer release: exit $rc, stderr: $(cat "$WORK/next.stderr")"
+fi
+cases=$((cases + 1))
+mkdir -p "$WORK/strict"
+"$GOREWRITE" --strict-release "$next" "$WORK/strict/o" >"$WORK/strict.stdout" 2>"$WORK/strict.stderr"
+rc=$?
+if [ $rc = 2 ] && [ "$(wc -l <"$WORK/strict.stderr")" = 1 ] && [ ! -s "$WORK/strict.stdout" ] &&
+    grep -q 'strict-release' "$WORK/strict.stderr" && [ -z "$(ls -A "$WORK/strict")" ]; then
+    echo "ok   --strict-release refuses it: $(cat "$WORK/strict.stderr")"
+else
+    fail "--strict-release: exit $rc, stderr: $(cat "$WORK/strict.stderr"), output dir: $(ls -A "$WORK/strict")"
+fi
+
+cases=$((cases + 1))
+first=${GO_VERSIONS%% *}
+if "$GOREWRITE" --version | grep -q "Go releases: $first-$newest verified"; then
+    echo "ok   --version: $("$GOREWRITE" --version | tail -n 1)"
+else
+    fail "--version does not list $first-$newest: $("$GOREWRITE" --version)"
+fi
+
+echo "$((cases - fails)) of $cases cases passed"
+[ $fails -eq 0 ]

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# t_faults_rows: $GOSTAT_DIR on a tmpfs with room for the stats file's
+# header, tables, live page and shared row 0, and for at most one more
+# row: threads that cannot get a row of their own must count in row 0
+# instead of touching an unbacked page of the shared mapping (SIGBUS).
+# The program must run with unchanged stdout and exit status and either
+# write a valid file with exact counts (no stderr) or print the one
+# fallback line and leave no file.
+# With --call-graph (testdata/callgraph): room for a thread's row head and
+# timing records and two pages more, not for its call-path tables (a
+# thread backs them whole at its first timed call, stubs/paths.S): its
+# calls are counted but not timed (the JSON's drops.no_space), never
+# SIGBUS; the counts stay exact.
+# Depends on the trampolines' row claim populating a row before use and
+# falling back to row 0 (madvise MADV_POPULATE_WRITE); start-up already
+# reserves everything up to row 0 (stubs/startup.c reserve_eager_pages).
+. "$(dirname "$0")/../lib.sh"
+require_tools
+
+V=1.22
+WORK=$(mktemp_dir)
+trap 'umount "$WORK/fs" 2>/dev/null; rm -rf "$WORK"' EXIT
+if [ "$(id -u)" != 0 ]; then
+    echo "FAIL: t_faults_rows mounts tmpfs and must run as root (make check does)"
+    exit 1
+fi
+build_go $V "$ROOT/testdata/live" "$WORK/live" || exit 1
+instrument "$WORK/live" "$WORK/live.instr" || exit 1
+"$WORK/live" 100 >"$WORK/want.out" 2>/dev/null
+mkdir -p "$WORK/roomy" "$WORK/fs"
+GOSTAT_DIR=$WORK/roomy "$WORK/live.instr" 100 >/dev/null 2>&1
+f=$(stats_file_for "$WORK/roomy") || exit 1
+read -r rows_off stride < <(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print(*struct.unpack_from("<QQ", d, 96))' "$f")
+
+for extra in 0 1; do
+    size=$((rows_off + (1 + extra) * stride))
+    what="tmpfs with room up to row $extra ($size bytes)"
+    mount -t tmpfs -o "size=$size" gostat-faults "$WORK/fs" || { fail "$what: cannot mount"; continue; }
+    GOMAXPROCS=1 GOSTAT_DIR=$WORK/fs "$WORK/live.instr" 100 >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    [ $rc -eq 0 ] || fail "$what: exit status $rc (135: SIGBUS), want 0"
+    cmp -s "$WORK/out" "$WORK/want.out" || fail "$what: stdout differs"
+    if [ -s "$WORK/err" ]; then
+        [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "counting in memory only" "$WORK/err" ||
+            fail "$what: stderr: $(head -3 "$WORK/err")"
+        [ -z "$(ls -A "$WORK/fs")" ] || fail "$what: fallback, but left $(ls -A "$WORK/fs")"
+    elif sf=$(stats_file_for "$WORK/fs") && gostat_json "$sf" "$WORK/j"; then
+        printf 'main.work 100\nmain.main 1\n' >"$WORK/expect"
+        check_counts "$WORK/j" "$WORK/expect" || fail "$what: wrong counts"
+    else
+        fail "$what: no fallback line and no readable stats file"
+    fi
+    umount "$WORK/fs"
+    [ $fails -eq 0 ] && echo "ok   $what"
+done
+
+# call paths on a full tmpfs
+build_go $V "$ROOT/testdata/callgraph" "$WORK/cg" || exit 1
+"$GOREWRITE" --call-graph "$WORK/cg" "$WORK/cg.all" >/dev/null 2>&1 || { fail "gorewrite --call-graph"; exit 1; }
+rm -rf "$WORK/roomy" && mkdir -p "$WORK/roomy"
+GOSTAT_DIR=$WORK/roomy "$WORK/cg.all" >/dev/null 2>&1
+f=$(stats_file_for "$WORK/roomy") || exit 1
+read -r rows_off timing_off paths_off < <(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print(struct.unpack_from("<Q", d, 96)[0], struct.unpack_from("<Q", d, 1320)[0], struct.unpack_from("<Q", d, 1424)[0])' "$f")
+size=$((rows_off + timing_off + paths_off + 2 * 4096))
+what="--call-graph, tmpfs without room for the path tables ($size bytes)"
+if mount -t tmpfs -o "size=$size" gostat-faults "$WORK/fs"; then
+    GOMAXPROCS=1 GOSTAT_DIR=$WORK/fs "$WORK/cg.all" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    [ $rc -eq 0 ] || fail "$what: exit status $rc (135: SIGBUS), want 0: $(head -3 "$WORK/err")"
+    if sf=$(stats_file_for "$WORK/fs") && gostat_json "$sf" "$WORK/j"; then
+        printf 'main.target 119\nmain.outer 5\nmain.rec 11\n' >"$WORK/expect"
+        check_counts "$WORK/j" "$WORK/expect" || fail "$what: wrong counts"
+        python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+cp, drops = j["call_paths"], j["drops"]
+timed = [f["name"] for f in j["functions"] if f["name"].startswith("main.") and f.get("timed_calls")]
+sys.exit(not (cp["recorded"] and cp["nodes"] == 0 and drops["no_space"] > 0 and not timed))
+' "$WORK/j" || fail "$what: want no paths, no timed calls of main and no_space drops: $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j["call_paths"], j["drops"])' "$WORK/j")"
+    else
+        fail "$what: no readable stats file (stderr: $(head -3 "$WORK/err"))"
+    fi
+    umount "$WORK/fs"
+else
+    fail "$what: cannot mount"
+fi
+[ $fails -eq 0 ] && echo "ok   $what"
+[ $fails -eq 0 ]

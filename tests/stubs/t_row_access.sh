@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# t_row_access: how a trampoline finds its thread's counter row. Without
+# runtime/cgo the runtime points FS at &m.tls[1] on every thread, so the
+# row is fs:[0] (one load); a program that links runtime/cgo (internal or
+# external linking) keeps the path through g.m. For testdata/recursion
+# built as a static executable and as a PIE with the oldest and newest Go,
+# and with cgo both ways (Go 1.22): `gorewrite -v` names the access, the
+# trampolines contain `mov r12, fs:0x0` exactly when it is fs:[0], and the
+# counts of the expect file are exact in the default mode and with
+# --count-only.
+. "$(dirname "$0")/../lib.sh"
+require_tools
+work_dir
+SRC=$ROOT/testdata/recursion
+FS_LOAD='mov    %fs:0x0,%r12'
+
+# expect_counts NAME SRC JSON: every "function count" line of SRC/expect.
+expect_counts() {
+    python3 - "$2/expect" "$3" <<'PY' || fail "$1: counts differ from the expect file (above)"
+import json, sys
+got = {f["name"]: f["calls"] for f in json.load(open(sys.argv[2]))["functions"]}
+bad = 0
+for line in open(sys.argv[1]):
+    if line.strip() and not line.startswith("#"):
+        name, n = line.split()[:2]
+        if got.get(name) != int(n):
+            print("  %s: %s calls, want %s" % (name, got.get(name), n)); bad = 1
+sys.exit(bad)
+PY
+}
+
+# check NAME WANT(fs|g) SRC BIN: the access gorewrite chose, the code, the counts.
+check() {
+    local name=$1 want=$2 src=$3 bin=$4 mode line n
+    for mode in default count-only; do
+        local flags=() out=$bin.$mode
+        [ $mode = count-only ] && flags=(--count-only)
+        "$GOREWRITE" -v ${flags[@]+"${flags[@]}"} "$bin" "$out" >"$WORK/v.txt" 2>&1 ||
+            { fail "$name $mode: gorewrite: $(tail -1 "$WORK/v.txt")"; continue; }
+        line=$(grep '^row access: ' "$WORK/v.txt")
+        case $want:$line in
+            fs:"row access: fs:[0] "*|g:"row access: g.m.tls[1] "*) ;;
+            *) fail "$name $mode: want $want, gorewrite -v says '$line'"; continue ;;
+        esac
+        n=$(objdump -d -j .gorewrite.text "$out" | grep -c -F "$FS_LOAD")
+        if [ $want = fs ] && [ "$n" -lt 1000 ]; then
+            fail "$name $mode: only $n fs:[0] loads in the trampolines"
+        elif [ $want = g ] && [ "$n" -ne 0 ]; then
+            fail "$name $mode: $n fs:[0] loads in a cgo program"
+        fi
+        local args=()
+        [ -f "$src/args" ] && read -r -a args <"$src/args"
+        run_compare "$bin" "$out" ${args[@]+"${args[@]}"} || { fail "$name $mode: run differs"; continue; }
+        gostat_json "$(stats_file_for "$RC_STATDIR")" "$WORK/c.json" && expect_counts "$name $mode" "$src" "$WORK/c.json"
+        rm -rf "$RC_WORK"
+    done
+}
+
+for v in 1.15 1.27; do
+    build_go "$v" "$SRC" "$WORK/exe$v" && check "go$v exe" fs "$SRC" "$WORK/exe$v"
+    build_go "$v" "$SRC" "$WORK/pie$v" -buildmode=pie && check "go$v pie" fs "$SRC" "$WORK/pie$v"
+done
+CGO=$ROOT/testdata/cgocall
+GO_CGO=1 build_go 1.22 "$CGO" "$WORK/cgo_int" -ldflags=-linkmode=internal &&
+    check "go1.22 cgo internal" g "$CGO" "$WORK/cgo_int"
+GO_CGO=1 build_go 1.22 "$CGO" "$WORK/cgo_ext" -ldflags=-linkmode=external &&
+    check "go1.22 cgo external" g "$CGO" "$WORK/cgo_ext"
+[ $fails -eq 0 ] && echo "ok   fs:[0] without runtime/cgo, g.m with it; counts exact"
+[ $fails -eq 0 ]

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# t_sampling: the default mode's sampled timing is unbiased. testdata/
+# sampling runs two steady functions 300,000 and 100,000 times (sampled:
+# each function's first 1,000 calls in the process, then ever more rarely) and
+# two rare ones 999 and 500 times (every call timed). Built in the default
+# mode and with --time-all (Go 1.22), both must count every call exactly;
+# the rare functions must have every call timed and not be estimated; the
+# steady ones must be sampled (at least 1,000 but under 10 % of the calls
+# timed, time_estimated) with mean, p50 and p90 within 10 % of
+# --time-all's and p99 within one bucket (below), and total = mean x calls. Each mode runs 5 times,
+# interleaved: counts and which calls are timed are checked in every run;
+# each statistic is compared as its median over the 5 runs, since one run's
+# p99 rests on a few dozen sampled calls and a single interrupt or lost
+# CPU among them moves it by a bucket (seen under load: p99 1030 vs 443 ns
+# in one run, with the mean 7 % apart), where the estimator itself is not
+# wrong.
+# p99 is held to one log2 bucket (a factor of 2), not 10 %: the rounds put
+# each mean mid-bucket, but the 99 % rank then falls where it falls, and for
+# main.short it lies on the bucket's upper edge (--time-all: p50 1336,
+# p90 1693, p99 1773 ns = the edge, ~0.7 % of calls above it). A sampled
+# estimate of that 0.7 % (late samples stand for up to 0.8 % of the calls
+# each) crosses 1 % in about half the runs, and p99 then moves to the next
+# bucket (2.4-3.4 us): the resolution of a log2 percentile, not a bias.
+# The steady functions last 1.3 and 5 us (600 / 2400 pilot rounds): at
+# 0.3 us (the earlier 200 rounds) the mean itself read up to 13 % high in
+# some runs (a sampled call's branch into the timing code is cold).
+# Percentiles come from log2 buckets (interpolated inside the bucket that
+# holds the rank), so a duration at a bucket's edge can move a percentile
+# by up to a factor of 2 for a few calls on either side: a first --time-all
+# run measures the steady functions' cost per round, and the compared runs
+# use round counts that put each one in the middle of a bucket (1.45 x
+# 2^k ticks, ~30 % from either edge), where the comparison measures the
+# estimator, not the bucket edge.
+. "$(dirname "$0")/../lib.sh"
+require_tools
+work_dir
+V=1.22
+orig=$ROOT/build/testbin/go$V/exe/sampling
+build_go "$V" "$ROOT/testdata/sampling" "$orig" || { fail "go$V: build failed"; exit 1; }
+for mode in default time-all; do
+    flags=()
+    [ $mode = time-all ] && flags=(--time-all)
+    "$GOREWRITE" ${flags[@]+"${flags[@]}"} "$orig" "$WORK/sampling.$mode" >/dev/null ||
+        { fail "$mode: gorewrite failed"; exit 1; }
+done
+
+# Durations are wall time: on a loaded machine a call that loses its CPU
+# lasts milliseconds, and how many of those a sample holds moves its mean
+# by more than the 10 % this test asks. The timed runs therefore run at a
+# real-time priority (SCHED_FIFO 1, above every ordinary process) when the
+# test may set it (root or CAP_SYS_NICE); otherwise at normal priority,
+# where a busy machine can fail it.
+PRIO=()
+if chrt -f 1 true 2>/dev/null; then
+    PRIO=(chrt -f 1)
+else
+    echo "note: cannot use SCHED_FIFO here; durations share the CPU with the load"
+fi
+
+# run MODE NAME [args]: runs the MODE build (its stdout must be the
+# original's); gostat --json into $WORK/NAME.json.
+run() {
+    local mode=$1 name=$2 o
+    shift 2
+    o=$WORK/run.$name
+    mkdir -p "$o/stat"
+    run_one "$o/orig" "$o/stat.orig" "$orig" "$@"
+    run_one "$o/instr" "$o/stat" ${PRIO[@]+"${PRIO[@]}"} "$WORK/sampling.$mode" "$@"
+    if ! cmp -s "$o/orig/out" "$o/instr/out" || [ "$(cat "$o/instr/rc")" != 0 ]; then
+        echo "$mode: output differs from the original's or failed: $(head -c 300 "$o/instr/err")"
+        return 1
+    fi
+    gostat_json "$(stats_file_for "$o/stat")" "$WORK/$name.json"
+}
+
+# Three pilot runs, their median means: one run disturbed by the machine
+# (seen with a compile-heavy test beside it) moved the fit enough to put
+# main.short near a bucket edge, where its p90 then read 13 % apart.
+for p in 1 2 3; do
+    run time-all pilot$p 600 2400 || fail "pilot run $p"
+done
+rounds=$(python3 - "$WORK"/pilot[123].json <<'PY'
+import json, math, statistics, sys
+ds = [json.load(open(p)) for p in sys.argv[1:]]
+def ticks(name):
+    return statistics.median(next(g["mean_ns"] for g in d["functions"] if g["name"] == name)
+                             * d["tsc_hz"] / 1e9 for d in ds)
+# ticks per call = a + b * rounds, from the two steady functions' means
+# (exact with --time-all; the percentiles are bucket interpolations)
+t1, t2 = ticks("main.short"), ticks("main.long")
+b = (t2 - t1) / 1800
+a = t1 - 600 * b
+def rounds(ticks):
+    k = round(math.log2(ticks / 1.45))
+    return max(1, round((1.45 * 2 ** k - a) / b))
+print(rounds(t1), rounds(t2))
+PY
+) || fail "calibration"
+echo "rounds (short long): $rounds"
+RUNS=5
+for i in $(seq $RUNS); do
+    run default default$i $rounds || fail "default run $i"
+    run time-all all$i $rounds || fail "time-all run $i"
+done
+python3 - "$WORK" $RUNS <<'PY' || fail "default mode against --time-all (above)"
+import json, statistics, sys
+work, runs = sys.argv[1], int(sys.argv[2])
+def load(name):
+    return {f["name"]: f for f in json.load(open("%s/%s.json" % (work, name)))["functions"]}
+ds = [load("default%d" % i) for i in range(1, runs + 1)]
+As = [load("all%d" % i) for i in range(1, runs + 1)]
+bad = []
+calls = {"main.short": 300000, "main.long": 100000, "main.rare1": 999, "main.rare2": 500}
+for i, (d, a) in enumerate(zip(ds, As), 1):
+    for name, n in calls.items():
+        for mode, f in (("default", d), ("time-all", a)):
+            if f[name]["calls"] != n:
+                bad.append("run %d %s %s: %d calls, want %d" % (i, mode, name, f[name]["calls"], n))
+    for name in ("main.rare1", "main.rare2"):
+        for mode, f in (("default", d), ("time-all", a)):
+            g = f[name]
+            if g["timed_calls"] != g["calls"] or g["time_estimated"]:
+                bad.append("run %d %s %s: %s of %d calls timed, estimated %s: want every call"
+                           % (i, mode, name, g["timed_calls"], g["calls"], g["time_estimated"]))
+    for name in ("main.short", "main.long"):
+        g, e = d[name], a[name]
+        if not (1000 <= g["timed_calls"] < g["calls"] / 10) or g["time_estimated"] is not True:
+            bad.append("run %d %s: %s of %d calls timed (estimated %s), want 1000 .. calls/10, estimated"
+                       % (i, name, g["timed_calls"], g["calls"], g["time_estimated"]))
+        if e["timed_calls"] != e["calls"] or e["time_estimated"]:
+            bad.append("run %d --time-all %s: %s of %d timed" % (i, name, e["timed_calls"], e["calls"]))
+        if abs(g["total_ns"] - g["mean_ns"] * g["calls"]) > g["calls"]:
+            bad.append("run %d %s: total %s is not mean x calls" % (i, name, g["total_ns"]))
+keys = ("mean_ns", "p50_ns", "p90_ns", "p99_ns")
+for name in ("main.short", "main.long"):
+    for k in keys:
+        gd = [d[name][k] for d in ds]
+        ga = [a[name][k] for a in As]
+        md, ma = statistics.median(gd), statistics.median(ga)
+        print("  %s %s: default %s (runs %s), --time-all %s (runs %s)" % (name, k, md, gd, ma, ga))
+        if k == "p99_ns":
+            if not (ma / 2 <= md <= 2 * ma):
+                bad.append("%s %s: median default %s, --time-all %s: more than one bucket apart" % (name, k, md, ma))
+        elif abs(md - ma) > 0.10 * ma:
+            bad.append("%s %s: median default %s, --time-all %s: more than 10 %% apart" % (name, k, md, ma))
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+
+# testdata/firstn: the first 1,000 calls are the process's, not each
+# thread's: four threads (each goroutine locked to one) call main.spread
+# 400 times and main.shared 250 times each. shared (1,000 calls) has every
+# call timed; spread (1,600) more than 1,000 (the first 1,000, then each
+# thread's next call and a sample) but not all of them, estimated.
+fbin=$ROOT/build/testbin/go$V/exe/firstn
+if build_go "$V" "$ROOT/testdata/firstn" "$fbin" &&
+    "$GOREWRITE" "$fbin" "$WORK/firstn" >/dev/null; then
+    rm -rf "$WORK/fn" "$WORK/fn.st"
+    mkdir -p "$WORK/fn.st"
+    run_one "$WORK/fn" "$WORK/fn.st" "$WORK/firstn"
+    f=$(stats_file_for "$WORK/fn.st") && gostat_json "$f" "$WORK/fn.json" &&
+        python3 - "$WORK/fn.json" <<'PY' || fail "firstn: the first 1,000 calls per process"
+import json, sys
+f = {x["name"]: x for x in json.load(open(sys.argv[1]))["functions"]}
+bad = []
+s, p = f["main.shared"], f["main.spread"]
+if (s["calls"], s["timed_calls"], s["time_estimated"]) != (1000, 1000, False):
+    bad.append("main.shared: %s calls, %s timed, estimated %s; want 1000, 1000, false"
+               % (s["calls"], s["timed_calls"], s["time_estimated"]))
+if p["calls"] != 1600 or not 1000 < p["timed_calls"] < 1600 or p["time_estimated"] is not True:
+    bad.append("main.spread: %s calls, %s timed, estimated %s; want 1600, 1001..1599, true"
+               % (p["calls"], p["timed_calls"], p["time_estimated"]))
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+    [ "$(cat "$WORK/fn/rc")" = 0 ] || fail "firstn: exited $(cat "$WORK/fn/rc")"
+else
+    fail "firstn: build or gorewrite failed"
+fi
+[ $fails -eq 0 ]
