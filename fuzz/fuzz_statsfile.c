@@ -56,7 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gst_json_print(devnull, &st, &view);
         gst_table_print(devnull, &st, &view, NULL);
         struct gst_callgraph cg;
-        bool graph = gst_callgraph_build(&st, &cg, &err) == 0;
+        struct gst_cg_request req = {.required = true, .view = &view};
+        bool graph = gst_callgraph_build(&st, &req, &cg, &err) == 0;
         gst_pprof_write(devnull, "/dev/null", &st, &view, graph ? &cg : NULL, &err);
         gst_callgrind_write(devnull, &st, &view, graph ? &cg : NULL, &err);
         if (graph) {
