@@ -34,6 +34,7 @@ REWRITER_OBJ := $(REWRITER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/stub_blob.o
 GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(PROTO_GEN)/profile.pb-c.o
 # An error value's message passes the terminal filter (common/safe_text.c).
 ERROR_OBJ    := $(BUILD)/common/error.o $(BUILD)/common/safe_text.o
+MANGEN       := $(BUILD)/mangen
 TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(BUILD)/tests/dwarfdump_funcs
 
 LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
@@ -44,11 +45,11 @@ LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # draws with wide-character curses (UTF-8 names).
 LIBS_GOSTAT   := -ljansson -lprotobuf-c -lz -lmicrohttpd -lncursesw -lm
 
-.PHONY: all tools deps check unit unit-build demo clean clean-objs bench bench-macro asan fuzz fuzz-build fuzz-corpus install uninstall
+.PHONY: man all tools deps check unit unit-build demo clean clean-objs bench bench-macro asan fuzz fuzz-build fuzz-corpus install uninstall
 all: bin/gorewrite bin/gostat
 
 # What the tests run besides the two programs (LIEF is needed only here).
-tools: $(TOOLS)
+tools: $(TOOLS) $(MANGEN)/gostat_man
 
 deps:
 	@bash scripts/deps.sh
@@ -66,6 +67,17 @@ $(BUILD)/gorewrite: $(REWRITER_OBJ)
 bin/gostat: $(GOSTAT_OBJ)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
+
+# The manual pages' options lists come from the programs' option tables
+# (common/opttable.h): `make man` rewrites them in docs/man, tests/t_man.sh
+# checks they are up to date. Each generator is linked with its program's
+# objects but main.
+$(MANGEN)/gostat_man: $(BUILD)/mangen/gostat_man.o $(filter-out $(BUILD)/gostat/main.o,$(GOSTAT_OBJ))
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
+$(BUILD)/mangen/gostat_man.o: INC = $(GOSTAT_INC)
+
+man: $(MANGEN)/gostat_man
+	$(MANGEN)/gostat_man <docs/man/gostat.1 >docs/man/gostat.1.new && mv docs/man/gostat.1.new docs/man/gostat.1
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -1,6 +1,7 @@
 /* cmd_callgrind.c: "gostat callgrind": a stats file in the Callgrind
  * format. */
 #include "gostat/render/callgrind.h"
+#include "gostat/cmd/cmdline.h"
 #include "gostat/cmd/commands.h"
 #include "gostat/cmd/export.h"
 
@@ -11,9 +12,15 @@ static const struct gr_opt callgrind_opts[] = {
       .help = GR_OPT_HELP("write FILE (- for standard output); default",
                           "callgrind.out.<pid> in the current directory, the",
                           "name KCachegrind looks for. FILE is replaced at once",
-                          "when complete; on error nothing is written") },
+                          "when complete; on error nothing is written"),
+      .man =
+          "Write\n"
+          ".I FILE\n"
+          "(\\fB\\-\\fR for standard output; default\n"
+          ".BI callgrind.out. pid\n"
+          "in the current directory, the name KCachegrind looks for).\n" },
     GST_EXPORT_FILTER_OPTION,
-    { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text") },
+    GST_HELP_OPTION,
 };
 
 const struct gr_opt_table gst_callgrind_options = {

@@ -26,7 +26,7 @@ static const struct gr_opt clean_opts[] = {
     { "dry-run", 'n', NULL, GR_OPT_FLAG, GR_OPT_AT(struct clean_state, dry_run),
       .help = GR_OPT_HELP("print what would be removed, remove nothing"),
       .man = "Print what would be removed; remove nothing." },
-    { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text") },
+    GST_HELP_OPTION,
 };
 
 const struct gr_opt_table gst_clean_options = {

@@ -47,10 +47,14 @@ struct coverage {
 static const struct gr_opt coverage_opts[] = {
     { "package", 'p', "REGEX", GR_OPT_STRING, GR_OPT_AT(struct coverage_cli, pattern),
       .help = GR_OPT_HELP("only packages whose path matches REGEX (POSIX",
-                          "extended, unanchored: use ^...$ for a whole path)") },
+                          "extended, unanchored: use ^...$ for a whole path)"),
+      .man =
+          "Only packages whose path matches.\n" },
     { "json", 'j', NULL, GR_OPT_FLAG, GR_OPT_AT(struct coverage_cli, json),
-      .help = GR_OPT_HELP("JSON instead of text") },
-    { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text") },
+      .help = GR_OPT_HELP("JSON instead of text"),
+      .man =
+          "JSON instead of text.\n" },
+    GST_HELP_OPTION,
 };
 
 const struct gr_opt_table gst_coverage_options = {

@@ -37,27 +37,44 @@ static const struct gr_opt diff_opts[] = {
       .min = 1, .open_min = 1, .max = HUGE_VAL,
       .bad = "--threshold wants a number > 1, got '%s'",
       .help = GR_OPT_HELP("the factor, a number > 1 (default 2): calls grew",
-                          "when NEW >= X * BASE, shrank when BASE >= X * NEW") },
+                          "when NEW >= X * BASE, shrank when BASE >= X * NEW"),
+      .man =
+          "The factor, above 1 (default 2): grew when NEW >= X * BASE, shrank when\n"
+          "BASE >= X * NEW.\n" },
     { "min-calls", 'm', "N", GR_OPT_UINT, GR_OPT_AT(struct diff_cli, diff.min_calls),
       .min = 0, .max = (double)UINT64_MAX,
       .bad = "--min-calls wants a whole number >= 0, got '%s'",
       .help = GR_OPT_HELP("ignore functions with fewer than N calls in both",
-                          "(default 0: none ignored), to keep rare ones quiet") },
+                          "(default 0: none ignored), to keep rare ones quiet"),
+      .man =
+          "Ignore functions with fewer than\n"
+          ".I N\n"
+          "calls in both profiles.\n" },
     { "metric", 0, "WHICH", GR_OPT_CHOICE, GR_OPT_AT(struct diff_cli, diff.metric),
       .choices = metrics, .bad = "--metric wants calls, time or both, got '%s'",
       .help = GR_OPT_HELP("calls, time or both (default both): which changes",
-                          "count") },
+                          "count"),
+      .man =
+          "Which changes count (default both). Calls are exact on every machine;\n"
+          "times depend on the machine.\n" },
     { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct diff_cli, filter),
       .help = GR_OPT_HELP("compare only functions whose name matches REGEX",
                           "(POSIX extended, unanchored), e.g. your own code's",
                           "'^example\\.com/app/': the runtime's counts vary",
-                          "from run to run (garbage collections, scheduling)") },
+                          "from run to run (garbage collections, scheduling)"),
+      .man =
+          "Compare only functions whose name matches.\n" },
     { "json", 'j', NULL, GR_OPT_FLAG, GR_OPT_AT(struct diff_cli, json),
-      .help = GR_OPT_HELP("JSON instead of the table") },
+      .help = GR_OPT_HELP("JSON instead of the table"),
+      .man =
+          "JSON instead of the table.\n" },
     { "fail-on-regression", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct diff_cli, fail_on_regression),
       .help = GR_OPT_HELP("", "exit 3 when any function's calls or time grew by",
-                          "X or more (changes that count, after --min-calls)") },
-    { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text") },
+                          "X or more (changes that count, after --min-calls)"),
+      .man =
+          "Exit with status 3 when a function's calls or time grew by the factor or\n"
+          "more; the worst one is named on standard error.\n" },
+    GST_HELP_OPTION,
 };
 
 const struct gr_opt_table gst_diff_options = {

@@ -28,17 +28,31 @@ static const struct gr_opt folded_opts[] = {
       .help = GR_OPT_HELP("(default) the path's self time in ns: the time in its",
                           "last function itself, outside its timed callees. Tools",
                           "add a path's value to every frame on it, so a frame's",
-                          "width is its inclusive time") },
+                          "width is its inclusive time"),
+      .man =
+          "(default) the path's self time in ns: a flame graph's widths are then\n"
+          "inclusive times.\n" },
     { "value", 0, "calls", GR_OPT_DOC,
       .help = GR_OPT_HELP("the calls of the path's last function through it: a",
-                          "frame's width counts the calls made under it") },
+                          "frame's width counts the calls made under it"),
+      .man =
+          "the calls of the path's last function through it. Calls whose path did\n"
+          "not fit in the program's path tables are one last line\n"
+          ".BI \"(path overflow) \" N\\fR.\n" },
     { "value", 0, "time", GR_OPT_DOC,
       .help = GR_OPT_HELP("the path's inclusive time in ns: to read per path",
-                          "(not for flame graphs: nested paths would count twice)") },
+                          "(not for flame graphs: nested paths would count twice)"),
+      .man =
+          "the path's inclusive time in ns (nested paths count twice in a flame\n"
+          "graph).\n" },
     { "output", 'o', "FILE", GR_OPT_STRING, GR_OPT_AT(struct folded_args, output),
       .help = GR_OPT_HELP("write FILE (default - : standard output), replaced at",
-                          "once when complete") },
-    { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text") },
+                          "once when complete"),
+      .man =
+          "Write\n"
+          ".I FILE\n"
+          "(default standard output), replaced at once when complete.\n" },
+    GST_HELP_OPTION,
 };
 
 const struct gr_opt_table gst_folded_options = {

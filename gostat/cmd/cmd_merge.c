@@ -29,20 +29,36 @@ static const struct gr_opt merge_opts[] = {
     { "output", 'o', "FILE", GR_OPT_STRING, GR_OPT_AT(struct merge_options, output),
       .help = GR_OPT_HELP("write FILE (default: stdout). FILE is written beside",
                           "its name and renamed into place when complete: it is",
-                          "never left partly written, also on error") },
+                          "never left partly written, also on error"),
+      .man =
+          "Write\n"
+          ".I FILE\n"
+          "(default: standard output), complete or not at all (written beside it,\n"
+          "then renamed).\n" },
     { "dir", 'd', "DIR", GR_OPT_STRING, GR_OPT_AT(struct merge_options, dir),
       .help = GR_OPT_HELP("also read every stats file in DIR (your own regular",
                           "files named gostat.*); files without a valid header",
                           "(a process killed while starting) are skipped with a",
-                          "warning") },
+                          "warning"),
+      .man =
+          "Also read every stats file in\n"
+          ".IR DIR ;\n"
+          "files without a valid header are skipped with a warning.\n" },
     { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct merge_options, filter),
       .help = GR_OPT_HELP("keep only functions whose name matches REGEX (POSIX",
                           "extended, unanchored), e.g. '^example\\.com/app/' for",
                           "a small baseline of your own code to commit; total_calls",
-                          "and goroutines then count only what is kept") },
+                          "and goroutines then count only what is kept"),
+      .man =
+          "Keep only functions whose name matches, e.g.\n"
+          ".B '^example\\e.com/app/'\n"
+          "for a small baseline of your own code.\n" },
     { "force", 'f', NULL, GR_OPT_FLAG, GR_OPT_AT(struct merge_options, force),
-      .help = GR_OPT_HELP("merge processes of different builds (build ids)") },
-    { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text") },
+      .help = GR_OPT_HELP("merge processes of different builds (build ids)"),
+      .man =
+          "Merge processes of different builds (build ids); refused otherwise, so a\n"
+          "stale file of an earlier build is never summed silently.\n" },
+    GST_HELP_OPTION,
 };
 
 const struct gr_opt_table gst_merge_options = {

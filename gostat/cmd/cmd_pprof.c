@@ -1,4 +1,5 @@
 /* cmd_pprof.c: "gostat pprof": a stats file as a pprof profile. */
+#include "gostat/cmd/cmdline.h"
 #include "gostat/cmd/commands.h"
 #include "gostat/cmd/export.h"
 #include "gostat/render/pprof.h"
@@ -10,9 +11,15 @@ static const struct gr_opt pprof_opts[] = {
       .help = GR_OPT_HELP("write FILE (- for standard output); default",
                           "pprof.<exe>.<pid>.pb.gz in the current directory.",
                           "FILE is replaced at once when complete; on error",
-                          "nothing is written") },
+                          "nothing is written"),
+      .man =
+          "Write\n"
+          ".I FILE\n"
+          "(\\fB\\-\\fR for standard output; default\n"
+          ".BI pprof. exe . pid .pb.gz\n"
+          "in the current directory), replaced at once when complete.\n" },
     GST_EXPORT_FILTER_OPTION,
-    { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text") },
+    GST_HELP_OPTION,
 };
 
 const struct gr_opt_table gst_pprof_options = {

@@ -40,25 +40,61 @@ static const struct gr_opt serve_opts[] = {
                           "connect to (mode 0600; Prometheus reaches it",
                           "through a local proxy). Any other address than",
                           "loopback gets a warning: other machines can read",
-                          "the metrics") },
+                          "the metrics"),
+      .man =
+          "Address (default 127.0.0.1:9464):\n"
+          ".IB IPV4 : PORT\\fR,\n"
+          ".BI [ IPV6 ]: PORT\\fR,\n"
+          ".IB NAME : PORT\\fR,\n"
+          "or\n"
+          ".BI : PORT\n"
+          "for every IPv4 interface; port 0 picks a free port. On start,\n"
+          ".B serving http://HOST:PORT/metrics\n"
+          "is printed. Or\n"
+          ".BI unix: PATH\\fR,\n"
+          "a unix socket of mode 0600 that only your user can connect to (a stale\n"
+          "socket of yours at PATH is replaced; anything else there is an error;\n"
+          ".B serving unix:PATH /metrics\n"
+          "is printed); Prometheus reaches it through a local proxy. An address that\n"
+          "is not loopback gets a warning on stderr: other machines can connect.\n" },
     { "token-file", 0, "FILE", GR_OPT_STRING, GR_OPT_AT(struct serve_opts, token_file),
       .help = GR_OPT_HELP("require \"Authorization: Bearer TOKEN\" (TOKEN:",
                           "the first line of FILE, at least 16 characters;",
                           "FILE yours, mode 0600). Prometheus:",
-                          "authorization: {credentials_file: FILE}") },
+                          "authorization: {credentials_file: FILE}"),
+      .man =
+          "Answer only requests carrying\n"
+          ".BI \"Authorization: Bearer \" TOKEN\\fR,\n"
+          "where TOKEN is the first line of FILE (at least 16 characters); others\n"
+          "get 401. FILE must be a regular file owned by you with no group or other\n"
+          "permissions (else exit 1). In Prometheus:\n"
+          ".BR \"authorization: {credentials_file: FILE}\" .\n" },
     { "allow-host", 0, "NAME", GR_OPT_REPEAT, GR_OPT_AT(struct serve_opts, access.hosts),
       .count = offsetof(struct serve_opts, access.nhosts), .max = GST_MAX_ALLOWED_HOSTS,
       .bad = "--allow-host given more than " MAX_HOSTS_TEXT " times",
       .help = GR_OPT_HELP("accept requests whose Host header names NAME (as",
                           "well as IP addresses and localhost; others get",
-                          "403, against DNS rebinding); up to 16 times") },
+                          "403, against DNS rebinding); up to 16 times"),
+      .man =
+          "Also accept requests whose Host header names NAME (up to 16 times).\n"
+          "IP addresses, localhost and the host name of\n"
+          ".B \\-\\-listen\n"
+          "are always accepted; any other Host gets 403, so a web page cannot read\n"
+          "the metrics through DNS rebinding.\n" },
     { "once", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct serve_opts, once),
       .help = GR_OPT_HELP("write the metrics to stdout once and exit (e.g.",
-                          "for node_exporter's textfile collector)") },
+                          "for node_exporter's textfile collector)"),
+      .man =
+          "Write the metrics to standard output once and exit (e.g. for\n"
+          "node_exporter's textfile collector).\n" },
     { "openmetrics", 0, NULL, GR_OPT_SET, GR_OPT_AT(struct serve_opts, format),
       .set = GST_EXPO_OPENMETRICS,
-      .help = GR_OPT_HELP("with --once: OpenMetrics instead of Prometheus text") },
-    { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text") },
+      .help = GR_OPT_HELP("with --once: OpenMetrics instead of Prometheus text"),
+      .man =
+          "With\n"
+          ".BR \\-\\-once :\n"
+          "OpenMetrics instead of the Prometheus text format.\n" },
+    GST_HELP_OPTION,
 };
 
 const struct gr_opt_table gst_serve_options = {

@@ -49,8 +49,10 @@ static void on_stop_signal(int sig)
 static const struct gr_opt top_opts[] = {
     { "delay", 'd', "SECONDS", GR_OPT_DOUBLE, GR_OPT_AT(struct top_options, delay),
       .min = 0.01, .max = 86400, .bad = "-d wants seconds from 0.01 to 86400, not '%s'",
-      .help = GR_OPT_HELP("time between refreshes (default 1; fractions allowed)") },
-    { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text") },
+      .help = GR_OPT_HELP("time between refreshes (default 1; fractions allowed)"),
+      .man =
+          "Time between refreshes (default 1; fractions allowed).\n" },
+    GST_HELP_OPTION,
 };
 
 const struct gr_opt_table gst_top_options = {

@@ -6,6 +6,11 @@
 
 #include "common/opttable.h"
 
+/* -h, --help of a command: its usage text, from its table. */
+#define GST_HELP_OPTION                                              \
+    { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text"), \
+      .man = "This command's usage text.\n" }
+
 /* Prints the message and returns GST_EXIT_USAGE. */
 int gst_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

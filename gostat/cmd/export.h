@@ -25,7 +25,8 @@ struct gst_export_args {
 /* --filter REGEX, as both exporters have it. */
 #define GST_EXPORT_FILTER_OPTION                                                       \
     { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct gst_export_args, filter), \
-      .help = GR_OPT_HELP("only functions whose name matches (POSIX extended)") }
+      .help = GR_OPT_HELP("only functions whose name matches (POSIX extended)"),  \
+      .man = "Only functions whose name matches.\n" }
 
 struct gst_exporter {
     const char *name;                  /* the command: "pprof" */

@@ -18,36 +18,90 @@ static const struct gr_opt_choice sorts[] = {
 static const struct gr_opt table_opts[] = {
     { "top", 0, "N", GR_OPT_UINT, GR_OPT_AT(struct gst_options, top), .min = 1, .max = (double)SIZE_MAX,
       .bad = "--top needs a positive whole number, not '%s'",
-      .help = GR_OPT_HELP("show only the first N functions") },
+      .help = GR_OPT_HELP("show only the first N functions"),
+      .man =
+          "Only the first\n"
+          ".I N\n"
+          "functions.\n" },
     { "sort", 0, "calls|name|time|self", GR_OPT_CHOICE, GR_OPT_AT(struct gst_options, sort),
       .choices = sorts, .bad = "--sort takes 'calls', 'name', 'time' or 'self', not '%s'",
       .help = GR_OPT_HELP("", "most calls first (default), by name, most total",
                           "time first (files built for timing), or most self",
                           "time first (time outside timed callees; recorded",
-                          "only with gorewrite --call-graph, \"-\" otherwise)") },
+                          "only with gorewrite --call-graph, \"-\" otherwise)"),
+      .man =
+          "Most calls first (default), by name, most total time first, or most self\n"
+          "time first.\n" },
     { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct gst_options, filter),
-      .help = GR_OPT_HELP("only functions whose name matches (POSIX extended regex)") },
+      .help = GR_OPT_HELP("only functions whose name matches (POSIX extended regex)"),
+      .man =
+          "Only functions whose name matches the POSIX extended regular expression.\n" },
     { "nonzero", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gst_options, nonzero),
-      .help = GR_OPT_HELP("table: hide functions with zero calls (JSON shows all)") },
+      .help = GR_OPT_HELP("table: hide functions with zero calls (JSON shows all)"),
+      .man =
+          "Table only: hide functions never called.\n" },
     { "watch", 0, "SECONDS", GR_OPT_DOUBLE, GR_OPT_AT(struct gst_options, watch_seconds),
       .min = 0, .open_min = 1, .max = 86400,
       .bad = "--watch needs a number of seconds (0 < SECONDS <= 86400), not '%s'",
       .help = GR_OPT_HELP("refresh every SECONDS with a calls/s column, until the",
-                          "process exits or Ctrl-C") },
+                          "process exits or Ctrl-C"),
+      .man =
+          "Print the table again every\n"
+          ".I SECONDS\n"
+          "with a CALLS/S column, until the process exits or Ctrl-C.\n" },
     { "json", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gst_options, json),
-      .help = GR_OPT_HELP("print JSON instead of a table") },
+      .help = GR_OPT_HELP("print JSON instead of a table"),
+      .man =
+          "One JSON object instead: pid, exe, live, build_id, go_version,\n"
+          "start_time_ns, total_calls, timing, timing_mode (count-only, time-all,\n"
+          "default or sample), sample_every (0 in the default mode), tsc_hz, clock_source,\n"
+          "drops, goroutines (created, exited, live; null when unknown), call_paths\n"
+          "(recorded: true with max_paths, max_arcs, nodes, arcs,\n"
+          "path_overflow_calls and overflow_calls for\n"
+          ".B \"gorewrite \\-\\-call\\-graph\"\n"
+          "programs; else recorded: false and why) and\n"
+          "functions (name, entry, calls, file, line, inlined, timed,\n"
+          "untimed_reason, timed_calls (calls actually timed), time_estimated (true\n"
+          "when not every call was timed: total_ns is then mean x calls), total_ns,\n"
+          "mean_ns, p50_ns, p90_ns, p99_ns, min_ns, max_ns, and with call paths\n"
+          "self_ns and callers: name, entry (null when the return address is in no\n"
+          "function), calls and total_ns per calling function). Every function is listed, also those never called.\n" },
     { "callers", 0, "FUNC", GR_OPT_STRING, GR_OPT_AT(struct gst_options, callers),
       .help = GR_OPT_HELP("who called FUNC (a REGEX, as --filter): per caller its",
                           "exact calls, their total time and the share of FUNC's",
-                          "calls and time (files built with gorewrite --call-graph)") },
+                          "calls and time (files built with gorewrite --call-graph)"),
+      .man =
+          "For each function whose name matches\n"
+          ".I FUNC\n"
+          "(a POSIX extended regular expression, like\n"
+          ".BR \\-\\-filter ),\n"
+          "its callers, gprof-style: per caller the exact calls, the total\n"
+          "(inclusive) time of the function through that caller, and their shares of\n"
+          "the function's calls and time; calls in no arc (the program's path and arc\n"
+          "tables full, or calls that did not return normally or not yet) are a line\n"
+          "of their own. Needs a file of a program\n"
+          "instrumented with\n"
+          ".BR \"gorewrite \\-\\-call\\-graph\" ;\n"
+          "otherwise exit status 2 with \"built without \\-\\-call\\-graph: no call graph\".\n" },
     { "callees", 0, "FUNC", GR_OPT_STRING, GR_OPT_AT(struct gst_options, callees),
-      .help = GR_OPT_HELP("whom FUNC called, likewise; with --callers, both") },
+      .help = GR_OPT_HELP("whom FUNC called, likewise; with --callers, both"),
+      .man =
+          "Likewise, the functions it called, most calls first, with shares of the\n"
+          "calls it made to timed functions and of its own total time. With\n"
+          ".B \\-\\-callers\n"
+          "(the same\n"
+          ".IR FUNC ),\n"
+          "both.\n" },
     /* a flag, not GR_OPT_STOP: "gostat --help --bogus" is an error */
     { "help", 'h', NULL, GR_OPT_FLAG, GR_OPT_AT(struct gst_options, help),
-      .help = GR_OPT_HELP("this text") },
+      .help = GR_OPT_HELP("this text"),
+      .man =
+          "The usage text, with the list of commands.\n" },
     /* main.c answers "gostat --version" alone */
     { "version", 0, NULL, GR_OPT_DOC,
-      .help = GR_OPT_HELP("gostat's version and the stats file format it reads") },
+      .help = GR_OPT_HELP("gostat's version and the stats file format it reads"),
+      .man =
+          "gostat's version and the stats file format version it reads.\n" },
 };
 
 const struct gr_opt_table gst_table_options = {
