@@ -49,7 +49,7 @@ LIBS_GOSTAT   := -ljansson -lprotobuf-c -lz -lmicrohttpd -lncursesw -lm
 all: bin/gorewrite bin/gostat
 
 # What the tests run besides the two programs (LIEF is needed only here).
-tools: $(TOOLS) $(MANGEN)/gostat_man
+tools: $(TOOLS) $(MANGEN)/gostat_man $(MANGEN)/gorewrite_man
 
 deps:
 	@bash scripts/deps.sh
@@ -75,9 +75,14 @@ bin/gostat: $(GOSTAT_OBJ)
 $(MANGEN)/gostat_man: $(BUILD)/mangen/gostat_man.o $(filter-out $(BUILD)/gostat/main.o,$(GOSTAT_OBJ))
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
 $(BUILD)/mangen/gostat_man.o: INC = $(GOSTAT_INC)
+$(MANGEN)/gorewrite_man: $(BUILD)/mangen/gorewrite_man.o $(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ))
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+$(BUILD)/mangen/gorewrite_man.o: INC = $(REWRITER_INC)
 
-man: $(MANGEN)/gostat_man
-	$(MANGEN)/gostat_man <docs/man/gostat.1 >docs/man/gostat.1.new && mv docs/man/gostat.1.new docs/man/gostat.1
+man: $(MANGEN)/gostat_man $(MANGEN)/gorewrite_man
+	for p in gostat gorewrite; do \
+		$(MANGEN)/$${p}_man <docs/man/$$p.1 >docs/man/$$p.1.new && mv docs/man/$$p.1.new docs/man/$$p.1 || exit 1; \
+	done
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

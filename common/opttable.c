@@ -93,8 +93,14 @@ static bool store(const struct gr_opt *o, const char *value, void *dest)
     uint64_t n;
     double d;
     bool yes = true;
+    int one = 1;
     switch (o->kind) {
-    case GR_OPT_FLAG: memcpy(at, &yes, sizeof yes); return true;
+    case GR_OPT_FLAG:       /* a bool, or an int */
+        if (o->size == sizeof one)
+            memcpy(at, &one, sizeof one);
+        else
+            memcpy(at, &yes, sizeof yes);
+        return true;
     case GR_OPT_SET: memcpy(at, &o->set, sizeof o->set); return true;
     case GR_OPT_STRING: memcpy(at, &value, sizeof value); return true;
     case GR_OPT_UINT: return parse_uint(o, value, &n) && store_uint(at, o->size, n);

@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 enum gr_opt_kind {
-    GR_OPT_FLAG,        /* no value: sets the bool at offset */
+    GR_OPT_FLAG,        /* no value: sets the bool (or int) at offset to true */
     GR_OPT_SET,         /* no value: stores .set in the int (or enum) at offset */
     GR_OPT_STRING,      /* the value itself, a const char * at offset */
     GR_OPT_UINT,        /* a whole number in [min, max], size bytes at offset */

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 MANGEN=$ROOT/build/mangen
 
 # The committed pages are the generated ones.
-for page in gostat; do
+for page in gostat gorewrite; do
     gen=$MANGEN/${page}_man
     [ -x "$gen" ] || { fail "$gen is not built (make tools)"; continue; }
     if ! "$gen" <docs/man/$page.1 >"$dir/$page.1" 2>"$dir/gen.err"; then
@@ -46,29 +46,38 @@ value() {
     esac
 }
 
-n=0
-for program in $(programs gostat | tr ' ' '_'); do
-    program=${program//_/ }
-    cmd=(${program#gostat})
-    help=$("$GOSTAT" "${cmd[@]}" --help) || fail "$program --help exits non-zero"
-    heads gostat "$program" >"$dir/heads"
-    [ -s "$dir/heads" ] || fail "$program: the manual lists no options"
-    while IFS= read -r head; do
-        n=$((n + 1))
-        grep -qF -- "  $head" <<<"$help" || fail "$program: '$head' is in the manual, not in --help"
-        long=$(grep -oE -- '--[a-z][a-z-]*' <<<"$head" | head -1)
-        [ -n "$long" ] || continue
-        args=("$long")
-        v=$(value "$head")
-        [ -n "$v" ] && args+=("$v")
-        # extra operands: every command refuses them after parsing
-        [ "$program $long" = "gostat --version" ] || args+=(x y z)
-        (cd "$dir" && timeout 5 "$GOSTAT" "${cmd[@]}" "${args[@]}" >/dev/null 2>"$dir/err")
-        if grep -qE 'unknown option|needs a value' "$dir/err"; then
-            fail "$program: $long is documented but not parsed: $(cat "$dir/err")"
-        fi
-    done <"$dir/heads"
-done
-[ $n -ge 40 ] || fail "only $n options found in gostat.1's lists"
+# check_lists PAGE PROGRAM...: each option PAGE lists for each program
+# (PROGRAM: the command to run, e.g. "$GOSTAT" top) is a row of its
+# --help and parsed by it.
+check_lists() {
+    local page=$1 program head long v args n=0
+    shift
+    for program in $(programs "$page" | tr ' ' '_'); do
+        program=${program//_/ }
+        local cmd=("$@" ${program#$page})
+        local help
+        help=$("${cmd[@]}" --help) || fail "$program --help exits non-zero"
+        heads "$page" "$program" >"$dir/heads"
+        [ -s "$dir/heads" ] || fail "$program: the manual lists no options"
+        while IFS= read -r head; do
+            n=$((n + 1))
+            grep -qF -- "  $head" <<<"$help" || fail "$program: '$head' is in the manual, not in --help"
+            long=$(grep -oE -- '--[a-z][a-z-]*' <<<"$head" | head -1)
+            [ -n "$long" ] || continue
+            args=("$long")
+            v=$(value "$head")
+            [ -n "$v" ] && args+=("$v")
+            # extra operands: every command refuses them after parsing
+            [ "$program $long" = "gostat --version" ] || args+=(x y z)
+            (cd "$dir" && timeout 5 "${cmd[@]}" "${args[@]}" >/dev/null 2>"$dir/err")
+            if grep -qE 'unknown option|needs a value' "$dir/err"; then
+                fail "$program: $long is documented but not parsed: $(cat "$dir/err")"
+            fi
+        done <"$dir/heads"
+    done
+    [ $n -ge 15 ] || fail "only $n options found in $page.1's lists"
+}
+check_lists gostat "$GOSTAT"
+check_lists gorewrite "$GOREWRITE"
 
 finish t_man
