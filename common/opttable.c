@@ -250,3 +250,54 @@ const struct gr_opt *gr_opt_find(const struct gr_opt_table *t, const char *name)
             return &t->opts[i];
     return NULL;
 }
+
+static int complain(const struct gr_opt_table *t, const struct gr_opt *o, const char *what)
+{
+    fprintf(stderr, "%s: option table row %s%s: %s\n", t->program, o->name ? "--" : "",
+            o->name ? o->name : o->head ? o->head : "(text)", what);
+    return 1;
+}
+
+static bool same_option(const struct gr_opt *a, const struct gr_opt *b)
+{
+    return (a->name && b->name && strcmp(a->name, b->name) == 0) ||
+           (a->letter && a->letter == b->letter);
+}
+
+/* What is wrong with parsed option o, or NULL. */
+static const char *row_fault(const struct gr_opt *o)
+{
+    bool value = takes_value(o);
+    if (value != (o->arg != NULL))
+        return value ? "takes a value but names none" : "names a value but takes none";
+    if (value && o->kind != GR_OPT_STRING && !o->bad)
+        return "has no message for a bad value";
+    if ((o->kind == GR_OPT_SET || o->kind == GR_OPT_CHOICE) && o->size != sizeof(int))
+        return "stores an int into a field of another size";
+    if (o->kind == GR_OPT_FLAG && o->size != sizeof(bool) && o->size != sizeof(int))
+        return "sets a field that is neither a bool nor an int";
+    if (o->kind == GR_OPT_UINT && o->size != sizeof(uint32_t) && o->size != sizeof(uint64_t))
+        return "stores a number into a field that is not 32 or 64 bits";
+    if (o->kind == GR_OPT_STRING && o->size != sizeof(const char *))
+        return "stores a string into a field that is not a pointer";
+    return NULL;
+}
+
+int gr_opt_check(const struct gr_opt_table *t)
+{
+    int faults = 0;
+    for (size_t i = 0; i < t->nopts; i++) {
+        const struct gr_opt *o = &t->opts[i];
+        if (!o->help || !o->help[0])
+            faults += complain(t, o, "has no help");
+        if (!parsed(o))
+            continue;
+        const char *fault = row_fault(o);
+        if (fault)
+            faults += complain(t, o, fault);
+        for (size_t j = 0; j < i; j++)
+            if (parsed(&t->opts[j]) && same_option(o, &t->opts[j]))
+                faults += complain(t, o, "repeats an earlier option's name or letter");
+    }
+    return faults ? -1 : 0;
+}

@@ -116,6 +116,11 @@ void gr_opt_bad_message(const struct gr_opt_result *r, char *buf, size_t size);
 /* The option called name (a long name), or NULL. */
 const struct gr_opt *gr_opt_find(const struct gr_opt_table *t, const char *name);
 
+/* Checks t's rows (a value's name and bad-value message where it takes
+ * one, field sizes that fit the kind, help lines, no name or letter twice).
+ * Returns 0, or -1 after one stderr line per fault. */
+int gr_opt_check(const struct gr_opt_table *t);
+
 /* The --help text: intro, one row per option, outro. */
 void gr_opt_print_help(FILE *out, const struct gr_opt_table *t);
 
@@ -126,7 +131,8 @@ void gr_opt_print_man(FILE *out, const struct gr_opt_table *t);
 /* Copies a roff page from in to out, replacing the lines between
  * '.\" options: PROGRAM' and '.\" end of options' with the options list of
  * the table find(PROGRAM) returns. Returns 0, or -1 (message on stderr)
- * for a marker naming no table or one left open. */
+ * for a marker naming no table or one left open, or a table
+ * gr_opt_check finds faults in. */
 int gr_opt_splice_man(FILE *in, FILE *out,
                       const struct gr_opt_table *(*find)(const char *program));
 

@@ -112,6 +112,8 @@ int gr_opt_splice_man(FILE *in, FILE *out,
             fprintf(stderr, "no option table for '%s'\n", program);
             return -1;
         }
+        if (gr_opt_check(t) < 0)
+            return -1;
         gr_opt_print_man(out, t);
         open = t->program;
     }
