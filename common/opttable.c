@@ -140,7 +140,7 @@ static void getopt_arrays(const struct gr_opt_table *t, char *shorts, struct opt
 {
     size_t ns = 0, nl = 0;
     shorts[ns++] = ':';
-    for (size_t i = 0; i < t->nopts && nl < MAX_OPTS; i++) {
+    for (size_t i = 0; i < t->nopts && i < MAX_OPTS; i++) {     /* gr_opt_check: no more */
         const struct gr_opt *o = &t->opts[i];
         if (!parsed(o))
             continue;
@@ -286,6 +286,10 @@ static const char *row_fault(const struct gr_opt *o)
 int gr_opt_check(const struct gr_opt_table *t)
 {
     int faults = 0;
+    if (t->nopts > MAX_OPTS) {
+        fprintf(stderr, "%s: more than %d rows in the option table\n", t->program, MAX_OPTS);
+        faults++;
+    }
     for (size_t i = 0; i < t->nopts; i++) {
         const struct gr_opt *o = &t->opts[i];
         if (!o->help || !o->help[0])
