@@ -115,7 +115,7 @@ $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites statsfile_check hist times clock view \
-	vec regex_compile callgraph cg_outputs)
+	vec regex_compile callgraph cg_outputs opttable)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -140,13 +140,16 @@ $(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/ca
 	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/gostat/read/syms.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
+$(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.o \
+	$(BUILD)/common/opttable_man.o
+$(UNIT)/test_opttable: UNIT_LIBS := -lm
 $(UNIT)/test_prologue $(UNIT)/test_leaf: UNIT_LIBS := -lZydis -lZycore
 $(UNIT)/test_exits $(UNIT)/test_call_sites: UNIT_LIBS := -lZydis -lZycore -lelf
 
 $(UNIT)/test_prologue.o $(UNIT)/test_leaf.o $(UNIT)/test_exits.o $(UNIT)/test_call_sites.o: INC = $(REWRITER_INC)
-$(addsuffix .o,$(filter-out %/test_prologue %/test_leaf %/test_exits %/test_call_sites %/test_vec %/test_regex_compile,$(UNIT_PROGS))): \
+$(addsuffix .o,$(filter-out %/test_prologue %/test_leaf %/test_exits %/test_call_sites %/test_vec %/test_regex_compile %/test_opttable,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC)
-$(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/unit.o: INC = -I.
+$(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/test_opttable.o $(UNIT)/unit.o: INC = -I.
 
 $(UNIT)/test_%: $(UNIT)/test_%.o $(UNIT)/unit.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)

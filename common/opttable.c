@@ -179,7 +179,7 @@ enum gr_opt_status gr_opt_parse(const struct gr_opt_table *t, int argc, char **a
     getopt_arrays(t, shorts, longs);
     *r = (struct gr_opt_result){ .status = GR_OPT_DONE };
     opterr = 0;     /* the program words its own messages */
-    optind = 1;
+    optind = 0;     /* glibc: start afresh, also after an earlier parse */
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         const char *word = argv[optind - 1];
         if (c == '?' || c == ':') {
