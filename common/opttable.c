@@ -290,6 +290,10 @@ int gr_opt_check(const struct gr_opt_table *t)
         fprintf(stderr, "%s: more than %d rows in the option table\n", t->program, MAX_OPTS);
         faults++;
     }
+    if ((t->min_operands > 0 && !t->too_few) || (t->max_operands >= 0 && !t->too_many)) {
+        fprintf(stderr, "%s: no usage error for too few or too many operands\n", t->program);
+        faults++;
+    }
     for (size_t i = 0; i < t->nopts; i++) {
         const struct gr_opt *o = &t->opts[i];
         if (!o->help || !o->help[0])

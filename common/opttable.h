@@ -68,6 +68,11 @@ struct gr_opt_table {
     const char *outro;          /* --help text after them */
     const struct gr_opt *opts;  /* in help order: GR_OPT_TABLE_OPTS(array) */
     size_t nopts;
+    /* How many operands the command takes (max -1: any number), and the
+     * usage errors for fewer (text) and more (printf format, %s: the first
+     * operand too many). Checked by the program's parse wrapper. */
+    int min_operands, max_operands;
+    const char *too_few, *too_many;
     int column;                 /* help text starts in this column */
     int long_indent;            /* indent of an option without a letter (2 or 6) */
     /* The text of "${NAME}" in help text, known only at run time; NULL:
@@ -117,7 +122,8 @@ void gr_opt_bad_message(const struct gr_opt_result *r, char *buf, size_t size);
 const struct gr_opt *gr_opt_find(const struct gr_opt_table *t, const char *name);
 
 /* Checks t's rows (a value's name and bad-value message where it takes
- * one, field sizes that fit the kind, help lines, no name or letter twice).
+ * one, field sizes that fit the kind, help lines, no name or letter
+ * twice) and that its operand counts have their usage errors.
  * Returns 0, or -1 after one stderr line per fault. */
 int gr_opt_check(const struct gr_opt_table *t);
 

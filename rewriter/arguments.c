@@ -369,6 +369,9 @@ const struct gr_opt_table gr_gorewrite_options = {
         "\n"
         "Exit status: 0 written, 1 usage error, 2 input rejected or output not written.\n",
     GR_OPT_TABLE_OPTS(gorewrite_opts),
+    /* INPUT OUTPUT, or none with --print-layout */
+    .min_operands = 0, .max_operands = GR_ARGUMENTS_OPERANDS,
+    .too_many = "unexpected argument %s: takes INPUT and OUTPUT",
     .column = 19,
     .long_indent = 2,
     .expand = expand,
@@ -388,7 +391,9 @@ static int ended(const struct gr_opt_result *r)
         }
         return 0;
     case GR_OPT_EXTRA:
-        fprintf(stderr, "gorewrite: unexpected argument %s: takes INPUT and OUTPUT\n", r->word);
+        fputs("gorewrite: ", stderr);
+        fprintf(stderr, gr_gorewrite_options.too_many, r->word);
+        fputc('\n', stderr);
         return EXIT_USAGE;
     case GR_OPT_BAD:
         gr_opt_bad_message(r, bad, sizeof bad);
@@ -422,7 +427,8 @@ enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arg
         .opt = { .max_rows = DEFAULT_MAX_THREADS + 1 }, .max_paths = DEFAULT_MAX_PATHS,
     };
     *status = EXIT_USAGE;
-    if (gr_opt_parse_exact(&gr_gorewrite_options, argc, argv, a, a->paths, 2, &r) != GR_OPT_DONE) {
+    if (gr_opt_parse_exact(&gr_gorewrite_options, argc, argv, a, a->paths, GR_ARGUMENTS_OPERANDS,
+                           &r) != GR_OPT_DONE) {
         *status = ended(&r);
         return GR_ACTION_EXIT;
     }

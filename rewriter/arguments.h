@@ -10,9 +10,11 @@
 
 #include <stdint.h>
 
+#define GR_ARGUMENTS_OPERANDS 2     /* INPUT OUTPUT */
+
 struct gr_arguments {
     struct gr_options opt;
-    const char *paths[2];       /* INPUT and OUTPUT */
+    const char *paths[GR_ARGUMENTS_OPERANDS];   /* INPUT and OUTPUT */
     int npaths;
     const char *print_layout;   /* --print-layout INPUT, or NULL */
     int call_graph, max_paths_given;

@@ -55,6 +55,8 @@ const struct gr_opt_table gst_callgrind_options = {
         "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or\n"
         "invalid, or FILE could not be written\n",
     GR_OPT_TABLE_OPTS(callgrind_opts),
+    .min_operands = 1, .max_operands = 1,
+    .too_few = "missing PID|FILE", .too_many = "unexpected argument '%s'",
     .column = 21,
     .long_indent = 2,
 };

@@ -45,6 +45,8 @@ const struct gr_opt_table gst_clean_options = {
         "exit status: 0 ok, 1 usage error, 2 the directory is unreadable or a\n"
         "file could not be removed\n",
     GR_OPT_TABLE_OPTS(clean_opts),
+    .min_operands = 0, .max_operands = 0,
+    .too_many = "unexpected argument '%s'",
     .column = 18,
     .long_indent = 2,
 };
@@ -133,20 +135,12 @@ static int visit(void *ctx, const char *name, const char *path, int fd,
     return 0;
 }
 
-static int parse(int argc, char **argv, struct clean_state *c)
-{
-    int next;
-    int status = gst_parse_command(&gst_clean_options, argc, argv, c, &next);
-    if (status < 0 && next < argc)
-        return gst_usage_error("clean", "unexpected argument '%s'", argv[next]);
-    return status;
-}
-
 int gst_cmd_clean(int argc, char **argv)
 {
     struct clean_state c = { 0 };
     struct gr_error err;
-    int status = parse(argc, argv, &c);
+    int next;
+    int status = gst_parse_command(&gst_clean_options, argc, argv, &c, &next);
     if (status >= 0)
         return status;
 

@@ -89,21 +89,11 @@ const struct gr_opt_table gst_coverage_options = {
         "exit status: 0 ok, 1 usage error (also a bad REGEX), 2 the input is\n"
         "missing or invalid\n",
     GR_OPT_TABLE_OPTS(coverage_opts),
+    .min_operands = 1, .max_operands = 1,
+    .too_few = "wants one PID|FILE", .too_many = "wants only one PID|FILE",
     .column = 23,
     .long_indent = 6,
 };
-
-static int parse(int argc, char **argv, struct coverage_cli *c)
-{
-    int next;
-    int status = gst_parse_command(&gst_coverage_options, argc, argv, c, &next);
-    if (status >= 0)
-        return status;
-    if (argc - next != 1)
-        return gst_usage_error("coverage", "%s", argc == next ? "wants one PID|FILE" : "wants only one PID|FILE");
-    c->target = argv[next];
-    return -1;
-}
 
 static int by_package_then_name(const void *a, const void *b)
 {
@@ -278,9 +268,11 @@ int gst_cmd_coverage(int argc, char **argv)
 {
     struct coverage_cli c = { 0 };
     regex_t filter;
-    int status = parse(argc, argv, &c);
+    int next;
+    int status = gst_parse_command(&gst_coverage_options, argc, argv, &c, &next);
     if (status >= 0)
         return status;
+    c.target = argv[next];
     if (c.pattern) {
         struct gr_error err;
         if (gr_regex_compile(&filter, c.pattern, "--package", &err) < 0) {

@@ -121,22 +121,11 @@ const struct gr_opt_table gst_diff_options = {
         "--fail-on-regression), 1 usage error, 2 an input is missing or invalid,\n"
         "3 --fail-on-regression and a function grew (named on stderr)\n",
     GR_OPT_TABLE_OPTS(diff_opts),
+    .min_operands = 2, .max_operands = 2,
+    .too_few = "wants BASE and NEW", .too_many = "wants only BASE and NEW",
     .column = 25,
     .long_indent = 6,
 };
-
-static int parse(int argc, char **argv, struct diff_cli *c)
-{
-    int next;
-    int status = gst_parse_command(&gst_diff_options, argc, argv, c, &next);
-    if (status >= 0)
-        return status;
-    if (argc - next != 2)
-        return gst_usage_error("diff", "%s", argc - next < 2 ? "wants BASE and NEW" : "wants only BASE and NEW");
-    c->base = argv[next];
-    c->next = argv[next + 1];
-    return -1;
-}
 
 /* "10.0x": three significant digits; "new" and "gone" for 0 -> n, n -> 0. */
 static void format_factor(char *buf, double from, double to)
@@ -412,9 +401,12 @@ int gst_cmd_diff(int argc, char **argv)
     struct diff_cli c = { .diff = { .threshold = 2, .metric = GST_METRIC_BOTH } };
     struct gr_error err;
     regex_t filter;
-    int status = parse(argc, argv, &c);
+    int next;
+    int status = gst_parse_command(&gst_diff_options, argc, argv, &c, &next);
     if (status >= 0)
         return status;
+    c.base = argv[next];
+    c.next = argv[next + 1];
     if (c.filter && gr_regex_compile(&filter, c.filter, "--filter", &err) < 0) {
         fprintf(stderr, "gostat: diff: %s\n", err.msg);
         return GST_EXIT_USAGE;

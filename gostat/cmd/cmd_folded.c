@@ -79,19 +79,11 @@ const struct gr_opt_table gst_folded_options = {
         "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or\n"
         "invalid, built without --call-graph, or FILE could not be written\n",
     GR_OPT_TABLE_OPTS(folded_opts),
+    .min_operands = 1, .max_operands = 1,
+    .too_few = "missing PID|FILE", .too_many = "unexpected argument '%s'",
     .column = 17,
     .long_indent = 2,
 };
-
-/* Returns -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, struct folded_args *a)
-{
-    int next;
-    int status = gst_parse_command(&gst_folded_options, argc, argv, a, &next);
-    if (status >= 0)
-        return status;
-    return gst_one_target("folded", argc, argv, next, &a->target);
-}
 
 static int write_folded(const struct folded_args *a, const struct gst_callgraph *cg,
                         struct gr_error *err)
@@ -131,9 +123,11 @@ int gst_cmd_folded(int argc, char **argv)
     struct folded_args a = { .output = "-", .value = GST_FOLDED_SELF };
     struct gr_error err;
     struct gst_stats st;
-    int status = parse(argc, argv, &a);
+    int next;
+    int status = gst_parse_command(&gst_folded_options, argc, argv, &a, &next);
     if (status >= 0)
         return status;
+    a.target = argv[next];
     if (gst_open_target(a.target, &st, &err) < 0) {
         fprintf(stderr, "gostat: %s\n", err.msg);
         return GST_EXIT_STATS;

@@ -96,6 +96,7 @@ const struct gr_opt_table gst_merge_options = {
         "exit status: 0 written, 1 usage error, 2 an input is missing or invalid,\n"
         "builds differ, no input was found, or the output could not be written\n",
     GR_OPT_TABLE_OPTS(merge_opts),
+    .min_operands = 0, .max_operands = -1,
     .column = 21,
     .long_indent = 6,
 };

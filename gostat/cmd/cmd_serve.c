@@ -124,6 +124,8 @@ const struct gr_opt_table gst_serve_options = {
         "exit status: 0 stopped by SIGINT/SIGTERM (or --once done), 1 usage error,\n"
         "2 cannot listen (port in use, bad address) or read $GOSTAT_DIR\n",
     GR_OPT_TABLE_OPTS(serve_opts),
+    .min_operands = 0, .max_operands = 0,
+    .too_many = "unexpected argument '%s'",
     .column = 26,
     .long_indent = 6,
 };
@@ -134,8 +136,6 @@ static int parse(int argc, char **argv, struct serve_opts *o)
     int status = gst_parse_command(&gst_serve_options, argc, argv, o, &next);
     if (status >= 0)
         return status;
-    if (next < argc)
-        return gst_usage_error("serve", "unexpected argument '%s'", argv[next]);
     if (o->format == GST_EXPO_OPENMETRICS && !o->once) {
         fprintf(stderr, "gostat: serve: --openmetrics goes with --once; the server negotiates the format\n");
         return GST_EXIT_USAGE;

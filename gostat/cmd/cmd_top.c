@@ -95,6 +95,8 @@ const struct gr_opt_table gst_top_options = {
         "error or standard output not a terminal; 2 the stats file is missing,\n"
         "unreadable or became invalid, or the directory is unreadable\n",
     GR_OPT_TABLE_OPTS(top_opts),
+    .min_operands = 0, .max_operands = 1,
+    .too_many = "unexpected argument '%s'",
     .column = 23,
     .long_indent = 6,
 };
@@ -105,13 +107,9 @@ static int parse(int argc, char **argv, struct top_options *o)
     int next;
     *o = (struct top_options){ .delay = 1 };
     int status = gst_parse_command(&gst_top_options, argc, argv, o, &next);
-    if (status >= 0)
-        return status;
-    if (next < argc)
-        o->target = argv[next++];
-    if (next < argc)
-        return gst_usage_error("top", "unexpected argument '%s'", argv[next]);
-    return -1;
+    if (status < 0 && next < argc)
+        o->target = argv[next];
+    return status;
 }
 
 static void apply_filter(struct top_model *m, struct top_ui *ui)

@@ -39,27 +39,29 @@ static int parse_error(const char *cmd, const struct gr_opt_result *r)
     }
 }
 
+static int count_operands(const struct gr_opt_table *t, int argc, char **argv, int next)
+{
+    char what[512];
+    if (argc - next < t->min_operands)
+        return gst_usage_error(argv[0], "%s", t->too_few);
+    if (t->max_operands >= 0 && argc - next > t->max_operands) {
+        snprintf(what, sizeof what, t->too_many, argv[next + t->max_operands]);
+        return gst_usage_error(argv[0], "%s", what);
+    }
+    return -1;
+}
+
 int gst_parse_command(const struct gr_opt_table *t, int argc, char **argv, void *dest, int *next)
 {
     struct gr_opt_result r;
     switch (gr_opt_parse(t, argc, argv, dest, &r)) {
     case GR_OPT_DONE:
         *next = r.next;
-        return -1;
+        return count_operands(t, argc, argv, r.next);
     case GR_OPT_STOPPED:
         gr_opt_print_help(stdout, t);
         return GST_EXIT_OK;
     default:
         return parse_error(argv[0], &r);
     }
-}
-
-int gst_one_target(const char *cmd, int argc, char **argv, int next, const char **target)
-{
-    if (next == argc)
-        return gst_usage_error(cmd, "missing PID|FILE");
-    if (next + 1 < argc)
-        return gst_usage_error(cmd, "unexpected argument '%s'", argv[next + 1]);
-    *target = argv[next];
-    return -1;
 }

@@ -14,13 +14,10 @@
 /* Prints the message and returns GST_EXIT_USAGE. */
 int gst_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Parses the options of command argv[0] by t into dest. Returns -1 to go
- * on with the operands from argv[*next]; else the exit status, after
- * printing --help (t's only GR_OPT_STOP option) or the usage error. */
+/* Parses the options of command argv[0] by t into dest and counts its
+ * operands against t's. Returns -1 to go on with the operands from
+ * argv[*next]; else the exit status, after printing --help (t's only
+ * GR_OPT_STOP option) or the usage error. */
 int gst_parse_command(const struct gr_opt_table *t, int argc, char **argv, void *dest, int *next);
-
-/* The operand of a command that takes exactly one PID|FILE, at
- * argv[next]: returns -1 with *target set, else the usage error's status. */
-int gst_one_target(const char *cmd, int argc, char **argv, int next, const char **target);
 
 #endif

@@ -14,16 +14,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* Returns -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, const struct gst_exporter *x, struct gst_export_args *a)
-{
-    int next;
-    int status = gst_parse_command(x->options, argc, argv, a, &next);
-    if (status >= 0)
-        return status;
-    return gst_one_target(x->name, argc, argv, next, &a->target);
-}
-
 static int compile_filter(const struct gst_exporter *x, const char *pattern, regex_t *re)
 {
     struct gr_error err;
@@ -106,9 +96,11 @@ int gst_export_main(int argc, char **argv, const struct gst_exporter *x)
 {
     struct gst_export_args a = { 0 };
     regex_t filter;
-    int status = parse(argc, argv, x, &a);
+    int next;
+    int status = gst_parse_command(x->options, argc, argv, &a, &next);
     if (status >= 0)
         return status;
+    a.target = argv[next];
     if (a.filter && compile_filter(x, a.filter, &filter) < 0)
         return GST_EXIT_USAGE;
     status = export(x, &a, a.filter ? &filter : NULL);

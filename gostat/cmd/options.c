@@ -124,6 +124,8 @@ const struct gr_opt_table gst_table_options = {
         "\n"
         "commands:\n",
     GR_OPT_TABLE_OPTS(table_opts),
+    .min_operands = 0, .max_operands = 1,
+    .too_many = "unexpected argument '%s': give one PID or FILE",
     .column = 20,
     .long_indent = 2,
 };
@@ -201,10 +203,12 @@ int gst_parse_options(int argc, char **argv, struct gst_options *o, struct gr_er
         return parse_error(&r, err);
     if (o->help)
         return 0;
-    int next = r.next;
-    if (next < argc)
-        o->target = argv[next++];
-    if (next < argc)
-        return gr_fail(err, "unexpected argument '%s': give one PID or FILE", argv[next]);
+    if (argc - r.next > gst_table_options.max_operands) {
+        char what[sizeof err->msg];
+        snprintf(what, sizeof what, gst_table_options.too_many, argv[r.next + 1]);
+        return gr_fail(err, "%s", what);
+    }
+    if (r.next < argc)
+        o->target = argv[r.next];
     return check_combination(o, err);
 }

@@ -73,6 +73,7 @@ static const struct gr_opt_table table = {
     .intro = "usage: demo [options] FILE...\n\n",
     .outro = "\nthe end\n",
     GR_OPT_TABLE_OPTS(rows),
+    .min_operands = 0, .max_operands = -1,
     .column = 16,
     .long_indent = 6,
     .expand = expand,
@@ -265,12 +266,13 @@ static const struct gr_opt faulty[] = {
       .bad = "b", .help = GR_OPT_HELP("x") },
     { "count", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct args, dry), .help = GR_OPT_HELP("x") },
 };
+/* no usage error for its operands (max_operands 0, too_many NULL): a fault too */
 static const struct gr_opt_table bad = { .program = "faulty", GR_OPT_TABLE_OPTS(faulty) };
 
 static void check_finds_faults(void)
 {
     CHECK_INT(gr_opt_check(&table), 0);
-    fprintf(stderr, "(three faults expected:)\n");
+    fprintf(stderr, "(four faults expected: the operands, and three rows)\n");
     CHECK_INT(gr_opt_check(&bad), -1);
 }
 
