@@ -34,6 +34,7 @@ REWRITER_OBJ := $(REWRITER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rewriter/stub_blob.o
 GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(PROTO_GEN)/profile.pb-c.o
 # An error value's message passes the terminal filter (common/safe_text.c).
 ERROR_OBJ    := $(BUILD)/common/error.o $(BUILD)/common/safe_text.o
+MANGEN       := $(BUILD)/mangen
 TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(BUILD)/tests/dwarfdump_funcs
 
 LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
@@ -44,11 +45,11 @@ LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # draws with wide-character curses (UTF-8 names).
 LIBS_GOSTAT   := -ljansson -lprotobuf-c -lz -lmicrohttpd -lncursesw -lm
 
-.PHONY: all tools deps check unit unit-build demo clean clean-objs bench bench-macro asan fuzz fuzz-build fuzz-corpus install uninstall
+.PHONY: man all tools deps check unit unit-build demo clean clean-objs bench bench-macro asan fuzz fuzz-build fuzz-corpus install uninstall
 all: bin/gorewrite bin/gostat
 
 # What the tests run besides the two programs (LIEF is needed only here).
-tools: $(TOOLS)
+tools: $(TOOLS) $(MANGEN)/gostat_man $(MANGEN)/gorewrite_man
 
 deps:
 	@bash scripts/deps.sh
@@ -66,6 +67,22 @@ $(BUILD)/gorewrite: $(REWRITER_OBJ)
 bin/gostat: $(GOSTAT_OBJ)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
+
+# The manual pages' options lists come from the programs' option tables
+# (common/opttable.h): `make man` rewrites them in docs/man, tests/project/t_man.sh
+# checks they are up to date. Each generator is linked with its program's
+# objects but main.
+$(MANGEN)/gostat_man: $(BUILD)/mangen/gostat_man.o $(filter-out $(BUILD)/gostat/main.o,$(GOSTAT_OBJ))
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
+$(BUILD)/mangen/gostat_man.o: INC = $(GOSTAT_INC)
+$(MANGEN)/gorewrite_man: $(BUILD)/mangen/gorewrite_man.o $(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ))
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+$(BUILD)/mangen/gorewrite_man.o: INC = $(REWRITER_INC)
+
+man: $(MANGEN)/gostat_man $(MANGEN)/gorewrite_man
+	for p in gostat gorewrite; do \
+		$(MANGEN)/$${p}_man <docs/man/$$p.1 >docs/man/$$p.1.new && mv docs/man/$$p.1.new docs/man/$$p.1 || exit 1; \
+	done
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -98,7 +115,7 @@ $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
-	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs)
+	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -128,15 +145,18 @@ $(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/ca
 	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/gostat/read/syms.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
+$(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.o \
+	$(BUILD)/common/opttable_man.o
+$(UNIT)/test_opttable: UNIT_LIBS := -lm
 $(UNIT)/test_prologue $(UNIT)/test_leaf: UNIT_LIBS := -lZydis -lZycore
 $(UNIT)/test_exits $(UNIT)/test_call_sites: UNIT_LIBS := -lZydis -lZycore -lelf
 $(UNIT)/test_pclntab $(UNIT)/test_go_version: UNIT_LIBS := -lelf
 
 REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines)
 $(REWRITER_UNITS:=.o) $(UNIT)/fake_elf.o: INC = $(REWRITER_INC)
-$(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile,$(UNIT_PROGS))): \
+$(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile %/test_opttable,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC)
-$(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/unit.o: INC = -I.
+$(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/test_opttable.o $(UNIT)/unit.o: INC = -I.
 
 $(UNIT)/test_%: $(UNIT)/test_%.o $(UNIT)/unit.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)

@@ -1,26 +1,38 @@
 /* cmd_callgrind.c: "gostat callgrind": a stats file in the Callgrind
  * format. */
 #include "gostat/render/callgrind.h"
+#include "gostat/cmd/cmdline.h"
 #include "gostat/cmd/commands.h"
 #include "gostat/cmd/export.h"
 
 #include <inttypes.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out,
+static const struct gr_opt callgrind_opts[] = {
+    { "output", 'o', "FILE", GR_OPT_STRING, GR_OPT_AT(struct gst_export_args, output),
+      .help = GR_OPT_HELP("write FILE (- for standard output); default",
+                          "callgrind.out.<pid> in the current directory, the",
+                          "name KCachegrind looks for. FILE is replaced at once",
+                          "when complete; on error nothing is written"),
+      .man =
+          "Write\n"
+          ".I FILE\n"
+          "(\\fB\\-\\fR for standard output; default\n"
+          ".BI callgrind.out. pid\n"
+          "in the current directory, the name KCachegrind looks for).\n" },
+    GST_EXPORT_FILTER_OPTION,
+    GST_HELP_OPTION,
+};
+
+const struct gr_opt_table gst_callgrind_options = {
+    .program = "gostat callgrind",
+    .intro =
         "usage: gostat callgrind [-o FILE] [--filter REGEX] PID|FILE\n"
         "\n"
         "Writes the call counts and times of a stats file (a live process's\n"
         "counters at this moment, or an exited one's final ones) in the Callgrind\n"
         "format, for callgrind_annotate and KCachegrind.\n"
-        "\n"
-        "  -o, --output FILE  write FILE (- for standard output); default\n"
-        "                     callgrind.out.<pid> in the current directory, the\n"
-        "                     name KCachegrind looks for. FILE is replaced at once\n"
-        "                     when complete; on error nothing is written\n"
-        "  --filter REGEX     only functions whose name matches (POSIX extended)\n"
-        "  -h, --help         this text\n"
+        "\n",
+    .outro =
         "\n"
         "Each function called at least once has one cost line, at its source file\n"
         "and line, with two events: Calls, the exact number of calls, and TimeNs,\n"
@@ -41,8 +53,13 @@ static void usage(FILE *out)
         "stays on its line.\n"
         "\n"
         "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or\n"
-        "invalid, or FILE could not be written\n");
-}
+        "invalid, or FILE could not be written\n",
+    GR_OPT_TABLE_OPTS(callgrind_opts),
+    .min_operands = 1, .max_operands = 1,
+    .too_few = "missing PID|FILE", .too_many = "unexpected argument '%s'",
+    .column = 21,
+    .long_indent = 2,
+};
 
 static void default_path(const struct gst_stats *st, char *buf, size_t len)
 {
@@ -59,7 +76,7 @@ static int write_callgrind(FILE *out, const char *path, const struct gst_stats *
 
 static const struct gst_exporter callgrind_exporter = {
     .name = "callgrind",
-    .usage = usage,
+    .options = &gst_callgrind_options,
     .default_path = default_path,
     .write = write_callgrind,
 };

@@ -10,7 +10,6 @@
 #include "gostat/read/statsfile.h"
 #include "gostat/render/term.h"
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,24 +22,34 @@ struct clean_state {
     unsigned removed, kept_live, kept_starting, failed;
 };
 
-static void usage(FILE *out)
-{
-    fprintf(out,
+static const struct gr_opt clean_opts[] = {
+    { "dry-run", 'n', NULL, GR_OPT_FLAG, GR_OPT_AT(struct clean_state, dry_run),
+      .help = GR_OPT_HELP("print what would be removed, remove nothing"),
+      .man = "Print what would be removed; remove nothing." },
+    GST_HELP_OPTION,
+};
+
+const struct gr_opt_table gst_clean_options = {
+    .program = "gostat clean",
+    .intro =
         "usage: gostat clean [-n|--dry-run]\n"
         "\n"
-        "Removes the stats files in $GOSTAT_DIR (default %s) whose process has\n"
+        "Removes the stats files in $GOSTAT_DIR (default " GST_DEFAULT_DIR ") whose process has\n"
         "exited, and files without a valid header (a program killed while\n"
         "starting) when no process with the pid in their name is running.\n"
         "Only your own regular files named " GS_FILE_PREFIX "* are touched; symlinks\n"
         "and other users' files are left alone. Prints one line per file removed.\n"
-        "\n"
-        "  -n, --dry-run   print what would be removed, remove nothing\n"
-        "  -h, --help      this text\n"
+        "\n",
+    .outro =
         "\n"
         "exit status: 0 ok, 1 usage error, 2 the directory is unreadable or a\n"
         "file could not be removed\n",
-        GST_DEFAULT_DIR);
-}
+    GR_OPT_TABLE_OPTS(clean_opts),
+    .min_operands = 0, .max_operands = 0,
+    .too_many = "unexpected argument '%s'",
+    .column = 18,
+    .long_indent = 2,
+};
 
 static bool pid_running(const char *digits, size_t len)
 {
@@ -126,36 +135,12 @@ static int visit(void *ctx, const char *name, const char *path, int fd,
     return 0;
 }
 
-static int parse(int argc, char **argv, struct clean_state *c)
-{
-    static const struct option opts[] = {
-        { "dry-run", no_argument, NULL, 'n' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int opt;
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":nh", opts, NULL)) != -1) {
-        if (opt == 'n') {
-            c->dry_run = true;
-        } else if (opt == 'h') {
-            usage(stdout);
-            return GST_EXIT_OK;
-        } else {
-            return gst_bad_option("clean", opt, argv);
-        }
-    }
-    if (optind < argc)
-        return gst_usage_error("clean", "unexpected argument '%s'", argv[optind]);
-    return -1;
-}
-
 int gst_cmd_clean(int argc, char **argv)
 {
     struct clean_state c = { 0 };
     struct gr_error err;
-    int status = parse(argc, argv, &c);
+    int next;
+    int status = gst_parse_command(&gst_clean_options, argc, argv, &c, &next);
     if (status >= 0)
         return status;
 

@@ -10,7 +10,6 @@
 #include "gostat/profile/profile_load.h"
 #include "gostat/render/term.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <regex.h>
 #include <stdbool.h>
@@ -45,70 +44,56 @@ struct coverage {
     size_t functions, called;  /* over the packages listed */
 };
 
-static void usage(FILE *out)
-{
-    fputs("usage: gostat coverage [--json] [--package REGEX] PID|FILE\n"
-          "\n"
-          "Per Go package: how many of its instrumented functions were called, and\n"
-          "the ones that never were. FILE is a stats file or JSON from gostat --json\n"
-          "or gostat merge (e.g. all test shards merged).\n"
-          "\n"
-          "Only instrumented functions are in a stats file: functions gorewrite\n"
-          "skipped (no stack check: small leaves, nosplit, most assembly; see\n"
-          "gorewrite -v) and calls the compiler inlined are not seen, so this is not\n"
-          "statement coverage and a small function can be missing altogether.\n"
-          "\n"
-          "  -p, --package REGEX  only packages whose path matches REGEX (POSIX\n"
-          "                       extended, unanchored: use ^...$ for a whole path)\n"
-          "  -j, --json           JSON instead of text\n"
-          "  -h, --help           this text\n"
-          "\n"
-          "The package of a function is its name up to the first '.' after the last\n"
-          "'/', once type arguments [...] are removed (Go's debug/gosym rule):\n"
-          "methods pkg.(*T).M, closures pkg.F.func1 and instances pkg.F[...] all\n"
-          "count in pkg. Compiler-generated functions (type:.eq.*, go:*) are listed\n"
-          "as \"" NO_PACKAGE "\" (\"\" in JSON).\n"
-          "\n"
-          "Text: PACKAGE, CALLED, FUNCTIONS, COVERED (called/functions in %), one\n"
-          "line per package sorted by path, a total line, then per package with\n"
-          "functions never called: \"PACKAGE: N never called\" and one indented line\n"
-          "per function (name, file:line), sorted by name.\n"
-          "JSON: {\"functions\",\"called\",\"packages\":[{\"package\",\"functions\",\n"
-          "\"called\",\"never_called\":[{\"name\",\"file\",\"line\"}..]}..]}.\n"
-          "\n"
-          "exit status: 0 ok, 1 usage error (also a bad REGEX), 2 the input is\n"
-          "missing or invalid\n",
-          out);
-}
+static const struct gr_opt coverage_opts[] = {
+    { "package", 'p', "REGEX", GR_OPT_STRING, GR_OPT_AT(struct coverage_cli, pattern),
+      .help = GR_OPT_HELP("only packages whose path matches REGEX (POSIX",
+                          "extended, unanchored: use ^...$ for a whole path)"),
+      .man =
+          "Only packages whose path matches.\n" },
+    { "json", 'j', NULL, GR_OPT_FLAG, GR_OPT_AT(struct coverage_cli, json),
+      .help = GR_OPT_HELP("JSON instead of text"),
+      .man =
+          "JSON instead of text.\n" },
+    GST_HELP_OPTION,
+};
 
-static int parse(int argc, char **argv, struct coverage_cli *c)
-{
-    static const struct option opts[] = {
-        { "package", required_argument, NULL, 'p' },
-        { "json", no_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int opt;
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":p:jh", opts, NULL)) != -1) {
-        if (opt == 'p') {
-            c->pattern = optarg;
-        } else if (opt == 'j') {
-            c->json = true;
-        } else if (opt == 'h') {
-            usage(stdout);
-            return GST_EXIT_OK;
-        } else {
-            return gst_bad_option("coverage", opt, argv);
-        }
-    }
-    if (argc - optind != 1)
-        return gst_usage_error("coverage", "%s", argc == optind ? "wants one PID|FILE" : "wants only one PID|FILE");
-    c->target = argv[optind];
-    return -1;
-}
+const struct gr_opt_table gst_coverage_options = {
+    .program = "gostat coverage",
+    .intro =
+        "usage: gostat coverage [--json] [--package REGEX] PID|FILE\n"
+        "\n"
+        "Per Go package: how many of its instrumented functions were called, and\n"
+        "the ones that never were. FILE is a stats file or JSON from gostat --json\n"
+        "or gostat merge (e.g. all test shards merged).\n"
+        "\n"
+        "Only instrumented functions are in a stats file: functions gorewrite\n"
+        "skipped (no stack check: small leaves, nosplit, most assembly; see\n"
+        "gorewrite -v) and calls the compiler inlined are not seen, so this is not\n"
+        "statement coverage and a small function can be missing altogether.\n"
+        "\n",
+    .outro =
+        "\n"
+        "The package of a function is its name up to the first '.' after the last\n"
+        "'/', once type arguments [...] are removed (Go's debug/gosym rule):\n"
+        "methods pkg.(*T).M, closures pkg.F.func1 and instances pkg.F[...] all\n"
+        "count in pkg. Compiler-generated functions (type:.eq.*, go:*) are listed\n"
+        "as \"" NO_PACKAGE "\" (\"\" in JSON).\n"
+        "\n"
+        "Text: PACKAGE, CALLED, FUNCTIONS, COVERED (called/functions in %), one\n"
+        "line per package sorted by path, a total line, then per package with\n"
+        "functions never called: \"PACKAGE: N never called\" and one indented line\n"
+        "per function (name, file:line), sorted by name.\n"
+        "JSON: {\"functions\",\"called\",\"packages\":[{\"package\",\"functions\",\n"
+        "\"called\",\"never_called\":[{\"name\",\"file\",\"line\"}..]}..]}.\n"
+        "\n"
+        "exit status: 0 ok, 1 usage error (also a bad REGEX), 2 the input is\n"
+        "missing or invalid\n",
+    GR_OPT_TABLE_OPTS(coverage_opts),
+    .min_operands = 1, .max_operands = 1,
+    .too_few = "wants one PID|FILE", .too_many = "wants only one PID|FILE",
+    .column = 23,
+    .long_indent = 6,
+};
 
 static int by_package_then_name(const void *a, const void *b)
 {
@@ -283,9 +268,11 @@ int gst_cmd_coverage(int argc, char **argv)
 {
     struct coverage_cli c = { 0 };
     regex_t filter;
-    int status = parse(argc, argv, &c);
+    int next;
+    int status = gst_parse_command(&gst_coverage_options, argc, argv, &c, &next);
     if (status >= 0)
         return status;
+    c.target = argv[next];
     if (c.pattern) {
         struct gr_error err;
         if (gr_regex_compile(&filter, c.pattern, "--package", &err) < 0) {

@@ -12,8 +12,6 @@
 #include "gostat/profile/profile_load.h"
 #include "gostat/render/term.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -29,137 +27,105 @@ struct diff_cli {
     const char *filter;        /* --filter, or NULL */
 };
 
-static void usage(FILE *out)
-{
-    fputs("usage: gostat diff [--threshold X] [--min-calls N] [--metric calls|time|both]\n"
-          "                   [--filter REGEX] [--json] [--fail-on-regression] BASE NEW\n"
-          "\n"
-          "Compares two profiles function by function and lists those whose calls\n"
-          "or total time changed by a factor of X or more, either way. BASE and NEW\n"
-          "are each a PID, a stats file, or JSON from gostat --json or gostat merge\n"
-          "(e.g. a baseline committed to the repository).\n"
-          "\n"
-          "  -t, --threshold X      the factor, a number > 1 (default 2): calls grew\n"
-          "                         when NEW >= X * BASE, shrank when BASE >= X * NEW\n"
-          "  -m, --min-calls N      ignore functions with fewer than N calls in both\n"
-          "                         (default 0: none ignored), to keep rare ones quiet\n"
-          "      --metric WHICH     calls, time or both (default both): which changes\n"
-          "                         count\n"
-          "      --filter REGEX     compare only functions whose name matches REGEX\n"
-          "                         (POSIX extended, unanchored), e.g. your own code's\n"
-          "                         '^example\\.com/app/': the runtime's counts vary\n"
-          "                         from run to run (garbage collections, scheduling)\n"
-          "  -j, --json             JSON instead of the table\n"
-          "      --fail-on-regression\n"
-          "                         exit 3 when any function's calls or time grew by\n"
-          "                         X or more (changes that count, after --min-calls)\n"
-          "  -h, --help             this text\n"
-          "\n"
-          "A function missing from one profile has 0 calls there; going from 0 to any\n"
-          "calls, or from any to 0, is a change of any factor. Total times are\n"
-          "compared only where both profiles measured them and both are > 0 (0 -> n\n"
-          "shows in the calls). Functions are keyed by name.\n"
-          "\n"
-          "Table: FUNCTION, BASE CALLS, NEW CALLS, CALLS (factor: \"10.0x\" grew,\n"
-          "\"0.10x\" shrank, \"new\" from 0, \"gone\" to 0), BASE TIME, NEW TIME, TIME\n"
-          "(\"-\" where not compared), CHANGE (\"grew\" when calls or time grew, else\n"
-          "\"shrank\"); most changed first (largest factor either way, then name);\n"
-          "then one summary line.\n"
-          "JSON: {\"threshold\",\"min_calls\",\"metric\",\"compared\",\"changed\",\n"
-          "\"regressions\",\"functions\":[{\"name\",\"base_calls\",\"new_calls\",\n"
-          "\"calls_ratio\" (NEW/BASE, null when BASE is 0),\"base_total_ns\",\n"
-          "\"new_total_ns\" (null when unknown),\"time_ratio\" (null when not compared),\n"
-          "\"base_self_ns\",\"new_self_ns\" (self time, shown, not compared; null when\n"
-          "unknown),\"calls_changed\",\"time_changed\",\"regression\"}..], in the table's\n"
-          "order, \"arcs_compared\",\"arcs_changed\",\"arcs\":[{\"caller\",\"callee\",\n"
-          "\"base_calls\",\"new_calls\",\"calls_ratio\",\"base_total_ns\",\"new_total_ns\",\n"
-          "\"time_ratio\",\"calls_changed\",\"time_changed\",\"grew\"}..]}.\n"
-          "\n"
-          "Call graph: where both profiles recorded a function's callers (programs\n"
-          "instrumented with gorewrite --call-graph, or JSON with \"callers\"), each\n"
-          "caller -> callee arc is compared the same way (its calls, and the callee's\n"
-          "time through it; keyed by the two names) and changed arcs are a second\n"
-          "table, CALLER -> CALLEE first. Arcs are shown, not counted as regressions:\n"
-          "a callee whose calls grew is one already.\n"
-          "\n"
-          "exit status: 0 ok (also when functions changed, without\n"
-          "--fail-on-regression), 1 usage error, 2 an input is missing or invalid,\n"
-          "3 --fail-on-regression and a function grew (named on stderr)\n",
-          out);
-}
+static const struct gr_opt_choice metrics[] = {
+    { "calls", GST_METRIC_CALLS }, { "time", GST_METRIC_TIME }, { "both", GST_METRIC_BOTH },
+    { NULL, 0 },
+};
 
-static bool parse_number(const char *s, double *v)
-{
-    char *end;
-    errno = 0;
-    *v = strtod(s, &end);
-    return *s && !*end && errno == 0 && isfinite(*v);
-}
+static const struct gr_opt diff_opts[] = {
+    { "threshold", 't', "X", GR_OPT_DOUBLE, GR_OPT_AT(struct diff_cli, diff.threshold),
+      .min = 1, .open_min = 1, .max = HUGE_VAL,
+      .bad = "--threshold wants a number > 1, got '%s'",
+      .help = GR_OPT_HELP("the factor, a number > 1 (default 2): calls grew",
+                          "when NEW >= X * BASE, shrank when BASE >= X * NEW"),
+      .man =
+          "The factor, above 1 (default 2): grew when NEW >= X * BASE, shrank when\n"
+          "BASE >= X * NEW.\n" },
+    { "min-calls", 'm', "N", GR_OPT_UINT, GR_OPT_AT(struct diff_cli, diff.min_calls),
+      .min = 0, .max = (double)UINT64_MAX,
+      .bad = "--min-calls wants a whole number >= 0, got '%s'",
+      .help = GR_OPT_HELP("ignore functions with fewer than N calls in both",
+                          "(default 0: none ignored), to keep rare ones quiet"),
+      .man =
+          "Ignore functions with fewer than\n"
+          ".I N\n"
+          "calls in both profiles.\n" },
+    { "metric", 0, "WHICH", GR_OPT_CHOICE, GR_OPT_AT(struct diff_cli, diff.metric),
+      .choices = metrics, .bad = "--metric wants calls, time or both, got '%s'",
+      .help = GR_OPT_HELP("calls, time or both (default both): which changes",
+                          "count"),
+      .man =
+          "Which changes count (default both). Calls are exact on every machine;\n"
+          "times depend on the machine.\n" },
+    { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct diff_cli, filter),
+      .help = GR_OPT_HELP("compare only functions whose name matches REGEX",
+                          "(POSIX extended, unanchored), e.g. your own code's",
+                          "'^example\\.com/app/': the runtime's counts vary",
+                          "from run to run (garbage collections, scheduling)"),
+      .man =
+          "Compare only functions whose name matches.\n" },
+    { "json", 'j', NULL, GR_OPT_FLAG, GR_OPT_AT(struct diff_cli, json),
+      .help = GR_OPT_HELP("JSON instead of the table"),
+      .man =
+          "JSON instead of the table.\n" },
+    { "fail-on-regression", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct diff_cli, fail_on_regression),
+      .help = GR_OPT_HELP("", "exit 3 when any function's calls or time grew by",
+                          "X or more (changes that count, after --min-calls)"),
+      .man =
+          "Exit with status 3 when a function's calls or time grew by the factor or\n"
+          "more; the worst one is named on standard error.\n" },
+    GST_HELP_OPTION,
+};
 
-static bool parse_count(const char *s, uint64_t *v)
-{
-    char *end;
-    errno = 0;
-    *v = strtoull(s, &end, 10);
-    return *s >= '0' && *s <= '9' && !*end && errno == 0;
-}
-
-static int parse_option(int opt, const char *arg, struct diff_cli *c)
-{
-    if (opt == 't' && (!parse_number(arg, &c->diff.threshold) || c->diff.threshold <= 1))
-        return gst_usage_error("diff", "--threshold wants a number > 1, got '%s'", arg);
-    if (opt == 'm' && !parse_count(arg, &c->diff.min_calls))
-        return gst_usage_error("diff", "--min-calls wants a whole number >= 0, got '%s'", arg);
-    if (opt == 'M') {
-        if (strcmp(arg, "calls") == 0)
-            c->diff.metric = GST_METRIC_CALLS;
-        else if (strcmp(arg, "time") == 0)
-            c->diff.metric = GST_METRIC_TIME;
-        else if (strcmp(arg, "both") == 0)
-            c->diff.metric = GST_METRIC_BOTH;
-        else
-            return gst_usage_error("diff", "--metric wants calls, time or both, got '%s'", arg);
-    }
-    if (opt == 'r')
-        c->filter = arg;
-    if (opt == 'j')
-        c->json = true;
-    if (opt == 'F')
-        c->fail_on_regression = true;
-    return -1;
-}
-
-static int parse(int argc, char **argv, struct diff_cli *c)
-{
-    static const struct option opts[] = {
-        { "threshold", required_argument, NULL, 't' },
-        { "min-calls", required_argument, NULL, 'm' },
-        { "metric", required_argument, NULL, 'M' },
-        { "filter", required_argument, NULL, 'r' },
-        { "json", no_argument, NULL, 'j' },
-        { "fail-on-regression", no_argument, NULL, 'F' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int opt, status;
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":t:m:jh", opts, NULL)) != -1) {
-        if (opt == 'h') {
-            usage(stdout);
-            return GST_EXIT_OK;
-        }
-        if (opt == '?' || opt == ':')
-            return gst_bad_option("diff", opt, argv);
-        if ((status = parse_option(opt, optarg, c)) >= 0)
-            return status;
-    }
-    if (argc - optind != 2)
-        return gst_usage_error("diff", "%s", argc - optind < 2 ? "wants BASE and NEW" : "wants only BASE and NEW");
-    c->base = argv[optind];
-    c->next = argv[optind + 1];
-    return -1;
-}
+const struct gr_opt_table gst_diff_options = {
+    .program = "gostat diff",
+    .intro =
+        "usage: gostat diff [--threshold X] [--min-calls N] [--metric calls|time|both]\n"
+        "                   [--filter REGEX] [--json] [--fail-on-regression] BASE NEW\n"
+        "\n"
+        "Compares two profiles function by function and lists those whose calls\n"
+        "or total time changed by a factor of X or more, either way. BASE and NEW\n"
+        "are each a PID, a stats file, or JSON from gostat --json or gostat merge\n"
+        "(e.g. a baseline committed to the repository).\n"
+        "\n",
+    .outro =
+        "\n"
+        "A function missing from one profile has 0 calls there; going from 0 to any\n"
+        "calls, or from any to 0, is a change of any factor. Total times are\n"
+        "compared only where both profiles measured them and both are > 0 (0 -> n\n"
+        "shows in the calls). Functions are keyed by name.\n"
+        "\n"
+        "Table: FUNCTION, BASE CALLS, NEW CALLS, CALLS (factor: \"10.0x\" grew,\n"
+        "\"0.10x\" shrank, \"new\" from 0, \"gone\" to 0), BASE TIME, NEW TIME, TIME\n"
+        "(\"-\" where not compared), CHANGE (\"grew\" when calls or time grew, else\n"
+        "\"shrank\"); most changed first (largest factor either way, then name);\n"
+        "then one summary line.\n"
+        "JSON: {\"threshold\",\"min_calls\",\"metric\",\"compared\",\"changed\",\n"
+        "\"regressions\",\"functions\":[{\"name\",\"base_calls\",\"new_calls\",\n"
+        "\"calls_ratio\" (NEW/BASE, null when BASE is 0),\"base_total_ns\",\n"
+        "\"new_total_ns\" (null when unknown),\"time_ratio\" (null when not compared),\n"
+        "\"base_self_ns\",\"new_self_ns\" (self time, shown, not compared; null when\n"
+        "unknown),\"calls_changed\",\"time_changed\",\"regression\"}..], in the table's\n"
+        "order, \"arcs_compared\",\"arcs_changed\",\"arcs\":[{\"caller\",\"callee\",\n"
+        "\"base_calls\",\"new_calls\",\"calls_ratio\",\"base_total_ns\",\"new_total_ns\",\n"
+        "\"time_ratio\",\"calls_changed\",\"time_changed\",\"grew\"}..]}.\n"
+        "\n"
+        "Call graph: where both profiles recorded a function's callers (programs\n"
+        "instrumented with gorewrite --call-graph, or JSON with \"callers\"), each\n"
+        "caller -> callee arc is compared the same way (its calls, and the callee's\n"
+        "time through it; keyed by the two names) and changed arcs are a second\n"
+        "table, CALLER -> CALLEE first. Arcs are shown, not counted as regressions:\n"
+        "a callee whose calls grew is one already.\n"
+        "\n"
+        "exit status: 0 ok (also when functions changed, without\n"
+        "--fail-on-regression), 1 usage error, 2 an input is missing or invalid,\n"
+        "3 --fail-on-regression and a function grew (named on stderr)\n",
+    GR_OPT_TABLE_OPTS(diff_opts),
+    .min_operands = 2, .max_operands = 2,
+    .too_few = "wants BASE and NEW", .too_many = "wants only BASE and NEW",
+    .column = 25,
+    .long_indent = 6,
+};
 
 /* "10.0x": three significant digits; "new" and "gone" for 0 -> n, n -> 0. */
 static void format_factor(char *buf, double from, double to)
@@ -449,9 +415,12 @@ int gst_cmd_diff(int argc, char **argv)
     struct diff_cli c = { .diff = { .threshold = 2, .metric = GST_METRIC_BOTH } };
     struct gr_error err;
     regex_t filter;
-    int status = parse(argc, argv, &c);
+    int next;
+    int status = gst_parse_command(&gst_diff_options, argc, argv, &c, &next);
     if (status >= 0)
         return status;
+    c.base = argv[next];
+    c.next = argv[next + 1];
     if (c.filter && gr_regex_compile(&filter, c.filter, "--filter", &err) < 0) {
         fprintf(stderr, "gostat: diff: %s\n", err.msg);
         return GST_EXIT_USAGE;

@@ -8,7 +8,6 @@
 #include "gostat/render/outfile.h"
 #include "gostat/read/target.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -18,86 +17,73 @@ struct folded_args {
     enum gst_folded_value value;
 };
 
-static void usage(FILE *out)
-{
-    fputs("usage: gostat folded [-o FILE] [--value self|calls|time] PID|FILE\n"
-          "\n"
-          "Writes the calling contexts (call paths) of a program instrumented with\n"
-          "gorewrite --call-graph as folded stacks, one line per path:\n"
-          "  runtime.main;main.main;main.work;main.busy 1234567\n"
-          "root first, then the value: the input of flamegraph.pl, speedscope and\n"
-          "inferno (`gostat folded FILE | flamegraph.pl > flame.svg`).\n"
-          "\n"
-          "  --value self   (default) the path's self time in ns: the time in its\n"
-          "                 last function itself, outside its timed callees. Tools\n"
-          "                 add a path's value to every frame on it, so a frame's\n"
-          "                 width is its inclusive time\n"
-          "  --value calls  the calls of the path's last function through it: a\n"
-          "                 frame's width counts the calls made under it\n"
-          "  --value time   the path's inclusive time in ns: to read per path\n"
-          "                 (not for flame graphs: nested paths would count twice)\n"
-          "  -o, --output FILE  write FILE (default - : standard output), replaced at\n"
-          "                 once when complete\n"
-          "  -h, --help     this text\n"
-          "\n"
-          "Frames are timed functions; a function that called a timed one from\n"
-          "untimed code is a frame of its own between them, and a goroutine's first\n"
-          "timed call starts with its caller ((unknown) outside Go code). Lines\n"
-          "whose value rounds to 0 are left out. In a name, ';' becomes ',' and\n"
-          "control characters '?'. Calls whose path did not fit in the program's\n"
-          "path tables are in no path: with --value calls they are one last line\n"
-          "\"(path overflow) N\"; otherwise their count goes to stderr.\n"
-          "\n"
-          "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or\n"
-          "invalid, built without --call-graph, or FILE could not be written\n",
-          out);
-}
+static const struct gr_opt_choice folded_values[] = {
+    { "self", GST_FOLDED_SELF }, { "calls", GST_FOLDED_CALLS }, { "time", GST_FOLDED_TIME },
+    { NULL, 0 },
+};
 
-static int parse_value(const char *arg, enum gst_folded_value *v)
-{
-    if (strcmp(arg, "self") == 0)
-        *v = GST_FOLDED_SELF;
-    else if (strcmp(arg, "calls") == 0)
-        *v = GST_FOLDED_CALLS;
-    else if (strcmp(arg, "time") == 0)
-        *v = GST_FOLDED_TIME;
-    else
-        return gst_usage_error("folded", "--value takes self, calls or time, not '%s'", arg);
-    return -1;
-}
+static const struct gr_opt folded_opts[] = {
+    { "value", 0, "self", GR_OPT_CHOICE, GR_OPT_AT(struct folded_args, value),
+      .choices = folded_values, .bad = "--value takes self, calls or time, not '%s'",
+      .help = GR_OPT_HELP("(default) the path's self time in ns: the time in its",
+                          "last function itself, outside its timed callees. Tools",
+                          "add a path's value to every frame on it, so a frame's",
+                          "width is its inclusive time"),
+      .man =
+          "(default) the path's self time in ns: a flame graph's widths are then\n"
+          "inclusive times.\n" },
+    { "value", 0, "calls", GR_OPT_DOC,
+      .help = GR_OPT_HELP("the calls of the path's last function through it: a",
+                          "frame's width counts the calls made under it"),
+      .man =
+          "the calls of the path's last function through it. Calls whose path did\n"
+          "not fit in the program's path tables are one last line\n"
+          ".BI \"(path overflow) \" N\\fR.\n" },
+    { "value", 0, "time", GR_OPT_DOC,
+      .help = GR_OPT_HELP("the path's inclusive time in ns: to read per path",
+                          "(not for flame graphs: nested paths would count twice)"),
+      .man =
+          "the path's inclusive time in ns (nested paths count twice in a flame\n"
+          "graph).\n" },
+    { "output", 'o', "FILE", GR_OPT_STRING, GR_OPT_AT(struct folded_args, output),
+      .help = GR_OPT_HELP("write FILE (default - : standard output), replaced at",
+                          "once when complete"),
+      .man =
+          "Write\n"
+          ".I FILE\n"
+          "(default standard output), replaced at once when complete.\n" },
+    GST_HELP_OPTION,
+};
 
-/* Returns -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, struct folded_args *a)
-{
-    static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "value", required_argument, NULL, 'v' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int opt, status;
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-        if (opt == 'o') {
-            a->output = optarg;
-        } else if (opt == 'v') {
-            if ((status = parse_value(optarg, &a->value)) >= 0)
-                return status;
-        } else if (opt == 'h') {
-            usage(stdout);
-            return GST_EXIT_OK;
-        } else {
-            return gst_bad_option("folded", opt, argv);
-        }
-    }
-    if (optind == argc)
-        return gst_usage_error("folded", "missing PID|FILE");
-    if (optind + 1 < argc)
-        return gst_usage_error("folded", "unexpected argument '%s'", argv[optind + 1]);
-    a->target = argv[optind];
-    return -1;
-}
+const struct gr_opt_table gst_folded_options = {
+    .program = "gostat folded",
+    .intro =
+        "usage: gostat folded [-o FILE] [--value self|calls|time] PID|FILE\n"
+        "\n"
+        "Writes the calling contexts (call paths) of a program instrumented with\n"
+        "gorewrite --call-graph as folded stacks, one line per path:\n"
+        "  runtime.main;main.main;main.work;main.busy 1234567\n"
+        "root first, then the value: the input of flamegraph.pl, speedscope and\n"
+        "inferno (`gostat folded FILE | flamegraph.pl > flame.svg`).\n"
+        "\n",
+    .outro =
+        "\n"
+        "Frames are timed functions; a function that called a timed one from\n"
+        "untimed code is a frame of its own between them, and a goroutine's first\n"
+        "timed call starts with its caller ((unknown) outside Go code). Lines\n"
+        "whose value rounds to 0 are left out. In a name, ';' becomes ',' and\n"
+        "control characters '?'. Calls whose path did not fit in the program's\n"
+        "path tables are in no path: with --value calls they are one last line\n"
+        "\"(path overflow) N\"; otherwise their count goes to stderr.\n"
+        "\n"
+        "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or\n"
+        "invalid, built without --call-graph, or FILE could not be written\n",
+    GR_OPT_TABLE_OPTS(folded_opts),
+    .min_operands = 1, .max_operands = 1,
+    .too_few = "missing PID|FILE", .too_many = "unexpected argument '%s'",
+    .column = 17,
+    .long_indent = 2,
+};
 
 static int write_folded(const struct folded_args *a, const struct gst_callgraph *cg,
                         struct gr_error *err)
@@ -132,9 +118,11 @@ int gst_cmd_folded(int argc, char **argv)
     struct folded_args a = { .output = "-", .value = GST_FOLDED_SELF };
     struct gr_error err;
     struct gst_stats st;
-    int status = parse(argc, argv, &a);
+    int next;
+    int status = gst_parse_command(&gst_folded_options, argc, argv, &a, &next);
     if (status >= 0)
         return status;
+    a.target = argv[next];
     if (gst_open_target(a.target, &st, &err) < 0) {
         fprintf(stderr, "gostat: %s\n", err.msg);
         return GST_EXIT_STATS;

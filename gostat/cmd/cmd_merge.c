@@ -13,7 +13,6 @@
 #include "gostat/read/statsfile.h"
 #include "gostat/render/term.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -26,88 +25,90 @@ struct merge_options {
     bool force;
 };
 
-static void usage(FILE *out)
-{
-    fputs("usage: gostat merge [-o FILE] [--dir DIR] [--filter REGEX] [--force] [PID|FILE...]\n"
-          "\n"
-          "Sums the counts of several processes (test shards, subprocesses) by\n"
-          "function name and writes one JSON profile, which gostat diff and gostat\n"
-          "coverage read like a stats file. Inputs are PIDs (their stats file in\n"
-          "$GOSTAT_DIR), stats files, or JSON from gostat --json or gostat merge (so\n"
-          "merges can be merged again).\n"
-          "\n"
-          "  -o, --output FILE  write FILE (default: stdout). FILE is written beside\n"
-          "                     its name and renamed into place when complete: it is\n"
-          "                     never left partly written, also on error\n"
-          "  -d, --dir DIR      also read every stats file in DIR (your own regular\n"
-          "                     files named gostat.*); files without a valid header\n"
-          "                     (a process killed while starting) are skipped with a\n"
-          "                     warning\n"
-          "      --filter REGEX keep only functions whose name matches REGEX (POSIX\n"
-          "                     extended, unanchored), e.g. '^example\\.com/app/' for\n"
-          "                     a small baseline of your own code to commit; total_calls\n"
-          "                     and goroutines then count only what is kept\n"
-          "  -f, --force        merge processes of different builds (build ids)\n"
-          "  -h, --help         this text\n"
-          "\n"
-          "Per function: calls, timed calls and their durations add up (total_ns is\n"
-          "the sum of the processes' totals), min_ns and max_ns are the smallest and\n"
-          "largest of any process, mean_ns is over all timed calls. p50/p90/p99 are\n"
-          "null: percentiles of several processes cannot be derived from theirs.\n"
-          "Functions of the same name in one or several programs are one entry.\n"
-          "\n"
-          "Output: {\"processes\":[{\"pid\",\"exe\",\"live\",\"build_id\",\"go_version\",\n"
-          "\"source\"}..],\"total_calls\":N,\"goroutines\":{\"created\",\"exited\",\"live\"}\n"
-          "(null unless runtime.newproc1 and runtime.goexit1 are instrumented),\n"
-          "\"functions\":[{\"name\",\"file\",\"line\",\"calls\",\"timed\",\"timed_calls\",\n"
-          "\"total_ns\",\"mean_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\"min_ns\",\"max_ns\"}..]},\n"
-          "functions sorted by name, one per line. With -o, one summary line goes\n"
-          "to stdout.\n"
-          "\n"
-          "Processes of different builds are refused without --force: a stale stats\n"
-          "file of an earlier build in a reused $GOSTAT_DIR would otherwise be summed\n"
-          "silently. Inputs without a build id are not checked. A process still\n"
-          "running is merged as it is now, with a warning.\n"
-          "\n"
-          "exit status: 0 written, 1 usage error, 2 an input is missing or invalid,\n"
-          "builds differ, no input was found, or the output could not be written\n",
-          out);
-}
+static const struct gr_opt merge_opts[] = {
+    { "output", 'o', "FILE", GR_OPT_STRING, GR_OPT_AT(struct merge_options, output),
+      .help = GR_OPT_HELP("write FILE (default: stdout). FILE is written beside",
+                          "its name and renamed into place when complete: it is",
+                          "never left partly written, also on error"),
+      .man =
+          "Write\n"
+          ".I FILE\n"
+          "(default: standard output), complete or not at all (written beside it,\n"
+          "then renamed).\n" },
+    { "dir", 'd', "DIR", GR_OPT_STRING, GR_OPT_AT(struct merge_options, dir),
+      .help = GR_OPT_HELP("also read every stats file in DIR (your own regular",
+                          "files named gostat.*); files without a valid header",
+                          "(a process killed while starting) are skipped with a",
+                          "warning"),
+      .man =
+          "Also read every stats file in\n"
+          ".IR DIR ;\n"
+          "files without a valid header are skipped with a warning.\n" },
+    { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct merge_options, filter),
+      .help = GR_OPT_HELP("keep only functions whose name matches REGEX (POSIX",
+                          "extended, unanchored), e.g. '^example\\.com/app/' for",
+                          "a small baseline of your own code to commit; total_calls",
+                          "and goroutines then count only what is kept"),
+      .man =
+          "Keep only functions whose name matches, e.g.\n"
+          ".B '^example\\e.com/app/'\n"
+          "for a small baseline of your own code.\n" },
+    { "force", 'f', NULL, GR_OPT_FLAG, GR_OPT_AT(struct merge_options, force),
+      .help = GR_OPT_HELP("merge processes of different builds (build ids)"),
+      .man =
+          "Merge processes of different builds (build ids); refused otherwise, so a\n"
+          "stale file of an earlier build is never summed silently.\n" },
+    GST_HELP_OPTION,
+};
 
-static int parse(int argc, char **argv, struct merge_options *o)
+const struct gr_opt_table gst_merge_options = {
+    .program = "gostat merge",
+    .intro =
+        "usage: gostat merge [-o FILE] [--dir DIR] [--filter REGEX] [--force] [PID|FILE...]\n"
+        "\n"
+        "Sums the counts of several processes (test shards, subprocesses) by\n"
+        "function name and writes one JSON profile, which gostat diff and gostat\n"
+        "coverage read like a stats file. Inputs are PIDs (their stats file in\n"
+        "$GOSTAT_DIR), stats files, or JSON from gostat --json or gostat merge (so\n"
+        "merges can be merged again).\n"
+        "\n",
+    .outro =
+        "\n"
+        "Per function: calls, timed calls and their durations add up (total_ns is\n"
+        "the sum of the processes' totals), min_ns and max_ns are the smallest and\n"
+        "largest of any process, mean_ns is over all timed calls. p50/p90/p99 are\n"
+        "null: percentiles of several processes cannot be derived from theirs.\n"
+        "Functions of the same name in one or several programs are one entry.\n"
+        "\n"
+        "Output: {\"processes\":[{\"pid\",\"exe\",\"live\",\"build_id\",\"go_version\",\n"
+        "\"source\"}..],\"total_calls\":N,\"goroutines\":{\"created\",\"exited\",\"live\"}\n"
+        "(null unless runtime.newproc1 and runtime.goexit1 are instrumented),\n"
+        "\"functions\":[{\"name\",\"file\",\"line\",\"calls\",\"timed\",\"timed_calls\",\n"
+        "\"total_ns\",\"mean_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\"min_ns\",\"max_ns\"}..]},\n"
+        "functions sorted by name, one per line. With -o, one summary line goes\n"
+        "to stdout.\n"
+        "\n"
+        "Processes of different builds are refused without --force: a stale stats\n"
+        "file of an earlier build in a reused $GOSTAT_DIR would otherwise be summed\n"
+        "silently. Inputs without a build id are not checked. A process still\n"
+        "running is merged as it is now, with a warning.\n"
+        "\n"
+        "exit status: 0 written, 1 usage error, 2 an input is missing or invalid,\n"
+        "builds differ, no input was found, or the output could not be written\n",
+    GR_OPT_TABLE_OPTS(merge_opts),
+    .min_operands = 0, .max_operands = -1,
+    .column = 21,
+    .long_indent = 6,
+};
+
+static int parse(int argc, char **argv, struct merge_options *o, int *next)
 {
-    static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "dir", required_argument, NULL, 'd' },
-        { "filter", required_argument, NULL, 'r' },
-        { "force", no_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int opt;
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":o:d:fh", opts, NULL)) != -1) {
-        if (opt == 'o') {
-            o->output = optarg;
-        } else if (opt == 'd') {
-            o->dir = optarg;
-        } else if (opt == 'r') {
-            o->filter = optarg;
-        } else if (opt == 'f') {
-            o->force = true;
-        } else if (opt == 'h') {
-            usage(stdout);
-            return GST_EXIT_OK;
-        } else {
-            return gst_bad_option("merge", opt, argv);
-        }
-    }
-    if (optind == argc && !o->dir) {
+    int status = gst_parse_command(&gst_merge_options, argc, argv, o, next);
+    if (status < 0 && *next == argc && !o->dir) {
         return gst_usage_error("merge", "nothing to merge: name stats files, PIDs, JSON files "
                                         "or --dir DIR");
     }
-    return -1;
+    return status;
 }
 
 struct dir_scan {
@@ -261,14 +262,15 @@ int gst_cmd_merge(int argc, char **argv)
     struct merge_options o = { 0 };
     struct gr_error err;
     regex_t filter;
-    int status = parse(argc, argv, &o);
+    int next;
+    int status = parse(argc, argv, &o, &next);
     if (status >= 0)
         return status;
     if (o.filter && gr_regex_compile(&filter, o.filter, "--filter", &err) < 0) {
         fprintf(stderr, "gostat: merge: %s\n", err.msg);
         return GST_EXIT_USAGE;
     }
-    status = merge(&o, argv + optind, argc - optind, o.filter ? &filter : NULL);
+    status = merge(&o, argv + next, argc - next, o.filter ? &filter : NULL);
     if (o.filter)
         regfree(&filter);
     return status;

@@ -1,25 +1,37 @@
 /* cmd_pprof.c: "gostat pprof": a stats file as a pprof profile. */
+#include "gostat/cmd/cmdline.h"
 #include "gostat/cmd/commands.h"
 #include "gostat/cmd/export.h"
 #include "gostat/render/pprof.h"
 
 #include <inttypes.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out,
+static const struct gr_opt pprof_opts[] = {
+    { "output", 'o', "FILE", GR_OPT_STRING, GR_OPT_AT(struct gst_export_args, output),
+      .help = GR_OPT_HELP("write FILE (- for standard output); default",
+                          "pprof.<exe>.<pid>.pb.gz in the current directory.",
+                          "FILE is replaced at once when complete; on error",
+                          "nothing is written"),
+      .man =
+          "Write\n"
+          ".I FILE\n"
+          "(\\fB\\-\\fR for standard output; default\n"
+          ".BI pprof. exe . pid .pb.gz\n"
+          "in the current directory), replaced at once when complete.\n" },
+    GST_EXPORT_FILTER_OPTION,
+    GST_HELP_OPTION,
+};
+
+const struct gr_opt_table gst_pprof_options = {
+    .program = "gostat pprof",
+    .intro =
         "usage: gostat pprof [-o FILE] [--filter REGEX] PID|FILE\n"
         "\n"
         "Writes the call counts and times of a stats file (a live process's\n"
         "counters at this moment, or an exited one's final ones) as a pprof\n"
         "profile: gzipped profile.proto, for `go tool pprof FILE`.\n"
-        "\n"
-        "  -o, --output FILE  write FILE (- for standard output); default\n"
-        "                     pprof.<exe>.<pid>.pb.gz in the current directory.\n"
-        "                     FILE is replaced at once when complete; on error\n"
-        "                     nothing is written\n"
-        "  --filter REGEX     only functions whose name matches (POSIX extended)\n"
-        "  -h, --help         this text\n"
+        "\n",
+    .outro =
         "\n"
         "Samples have two values: calls/count, exact numbers of calls (the default\n"
         "sample type), and time/nanoseconds (-sample_index=time).\n"
@@ -42,8 +54,13 @@ static void usage(FILE *out)
         "its run time so far for a live process, unset for an exited one.\n"
         "\n"
         "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or\n"
-        "invalid, or FILE could not be written\n");
-}
+        "invalid, or FILE could not be written\n",
+    GR_OPT_TABLE_OPTS(pprof_opts),
+    .min_operands = 1, .max_operands = 1,
+    .too_few = "missing PID|FILE", .too_many = "unexpected argument '%s'",
+    .column = 21,
+    .long_indent = 2,
+};
 
 static void default_path(const struct gst_stats *st, char *buf, size_t len)
 {
@@ -54,7 +71,7 @@ static void default_path(const struct gst_stats *st, char *buf, size_t len)
 
 static const struct gst_exporter pprof_exporter = {
     .name = "pprof",
-    .usage = usage,
+    .options = &gst_pprof_options,
     .default_path = default_path,
     .write = gst_pprof_write,
 };

@@ -12,14 +12,16 @@
 #include "gostat/read/scrape.h"
 #include "gostat/read/statsdir.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define DEFAULT_LISTEN "127.0.0.1:9464"
+#define MAX_HOSTS_TEXT "16"
+_Static_assert(GST_MAX_ALLOWED_HOSTS == 16, "--allow-host's help and message say 16");
 
 struct serve_opts {
     const char *listen;
@@ -29,15 +31,81 @@ struct serve_opts {
     enum gst_expo_format format;   /* of --once */
 };
 
-static void usage(FILE *out)
-{
-    fprintf(out,
+static const struct gr_opt serve_opts[] = {
+    { "listen", 'l', "HOST:PORT", GR_OPT_STRING, GR_OPT_AT(struct serve_opts, listen),
+      .help = GR_OPT_HELP("address to listen on (default " DEFAULT_LISTEN "):",
+                          "IPV4:PORT, [IPV6]:PORT, NAME:PORT, or :PORT for",
+                          "every IPv4 interface; port 0 picks a free one;",
+                          "or unix:PATH, a socket only your user can",
+                          "connect to (mode 0600; Prometheus reaches it",
+                          "through a local proxy). Any other address than",
+                          "loopback gets a warning: other machines can read",
+                          "the metrics"),
+      .man =
+          "Address (default 127.0.0.1:9464):\n"
+          ".IB IPV4 : PORT\\fR,\n"
+          ".BI [ IPV6 ]: PORT\\fR,\n"
+          ".IB NAME : PORT\\fR,\n"
+          "or\n"
+          ".BI : PORT\n"
+          "for every IPv4 interface; port 0 picks a free port. On start,\n"
+          ".B serving http://HOST:PORT/metrics\n"
+          "is printed. Or\n"
+          ".BI unix: PATH\\fR,\n"
+          "a unix socket of mode 0600 that only your user can connect to (a stale\n"
+          "socket of yours at PATH is replaced; anything else there is an error;\n"
+          ".B serving unix:PATH /metrics\n"
+          "is printed); Prometheus reaches it through a local proxy. An address that\n"
+          "is not loopback gets a warning on stderr: other machines can connect.\n" },
+    { "token-file", 0, "FILE", GR_OPT_STRING, GR_OPT_AT(struct serve_opts, token_file),
+      .help = GR_OPT_HELP("require \"Authorization: Bearer TOKEN\" (TOKEN:",
+                          "the first line of FILE, at least 16 characters;",
+                          "FILE yours, mode 0600). Prometheus:",
+                          "authorization: {credentials_file: FILE}"),
+      .man =
+          "Answer only requests carrying\n"
+          ".BI \"Authorization: Bearer \" TOKEN\\fR,\n"
+          "where TOKEN is the first line of FILE (at least 16 characters); others\n"
+          "get 401. FILE must be a regular file owned by you with no group or other\n"
+          "permissions (else exit 1). In Prometheus:\n"
+          ".BR \"authorization: {credentials_file: FILE}\" .\n" },
+    { "allow-host", 0, "NAME", GR_OPT_REPEAT, GR_OPT_AT(struct serve_opts, access.hosts),
+      .count = offsetof(struct serve_opts, access.nhosts), .max = GST_MAX_ALLOWED_HOSTS,
+      .bad = "--allow-host given more than " MAX_HOSTS_TEXT " times",
+      .help = GR_OPT_HELP("accept requests whose Host header names NAME (as",
+                          "well as IP addresses and localhost; others get",
+                          "403, against DNS rebinding); up to 16 times"),
+      .man =
+          "Also accept requests whose Host header names NAME (up to 16 times).\n"
+          "IP addresses, localhost and the host name of\n"
+          ".B \\-\\-listen\n"
+          "are always accepted; any other Host gets 403, so a web page cannot read\n"
+          "the metrics through DNS rebinding.\n" },
+    { "once", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct serve_opts, once),
+      .help = GR_OPT_HELP("write the metrics to stdout once and exit (e.g.",
+                          "for node_exporter's textfile collector)"),
+      .man =
+          "Write the metrics to standard output once and exit (e.g. for\n"
+          "node_exporter's textfile collector).\n" },
+    { "openmetrics", 0, NULL, GR_OPT_SET, GR_OPT_AT(struct serve_opts, format),
+      .set = GST_EXPO_OPENMETRICS,
+      .help = GR_OPT_HELP("with --once: OpenMetrics instead of Prometheus text"),
+      .man =
+          "With\n"
+          ".BR \\-\\-once :\n"
+          "OpenMetrics instead of the Prometheus text format.\n" },
+    GST_HELP_OPTION,
+};
+
+const struct gr_opt_table gst_serve_options = {
+    .program = "gostat serve",
+    .intro =
         "usage: gostat serve [--listen HOST:PORT|unix:PATH] [--token-file FILE]\n"
         "                    [--allow-host NAME]...\n"
         "       gostat serve --once [--openmetrics]\n"
         "\n"
         "Serves the call counts, durations and goroutine counts of every running\n"
-        "instrumented program with a stats file in $GOSTAT_DIR (default %s) as\n"
+        "instrumented program with a stats file in $GOSTAT_DIR (default " GST_DEFAULT_DIR ") as\n"
         "metrics for Prometheus: GET http://HOST:PORT/metrics. Each request reads\n"
         "the directory again: new processes appear, exited ones are gone. Files\n"
         "that are unreadable or invalid are skipped and counted in\n"
@@ -46,26 +114,8 @@ static void usage(FILE *out)
         "else the Prometheus text format 0.0.4; gzip-compressed when the client\n"
         "accepts that. docs/metrics.md lists the metrics.\n"
         "Runs until SIGINT or SIGTERM.\n"
-        "\n"
-        "  -l, --listen HOST:PORT  address to listen on (default " DEFAULT_LISTEN "):\n"
-        "                          IPV4:PORT, [IPV6]:PORT, NAME:PORT, or :PORT for\n"
-        "                          every IPv4 interface; port 0 picks a free one;\n"
-        "                          or unix:PATH, a socket only your user can\n"
-        "                          connect to (mode 0600; Prometheus reaches it\n"
-        "                          through a local proxy). Any other address than\n"
-        "                          loopback gets a warning: other machines can read\n"
-        "                          the metrics\n"
-        "      --token-file FILE   require \"Authorization: Bearer TOKEN\" (TOKEN:\n"
-        "                          the first line of FILE, at least 16 characters;\n"
-        "                          FILE yours, mode 0600). Prometheus:\n"
-        "                          authorization: {credentials_file: FILE}\n"
-        "      --allow-host NAME   accept requests whose Host header names NAME (as\n"
-        "                          well as IP addresses and localhost; others get\n"
-        "                          403, against DNS rebinding); up to 16 times\n"
-        "      --once              write the metrics to stdout once and exit (e.g.\n"
-        "                          for node_exporter's textfile collector)\n"
-        "      --openmetrics       with --once: OpenMetrics instead of Prometheus text\n"
-        "  -h, --help              this text\n"
+        "\n",
+    .outro =
         "\n"
         "On start it prints \"serving http://HOST:PORT/metrics\" (or \"serving\n"
         "unix:PATH /metrics\") to stdout. Without --token-file, every local user\n"
@@ -73,47 +123,19 @@ static void usage(FILE *out)
         "\n"
         "exit status: 0 stopped by SIGINT/SIGTERM (or --once done), 1 usage error,\n"
         "2 cannot listen (port in use, bad address) or read $GOSTAT_DIR\n",
-        GST_DEFAULT_DIR);
-}
+    GR_OPT_TABLE_OPTS(serve_opts),
+    .min_operands = 0, .max_operands = 0,
+    .too_many = "unexpected argument '%s'",
+    .column = 26,
+    .long_indent = 6,
+};
 
 static int parse(int argc, char **argv, struct serve_opts *o)
 {
-    enum { OPT_ONCE = 256, OPT_OPENMETRICS, OPT_TOKEN_FILE, OPT_ALLOW_HOST };
-    static const struct option opts[] = {
-        { "listen", required_argument, NULL, 'l' },
-        { "token-file", required_argument, NULL, OPT_TOKEN_FILE },
-        { "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
-        { "once", no_argument, NULL, OPT_ONCE },
-        { "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int opt;
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":l:h", opts, NULL)) != -1) {
-        if (opt == 'l') {
-            o->listen = optarg;
-        } else if (opt == OPT_TOKEN_FILE) {
-            o->token_file = optarg;
-        } else if (opt == OPT_ALLOW_HOST) {
-            if (o->access.nhosts == GST_MAX_ALLOWED_HOSTS)
-                return gst_usage_error("serve", "--allow-host given more than %d times",
-                                       GST_MAX_ALLOWED_HOSTS);
-            o->access.hosts[o->access.nhosts++] = optarg;
-        } else if (opt == OPT_ONCE) {
-            o->once = true;
-        } else if (opt == OPT_OPENMETRICS) {
-            o->format = GST_EXPO_OPENMETRICS;
-        } else if (opt == 'h') {
-            usage(stdout);
-            return GST_EXIT_OK;
-        } else {
-            return gst_bad_option("serve", opt, argv);
-        }
-    }
-    if (optind < argc)
-        return gst_usage_error("serve", "unexpected argument '%s'", argv[optind]);
+    int next;
+    int status = gst_parse_command(&gst_serve_options, argc, argv, o, &next);
+    if (status >= 0)
+        return status;
     if (o->format == GST_EXPO_OPENMETRICS && !o->once) {
         fprintf(stderr, "gostat: serve: --openmetrics goes with --once; the server negotiates the format\n");
         return GST_EXIT_USAGE;

@@ -20,7 +20,6 @@
 #include "gostat/top/top_screen.h"
 
 #include <curses.h>
-#include <getopt.h>
 #include <locale.h>
 #include <math.h>
 #include <poll.h>
@@ -48,14 +47,23 @@ static void on_stop_signal(int sig)
     stop_signal = sig;
 }
 
-static void usage(FILE *out)
-{
-    fprintf(out,
+static const struct gr_opt top_opts[] = {
+    { "delay", 'd', "SECONDS", GR_OPT_DOUBLE, GR_OPT_AT(struct top_options, delay),
+      .min = 0.01, .max = 86400, .bad = "-d wants seconds from 0.01 to 86400, not '%s'",
+      .help = GR_OPT_HELP("time between refreshes (default 1; fractions allowed)"),
+      .man =
+          "Time between refreshes (default 1; fractions allowed).\n" },
+    GST_HELP_OPTION,
+};
+
+const struct gr_opt_table gst_top_options = {
+    .program = "gostat top",
+    .intro =
         "usage: gostat top [-d SECONDS] [PID|FILE]\n"
         "\n"
         "A full-screen view of a running instrumented program's functions,\n"
         "refreshed like top(1). With PID|FILE, one process; without, every\n"
-        "live stats file in $GOSTAT_DIR (default %s), with a PID column:\n"
+        "live stats file in $GOSTAT_DIR (default " GST_DEFAULT_DIR "), with a PID column:\n"
         "processes that start appear, those that exit leave at the next refresh.\n"
         "\n"
         "Header: the exe, pid, running or exited, uptime; calls per second and\n"
@@ -64,7 +72,7 @@ static void usage(FILE *out)
         "Columns (\"-\" where unknown):\n"
         "  CALLS/S   calls in the last interval / its length in seconds\n"
         "  CALLS     calls since the program started\n"
-        "  TIME%%     time spent in the function during the last interval, as a\n"
+        "  TIME%     time spent in the function during the last interval, as a\n"
         "            percentage of the interval's wall time; over 100 when several\n"
         "            goroutines run it at once; \"-\" for untimed functions and\n"
         "            files built with --count-only\n"
@@ -72,7 +80,7 @@ static void usage(FILE *out)
         "  FUNCTION  the function's name\n"
         "Only functions that were called are listed (key a shows all).\n"
         "\n"
-        "Keys: c n t m 9 f sort by calls/s, calls, time%%, mean, p99, name;\n"
+        "Keys: c n t m 9 f sort by calls/s, calls, time%, mean, p99, name;\n"
         "/ filter by extended regex (Enter applies, Esc cancels, empty clears);\n"
         "space or p pause; arrows, PgUp, PgDn, Home, End scroll; ? or h help; q quit.\n"
         "\n"
@@ -81,55 +89,28 @@ static void usage(FILE *out)
         "so they stay visible; gostat top then exits with status 0. Without a\n"
         "target it runs until q. Standard output must be a terminal; for a log\n"
         "use gostat --watch SECONDS PID|FILE.\n"
-        "\n"
-        "  -d, --delay SECONDS  time between refreshes (default 1; fractions allowed)\n"
-        "  -h, --help           this text\n"
+        "\n",
+    .outro =
         "\n"
         "exit status: 0 quit (q, SIGINT, SIGTERM) or the process exited; 1 usage\n"
         "error or standard output not a terminal; 2 the stats file is missing,\n"
         "unreadable or became invalid, or the directory is unreadable\n",
-        GST_DEFAULT_DIR);
-}
-
-static bool parse_delay(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || v < 0.01 || v > 86400)
-        return false;
-    *out = v;
-    return true;
-}
+    GR_OPT_TABLE_OPTS(top_opts),
+    .min_operands = 0, .max_operands = 1,
+    .too_many = "unexpected argument '%s'",
+    .column = 23,
+    .long_indent = 6,
+};
 
 /* Returns -1 to go on, else the exit status. */
 static int parse(int argc, char **argv, struct top_options *o)
 {
-    static const struct option opts[] = {
-        { "delay", required_argument, NULL, 'd' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int opt;
-
+    int next;
     *o = (struct top_options){ .delay = 1 };
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
-        if (opt == 'd') {
-            if (!parse_delay(optarg, &o->delay))
-                return gst_usage_error("top", "-d wants seconds from 0.01 to 86400, not '%s'", optarg);
-        } else if (opt == 'h') {
-            usage(stdout);
-            return GST_EXIT_OK;
-        } else {
-            return gst_bad_option("top", opt, argv);
-        }
-    }
-    if (optind < argc)
-        o->target = argv[optind++];
-    if (optind < argc)
-        return gst_usage_error("top", "unexpected argument '%s'", argv[optind]);
-    return -1;
+    int status = gst_parse_command(&gst_top_options, argc, argv, o, &next);
+    if (status < 0 && next < argc)
+        o->target = argv[next];
+    return status;
 }
 
 static void apply_filter(struct top_model *m, struct top_ui *ui)

@@ -1,10 +1,10 @@
-/* cmdline.c: one wording for gostat's usage errors. */
+/* cmdline.c: gostat's commands parse their arguments by their option
+ * tables, and word their usage errors here, one way. */
 #include "gostat/cmd/cmdline.h"
 
 #include "gostat/cmd/exitcode.h"
 #include "gostat/render/term.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,13 +22,46 @@ int gst_usage_error(const char *cmd, const char *fmt, ...)
     return GST_EXIT_USAGE;
 }
 
-int gst_bad_option(const char *cmd, int opt, char **argv)
+static int parse_error(const char *cmd, const struct gr_opt_result *r)
 {
-    const char *arg = argv[optind - 1];
-    if (opt == ':')
-        return gst_usage_error(cmd, "%s needs a value", arg);
-    /* an unknown letter inside a cluster such as -nx: name the letter */
-    if (optopt && strncmp(arg, "--", 2) != 0)
-        return gst_usage_error(cmd, "unknown option '-%c'", optopt);
-    return gst_usage_error(cmd, "unknown option '%s'", arg);
+    char bad[512];
+    switch (r->status) {
+    case GR_OPT_MISSING:
+        return gst_usage_error(cmd, "%s needs a value", r->word);
+    case GR_OPT_UNKNOWN:
+        /* an unknown letter inside a cluster such as -nx: name the letter */
+        if (r->letter && strncmp(r->word, "--", 2) != 0)
+            return gst_usage_error(cmd, "unknown option '-%c'", r->letter);
+        return gst_usage_error(cmd, "unknown option '%s'", r->word);
+    default:
+        gr_opt_bad_message(r, bad, sizeof bad);
+        return gst_usage_error(cmd, "%s", bad);
+    }
+}
+
+static int count_operands(const struct gr_opt_table *t, int argc, char **argv, int next)
+{
+    char what[512];
+    if (argc - next < t->min_operands)
+        return gst_usage_error(argv[0], "%s", t->too_few);
+    if (t->max_operands >= 0 && argc - next > t->max_operands) {
+        snprintf(what, sizeof what, t->too_many, argv[next + t->max_operands]);
+        return gst_usage_error(argv[0], "%s", what);
+    }
+    return -1;
+}
+
+int gst_parse_command(const struct gr_opt_table *t, int argc, char **argv, void *dest, int *next)
+{
+    struct gr_opt_result r;
+    switch (gr_opt_parse(t, argc, argv, dest, &r)) {
+    case GR_OPT_DONE:
+        *next = r.next;
+        return count_operands(t, argc, argv, r.next);
+    case GR_OPT_STOPPED:
+        gr_opt_print_help(stdout, t);
+        return GST_EXIT_OK;
+    default:
+        return parse_error(argv[0], &r);
+    }
 }

@@ -1,15 +1,23 @@
-/* cmdline.h: usage errors of gostat's commands, worded alike everywhere:
- * "gostat: CMD: WHAT (see gostat CMD --help)", exit status 1. Commands
- * parse with getopt_long, opterr = 0 and an optstring that starts with
- * ':', so a missing value (':') is told from an unknown option ('?'). */
+/* cmdline.h: parsing a gostat command's arguments by its option table
+ * (common/opttable.h), and its usage errors, worded alike everywhere:
+ * "gostat: CMD: WHAT (see gostat CMD --help)", exit status 1. */
 #ifndef GOSTAT_CMDLINE_H
 #define GOSTAT_CMDLINE_H
+
+#include "common/opttable.h"
+
+/* -h, --help of a command: its usage text, from its table. */
+#define GST_HELP_OPTION                                              \
+    { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text"), \
+      .man = "This command's usage text.\n" }
 
 /* Prints the message and returns GST_EXIT_USAGE. */
 int gst_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* For getopt_long's ':' or '?' result opt: names the option that lacks
- * its value or is unknown. Returns GST_EXIT_USAGE. */
-int gst_bad_option(const char *cmd, int opt, char **argv);
+/* Parses the options of command argv[0] by t into dest and counts its
+ * operands against t's. Returns -1 to go on with the operands from
+ * argv[*next]; else the exit status, after printing --help (t's only
+ * GR_OPT_STOP option) or the usage error. */
+int gst_parse_command(const struct gr_opt_table *t, int argc, char **argv, void *dest, int *next);
 
 #endif

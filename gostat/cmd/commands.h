@@ -1,10 +1,13 @@
 /* exported by gostat/cmd */
 /* commands.h: gostat's subcommands ("gostat top", "gostat pprof", ...).
- * Each lives in its own cmd_*.c, parses its own arguments (argv[0] is the
- * command's name), answers --help, and returns a gst_exit status.
- * "gostat [options] [PID|FILE]" without a command is the table (cmd_table.c). */
+ * Each lives in its own cmd_*.c with its option table (common/opttable.h),
+ * from which it parses its arguments (argv[0] is the command's name) and
+ * answers --help; it returns a gst_exit status. "gostat [options]
+ * [PID|FILE]" without a command is the table (cmd_table.c, options.c). */
 #ifndef GOSTAT_COMMANDS_H
 #define GOSTAT_COMMANDS_H
+
+#include "common/opttable.h"
 
 #include <stdio.h>
 
@@ -12,6 +15,7 @@ struct gst_command {
     const char *name;
     const char *summary;       /* one line for gostat --help */
     int (*run)(int argc, char **argv);
+    const struct gr_opt_table *options;
 };
 
 /* The command called name, or NULL. */
@@ -19,6 +23,14 @@ const struct gst_command *gst_command_find(const char *name);
 
 /* One "  name  summary" line per command. */
 void gst_commands_print(FILE *out);
+
+/* The option table of "gostat" (the table command) or "gostat NAME", or
+ * NULL: what the manual page's options lists are made from. */
+const struct gr_opt_table *gst_command_options(const char *program);
+
+extern const struct gr_opt_table gst_table_options, gst_clean_options, gst_merge_options,
+    gst_diff_options, gst_coverage_options, gst_pprof_options, gst_folded_options,
+    gst_callgrind_options, gst_serve_options, gst_top_options;
 
 int gst_cmd_clean(int argc, char **argv);
 int gst_cmd_merge(int argc, char **argv);

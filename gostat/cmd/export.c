@@ -9,49 +9,10 @@
 #include "gostat/render/term.h"
 
 #include <ctype.h>
-#include <getopt.h>
 #include <limits.h>
 #include <regex.h>
 #include <stdbool.h>
 #include <string.h>
-
-struct export_args {
-    const char *target;
-    const char *output;        /* NULL: the exporter's default */
-    const char *filter;        /* NULL: all functions */
-};
-
-/* Returns -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, const struct gst_exporter *x, struct export_args *a)
-{
-    static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "filter", required_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int opt;
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-        if (opt == 'o') {
-            a->output = optarg;
-        } else if (opt == 'f') {
-            a->filter = optarg;
-        } else if (opt == 'h') {
-            x->usage(stdout);
-            return GST_EXIT_OK;
-        } else {
-            return gst_bad_option(x->name, opt, argv);
-        }
-    }
-    if (optind == argc)
-        return gst_usage_error(x->name, "missing PID|FILE");
-    if (optind + 1 < argc)
-        return gst_usage_error(x->name, "unexpected argument '%s'", argv[optind + 1]);
-    a->target = argv[optind];
-    return -1;
-}
 
 static int compile_filter(const struct gst_exporter *x, const char *pattern, regex_t *re)
 {
@@ -94,7 +55,7 @@ static int write_output(const struct gst_exporter *x, const char *path, const st
     return rc;
 }
 
-static int export(const struct gst_exporter *x, const struct export_args *a, const regex_t *filter)
+static int export(const struct gst_exporter *x, const struct gst_export_args *a, const regex_t *filter)
 {
     struct gst_stats st;
     struct gst_view view;
@@ -133,11 +94,13 @@ static int export(const struct gst_exporter *x, const struct export_args *a, con
 
 int gst_export_main(int argc, char **argv, const struct gst_exporter *x)
 {
-    struct export_args a = { 0 };
+    struct gst_export_args a = { 0 };
     regex_t filter;
-    int status = parse(argc, argv, x, &a);
+    int next;
+    int status = gst_parse_command(x->options, argc, argv, &a, &next);
     if (status >= 0)
         return status;
+    a.target = argv[next];
     if (a.filter && compile_filter(x, a.filter, &filter) < 0)
         return GST_EXIT_USAGE;
     status = export(x, &a, a.filter ? &filter : NULL);

@@ -8,15 +8,29 @@
 
 #include "gostat/model/callgraph.h"
 #include "common/error.h"
+#include "common/opttable.h"
 #include "gostat/read/statsfile.h"
 #include "gostat/model/view.h"
 
 #include <stddef.h>
 #include <stdio.h>
 
+/* The command line, where the exporter's option table puts it. */
+struct gst_export_args {
+    const char *target;
+    const char *output;        /* NULL: the exporter's default */
+    const char *filter;        /* NULL: all functions */
+};
+
+/* --filter REGEX, as both exporters have it. */
+#define GST_EXPORT_FILTER_OPTION                                                       \
+    { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct gst_export_args, filter), \
+      .help = GR_OPT_HELP("only functions whose name matches (POSIX extended)"),  \
+      .man = "Only functions whose name matches.\n" }
+
 struct gst_exporter {
     const char *name;                  /* the command: "pprof" */
-    void (*usage)(FILE *out);
+    const struct gr_opt_table *options;
     /* The output file when -o is not given, for st. */
     void (*default_path)(const struct gst_stats *st, char *buf, size_t len);
     /* Writes the format to out (named path in messages); cg is the call

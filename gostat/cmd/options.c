@@ -1,41 +1,116 @@
-/* options.c: parsing and checking gostat's arguments. */
+/* options.c: the command line of "gostat [options] [PID|FILE]" (the
+ * table command): its option table, and the checks of what goes
+ * together. */
 #include "gostat/cmd/options.h"
 
 #include "gostat/cmd/commands.h"
 #include "gostat/read/statsdir.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define MAX_WATCH_SECONDS 86400.0
-
-enum { OPT_JSON = 256, OPT_WATCH, OPT_TOP, OPT_SORT, OPT_FILTER, OPT_NONZERO, OPT_CALLERS,
-       OPT_CALLEES };
-
-static const struct option long_options[] = {
-    { "help", no_argument, NULL, 'h' },
-    { "json", no_argument, NULL, OPT_JSON },
-    { "watch", required_argument, NULL, OPT_WATCH },
-    { "top", required_argument, NULL, OPT_TOP },
-    { "sort", required_argument, NULL, OPT_SORT },
-    { "filter", required_argument, NULL, OPT_FILTER },
-    { "nonzero", no_argument, NULL, OPT_NONZERO },
-    { "callers", required_argument, NULL, OPT_CALLERS },
-    { "callees", required_argument, NULL, OPT_CALLEES },
-    { NULL, 0, NULL, 0 },
+static const struct gr_opt_choice sorts[] = {
+    { "calls", GST_SORT_CALLS }, { "name", GST_SORT_NAME }, { "time", GST_SORT_TIME },
+    { "self", GST_SORT_SELF }, { NULL, 0 },
 };
 
-void gst_print_usage(FILE *out)
-{
-    fprintf(out,
+static const struct gr_opt table_opts[] = {
+    { "top", 0, "N", GR_OPT_UINT, GR_OPT_AT(struct gst_options, top), .min = 1, .max = (double)SIZE_MAX,
+      .bad = "--top needs a positive whole number, not '%s'",
+      .help = GR_OPT_HELP("show only the first N functions"),
+      .man =
+          "Only the first\n"
+          ".I N\n"
+          "functions.\n" },
+    { "sort", 0, "calls|name|time|self", GR_OPT_CHOICE, GR_OPT_AT(struct gst_options, sort),
+      .choices = sorts, .bad = "--sort takes 'calls', 'name', 'time' or 'self', not '%s'",
+      .help = GR_OPT_HELP("", "most calls first (default), by name, most total",
+                          "time first (files built for timing), or most self",
+                          "time first (time outside timed callees; recorded",
+                          "only with gorewrite --call-graph, \"-\" otherwise)"),
+      .man =
+          "Most calls first (default), by name, most total time first, or most self\n"
+          "time first.\n" },
+    { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct gst_options, filter),
+      .help = GR_OPT_HELP("only functions whose name matches (POSIX extended regex)"),
+      .man =
+          "Only functions whose name matches the POSIX extended regular expression.\n" },
+    { "nonzero", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gst_options, nonzero),
+      .help = GR_OPT_HELP("table: hide functions with zero calls (JSON shows all)"),
+      .man =
+          "Table only: hide functions never called.\n" },
+    { "watch", 0, "SECONDS", GR_OPT_DOUBLE, GR_OPT_AT(struct gst_options, watch_seconds),
+      .min = 0, .open_min = 1, .max = 86400,
+      .bad = "--watch needs a number of seconds (0 < SECONDS <= 86400), not '%s'",
+      .help = GR_OPT_HELP("refresh every SECONDS with a calls/s column, until the",
+                          "process exits or Ctrl-C"),
+      .man =
+          "Print the table again every\n"
+          ".I SECONDS\n"
+          "with a CALLS/S column, until the process exits or Ctrl-C.\n" },
+    { "json", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gst_options, json),
+      .help = GR_OPT_HELP("print JSON instead of a table"),
+      .man =
+          "One JSON object instead: pid, exe, live, build_id, go_version,\n"
+          "start_time_ns, total_calls, timing, timing_mode (count-only, time-all,\n"
+          "default or sample), sample_every (0 in the default mode), tsc_hz, clock_source,\n"
+          "drops, goroutines (created, exited, live; null when unknown), call_paths\n"
+          "(recorded: true with max_paths, max_arcs, nodes, arcs,\n"
+          "path_overflow_calls and overflow_calls for\n"
+          ".B \"gorewrite \\-\\-call\\-graph\"\n"
+          "programs; else recorded: false and why) and\n"
+          "functions (name, entry, calls, file, line, inlined, timed,\n"
+          "untimed_reason, timed_calls (calls actually timed), time_estimated (true\n"
+          "when not every call was timed: total_ns is then mean x calls), total_ns,\n"
+          "mean_ns, p50_ns, p90_ns, p99_ns, min_ns, max_ns, and with call paths\n"
+          "self_ns and callers: name, entry (null when the return address is in no\n"
+          "function), calls and total_ns per calling function). Every function is listed, also those never called.\n" },
+    { "callers", 0, "FUNC", GR_OPT_STRING, GR_OPT_AT(struct gst_options, callers),
+      .help = GR_OPT_HELP("who called FUNC (a REGEX, as --filter): per caller its",
+                          "exact calls, their total time and the share of FUNC's",
+                          "calls and time (files built with gorewrite --call-graph)"),
+      .man =
+          "For each function whose name matches\n"
+          ".I FUNC\n"
+          "(a POSIX extended regular expression, like\n"
+          ".BR \\-\\-filter ),\n"
+          "its callers, gprof-style: per caller the exact calls, the total\n"
+          "(inclusive) time of the function through that caller, and their shares of\n"
+          "the function's calls and time; calls in no arc (the program's path and arc\n"
+          "tables full, or calls that did not return normally or not yet) are a line\n"
+          "of their own. Needs a file of a program\n"
+          "instrumented with\n"
+          ".BR \"gorewrite \\-\\-call\\-graph\" ;\n"
+          "otherwise exit status 2 with \"built without \\-\\-call\\-graph: no call graph\".\n" },
+    { "callees", 0, "FUNC", GR_OPT_STRING, GR_OPT_AT(struct gst_options, callees),
+      .help = GR_OPT_HELP("whom FUNC called, likewise; with --callers, both"),
+      .man =
+          "Likewise, the functions it called, most calls first, with shares of the\n"
+          "calls it made to timed functions and of its own total time. With\n"
+          ".B \\-\\-callers\n"
+          "(the same\n"
+          ".IR FUNC ),\n"
+          "both.\n" },
+    /* a flag, not GR_OPT_STOP: "gostat --help --bogus" is an error */
+    { "help", 'h', NULL, GR_OPT_FLAG, GR_OPT_AT(struct gst_options, help),
+      .help = GR_OPT_HELP("this text"),
+      .man =
+          "The usage text, with the list of commands.\n" },
+    /* main.c answers "gostat --version" alone */
+    { "version", 0, NULL, GR_OPT_DOC,
+      .help = GR_OPT_HELP("gostat's version and the stats file format it reads"),
+      .man =
+          "gostat's version and the stats file format version it reads.\n" },
+};
+
+const struct gr_opt_table gst_table_options = {
+    .program = "gostat",
+    .intro =
         "usage: gostat [PID|FILE] [options]\n"
         "       gostat COMMAND [ARGS]   (gostat COMMAND --help for each)\n"
         "\n"
-        "  gostat                  list stats files in $GOSTAT_DIR (default %s)\n"
+        "  gostat                  list stats files in $GOSTAT_DIR (default " GST_DEFAULT_DIR ")\n"
         "  gostat PID|FILE         per-function call counts (and times), most-called first\n"
         "  gostat --json PID|FILE  the same as one JSON object\n"
         "\n"
@@ -44,70 +119,25 @@ void gst_print_usage(FILE *out)
         "The summary line (and JSON) shows goroutines created, exited and live,\n"
         "from the calls of runtime.newproc1 and runtime.goexit1.\n"
         "\n"
-        "options (with PID|FILE):\n"
-        "  --top N           show only the first N functions\n"
-        "  --sort calls|name|time|self\n"
-        "                    most calls first (default), by name, most total\n"
-        "                    time first (files built for timing), or most self\n"
-        "                    time first (time outside timed callees; recorded\n"
-        "                    only with gorewrite --call-graph, \"-\" otherwise)\n"
-        "  --filter REGEX    only functions whose name matches (POSIX extended regex)\n"
-        "  --nonzero         table: hide functions with zero calls (JSON shows all)\n"
-        "  --watch SECONDS   refresh every SECONDS with a calls/s column, until the\n"
-        "                    process exits or Ctrl-C\n"
-        "  --json            print JSON instead of a table\n"
-        "  --callers FUNC    who called FUNC (a REGEX, as --filter): per caller its\n"
-        "                    exact calls, their total time and the share of FUNC's\n"
-        "                    calls and time (files built with gorewrite --call-graph)\n"
-        "  --callees FUNC    whom FUNC called, likewise; with --callers, both\n"
-        "  -h, --help        this text\n"
-        "  --version         gostat's version and the stats file format it reads\n"
+        "options (with PID|FILE):\n",
+    .outro =
         "\n"
         "commands:\n",
-        GST_DEFAULT_DIR);
+    GR_OPT_TABLE_OPTS(table_opts),
+    .min_operands = 0, .max_operands = 1,
+    .too_many = "unexpected argument '%s': give one PID or FILE",
+    .column = 20,
+    .long_indent = 2,
+};
+
+void gst_print_usage(FILE *out)
+{
+    gr_opt_print_help(out, &gst_table_options);
     gst_commands_print(out);
     fprintf(out,
         "\n"
         "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or invalid\n"
         "(gostat diff --fail-on-regression: 3 when a regression is found)\n");
-}
-
-static int parse_top(const char *arg, size_t *top, struct gr_error *err)
-{
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(arg, &end, 10);
-    if (arg[0] < '0' || arg[0] > '9' || *end || errno || n == 0 || n > SIZE_MAX)
-        return gr_fail(err, "--top needs a positive whole number, not '%s'", arg);
-    *top = (size_t)n;
-    return 0;
-}
-
-static int parse_sort(const char *arg, enum gst_sort *sort, struct gr_error *err)
-{
-    if (strcmp(arg, "calls") == 0)
-        *sort = GST_SORT_CALLS;
-    else if (strcmp(arg, "name") == 0)
-        *sort = GST_SORT_NAME;
-    else if (strcmp(arg, "time") == 0)
-        *sort = GST_SORT_TIME;
-    else if (strcmp(arg, "self") == 0)
-        *sort = GST_SORT_SELF;
-    else
-        return gr_fail(err, "--sort takes 'calls', 'name', 'time' or 'self', not '%s'", arg);
-    return 0;
-}
-
-static int parse_seconds(const char *arg, double *seconds, struct gr_error *err)
-{
-    char *end;
-    errno = 0;
-    double s = strtod(arg, &end);
-    if (end == arg || *end || errno || !isfinite(s) || s <= 0 || s > MAX_WATCH_SECONDS)
-        return gr_fail(err, "--watch needs a number of seconds (0 < SECONDS <= %.0f), not '%s'",
-                        MAX_WATCH_SECONDS, arg);
-    *seconds = s;
-    return 0;
 }
 
 /* Returns the name of an option given that only makes sense with a
@@ -131,30 +161,20 @@ static const char *option_needing_target(const struct gst_options *o)
     return NULL;
 }
 
-static int parse_one(int opt, const char *arg, struct gst_options *o, struct gr_error *err)
+static int parse_error(const struct gr_opt_result *r, struct gr_error *err)
 {
-    switch (opt) {
-    case 'h': o->help = true; return 0;
-    case OPT_JSON: o->json = true; return 0;
-    case OPT_NONZERO: o->nonzero = true; return 0;
-    case OPT_FILTER: o->filter = arg; return 0;
-    case OPT_CALLERS: o->callers = arg; return 0;
-    case OPT_CALLEES: o->callees = arg; return 0;
-    case OPT_TOP: return parse_top(arg, &o->top, err);
-    case OPT_SORT: return parse_sort(arg, &o->sort, err);
-    case OPT_WATCH: return parse_seconds(arg, &o->watch_seconds, err);
-    default: return gr_fail(err, "internal error: option %d", opt);
+    char bad[sizeof err->msg];
+    switch (r->status) {
+    case GR_OPT_MISSING:
+        return gr_fail(err, "--%s needs a value (see gostat --help)", r->opt->name);
+    case GR_OPT_UNKNOWN:
+        if (r->letter)
+            return gr_fail(err, "unknown option '-%c' (see gostat --help)", r->letter);
+        return gr_fail(err, "unknown option '%s' (see gostat --help)", r->word);
+    default:
+        gr_opt_bad_message(r, bad, sizeof bad);
+        return gr_fail(err, "%s", bad);
     }
-}
-
-static int bad_option(char **argv, struct gr_error *err)
-{
-    for (const struct option *lo = long_options; lo->name; lo++)
-        if (optopt && lo->val == optopt && lo->has_arg == required_argument)
-            return gr_fail(err, "--%s needs a value (see gostat --help)", lo->name);
-    if (optopt > 0 && optopt < 256)
-        return gr_fail(err, "unknown option '-%c' (see gostat --help)", optopt);
-    return gr_fail(err, "unknown option '%s' (see gostat --help)", argv[optind - 1]);
 }
 
 static int check_combination(const struct gst_options *o, struct gr_error *err)
@@ -176,22 +196,19 @@ static int check_combination(const struct gst_options *o, struct gr_error *err)
 
 int gst_parse_options(int argc, char **argv, struct gst_options *o, struct gr_error *err)
 {
-    int opt;
+    struct gr_opt_result r;
 
     memset(o, 0, sizeof *o);
-    opterr = 0; /* our own messages, one line each */
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-        if (opt == '?' || opt == ':')
-            return bad_option(argv, err);
-        if (parse_one(opt, optarg, o, err) < 0)
-            return -1;
-    }
+    if (gr_opt_parse(&gst_table_options, argc, argv, o, &r) != GR_OPT_DONE)
+        return parse_error(&r, err);
     if (o->help)
         return 0;
-    if (optind < argc)
-        o->target = argv[optind++];
-    if (optind < argc)
-        return gr_fail(err, "unexpected argument '%s': give one PID or FILE", argv[optind]);
+    if (argc - r.next > gst_table_options.max_operands) {
+        char what[sizeof err->msg];
+        snprintf(what, sizeof what, gst_table_options.too_many, argv[r.next + 1]);
+        return gr_fail(err, "%s", what);
+    }
+    if (r.next < argc)
+        o->target = argv[r.next];
     return check_combination(o, err);
 }

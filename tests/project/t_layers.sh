@@ -34,6 +34,8 @@ allowed["gostat/cmd"] = allowed["gostat/render"] + ["gostat/render", "gostat/pro
 allowed["gostat"] = allowed["gostat/cmd"] + ["gostat/cmd"]
 allowed["tests/tools"] = ["format"]
 allowed["scripts"] = []
+# the manual pages' generators: linked with their program, they read its option tables
+allowed["mangen"] = G + ["gostat/cmd", "rewriter"]
 
 sources, headers = [], {}
 for d, dirs, files in os.walk(root):

@@ -1,0 +1,450 @@
+/* arguments.c: gorewrite's option table, and what its command line asks
+ * for once parsed: a rewrite, --print-layout, or an exit (--help,
+ * --version, a usage error). Options are whole words ("-v", "--sample N"),
+ * anywhere among INPUT and OUTPUT. */
+#include "rewriter/arguments.h"
+
+#include "common/version.h"
+#include "format/gostat_format.h"
+#include "rewriter/find/runtime_offsets.h"
+#include "rewriter/gen/segments.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXIT_USAGE 1
+#define DEFAULT_MAX_THREADS 127
+#define MAX_THREADS 4095
+#define DEFAULT_MAX_PATHS 16384
+#define MIN_PATHS 64          /* one page of struct gs_path */
+#define MAX_PATHS_TEXT "16777216"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+_Static_assert(GS_MAX_PATHS == 16777216, "--max-paths' message says " MAX_PATHS_TEXT);
+_Static_assert(GR_MIN_ARCS == 4096 && GR_MAX_ARCS == 65536, "--max-arcs' help says 4096 to 65536");
+
+static int parse_number(const char *s, unsigned long max, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *end || *s < '0' || *s > '9' || v < 1 || v > max)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* --max-paths: 0 (none), or rounded up to a power of two, at least a page
+ * of entries; --max-arcs: the same, but not 0. */
+static int parse_max_paths(const char *s, uint32_t *out)
+{
+    if (strcmp(s, "0") == 0) {
+        *out = 0;
+        return 0;
+    }
+    uint32_t n;
+    if (parse_number(s, GS_MAX_PATHS, &n) < 0)
+        return -1;
+    uint32_t p = MIN_PATHS;
+    while (p < n)
+        p *= 2;
+    *out = p;
+    return 0;
+}
+
+static int call_graph(const char *value, void *dest)
+{
+    struct gr_arguments *a = dest;
+    (void)value;
+    a->opt.time_all = a->call_graph = 1;
+    return 0;
+}
+
+static int max_threads(const char *value, void *dest)
+{
+    struct gr_arguments *a = dest;
+    uint32_t threads;
+    if (parse_number(value, MAX_THREADS, &threads) < 0)
+        return -1;
+    a->opt.max_rows = threads + 1;
+    return 0;
+}
+
+static int max_paths(const char *value, void *dest)
+{
+    struct gr_arguments *a = dest;
+    a->max_paths_given = 1;
+    return parse_max_paths(value, &a->max_paths);
+}
+
+static int max_arcs(const char *value, void *dest)
+{
+    struct gr_arguments *a = dest;
+    if (parse_max_paths(value, &a->opt.max_arcs) < 0 || a->opt.max_arcs == 0)
+        return -1;
+    return 0;
+}
+
+static const struct gr_opt gorewrite_opts[] = {
+    { .kind = GR_OPT_TEXT,
+      .help = GR_OPT_HELP("Timing modes (each counts every call exactly; instructions per call from",
+                          "callgrind in make bench, BENCHMARKS.md):"),
+      .man =
+          "Timing modes. Every mode counts every call exactly; they differ in which\n"
+          "calls are timed and what that costs (instructions per call measured by\n"
+          ".BR \"make bench\" ,\n"
+          "see BENCHMARKS.md):\n" },
+    { .head = "(default)", .kind = GR_OPT_DOC,
+      .help = GR_OPT_HELP("time each function's first 1000 calls in the process",
+                          "(on any threads), then a random sample that thins",
+                          "out as its calls grow (mean gap calls/256 on each",
+                          "thread): mean and percentiles unbiased (each",
+                          "timed call weighs the calls it stands for), totals",
+                          "estimated as mean x calls (gostat marks them). A call",
+                          "not timed costs 11 instructions, a timed one ~100",
+                          "and two rdtsc"),
+      .man =
+          "Time each function's first 1000 calls in the process (on whichever\n"
+          "threads), then a random sample that thins out as its calls grow (mean\n"
+          "gap calls/256 on each thread). Each timed\n"
+          "call weighs the calls it stands for (the gap since the previous timed\n"
+          "one), so means and percentiles are unbiased; totals are estimated as mean\n"
+          "times calls and marked as estimates by gostat (a\n"
+          ".B ~\n"
+          "before TOTAL in the table,\n"
+          ".B time_estimated\n"
+          "in JSON). A function with at most 1000 calls in the run has every call\n"
+          "timed. A call that is not timed costs 10\\-11 instructions (counting alone: 4\\-5).\n" },
+    { "time-all", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.time_all),
+      .help = GR_OPT_HELP("time every call: exact totals, ~100 instructions and",
+                          "two rdtsc on every call"),
+      .man =
+          "Time every call: exact totals, at two\n"
+          ".B rdtsc\n"
+          "and the bookkeeping on every call (about 100 instructions beyond the\n"
+          "count).\n" },
+    { "call-graph", 0, NULL, GR_OPT_CALL, .call = call_graph,
+      .help = GR_OPT_HELP("--time-all, and record who called whom: self time,",
+                          "exact caller -> callee arcs and call paths (for gostat",
+                          "folded, its callers listings, pprof). 27-41",
+                          "instructions more per call than --time-all (make",
+                          "bench), ~50 in a program whose paths overflow",
+                          "(--max-paths; recursion, direct or through up to 8",
+                          "timed calls, is folded: BENCHMARKS.md, the Go",
+                          "compiler). The only mode with self time and arcs"),
+      .man =
+          "As\n"
+          ".BR \\-\\-time\\-all ,\n"
+          "and record who called whom: each function's self time (its time minus\n"
+          "that of the timed calls it made), exact caller \\-> callee arcs (the caller\n"
+          "found from the return address, also when it is not instrumented) and the\n"
+          "call paths, in bounded tables per thread\n"
+          ".RB ( \\-\\-max\\-paths ,\n"
+          ".BR \\-\\-max\\-arcs ).\n"
+          "Recursion, direct or through up to 8 timed calls, is folded into one\n"
+          "path per call site. 27\\-41 instructions more per call than\n"
+          ".B \\-\\-time\\-all\n"
+          "on make bench's rows, about 50 in a large program whose paths overflow\n"
+          "(BENCHMARKS.md measures the Go compiler).\n"
+          "The only mode with self time and arcs. docs/timing.md explains recursion,\n"
+          "panics, Goexit and goroutines.\n" },
+    { "sample", 0, "N", GR_OPT_UINT, GR_OPT_AT(struct gr_arguments, opt.sample), .min = 1, .max = 1000000,
+      .bad = "--sample takes a number from 1 to 1000000",
+      .help = GR_OPT_HELP("time about 1 call in N of each function (at random",
+                          "intervals; unbiased as above); N from 1 to 1000000",
+                          "(--sample 1 is --time-all)"),
+      .man =
+          "Count every call, time about 1 call in\n"
+          ".I N\n"
+          "of each function (at random intervals; weighted as in the default mode,\n"
+          "so means and percentiles stay unbiased; totals are estimated as mean\n"
+          "times calls).\n"
+          ".I N\n"
+          "is 1 to 1000000\n"
+          ".RB ( \"\\-\\-sample 1\"\n"
+          "is\n"
+          ".BR \\-\\-time\\-all ).\n" },
+    { "count-only", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.count_only),
+      .help = GR_OPT_HELP("count calls, do not time them: 4-5 instructions per",
+                          "call, smaller stats"),
+      .man =
+          "Count calls, do not time them: the cheapest (4\\-5 instructions per direct call, one more through a\n"
+          "register or in cgo programs),\n"
+          "smaller stats file.\n" },
+    { .kind = GR_OPT_TEXT, .help = GR_OPT_HELP("", "Other options:"), .man = "Other options:\n" },
+    { NULL, 'v', NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.verbose),
+      .help = GR_OPT_HELP("list every function with its decision, and why it is",
+                          "skipped or untimed"),
+      .man =
+          "List every function with its decision:\n"
+          ".B count+time\n"
+          "(with the check shape and number of returns),\n"
+          ".B count\n"
+          "with the reason it is not timed, or\n"
+          ".B skip\n"
+          "with the reason it is left alone; then a count per reason.\n" },
+    { "max-threads", 0, "N", GR_OPT_CALL, .call = max_threads,
+      .bad = "--max-threads takes a number from 1 to " STR(MAX_THREADS),
+      .help = GR_OPT_HELP("threads that count without locks (default " STR(DEFAULT_MAX_THREADS) "); more",
+                          "threads still count exactly, with a locked increment"),
+      .man =
+          "Threads that count without locks (default 127). More threads still count\n"
+          "exactly, with a locked increment into a shared row.\n" },
+    { "max-paths", 0, "N", GR_OPT_CALL, .call = max_paths,
+      .bad = "--max-paths takes a number from 0 to " MAX_PATHS_TEXT,
+      .help = GR_OPT_HELP("--call-graph: distinct call paths each thread records",
+                          "(default " STR(DEFAULT_MAX_PATHS) ", rounded up to a power of two, at least",
+                          STR(MIN_PATHS) "). Each thread's first timed call backs its tables",
+                          "in the stats file: 68 bytes per path (its entry and",
+                          "filter bits), and the arc table (--max-arcs; 64",
+                          "bytes an arc). Calls on paths that do not fit",
+                          "keep exact arcs and are counted as overflow.",
+                          "0: no paths, arcs or self time"),
+      .man =
+          "With\n"
+          ".BR \\-\\-call\\-graph :\n"
+          "the distinct call paths each thread records (default 16384, rounded up\n"
+          "to a power of two, at least 64). Each thread backs its path table and\n"
+          "its filter in the stats file at its first timed call: 68 bytes per path,\n"
+          "1.06 MiB per thread at the default; if that fails (tmpfs full), the\n"
+          "thread's calls are counted but not timed. A call whose path does not fit\n"
+          "keeps an exact arc (in the arc table,\n"
+          ".BR \\-\\-max\\-arcs )\n"
+          "and is counted as overflow, which gostat shows; recursion through more\n"
+          "than 8 timed calls makes a path per level and overflows early, and so\n"
+          "does a large program's variety of call chains. 0: no paths, arcs or self\n"
+          "time (the plain timing of every call).\n" },
+    { "max-arcs", 0, "N", GR_OPT_CALL, .call = max_arcs,
+      .bad = "--max-arcs takes a number from 1 to " MAX_PATHS_TEXT,
+      .help = GR_OPT_HELP("--call-graph: distinct caller -> callee arcs (call",
+                          "site and callee) each thread records for the calls",
+                          "whose paths do not fit (default: 4 per timed",
+                          "function, from 4096 to 65536, and at least a quarter of",
+                          "--max-paths; rounded up to a power of two, at least",
+                          STR(MIN_PATHS) "). Calls in no arc are counted"),
+      .man =
+          "With\n"
+          ".BR \\-\\-call\\-graph :\n"
+          "the distinct arcs (call site and callee) each thread records for the\n"
+          "calls whose paths do not fit (default 4 per timed function, from 4096 to\n"
+          "65536, and at least a quarter of\n"
+          ".BR \\-\\-max\\-paths ;\n"
+          "rounded up to a power of two, at least 64), 64 bytes each, backed a page\n"
+          "at a time. A call that finds room in neither table is counted (gostat\n"
+          "says so and names this option) and keeps its counts and times in its\n"
+          "function's totals.\n" },
+    { "layout-report", 0, "FILE", GR_OPT_STRING, GR_OPT_AT(struct gr_arguments, opt.layout_report),
+      .help = GR_OPT_HELP("once OUTPUT is written, describe it in FILE: entry",
+                          "point, program headers, added sections, symbol table,",
+                          "patched ranges (a text format for checking tools)"),
+      .man =
+          "Once\n"
+          ".I OUTPUT\n"
+          "is written, describe it in\n"
+          ".IR FILE ,\n"
+          "one record a line: the old and new entry point, every program header,\n"
+          "the section header table and the two sections gorewrite added, the size\n"
+          "and end names of the symbol table (unchanged from\n"
+          ".IR INPUT ),\n"
+          "and every patched address range. It is what gorewrite says it wrote, for\n"
+          "tools that check the output independently (the project's tests re-read\n"
+          "every output with LIEF and compare). The format is described in\n"
+          ".IR format/output_report_format.h .\n"
+          "If\n"
+          ".I FILE\n"
+          "cannot be written, or is\n"
+          ".I INPUT\n"
+          "or\n"
+          ".IR OUTPUT ,\n"
+          "gorewrite removes\n"
+          ".I OUTPUT\n"
+          "and exits 2.\n" },
+    { "keep-call-sites", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.keep_call_sites),
+      .help = GR_OPT_HELP("leave direct calls aimed at each function's entry.",
+                          "By default a call rel32 (or jmp rel32) to an",
+                          "instrumented function goes straight to its trampoline,",
+                          "saving the entry's jump on every such call; the",
+                          "return address stays the caller's own. Calls through",
+                          "registers always take the entry. Keep them to stop a",
+                          "debugger at the entry address itself (break *ADDR);",
+                          "gdb's `break FUNC` lands after the stack check and",
+                          "stops either way"),
+      .man =
+          "Leave direct calls aimed at each function's entry.\n"
+          "By default every\n"
+          ".B call\n"
+          "or\n"
+          ".B jmp\n"
+          "with a 32-bit displacement whose target is an instrumented function's\n"
+          "entry is aimed at that function's trampoline instead, so the call skips\n"
+          "the jump at the entry (the larger part of what counting costs; the return\n"
+          "address pushed is still the caller's own).\n"
+          "Calls through registers (interface methods, closures, function values)\n"
+          "take the entry's jump as before.\n"
+          "Use this option to stop a debugger at the entry address itself\n"
+          ".RB ( \"break *ADDR\" );\n"
+          "gdb's\n"
+          ".B break\n"
+          ".I FUNC\n"
+          "sets its breakpoint after the stack check and stops either way.\n" },
+    { "keep-setuid", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.keep_setuid),
+      .help = GR_OPT_HELP("keep INPUT's setuid/setgid bits on OUTPUT (dropped by",
+                          "default). Risk: the instrumented code then runs with",
+                          "the owner's privileges and creates a root-owned stats",
+                          "file in /dev/shm (GOSTAT_DIR is ignored); only for",
+                          "binaries you trust, on machines you control"),
+      .man =
+          "Keep the setuid and setgid bits of\n"
+          ".I INPUT\n"
+          "on\n"
+          ".IR OUTPUT .\n"
+          "By default they are dropped (the rest of the mode is copied).\n"
+          "Risk: a setuid instrumented program runs gorewrite's start-up code with\n"
+          "its owner's privileges and creates a stats file owned by that user in\n"
+          ".B /dev/shm\n"
+          "(as a secure process it ignores\n"
+          ".B GOSTAT_DIR\n"
+          "and\n"
+          ".BR GOSTAT_QUIET );\n"
+          "any user who can run it can make it create such files.\n"
+          "Use it only for binaries you trust, on machines you control.\n" },
+    { "strict-release", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.strict_release),
+      .help = GR_OPT_HELP("refuse a Go release newer than those verified (${GO_RELEASES});",
+                          "by default such a program is instrumented when its",
+                          "runtime layout can be derived from the binary and",
+                          "checked, with one warning line on stderr"),
+      .man =
+          "Refuse a program built with a Go release newer than those with a verified\n"
+          "layout (exit status 2) instead of instrumenting it with the layout derived\n"
+          "from the binary.\n" },
+    { "print-layout", 0, "INPUT", GR_OPT_STRING, GR_OPT_AT(struct gr_arguments, print_layout),
+      .help = GR_OPT_HELP("", "print the g/m offsets of INPUT as each source states",
+                          "them (table row, DWARF, type descriptors, rt0_go code)",
+                          "and the layout used; exit 2 if INPUT would be refused"),
+      .man =
+          "Print, for\n"
+          ".IR INPUT ,\n"
+          "the four offsets (g.m, g.stack.hi, g.racectx, m.tls) and the signal fields\n"
+          "(g.sig, g.sigcode0, g.sigcode1, g.sigpc) as each source states\n"
+          "them: the table rows of its release, DWARF, the runtime's type descriptors\n"
+          "and runtime.rt0_go's code (\"-\" where a source says nothing), then the\n"
+          "layout gorewrite would use and whether it is verified. Writes nothing\n"
+          "else; exit status 2 when\n"
+          ".I INPUT\n"
+          "would be refused.\n" },
+    { "help", 'h', NULL, GR_OPT_STOP,
+      .help = GR_OPT_HELP("this text"),
+      .man =
+          "Print the usage text.\n" },
+    { "version", 0, NULL, GR_OPT_STOP,
+      .help = GR_OPT_HELP("gorewrite's version and the Go releases it instruments"),
+      .man =
+          "Print gorewrite's version and the Go releases it instruments.\n" },
+};
+
+static const char *expand(const char *name)
+{
+    return strcmp(name, "GO_RELEASES") == 0 ? gr_offsets_known() : "";
+}
+
+const struct gr_opt_table gr_gorewrite_options = {
+    .program = "gorewrite",
+    .intro =
+        "usage: gorewrite [-v] [--count-only | --time-all | --call-graph | --sample N]\n"
+        "                 [--max-threads N] [--max-paths N] [--max-arcs N]\n"
+        "                 [--strict-release] [--keep-call-sites] [--keep-setuid]\n"
+        "                 [--layout-report FILE]\n"
+        "                 INPUT OUTPUT\n"
+        "       gorewrite [--strict-release] --print-layout INPUT\n"
+        "\n"
+        "Writes OUTPUT, a copy of the Go program INPUT that counts every call of\n"
+        "nearly every Go function and times those with a stack check. INPUT is never\n"
+        "modified. Run OUTPUT as you would run INPUT; its statistics appear in\n"
+        "$GOSTAT_DIR (default /dev/shm) as gostat.<name>.<pid>; read them with gostat.\n"
+        "\n",
+    .outro =
+        "\n"
+        "Exit status: 0 written, 1 usage error, 2 input rejected or output not written.\n",
+    GR_OPT_TABLE_OPTS(gorewrite_opts),
+    /* INPUT OUTPUT, or none with --print-layout */
+    .min_operands = 0, .max_operands = GR_ARGUMENTS_OPERANDS,
+    .too_many = "unexpected argument %s: takes INPUT and OUTPUT",
+    .column = 19,
+    .long_indent = 2,
+    .expand = expand,
+};
+
+/* The exit status for a parse that ended early, after its text. */
+static int ended(const struct gr_opt_result *r)
+{
+    char bad[256];
+    switch (r->status) {
+    case GR_OPT_STOPPED:
+        if (r->opt->letter == 'h') {
+            gr_opt_print_help(stdout, &gr_gorewrite_options);
+        } else {
+            printf("gorewrite %s\nGo releases: %s verified, newer ones derived from the binary "
+                   "(linux/amd64)\n", GR_VERSION, gr_offsets_known());
+        }
+        return 0;
+    case GR_OPT_EXTRA:
+        fputs("gorewrite: ", stderr);
+        fprintf(stderr, gr_gorewrite_options.too_many, r->word);
+        fputc('\n', stderr);
+        return EXIT_USAGE;
+    case GR_OPT_BAD:
+        gr_opt_bad_message(r, bad, sizeof bad);
+        fprintf(stderr, "gorewrite: %s\n", bad);
+        return EXIT_USAGE;
+    default:
+        fprintf(stderr, "gorewrite: unknown option %s (see gorewrite --help)\n", r->word);
+        return EXIT_USAGE;
+    }
+}
+
+/* The options that do not go together, or NULL. */
+static const char *conflict(const struct gr_arguments *a)
+{
+    if (a->opt.count_only + a->opt.time_all + (a->opt.sample > 0) > 1)
+        return "--count-only, --time-all (or --call-graph) and --sample exclude each other";
+    if (a->max_paths_given && !a->call_graph)
+        return "--max-paths bounds the paths of --call-graph; add --call-graph";
+    if (a->opt.max_arcs && !a->call_graph)
+        return "--max-arcs bounds the arcs of --call-graph; add --call-graph";
+    if (a->opt.max_arcs && !a->max_paths)
+        return "--max-arcs with --max-paths 0: no arcs are recorded without paths";
+    return NULL;
+}
+
+enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arguments *a,
+                                            int *status)
+{
+    struct gr_opt_result r;
+    *a = (struct gr_arguments){
+        .opt = { .max_rows = DEFAULT_MAX_THREADS + 1 }, .max_paths = DEFAULT_MAX_PATHS,
+    };
+    *status = EXIT_USAGE;
+    if (gr_opt_parse_exact(&gr_gorewrite_options, argc, argv, a, a->paths, GR_ARGUMENTS_OPERANDS,
+                           &r) != GR_OPT_DONE) {
+        *status = ended(&r);
+        return GR_ACTION_EXIT;
+    }
+    a->npaths = r.next;
+    const char *why = conflict(a);
+    if (why) {
+        fprintf(stderr, "gorewrite: %s\n", why);
+        return GR_ACTION_EXIT;
+    }
+    if (a->call_graph)
+        a->opt.max_paths = a->max_paths;
+    if (a->print_layout && a->npaths == 0)
+        return GR_ACTION_PRINT_LAYOUT;
+    if (a->npaths != 2 || a->print_layout) {
+        gr_opt_print_help(stderr, &gr_gorewrite_options);
+        return GR_ACTION_EXIT;
+    }
+    return GR_ACTION_REWRITE;
+}
