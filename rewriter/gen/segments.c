@@ -20,7 +20,7 @@ static uint64_t rows_end(const struct gr_segment_plan *seg)
  * call site (return address) and callee. In a large program most calls
  * overflow the paths, so every arc it executes must fit here, or those
  * calls lose their arc and pay a whole page of probes each (the Go
- * compiler's case: BENCHMARKS.md, "Why --call-graph cost the compiler").
+ * compiler's case: docs/benchmarks/history.md, "Why --call-graph cost the compiler").
  * Unless --max-arcs sets it: GR_ARCS_PER_TIMED entries per timed function,
  * a power of two from GR_MIN_ARCS to GR_MAX_ARCS, and at least a quarter
  * of the path table. */
