@@ -31,7 +31,7 @@
 
 /* Function table entries read per pread: bounds stack use, and keeps the
  * heap holding only the converted entries. */
-#define FUNCTAB_CHUNK 128
+#define CHUNK_BYTES (128 * sizeof(struct gs_func))
 
 static int read_exact(int fd, void *buf, size_t len, uint64_t off)
 {
@@ -109,9 +109,32 @@ static int load_strtab(struct gst_stats *st, int fd, struct gr_error *err)
     return 0;
 }
 
-static int convert_func(struct gst_stats *st, const struct gs_func *in, uint32_t index,
-                        struct gr_error *err)
+/* Reads a table of n entries of size bytes at off, CHUNK_BYTES at a time,
+ * handing each entry with its index to take; what names the table in the
+ * error. */
+typedef int (*entry_fn)(struct gst_stats *st, const void *entry, uint32_t index,
+                        struct gr_error *err);
+
+static int read_table(struct gst_stats *st, int fd, uint64_t off, uint32_t n, size_t size,
+                      const char *what, entry_fn take, struct gr_error *err)
 {
+    _Alignas(16) unsigned char chunk[CHUNK_BYTES];
+    uint32_t per_chunk = (uint32_t)(sizeof chunk / size);
+    for (uint32_t done = 0; done < n;) {
+        uint32_t k = n - done < per_chunk ? n - done : per_chunk;
+        if (read_exact(fd, chunk, k * size, off + (uint64_t)done * size) < 0)
+            return gr_fail(err, "%s: cannot read %s: %s", st->path, what, strerror(errno));
+        for (uint32_t i = 0; i < k; i++)
+            if (take(st, chunk + i * size, done + i, err) < 0)
+                return -1;
+        done += k;
+    }
+    return 0;
+}
+
+static int take_func(struct gst_stats *st, const void *entry, uint32_t index, struct gr_error *err)
+{
+    const struct gs_func *in = entry;
     uint64_t size = st->hdr.strtab_size;
 
     if (gst_geometry_check_string(st->strtab, size, in->name_off, "name", index, st->path, err) < 0
@@ -137,51 +160,40 @@ static int convert_func(struct gst_stats *st, const struct gs_func *in, uint32_t
 static int load_functab(struct gst_stats *st, int fd, struct gr_error *err)
 {
     const struct gs_header *h = &st->hdr;
-    struct gs_func chunk[FUNCTAB_CHUNK];
-
     st->funcs = calloc(h->nfuncs ? h->nfuncs : 1, sizeof *st->funcs);
     if (!st->funcs)
         return gr_fail(err, "%s: out of memory for %" PRIu32 " functions", st->path, h->nfuncs);
-    for (uint32_t done = 0; done < h->nfuncs;) {
-        uint32_t n = h->nfuncs - done < FUNCTAB_CHUNK ? h->nfuncs - done : FUNCTAB_CHUNK;
-        if (read_exact(fd, chunk, n * sizeof chunk[0], h->functab_off + (uint64_t)done * sizeof chunk[0]) < 0)
-            return gr_fail(err, "%s: cannot read function table: %s", st->path, strerror(errno));
-        for (uint32_t k = 0; k < n; k++)
-            if (convert_func(st, &chunk[k], done + k, err) < 0)
-                return -1;
-        done += n;
-    }
+    return read_table(st, fd, h->functab_off, h->nfuncs, sizeof(struct gs_func), "function table",
+                      take_func, err);
+}
+
+/* Names checked like the functions'; entries sorted. */
+static int take_sym(struct gst_stats *st, const void *entry, uint32_t i, struct gr_error *err)
+{
+    const struct gs_sym *in = entry;
+    if (gst_geometry_check_string(st->strtab, st->hdr.strtab_size, in->name_off, "symbol name", i,
+                                  st->path, err) < 0)
+        return -1;
+    if (i > 0 && in->entry < st->syms[i - 1].entry)
+        return gr_fail(err, "%s: corrupt: symbol %" PRIu32 " is not sorted by entry", st->path, i);
+    st->syms[i] = (struct gst_sym){.entry = in->entry, .end = in->entry + in->size,
+                                   .name = st->strtab + in->name_off};
     return 0;
 }
 
 /* The symbol table (files with paths): every function of the program, for
- * return addresses; sorted by entry, names checked like the functions'. */
+ * return addresses. */
 static int load_syms(struct gst_stats *st, int fd, struct gr_error *err)
 {
     const struct gs_header *h = &st->hdr;
-    struct gs_sym chunk[FUNCTAB_CHUNK];
-
     if (!st->paths || h->nsyms == 0)
         return 0;
     st->syms = calloc(h->nsyms, sizeof *st->syms);
     if (!st->syms)
         return gr_fail(err, "%s: out of memory for %" PRIu32 " symbols", st->path, h->nsyms);
-    for (uint32_t done = 0; done < h->nsyms;) {
-        uint32_t n = h->nsyms - done < FUNCTAB_CHUNK ? h->nsyms - done : FUNCTAB_CHUNK;
-        if (read_exact(fd, chunk, n * sizeof chunk[0], h->syms_off + (uint64_t)done * sizeof chunk[0]) < 0)
-            return gr_fail(err, "%s: cannot read symbol table: %s", st->path, strerror(errno));
-        for (uint32_t k = 0; k < n; k++) {
-            uint32_t i = done + k;
-            if (gst_geometry_check_string(st->strtab, h->strtab_size, chunk[k].name_off, "symbol name", i,
-                                        st->path, err) < 0)
-                return -1;
-            if (i > 0 && chunk[k].entry < st->syms[i - 1].entry)
-                return gr_fail(err, "%s: corrupt: symbol %" PRIu32 " is not sorted by entry", st->path, i);
-            st->syms[i] = (struct gst_sym){.entry = chunk[k].entry, .end = chunk[k].entry + chunk[k].size,
-                                           .name = st->strtab + chunk[k].name_off};
-        }
-        done += n;
-    }
+    if (read_table(st, fd, h->syms_off, h->nsyms, sizeof(struct gs_sym), "symbol table", take_sym,
+                   err) < 0)
+        return -1;
     st->nsyms = h->nsyms;
     return 0;
 }
