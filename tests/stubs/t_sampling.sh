@@ -223,6 +223,8 @@ def ticks(r):
                              * d["tsc_hz"] / 1e9 for d in ds), ds[0]["tsc_hz"]
 (t1, hz), (t2, _) = ticks(16), ticks(80)
 b = (t2 - t1) / 64
+if b <= 0:
+    sys.exit("main.small: %.0f ticks at 16 rounds, %.0f at 80: no fit" % (t1, t2))
 a = t1 - 16 * b
 target = 1.45 * 2 ** round(math.log2(36e-9 * hz / 1.45))
 print(max(1, round((target - a) / b)))
