@@ -123,7 +123,11 @@ gs_time_enter:
  * still >= 0 retries (gostat). Both are changed by one read-modify-write
  * each, by the same amount in opposite directions, so that a signal
  * handler on this thread that calls the function in between (its inc, or
- * its own pass through here) leaves next + counter exact. */
+ * its own pass through here) leaves next + counter exact. The loads here
+ * mostly miss the cache (a function's sampled calls are far apart), and
+ * rdtsc does not wait for earlier loads: .Lpush reads the clock only
+ * after they are done and the stack's lines are in (docs/timing.md
+ * "Sampled equals timed"). */
     .globl gs_sample_enter
 gs_sample_enter:
     ENTER_SAVE
@@ -206,6 +210,8 @@ gs_sample_enter:
     mov -56(%rsp), %rdi
     mov GS_DESC_REC(%r13), %r12d
     add GS_DESC_BACK(%r13), %r13                    /* back: relative to the descriptor */
+    STACK_TOUCH                                     /* .Lpush's stack lines, cold here */
+    lfence                                          /* no clock read before the loads above are done */
     jmp .Lpush
 /* The record's page is not backed yet in this row: back it, or (tmpfs
  * full) count the call without timing it; it then stays >= 0 and every
