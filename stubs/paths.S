@@ -25,7 +25,7 @@
  * duration to the parent's children, and the call to the thread's path
  * table (a row's gs_path[max_paths], open addressing: the GS_PATH_PROBES
  * entries of the key's aligned group of sixteen are tried, then, when that
- * group is full, those of the next GROUPS_TRIED - 1 groups, so that groups
+ * group is full, those of the other groups of its block, so that groups
  * do not overflow long before the table is full, and a full table still
  * costs little per call: recursion overflows it). A call whose path
  * finds no room goes to the arc table under the key of the same call with
@@ -295,8 +295,9 @@ gs_path_exit:
  * group of sixteen are tried in Gray-code order (one xor per step, never
  * outside the page), unrolled; a lookup stops at the key or at the first
  * free entry. In a full group, the filter first tells a key that is in no
- * entry: such a call overflows without touching the table (most calls of
- * a large program, once its table is full). */
+ * entry: such a call overflows without touching the table when its block
+ * is full too (most calls of a large program, once its table is full),
+ * else it goes on to the block's other groups. */
     FULL_BIT
     bt %rcx, (%rax)
     jnc .Lpath_search                               /* room in the group */
