@@ -144,7 +144,9 @@
 #define GS_PATH_SHIFT 6
 #define GS_PATH_SIZE 64
 #define GS_PATH_PROBES 16     /* path table: the entries of the key's aligned group
-                                 of sixteen (paths.S PROBE16, unrolled), then overflow */
+                                 of sixteen (paths.S SEARCH_GROUP, unrolled), then
+                                 those of the other groups of its block of eight
+                                 (paths.S GROUPS_TRIED), then overflow */
 #define GS_ARC_PROBES 64      /* arc index: slots tried, in the key's page of slots */
 /* The arc index (stubs/paths.S), after the path filter and private to the
  * writer like it: GS_ARCIDX_SLOTS_PER_ARC u32 slots per arc-table entry,
@@ -158,7 +160,8 @@
  * the group is full, and GS_FILTER_BITS_PER_PATH bits per path, of which a
  * key sets bit (key >> GS_FILTER_KEY_SHIFT) & mask when it is added (bits
  * above every group index). A key whose bit is clear is in no entry, so
- * with its group full the call overflows without probing. */
+ * with its block of groups full (one byte of group bits) the call
+ * overflows without probing. */
 #define GS_FILTER_BITS_PER_PATH 32
 #define GS_FILTER_KEY_SHIFT 30
 /* The key of a call mixes the caller's path key, the return address and

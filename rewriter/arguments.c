@@ -17,7 +17,6 @@
 #define EXIT_USAGE 1
 #define DEFAULT_MAX_THREADS 127
 #define MAX_THREADS 4095
-#define DEFAULT_MAX_PATHS 16384
 #define MIN_PATHS 64          /* one page of struct gs_path */
 #define MAX_PATHS_TEXT "16777216"
 #define STR_(x) #x
@@ -25,6 +24,8 @@
 
 _Static_assert(GS_MAX_PATHS == 16777216, "--max-paths' message says " MAX_PATHS_TEXT);
 _Static_assert(GR_MIN_ARCS == 4096 && GR_MAX_ARCS == 65536, "--max-arcs' help says 4096 to 65536");
+_Static_assert(GR_MIN_DEFAULT_PATHS == 16384 && GR_MAX_DEFAULT_PATHS == 262144 && GR_PATHS_PER_TIMED == 4,
+               "--max-paths' help says 4 per timed function, from 16384 to 262144");
 
 static int parse_number(const char *s, unsigned long max, uint32_t *out)
 {
@@ -196,7 +197,8 @@ static const struct gr_opt gorewrite_opts[] = {
     { "max-paths", 0, "N", GR_OPT_CALL, .call = max_paths,
       .bad = "--max-paths takes a number from 0 to " MAX_PATHS_TEXT,
       .help = GR_OPT_HELP("--call-graph: distinct call paths each thread records",
-                          "(default " STR(DEFAULT_MAX_PATHS) ", rounded up to a power of two, at least",
+                          "(default: 4 per timed function, from 16384 to",
+                          "262144; rounded up to a power of two, at least",
                           STR(MIN_PATHS) "). Each thread's first timed call backs its tables",
                           "in the stats file: 68 bytes per path (its entry and",
                           "filter bits), and the arc table (--max-arcs; 64",
@@ -206,10 +208,11 @@ static const struct gr_opt gorewrite_opts[] = {
       .man =
           "With\n"
           ".BR \\-\\-call\\-graph :\n"
-          "the distinct call paths each thread records (default 16384, rounded up\n"
-          "to a power of two, at least 64). Each thread backs its path table and\n"
-          "its filter in the stats file at its first timed call: 68 bytes per path,\n"
-          "1.06 MiB per thread at the default; if that fails (tmpfs full), the\n"
+          "the distinct call paths each thread records (default 4 per timed\n"
+          "function, from 16384 to 262144; rounded up to a power of two, at least\n"
+          "64). Each thread backs its path table and its filter in the stats file\n"
+          "at its first timed call: 68 bytes per path, 1.06 MiB per thread for\n"
+          "16384 paths, 8.5 MiB for 131072; if that fails (tmpfs full), the\n"
           "thread's calls are counted but not timed. A call whose path does not fit\n"
           "keeps an exact arc (in the arc table,\n"
           ".BR \\-\\-max\\-arcs )\n"
@@ -424,7 +427,7 @@ enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arg
 {
     struct gr_opt_result r;
     *a = (struct gr_arguments){
-        .opt = { .max_rows = DEFAULT_MAX_THREADS + 1 }, .max_paths = DEFAULT_MAX_PATHS,
+        .opt = { .max_rows = DEFAULT_MAX_THREADS + 1 }, .max_paths = GR_PATHS_FROM_PROGRAM,
     };
     *status = EXIT_USAGE;
     if (gr_opt_parse_exact(&gr_gorewrite_options, argc, argv, a, a->paths, GR_ARGUMENTS_OPERANDS,

@@ -16,7 +16,9 @@ struct gr_options {
     int time_all;           /* time every call */
     uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
     uint32_t max_paths;     /* --call-graph: call paths per thread (rounded up to
-                               a power of two); 0: no paths, arcs or self time */
+                               a power of two); 0: no paths, arcs or self time;
+                               GR_PATHS_FROM_PROGRAM (gen/segments.h): sized
+                               from the program */
     uint32_t max_arcs;      /* --call-graph: arcs per thread (a power of two);
                                0: sized from the program */
     const char *layout_report;  /* --layout-report FILE, or NULL */

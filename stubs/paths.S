@@ -24,8 +24,10 @@
  * At exit, self = duration - children goes to gs_timing.self_total, the
  * duration to the parent's children, and the call to the thread's path
  * table (a row's gs_path[max_paths], open addressing: the GS_PATH_PROBES
- * entries of the key's aligned group of sixteen are tried, so that a full
- * table costs little per call: recursion overflows it). A call whose path
+ * entries of the key's aligned group of sixteen are tried, then, when that
+ * group is full, those of the other groups of its block, so that groups
+ * do not overflow long before the table is full, and a full table still
+ * costs little per call: recursion overflows it). A call whose path
  * finds no room goes to the arc table under the key of the same call with
  * parent 0 (counted in gs_drops.path_overflow), so caller -> callee arcs
  * stay exact. Arcs take the table's entries in order, found through the
@@ -54,6 +56,16 @@
     .error "FOLD_LEVELS must list 1 .. GS_PATH_FOLD_LEVELS"
     .endif
 
+/* The groups of sixteen paths a key may take: the GROUPS_TRIED groups of
+ * its aligned block, its own first, then the others while they are full
+ * (a key goes in the first with room, so a lookup that meets a free entry
+ * has passed every place the key could be). One group let paths overflow
+ * tables under half full (docs/timing.md). The block's full bits are one
+ * byte of the filter: a call whose key was never added and whose block is
+ * full overflows after one compare. */
+#define GROUPS_TRIED 8
+#define GROUP_BYTES (GS_PATH_PROBES * GS_PATH_SIZE)
+
     .text
 
 /* One step of the path lookup (gs_path_exit): the entry at rcx. */
@@ -73,13 +85,36 @@
     add gs_config+GS_CFG_FILTER_BIT0(%rip), %rcx
 .endm
 
-/* rcx = the group-full bit of key rdx's group of paths, counted from the
- * row's start. */
-.macro FULL_BIT
-    mov gs_config+GS_CFG_PATHS_MASK(%rip), %rcx
+/* rcx = key rdx's entry in the table (a byte offset), or with \further
+ * that entry's peer in the group -40(%rsp) (a multiple of GROUP_BYTES)
+ * xor its own, in the same block. */
+.macro TABLE_PLACE further
+    mov gs_config+GS_CFG_PATHS_MASK(%rip), %rcx    /* (entries - 1) * entry size */
     and %rdx, %rcx
+    .if \further
+    xor -40(%rsp), %rcx
+    and gs_config+GS_CFG_PATHS_MASK(%rip), %rcx    /* tables of fewer groups than a block */
+    .endif
+.endm
+
+/* rcx = the group-full bit of key rdx's group of paths (with \further:
+ * as TABLE_PLACE), counted from the row's start. */
+.macro FULL_BIT further=0
+    TABLE_PLACE \further
     shr $GS_PATH_SHIFT + 4, %rcx                    /* groups of GS_PATH_PROBES (16) */
     add gs_config+GS_CFG_FULL_BIT0(%rip), %rcx
+.endm
+
+/* The lookup of key rdx in the group at row offset rcx: its 16 entries in
+ * Gray-code order from rcx (one xor per step, never outside the group),
+ * unrolled; on to \hit or \new at the key or the first free entry, or
+ * on after the macro when the group is full. */
+.macro SEARCH_GROUP hit, new
+    TRY_ENTRY \hit, \new
+    .irp step, 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1
+    xor $\step * GS_PATH_SIZE, %rcx
+    TRY_ENTRY \hit, \new
+    .endr
 .endm
 
 /* Backs [rdi, rsi) (row offsets, whole pages) of the row at -96(%rsp) with
@@ -260,26 +295,27 @@ gs_path_exit:
  * group of sixteen are tried in Gray-code order (one xor per step, never
  * outside the page), unrolled; a lookup stops at the key or at the first
  * free entry. In a full group, the filter first tells a key that is in no
- * entry: such a call overflows without touching the table (most calls of
- * a large program, once its table is full). */
+ * entry: such a call overflows without touching the table when its block
+ * is full too (most calls of a large program, once its table is full),
+ * else it goes on to the block's other groups. */
     FULL_BIT
     bt %rcx, (%rax)
     jnc .Lpath_search                               /* room in the group */
     FILTER_BIT
     bt %rcx, (%rax)
-    jnc .Lpath_full                                 /* never added, no room: overflow */
+    jc .Lpath_search                                /* maybe added: look */
+    FULL_BIT
+    shr $3, %rcx                                    /* the block's full bits (FULL_BIT0 % 8 == 0) */
+    cmpb $0xff, (%rax,%rcx)
+    je .Lpath_full                                  /* never added, no room in the block: overflow */
+    jmp .Lpath_further
 .Lpath_search:
-    mov gs_config+GS_CFG_PATHS_MASK(%rip), %rcx    /* (entries - 1) * entry size */
-    and %rdx, %rcx
+    TABLE_PLACE 0
     add gs_config+GS_CFG_PATHS_OFF(%rip), %rcx     /* the key's entry in the row */
-    TRY_ENTRY .Lpath_hit, .Lpath_new
-    .irp step, 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1
-    xor $\step * GS_PATH_SIZE, %rcx
-    TRY_ENTRY .Lpath_hit, .Lpath_new
-    .endr
+    SEARCH_GROUP .Lpath_hit, .Lpath_new
     FULL_BIT                                        /* no room for the key: the group is full */
     bts %rcx, (%rax)
-    jmp .Lpath_full
+    jmp .Lpath_further
 .Lpath_hit:
 .Larc_hit:                      /* rax = row, rcx = offset, r12 = entry */
     incq GS_PATH_CALLS(%rax,%rcx)
@@ -331,6 +367,27 @@ gs_path_exit:
 .Lpexit_nospace:
     COUNT_DROP GS_DROP_NO_SPACE
     jmp .Lpexit_out
+/* The key's group is full: the other groups of its block in turn, as
+ * its own (a full one is skipped when the filter says the key was never
+ * added). rax = row, rdx = key, r12 = entry, -40(%rsp) = the group's
+ * index xor the key's own, times GROUP_BYTES. */
+.Lpath_further:
+    movq $GROUP_BYTES, -40(%rsp)
+.Lpath_group:
+    FULL_BIT 1
+    bt %rcx, (%rax)
+    jnc 1f                                          /* room in the group */
+    FILTER_BIT
+    bt %rcx, (%rax)
+    jnc 2f                                          /* never added: not in a full group */
+1:  TABLE_PLACE 1
+    add gs_config+GS_CFG_PATHS_OFF(%rip), %rcx     /* the key's place in this group */
+    SEARCH_GROUP .Lpath_hit, .Lpath_new
+    FULL_BIT 1
+    bts %rcx, (%rax)
+2:  addq $GROUP_BYTES, -40(%rsp)
+    cmpq $GROUPS_TRIED * GROUP_BYTES, -40(%rsp)
+    jb .Lpath_group
 /* No room for the path: the call goes to the arc table, keyed as the
  * same call with parent 0 would be. rax = row, r12 = entry. */
 .Lpath_full:

@@ -107,8 +107,8 @@ static int run(const struct folded_args *a, const struct gst_stats *st, struct g
     uint64_t in_no_path = cg.path_overflow_calls + cg.overflow_calls;
     if (rc == 0 && in_no_path > 0 && a->value != GST_FOLDED_CALLS)
         fprintf(stderr, "gostat: folded: %" PRIu64 " calls did not fit in the path tables "
-                "(at most %" PRIu64 " paths per thread): their time is in no line\n",
-                in_no_path, cg.max_paths);
+                "(at most %" PRIu64 " paths per thread, the fullest thread's held %" PRIu64
+                "): their time is in no line\n", in_no_path, cg.max_paths, cg.path_fill.fullest);
     gst_callgraph_free(&cg);
     return rc;
 }

@@ -306,6 +306,8 @@ int gst_callgraph_build(const struct gst_stats *st, const struct gst_cg_request 
     cg->present = true;
     cg->max_paths = st->hdr.max_paths;
     cg->max_arcs = st->hdr.max_arcs;
+    cg->path_fill = st->path_fill;
+    cg->arc_fill = st->arc_fill;
     cg->overflow_calls = st->drops.arc_overflow;
     cg->path_overflow_calls = st->drops.path_overflow;
     cg->funcs = st->funcs;

@@ -70,6 +70,7 @@ struct gst_callgraph {
                                        among overflow_calls, which it holds */
     uint64_t max_paths;             /* the per-thread bound chosen at rewrite time */
     uint64_t max_arcs;              /* the per-thread arc table (overflowed paths) */
+    struct gst_table_fill path_fill, arc_fill; /* how full those tables got */
     const struct gst_func *funcs;   /* the file's functions, selected's index */
     bool *selected;                 /* by funcs index: in the request's view;
                                        NULL: every function */

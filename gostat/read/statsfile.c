@@ -313,11 +313,12 @@ static void add_entry_to_callee(struct gst_func *f, uint64_t calls, uint64_t tot
     f->self_ticks = add_saturating(f->self_ticks, self);
 }
 
-static void add_path(struct gst_stats *st, const unsigned char *e, bool arc)
+/* Returns 1 for an entry in use, else 0. */
+static int add_path(struct gst_stats *st, const unsigned char *e, bool arc)
 {
     uint64_t key = __atomic_load_n((const uint64_t *)(const void *)e, __ATOMIC_ACQUIRE);
     if (key == 0)
-        return;
+        return 0;
     struct gst_func *callee = func_of_record(st, __atomic_load_n((const uint32_t *)(const void *)
                                                                   (e + offsetof(struct gs_path, rec)), __ATOMIC_RELAXED));
     uint64_t calls = load_u64(e + offsetof(struct gs_path, calls));
@@ -328,7 +329,7 @@ static void add_path(struct gst_stats *st, const unsigned char *e, bool arc)
     struct gst_path *v = gr_vec_grow(st->path_entries, &st->paths_cap, st->npaths + 1, sizeof *v);
     if (!v) {
         st->paths_oom = true;
-        return;
+        return 1;
     }
     st->path_entries = v;
     v[st->npaths++] = (struct gst_path){
@@ -341,20 +342,26 @@ static void add_path(struct gst_stats *st, const unsigned char *e, bool arc)
         .total_ticks = total,
         .self_ticks = self,
     };
+    return 1;
 }
 
 /* The entries of one table of a thread's row, on the pages its page map
- * says are backed. */
+ * says are backed; how full the table is goes to fill. */
 static void read_path_table(struct gst_stats *st, const unsigned char *row, uint64_t off,
-                            uint32_t entries, bool arc)
+                            uint32_t entries, bool arc, struct gst_table_fill *fill)
 {
     uint64_t end = off + (uint64_t)entries * sizeof(struct gs_path);
+    uint64_t used = 0;
     for (uint64_t p = off; p < end; p += GS_PAGE) {
         if (__atomic_load_n(row + GS_ROW_PAGEMAP + p / GS_PAGE, __ATOMIC_ACQUIRE) != 1)
             continue;
         for (uint64_t e = p; e < p + GS_PAGE; e += sizeof(struct gs_path))
-            add_path(st, row + e, arc);
+            used += (uint64_t)add_path(st, row + e, arc);
     }
+    if (used > fill->fullest)
+        fill->fullest = used;
+    fill->used += used;
+    fill->rows += used > 0;
 }
 
 static void add_timing(struct gst_func *f, const unsigned char *rec)
@@ -396,6 +403,7 @@ static void reset_sums(struct gst_stats *st)
     memset(&st->drops, 0, sizeof st->drops);
     st->npaths = 0;
     st->paths_oom = false;
+    st->path_fill = st->arc_fill = (struct gst_table_fill){0};
 }
 
 static void finish_sums(struct gst_stats *st)
@@ -465,8 +473,8 @@ static void sum_counters(struct gst_stats *st)
             if (r > 0)
                 sum_timing_row(st, row);
             if (r > 0 && st->paths) {
-                read_path_table(st, row, h->paths_off, h->max_paths, false);
-                read_path_table(st, row, h->arcs_off, h->max_arcs, true);
+                read_path_table(st, row, h->paths_off, h->max_paths, false, &st->path_fill);
+                read_path_table(st, row, h->arcs_off, h->max_arcs, true, &st->arc_fill);
             }
         }
     }

@@ -64,6 +64,20 @@ struct gst_path {
     uint64_t calls, total_ticks, self_ticks;
 };
 
+/* How full one kind of per-thread table (paths or arcs) is, over the rows
+ * at the last refresh. */
+struct gst_table_fill {
+    uint64_t fullest;          /* entries in use in the fullest row's table */
+    uint64_t used;             /* entries in use, all rows */
+    uint64_t rows;             /* rows with an entry in use */
+};
+
+/* used of max entries in percent (0 when max is 0). */
+static inline double gst_table_fill_percent(uint64_t used, uint64_t max)
+{
+    return max ? 100.0 * (double)used / (double)max : 0.0;
+}
+
 struct gst_stats {
     char path[PATH_MAX];
     struct gs_header hdr;      /* validated; exe and build_id NUL-terminated */
@@ -80,6 +94,7 @@ struct gst_stats {
     struct gst_path *path_entries; /* paths: at the last refresh, all rows */
     size_t npaths, paths_cap;
     bool paths_oom;            /* the last refresh ran out of memory for them */
+    struct gst_table_fill path_fill, arc_fill; /* paths: at the last refresh */
     struct gst_func **timing_funcs; /* paths: by timing record index */
     struct gst_clock clock;    /* ticks to ns, at the last refresh */
     bool live;                 /* at the last refresh */

@@ -151,8 +151,10 @@ static void put_call_paths(FILE *out, const struct gst_stats *st, const struct g
         return;
     }
     fprintf(out, ",\"call_paths\":{\"recorded\":true,\"max_paths\":%" PRIu64 ",\"max_arcs\":%" PRIu64
-            ",\"nodes\":%zu,\"arcs\":%zu,\"path_overflow_calls\":%" PRIu64 ",\"overflow_calls\":%" PRIu64 "}",
+            ",\"nodes\":%zu,\"arcs\":%zu,\"path_overflow_calls\":%" PRIu64 ",\"overflow_calls\":%" PRIu64,
             cg->max_paths, cg->max_arcs, cg->nnodes, cg->narcs, cg->path_overflow_calls, cg->overflow_calls);
+    fprintf(out, ",\"fullest_paths\":%" PRIu64 ",\"fullest_arcs\":%" PRIu64 ",\"threads_with_paths\":%" PRIu64 "}",
+            cg->path_fill.fullest, cg->arc_fill.fullest, cg->path_fill.rows);
 }
 
 static void put_goroutines(FILE *out, const struct gst_stats *st)

@@ -320,6 +320,9 @@ static void add_path_comments(struct builder *b)
     add_comment(b, "frames are timed functions; a caller that ran untimed between two "
                    "is a frame of its own");
     uint64_t in_no_path = b->cg->path_overflow_calls;
+    add_comment_f(b, "path tables: the fullest thread's held %" PRIu64 " of %" PRIu64 " paths, %" PRIu64
+                  " of %" PRIu64 " arcs", b->cg->path_fill.fullest, b->cg->max_paths, b->cg->arc_fill.fullest,
+                  b->cg->max_arcs);
     if (in_no_path > 0)
         add_comment_f(b, "%" PRIu64 " calls did not fit in the path tables (at most %" PRIu64
                       " paths per thread): one sample '" OVERFLOW_FRAME "' with their calls, "

@@ -198,7 +198,14 @@ static void print_column_names(FILE *out, const struct gst_stats *st, const stru
 static void print_path_overflow(FILE *out, const struct gst_stats *st)
 {
     const struct gst_drops *d = &st->drops;
-    if (!st->paths || (d->path_overflow == 0 && d->arc_overflow == 0))
+    if (!st->paths)
+        return;
+    fprintf(out, "call paths: fullest thread's tables %" PRIu64 " of %" PRIu32 " paths (%.1f%%), %" PRIu64
+            " of %" PRIu32 " arcs (%.1f%%); %" PRIu64 " threads with paths\n", st->path_fill.fullest,
+            st->hdr.max_paths, gst_table_fill_percent(st->path_fill.fullest, st->hdr.max_paths),
+            st->arc_fill.fullest, st->hdr.max_arcs, gst_table_fill_percent(st->arc_fill.fullest, st->hdr.max_arcs),
+            st->path_fill.rows);
+    if (d->path_overflow == 0 && d->arc_overflow == 0)
         return;
     if (d->arc_overflow == 0)
         fprintf(out, "call paths: %" PRIu64 " calls beyond the %" PRIu32 " paths per thread (their arcs"

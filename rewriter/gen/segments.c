@@ -16,6 +16,20 @@ static uint64_t rows_end(const struct gr_segment_plan *seg)
     return 2 * GR_PAGE + (uint64_t)seg->max_rows * seg->row_stride;
 }
 
+/* The path table holds the contexts one thread runs, which grow with the
+ * program: restic's busiest thread took 47,000-60,000 paths (19,645 timed
+ * functions), and the old fixed 16,384 left 80 % of its calls beyond them
+ * (docs/timing.md). Unless --max-paths sets it: GR_PATHS_PER_TIMED per
+ * timed function, a power of two from GR_MIN_DEFAULT_PATHS to
+ * GR_MAX_DEFAULT_PATHS. */
+static uint32_t default_max_paths(uint32_t ntimed)
+{
+    uint32_t n = GR_MIN_DEFAULT_PATHS;
+    while (n < GR_MAX_DEFAULT_PATHS && n < (uint64_t)ntimed * GR_PATHS_PER_TIMED)
+        n *= 2;
+    return n;
+}
+
 /* The arc table takes the calls whose path did not fit, one entry per
  * call site (return address) and callee. In a large program most calls
  * overflow the paths, so every arc it executes must fit here, or those
@@ -120,6 +134,8 @@ int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed
     seg->max_rows = max_rows;
     if (!timing || seg->sample != 1)
         seg->max_paths = 0;   /* call paths only when every call is timed */
+    else if (seg->max_paths == GR_PATHS_FROM_PROGRAM)
+        seg->max_paths = default_max_paths(ntimed);
     plan_row(seg);
     seg->rw_vaddr = gr_align_up(gr_elf_load_end(elf), GR_PAGE) + GR_PAGE;
     while (rows_end(seg) > MAX_REACH / 2 && seg->max_rows > 2)

@@ -33,7 +33,8 @@ struct gr_segment_plan {
     uint32_t sample;          /* 1: time every call; N > 1: about 1 in N;
                                  0: the default (stub_abi.h GS_TIME_FIRST) */
     uint32_t max_paths;       /* call paths per thread (a power of two);
-                                 0: none (only with sample 1) */
+                                 0: none (only with sample 1); on input
+                                 GR_PATHS_FROM_PROGRAM: sized from it */
     uint32_t max_arcs;        /* entries of the arc table (power of two; 0 on
                                  input: sized from the program) */
     uint64_t paths_off;       /* in a row: the path table, then the arc table */
@@ -49,6 +50,13 @@ struct gr_segment_plan {
     uint64_t phdr_area;       /* bytes reserved at rx_vaddr for program headers */
     uint64_t blob_addr;
 };
+
+/* Default path table sizes (segments.c: default_max_paths); max_paths on
+ * input GR_PATHS_FROM_PROGRAM asks for them. */
+#define GR_PATHS_FROM_PROGRAM UINT32_MAX
+#define GR_MIN_DEFAULT_PATHS 16384u
+#define GR_MAX_DEFAULT_PATHS 262144u
+#define GR_PATHS_PER_TIMED 4u
 
 /* Default arc table sizes (segments.c: default_max_arcs). */
 #define GR_MIN_ARCS 4096u

@@ -7,7 +7,7 @@
 #  - in every compile process's stats file, every call is in an arc (no arc
 #    overflow: the arc table is sized from the program's timed functions),
 #    while paths do overflow (the compiler has far more calling contexts
-#    than 16,384 per thread: counted, never wrong);
+#    than its default 65,536 per thread: counted, never wrong);
 #  - for every timed function of cmd/compile/..., its callers' calls add
 #    up to its timed calls exactly (the compiler's work is done when it
 #    exits; runtime functions are left out: exiting kills the runtime's
