@@ -58,6 +58,13 @@ static int by_cum(const void *pa, const void *pb)
     return c ? c : by_time(&a->f, &b->f);
 }
 
+/* As the table and JSON show it: for timed functions only (an untimed one
+ * has a cum as a caller frame, but no time of its own). */
+static uint64_t cum_of(const struct gst_callgraph *cg, const struct gst_func *f)
+{
+    return cg && cg->present && f->timed ? gst_callgraph_cum_ns(cg, f) : 0;
+}
+
 static int sort_by_cum(struct gst_view *view, const struct gst_callgraph *cg, const char *path,
                        struct gr_error *err)
 {
@@ -65,8 +72,7 @@ static int sort_by_cum(struct gst_view *view, const struct gst_callgraph *cg, co
     if (!v)
         return gr_fail(err, "%s: out of memory for %zu functions", path, view->count);
     for (size_t i = 0; i < view->count; i++)
-        v[i] = (struct cum_item){ cg && cg->present ? gst_callgraph_cum_ns(cg, view->funcs[i]) : 0,
-                                  view->funcs[i] };
+        v[i] = (struct cum_item){ cum_of(cg, view->funcs[i]), view->funcs[i] };
     qsort(v, view->count, sizeof *v, by_cum);
     for (size_t i = 0; i < view->count; i++)
         view->funcs[i] = v[i].f;
