@@ -226,11 +226,10 @@ static void print_path_overflow(FILE *out, const struct gst_stats *st)
         return;
     if (d->arc_overflow == 0)
         fprintf(out, "call paths: %" PRIu64 " calls beyond the %" PRIu32 " paths per thread (their arcs"
-                " are exact; in no CUM)\n", d->path_overflow, st->hdr.max_paths);
+                " are exact)\n", d->path_overflow, st->hdr.max_paths);
     else
         fprintf(out, "call paths: %" PRIu64 " calls beyond the %" PRIu32 " paths per thread, %" PRIu64
-                " of them beyond the %" PRIu32 " arcs per thread too (in no arc: gorewrite --max-arcs;"
-                " in no CUM)\n",
+                " of them beyond the %" PRIu32 " arcs per thread too (in no arc: gorewrite --max-arcs)\n",
                 d->path_overflow, st->hdr.max_paths, d->arc_overflow, st->hdr.max_arcs);
 }
 
