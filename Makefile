@@ -133,17 +133,19 @@ $(UNIT)/test_statsfile_check: $(BUILD)/gostat/read/statsfile_check.o $(ERROR_OBJ
 $(UNIT)/test_hist: $(BUILD)/gostat/model/hist.o
 $(UNIT)/test_times: $(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o
 $(UNIT)/test_clock: $(BUILD)/gostat/read/clock.o
-$(UNIT)/test_view: $(BUILD)/gostat/model/view.o $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
+$(UNIT)/test_view: $(BUILD)/gostat/model/view.o $(BUILD)/gostat/model/cgsums.o $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
+$(UNIT)/test_view: UNIT_LIBS := -lm
 $(UNIT)/test_vec: $(BUILD)/common/vec.o
-$(UNIT)/test_callgraph: $(BUILD)/gostat/model/callgraph.o $(BUILD)/gostat/read/syms.o \
+$(UNIT)/test_callgraph: $(BUILD)/gostat/model/callgraph.o $(BUILD)/gostat/model/cgsums.o $(BUILD)/gostat/read/syms.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
-$(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/callgraph.o \
+$(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/callgraph.o $(BUILD)/gostat/model/cgsums.o \
 	$(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o $(BUILD)/gostat/render/folded.o \
 	$(BUILD)/gostat/render/arcs.o $(BUILD)/gostat/render/callgrind.o $(BUILD)/gostat/render/intern.o \
 	$(BUILD)/gostat/render/utf8.o $(BUILD)/gostat/render/duration.o $(BUILD)/gostat/render/term.o \
 	$(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/statsfile_check.o \
 	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/gostat/read/syms.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
+$(UNIT)/test_callgraph: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.o \
 	$(BUILD)/common/opttable_man.o

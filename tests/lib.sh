@@ -420,7 +420,7 @@ sys.path.insert(0, sys.argv[1])
 from png_stats import decode, colour_extents
 w, h, rows = decode(sys.argv[2])
 if (w, h) != (1200, 800):
-    sys.exit(print(f'screenshot is {w}x{h}, not 1200x800'))
+    sys.exit(f'screenshot is {w}x{h}, not 1200x800')
 tol = 0.01 * w
 $(cat)" "$ROOT/scripts" "$1"
 }

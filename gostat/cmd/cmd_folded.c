@@ -104,11 +104,13 @@ static int run(const struct folded_args *a, const struct gst_stats *st, struct g
     if (gst_callgraph_build(st, &(struct gst_cg_request){ .required = true }, &cg, err) < 0)
         return -1;
     int rc = write_folded(a, &cg, err);
-    uint64_t in_no_path = cg.path_overflow_calls + cg.overflow_calls;
+    uint64_t in_no_path = cg.path_overflow_calls;   /* holds overflow_calls */
     if (rc == 0 && in_no_path > 0 && a->value != GST_FOLDED_CALLS)
         fprintf(stderr, "gostat: folded: %" PRIu64 " calls did not fit in the path tables "
                 "(at most %" PRIu64 " paths per thread, the fullest thread's held %" PRIu64
-                "): their time is in no line\n", in_no_path, cg.max_paths, cg.path_fill.fullest);
+                "): %s\n", in_no_path, cg.max_paths, cg.path_fill.fullest,
+                a->value == GST_FOLDED_SELF ? "their self time is the '(path overflow)' line"
+                                            : "their time is in no line");
     gst_callgraph_free(&cg);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include "common/regex_compile.h"
 #include "common/error.h"
 #include "gostat/cmd/exitcode.h"
+#include "gostat/model/callgraph.h"
 #include "gostat/render/json.h"
 #include "gostat/render/listing.h"
 #include "gostat/cmd/options.h"
@@ -34,15 +35,22 @@ static int print_once(const struct gst_options *o, struct gst_view_options vo,
                       const struct gst_stats *st, struct gr_error *err)
 {
     struct gst_view view;
+    struct gst_callgraph cg = { 0 };
     if (o->json)
         vo.nonzero = false;
-    if (gst_view_build(st, &vo, &view, err) < 0)
+    if ((!o->json || vo.sort == GST_SORT_CUM) && gst_callgraph_build(st, NULL, &cg, err) < 0)
         return -1;
+    vo.cg = &cg;
+    if (gst_view_build(st, &vo, &view, err) < 0) {
+        gst_callgraph_free(&cg);
+        return -1;
+    }
     if (o->json)
         gst_json_print(stdout, st, &view);
     else
-        gst_table_print(stdout, st, &view, NULL);
+        gst_table_print(stdout, st, &view, NULL, &cg);
     gst_view_free(&view);
+    gst_callgraph_free(&cg);
     return 0;
 }
 

@@ -12,7 +12,7 @@
 
 static const struct gr_opt_choice sorts[] = {
     { "calls", GST_SORT_CALLS }, { "name", GST_SORT_NAME }, { "time", GST_SORT_TIME },
-    { "self", GST_SORT_SELF }, { NULL, 0 },
+    { "self", GST_SORT_SELF }, { "cum", GST_SORT_CUM }, { NULL, 0 },
 };
 
 static const struct gr_opt table_opts[] = {
@@ -23,15 +23,19 @@ static const struct gr_opt table_opts[] = {
           "Only the first\n"
           ".I N\n"
           "functions.\n" },
-    { "sort", 0, "calls|name|time|self", GR_OPT_CHOICE, GR_OPT_AT(struct gst_options, sort),
-      .choices = sorts, .bad = "--sort takes 'calls', 'name', 'time' or 'self', not '%s'",
+    { "sort", 0, "calls|name|time|self|cum", GR_OPT_CHOICE, GR_OPT_AT(struct gst_options, sort),
+      .choices = sorts, .bad = "--sort takes 'calls', 'name', 'time', 'self' or 'cum', not '%s'",
       .help = GR_OPT_HELP("", "most calls first (default), by name, most total",
-                          "time first (files built for timing), or most self",
-                          "time first (time outside timed callees; recorded",
-                          "only with gorewrite --call-graph, \"-\" otherwise)"),
+                          "time first (files built for timing), most self",
+                          "time first (time outside timed callees), or most cum",
+                          "time first (inclusive time counted once per call",
+                          "stack, as pprof's cum); self and cum are recorded",
+                          "only with gorewrite --call-graph, \"-\" otherwise"),
       .man =
-          "Most calls first (default), by name, most total time first, or most self\n"
-          "time first.\n" },
+          "Most calls first (default), by name, most total time first, most self\n"
+          "time first, or most cum time first (inclusive time counted once per call\n"
+          "stack however deep a function recurses in it, as pprof's cum; files built\n"
+          "with gorewrite --call-graph).\n" },
     { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct gst_options, filter),
       .help = GR_OPT_HELP("only functions whose name matches (POSIX extended regex)"),
       .man =
@@ -65,7 +69,8 @@ static const struct gr_opt table_opts[] = {
           "untimed_reason, timed_calls (calls actually timed), time_estimated (true\n"
           "when not every call was timed: total_ns is then mean x calls), total_ns,\n"
           "mean_ns, p50_ns, p90_ns, p99_ns, min_ns, max_ns, and with call paths\n"
-          "self_ns and callers: name, entry (null when the return address is in no\n"
+          "self_ns, cum_ns (inclusive time counted once per call stack, as pprof's cum)\n"
+          "and callers: name, entry (null when the return address is in no\n"
           "function), calls and total_ns per calling function). Every function is listed, also those never called.\n" },
     { "callers", 0, "FUNC", GR_OPT_STRING, GR_OPT_AT(struct gst_options, callers),
       .help = GR_OPT_HELP("who called FUNC (a REGEX, as --filter): per caller its",

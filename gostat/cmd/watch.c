@@ -5,6 +5,7 @@
 #include "gostat/cmd/watch.h"
 
 #include "gostat/cmd/stop_signals.h"
+#include "gostat/model/callgraph.h"
 #include "gostat/render/table.h"
 
 #include <poll.h>
@@ -60,15 +61,23 @@ static int show(FILE *out, const struct gst_stats *st, const struct gst_view_opt
                 const struct gst_rates *rates, bool first, struct gr_error *err)
 {
     struct gst_view view;
-    if (gst_view_build(st, vo, &view, err) < 0)
+    struct gst_callgraph cg;
+    struct gst_view_options with_cg = *vo;
+    if (gst_callgraph_build(st, NULL, &cg, err) < 0)
         return -1;
+    with_cg.cg = &cg;
+    if (gst_view_build(st, &with_cg, &view, err) < 0) {
+        gst_callgraph_free(&cg);
+        return -1;
+    }
     if (isatty(fileno(out)))
         fputs(CLEAR_SCREEN, out);
     else if (!first)
         fputc('\n', out); /* tables in a log stay apart */
-    gst_table_print(out, st, &view, rates);
+    gst_table_print(out, st, &view, rates, &cg);
     fflush(out);
     gst_view_free(&view);
+    gst_callgraph_free(&cg);
     return 0;
 }
 

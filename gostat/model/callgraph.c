@@ -319,6 +319,8 @@ int gst_callgraph_build(const struct gst_stats *st, const struct gst_cg_request 
         rc = build_nodes(&b);
     if (rc == 0)
         rc = build_arcs(&b);
+    if (rc == 0)
+        rc = gst_callgraph_sum_functions(cg, st, err);
     free(b.m);
     if (rc < 0)
         gst_callgraph_free(cg);
@@ -330,6 +332,9 @@ void gst_callgraph_free(struct gst_callgraph *cg)
     free(cg->nodes);
     free(cg->arcs);
     free(cg->selected);
+    free(cg->self_ns);
+    free(cg->unplaced_ns);
+    free(cg->cum_ns);
     memset(cg, 0, sizeof *cg);
 }
 

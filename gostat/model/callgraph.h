@@ -74,6 +74,21 @@ struct gst_callgraph {
     const struct gst_func *funcs;   /* the file's functions, selected's index */
     bool *selected;                 /* by funcs index: in the request's view;
                                        NULL: every function */
+    /* Per function, by funcs index (gst_callgraph_sum_functions), in the
+     * whole nanoseconds every output writes (gst_cg_whole_ns of each
+     * node's self time), so that their totals are one sum: */
+    size_t nfuncs;
+    uint64_t *self_ns;              /* its nodes' self times plus unplaced_ns */
+    uint64_t *unplaced_ns;          /* self time of its calls in no node (their
+                                       paths did not fit): known per function,
+                                       in no path */
+    uint64_t *cum_ns;               /* pprof's cum, recursion-safe inclusive
+                                       time: the self time of every node whose
+                                       path holds the function (as a node or a
+                                       caller frame), once per path however
+                                       often it recurs there; unplaced calls
+                                       are in no path, so in no cum */
+    uint64_t unplaced_total_ns;     /* unplaced_ns summed over all functions */
 };
 
 /* What an output asks of the call graph. */
@@ -92,6 +107,22 @@ int gst_callgraph_build(const struct gst_stats *st, const struct gst_cg_request 
                         struct gst_callgraph *cg, struct gr_error *err);
 
 void gst_callgraph_free(struct gst_callgraph *cg);
+
+/* A time as every output writes it: whole ns, rounded; 0 for what is not
+ * above 0; saturating. */
+uint64_t gst_cg_whole_ns(double ns);
+
+/* Fills cg's per-function sums (self_ns, unplaced_ns, cum_ns) from its
+ * nodes and st's functions (their self times hold every call's, placed or
+ * not). gst_callgraph_build calls it; a graph built by hand can too.
+ * Returns 0, or -1 with err. */
+int gst_callgraph_sum_functions(struct gst_callgraph *cg, const struct gst_stats *st,
+                                struct gr_error *err);
+
+/* f's entries in those sums (0 for a function of no graph). */
+uint64_t gst_callgraph_self_ns(const struct gst_callgraph *cg, const struct gst_func *f);
+uint64_t gst_callgraph_unplaced_ns(const struct gst_callgraph *cg, const struct gst_func *f);
+uint64_t gst_callgraph_cum_ns(const struct gst_callgraph *cg, const struct gst_func *f);
 
 /* Whether f is among the functions the request selected. */
 bool gst_callgraph_selected(const struct gst_callgraph *cg, const struct gst_func *f);

@@ -1,6 +1,8 @@
 /* view.c: filtering, sorting and truncating the function list. */
 #include "gostat/model/view.h"
 
+#include "gostat/model/callgraph.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +45,41 @@ static int by_self(const void *pa, const void *pb)
     return c ? c : by_time(pa, pb);
 }
 
+/* One function and its cum time: cum is no field of gst_func. */
+struct cum_item {
+    uint64_t cum;
+    const struct gst_func *f;
+};
+
+static int by_cum(const void *pa, const void *pb)
+{
+    const struct cum_item *a = pa, *b = pb;
+    int c = larger_first(a->cum, b->cum);
+    return c ? c : by_time(&a->f, &b->f);
+}
+
+/* As the table and JSON show it: for timed functions only (an untimed one
+ * has a cum as a caller frame, but no time of its own). */
+static uint64_t cum_of(const struct gst_callgraph *cg, const struct gst_func *f)
+{
+    return cg && cg->present && f->timed ? gst_callgraph_cum_ns(cg, f) : 0;
+}
+
+static int sort_by_cum(struct gst_view *view, const struct gst_callgraph *cg, const char *path,
+                       struct gr_error *err)
+{
+    struct cum_item *v = calloc(view->count ? view->count : 1, sizeof *v);
+    if (!v)
+        return gr_fail(err, "%s: out of memory for %zu functions", path, view->count);
+    for (size_t i = 0; i < view->count; i++)
+        v[i] = (struct cum_item){ cum_of(cg, view->funcs[i]), view->funcs[i] };
+    qsort(v, view->count, sizeof *v, by_cum);
+    for (size_t i = 0; i < view->count; i++)
+        view->funcs[i] = v[i].f;
+    free(v);
+    return 0;
+}
+
 static int (*comparator(enum gst_sort sort))(const void *, const void *)
 {
     switch (sort) {
@@ -72,7 +109,14 @@ int gst_view_build(const struct gst_stats *st, const struct gst_view_options *o,
     for (uint32_t i = 0; i < n; i++)
         if (is_selected(&st->funcs[i], o))
             view->funcs[view->count++] = &st->funcs[i];
-    qsort(view->funcs, view->count, sizeof *view->funcs, comparator(o->sort));
+    if (o->sort == GST_SORT_CUM) {
+        if (sort_by_cum(view, o->cg, st->path, err) < 0) {
+            gst_view_free(view);
+            return -1;
+        }
+    } else {
+        qsort(view->funcs, view->count, sizeof *view->funcs, comparator(o->sort));
+    }
     if (o->top && view->count > o->top)
         view->count = o->top;
     return 0;

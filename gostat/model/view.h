@@ -17,13 +17,19 @@ enum gst_sort {
     GST_SORT_TIME,             /* total time descending, then calls, then name */
     GST_SORT_SELF,             /* self time descending (--call-graph files), then
                                   as GST_SORT_TIME */
+    GST_SORT_CUM,              /* cum time descending (the options' call
+                                  graph's cum_ns), then as GST_SORT_TIME */
 };
+
+struct gst_callgraph;
 
 struct gst_view_options {
     enum gst_sort sort;
     const regex_t *filter;     /* on the function name; NULL: all */
     bool nonzero;              /* drop functions with zero calls */
     size_t top;                /* keep the first top; 0: all */
+    const struct gst_callgraph *cg; /* GST_SORT_CUM: the file's call graph;
+                                  NULL or not present: every cum is 0 */
 };
 
 struct gst_view {

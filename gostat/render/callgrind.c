@@ -57,7 +57,7 @@ static struct costs costs_of(const struct writer *w, const struct gst_func *f)
     struct gst_times t = gst_times_of(w->st, f);
     struct costs c = { f->calls, 0 };
     if (w->cg)
-        c.time_ns = t.self_known ? ns_of(t.self_ns) : 0;
+        c.time_ns = gst_callgraph_self_ns(w->cg, f);  /* the sum pprof and folded write */
     else
         c.time_ns = t.known ? ns_of(t.total_ns) : 0;
     return c;
@@ -72,7 +72,9 @@ static void put_header(const struct writer *w, const char *exe, struct costs tot
                                                     : "process exited");
     if (w->cg)
         fprintf(out, "desc: Note: TimeNs is self time, inclusive through calls; a call's "
-                     "Calls count the callee's calls through it, not its callees'\n");
+                     "Calls count the callee's calls through it, not its callees'. Self times "
+                     "hold every timed call, also those beyond the call paths: the total equals "
+                     "gostat pprof's and gostat folded's\n");
     else
         fprintf(out, "desc: Note: TimeNs is inclusive of callees (shown as self cost; no call "
                      "graph without --call-graph); 0 where a function has no time\n");

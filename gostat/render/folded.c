@@ -7,7 +7,6 @@
 #include "gostat/render/utf8.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,15 +22,12 @@ char *gst_folded_frame_name(const char *name)
     return s;
 }
 
-/* The node's value in whole units; 0 for what is not above 0 (a self time
- * below 0 is clock noise between a call and its callees). */
+/* The node's value in whole units, times as every output rounds them. */
 static uint64_t value_of(const struct gst_cg_node *n, enum gst_folded_value v)
 {
-    double x = v == GST_FOLDED_CALLS ? (double)n->calls
-               : v == GST_FOLDED_TIME ? n->total_ns : n->self_ns;
-    if (!(x >= 0.5))
-        return 0;
-    return x >= 0x1p64 ? UINT64_MAX : (uint64_t)nearbyint(x);
+    if (v == GST_FOLDED_CALLS)
+        return n->calls;
+    return gst_cg_whole_ns(v == GST_FOLDED_TIME ? n->total_ns : n->self_ns);
 }
 
 static int put_path(FILE *out, const struct gst_cg_path *p, uint64_t value, struct gr_error *err)
@@ -58,8 +54,9 @@ int gst_folded_write(FILE *out, const struct gst_callgraph *cg, enum gst_folded_
             rc = gst_cg_path_of(cg, i, &p, err) < 0 ? -1 : put_path(out, &p, value, err);
     }
     gst_cg_path_free(&p);
-    uint64_t in_no_path = cg->path_overflow_calls;
-    if (rc == 0 && v == GST_FOLDED_CALLS && in_no_path > 0)
+    uint64_t in_no_path = v == GST_FOLDED_CALLS ? cg->path_overflow_calls
+                          : v == GST_FOLDED_SELF ? cg->unplaced_total_ns : 0;
+    if (rc == 0 && in_no_path > 0)
         fprintf(out, OVERFLOW_FRAME " %" PRIu64 "\n", in_no_path);
     return rc;
 }

@@ -26,8 +26,10 @@ char *gst_folded_frame_name(const char *name);
 
 /* Writes one line per node of cg whose value, rounded, is above 0, in node
  * order; with GST_FOLDED_CALLS and calls in no path (cg's
- * path_overflow_calls, which hold overflow_calls), a last line
- * "(path overflow) N".
+ * path_overflow_calls, which hold overflow_calls), or GST_FOLDED_SELF and
+ * self time of calls in no path (cg's unplaced_total_ns), a last line
+ * "(path overflow) N": the self lines add up to callgrind's and pprof's
+ * total time.
  * Returns 0, or -1 with err. */
 int gst_folded_write(FILE *out, const struct gst_callgraph *cg, enum gst_folded_value v,
                      struct gr_error *err);

@@ -54,7 +54,8 @@ static void put_ns(FILE *out, const char *key, bool known, double ns)
         fprintf(out, ",\"%s\":null", key);
 }
 
-static void put_timing(FILE *out, const struct gst_stats *st, const struct gst_func *f)
+static void put_timing(FILE *out, const struct gst_stats *st, const struct gst_callgraph *cg,
+                       const struct gst_func *f)
 {
     struct gst_times t = gst_times_of(st, f);
 
@@ -78,6 +79,8 @@ static void put_timing(FILE *out, const struct gst_stats *st, const struct gst_f
     put_ns(out, "max_ns", t.any, t.max_ns);
     if (t.self_known)
         put_ns(out, "self_ns", true, t.self_ns);
+    if (t.self_known && cg->present)
+        fprintf(out, ",\"cum_ns\":%" PRIu64, gst_callgraph_cum_ns(cg, f));
 }
 
 /* Its callers (files with call paths, timed functions): exact calls and
@@ -110,7 +113,7 @@ static void put_function(FILE *out, const struct gst_stats *st, const struct gst
     fprintf(out, ",\"entry\":\"0x%" PRIx64 "\",\"calls\":%" PRIu64 ",\"file\":", f->entry, f->calls);
     gst_json_put_string(out, f->file);
     fprintf(out, ",\"line\":%" PRIu32 ",\"inlined\":%s", f->line, f->inlined ? "true" : "false");
-    put_timing(out, st, f);
+    put_timing(out, st, cg, f);
     put_callers(out, cg, f);
     fputc('}', out);
 }

@@ -247,7 +247,17 @@ static void add_path_sample(struct builder *b, size_t i, struct gst_cg_path *p)
     for (size_t k = p->count; k-- > 0;)
         push_loc(b, s, frame_id(b, p->frames[k].name, p->frames[k].entry, p->frames[k].func));
     s->values[VALUE_CALLS] = count_i64(n->calls);
-    s->values[VALUE_TIME] = clamp_i64(n->self_ns);
+    s->values[VALUE_TIME] = count_i64(gst_cg_whole_ns(n->self_ns));   /* as callgrind and folded */
+}
+
+/* The self time of the selected functions' calls in no path. */
+static uint64_t unplaced_ns(const struct builder *b)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < b->view->count; i++)
+        if (gst_callgraph_selected(b->cg, b->view->funcs[i]))
+            sum += gst_callgraph_unplaced_ns(b->cg, b->view->funcs[i]);
+    return sum;
 }
 
 /* Paths (with --filter, those whose last function was selected), then
@@ -262,12 +272,13 @@ static void add_path_samples(struct builder *b)
     for (size_t i = 0; i < b->view->count && !b->failed; i++)
         if (!b->view->funcs[i]->timed)
             add_flat_sample(b, b->view->funcs[i]);
-    uint64_t in_no_path = b->cg->path_overflow_calls;
-    if (in_no_path > 0 && !b->failed) {
+    uint64_t in_no_path = b->cg->path_overflow_calls, unplaced = unplaced_ns(b);
+    if ((in_no_path > 0 || unplaced > 0) && !b->failed) {
         struct sample *s = new_sample(b);
         if (s) {
             push_loc(b, s, frame_id(b, OVERFLOW_FRAME, 0, NULL));
             s->values[VALUE_CALLS] = count_i64(in_no_path);
+            s->values[VALUE_TIME] = count_i64(unplaced);
         }
     }
     gst_cg_path_free(&p);
@@ -325,8 +336,10 @@ static void add_path_comments(struct builder *b)
                   b->cg->max_arcs);
     if (in_no_path > 0)
         add_comment_f(b, "%" PRIu64 " calls did not fit in the path tables (at most %" PRIu64
-                      " paths per thread): one sample '" OVERFLOW_FRAME "' with their calls, "
-                      "time 0", in_no_path, b->cg->max_paths);
+                      " paths per thread): one sample '" OVERFLOW_FRAME "' with their calls "
+                      "and self time (%" PRIu64 " ns), in no other function's flat or cum; "
+                      "the total time equals gostat callgrind's and gostat folded's",
+                      in_no_path, b->cg->max_paths, unplaced_ns(b));
 }
 
 static void add_comments(struct builder *b)

@@ -1,5 +1,6 @@
-/* table.c: text output. Columns: FUNCTION, CALLS, [TOTAL, SELF, MEAN, P50,
- * P90, P99, MAX for a file built for timing,] [CALLS/S,] FILE:LINE, then
+/* table.c: text output. Columns: FUNCTION, CALLS, [TOTAL, SELF, [CUM with
+ * a call graph,] MEAN, P50, P90, P99, MAX for a file built for timing,]
+ * [CALLS/S,] FILE:LINE, then
  * " *" for functions also inlined elsewhere, explained below the table,
  * because their count misses the inlined copies. Below the table, a
  * timing file's lost durations (drops) if any. */
@@ -21,23 +22,40 @@
 #define ESTIMATE_NOTE "~ estimated TOTAL (mean x calls): not every call was timed; mean and " \
                       "percentiles weigh each timed call by the calls it stands for"
 
-enum { T_TOTAL, T_SELF, T_MEAN, T_P50, T_P90, T_P99, T_MAX, NTIMES };
-static const char *const time_names[NTIMES] = { "TOTAL", "SELF", "MEAN", "P50", "P90", "P99", "MAX" };
+#define CUM_NOTE "CUM: inclusive time counted once per call stack (pprof's cum), of the calls " \
+                 "whose paths were recorded; TOTAL counts a recursive call's time again at each level"
+
+enum { T_TOTAL, T_SELF, T_CUM, T_MEAN, T_P50, T_P90, T_P99, T_MAX, NTIMES };
+static const char *const time_names[NTIMES] = { "TOTAL", "SELF", "CUM", "MEAN", "P50", "P90", "P99", "MAX" };
 
 struct widths {
     size_t name, calls, rate;
     size_t times[NTIMES];
 };
 
-/* The timing cells of f: "-" where unknown. SELF is known only in files
- * that record call paths (--call-graph). */
-static void format_times(char cells[NTIMES][CELL], const struct gst_stats *st, const struct gst_func *f)
+/* Whether the table has a CUM column: a file with call paths. */
+static bool has_cum(const struct gst_callgraph *cg)
+{
+    return cg && cg->present;
+}
+
+static bool shown(int c, const struct gst_callgraph *cg)
+{
+    return c != T_CUM || has_cum(cg);
+}
+
+/* The timing cells of f: "-" where unknown. SELF and CUM are known only in
+ * files that record call paths (--call-graph). */
+static void format_times(char cells[NTIMES][CELL], const struct gst_stats *st, const struct gst_func *f,
+                         const struct gst_callgraph *cg)
 {
     struct gst_times t = gst_times_of(st, f);
-    double v[NTIMES] = { t.total_ns, t.self_ns, t.mean_ns, t.p50_ns, t.p90_ns, t.p99_ns, t.max_ns };
+    double cum = has_cum(cg) ? (double)gst_callgraph_cum_ns(cg, f) : 0;
+    double v[NTIMES] = { t.total_ns, t.self_ns, cum, t.mean_ns, t.p50_ns, t.p90_ns, t.p99_ns, t.max_ns };
 
     for (int c = 0; c < NTIMES; c++) {
-        if (t.known && (c == T_TOTAL || (c == T_SELF ? t.self_known : t.any)))
+        bool known = c == T_TOTAL || (c == T_SELF || c == T_CUM ? t.self_known : t.any);
+        if (t.known && known)
             gst_format_duration(cells[c], CELL, v[c]);
         else
             snprintf(cells[c], CELL, "-");
@@ -57,10 +75,11 @@ static void widen(size_t *w, const char *s)
         *w = gst_text_width(s);
 }
 
-static void measure_times(struct widths *w, const struct gst_stats *st, const struct gst_func *f)
+static void measure_times(struct widths *w, const struct gst_stats *st, const struct gst_func *f,
+                          const struct gst_callgraph *cg)
 {
     char cells[NTIMES][CELL];
-    format_times(cells, st, f);
+    format_times(cells, st, f, cg);
     for (int c = 0; c < NTIMES; c++)
         widen(&w->times[c], cells[c]);
 }
@@ -83,7 +102,7 @@ static void format_rate(char *buf, size_t size, const struct gst_stats *st,
 }
 
 static struct widths measure(const struct gst_stats *st, const struct gst_view *v,
-                             const struct gst_rates *rates)
+                             const struct gst_rates *rates, const struct gst_callgraph *cg)
 {
     struct widths w = { .name = gst_text_width("FUNCTION"), .calls = gst_text_width("CALLS"),
                         .rate = gst_text_width("CALLS/S") };
@@ -94,7 +113,7 @@ static struct widths measure(const struct gst_stats *st, const struct gst_view *
     for (size_t i = 0; i < v->count; i++) {
         const struct gst_func *f = v->funcs[i];
         if (st->timing)
-            measure_times(&w, st, f);
+            measure_times(&w, st, f, cg);
         size_t n = gst_text_width(f->name);
         if (n > w.name)
             w.name = n;
@@ -122,18 +141,21 @@ static void print_location(FILE *out, const struct gst_func *f)
 }
 
 static void print_times(FILE *out, const struct gst_stats *st, const struct gst_func *f,
-                        const struct widths *w)
+                        const struct widths *w, const struct gst_callgraph *cg)
 {
     char cells[NTIMES][CELL];
-    format_times(cells, st, f);
+    format_times(cells, st, f, cg);
     for (int c = 0; c < NTIMES; c++) {
+        if (!shown(c, cg))
+            continue;
         fputs("  ", out);
         gst_put_cell(out, cells[c], w->times[c], true);
     }
 }
 
 static void print_row(FILE *out, const struct gst_stats *st, const struct gst_func *f,
-                      const struct widths *w, const struct gst_rates *rates)
+                      const struct widths *w, const struct gst_rates *rates,
+                      const struct gst_callgraph *cg)
 {
     char buf[CELL];
 
@@ -142,7 +164,7 @@ static void print_row(FILE *out, const struct gst_stats *st, const struct gst_fu
     format_calls(buf, sizeof buf, f);
     gst_put_cell(out, buf, w->calls, true);
     if (st->timing)
-        print_times(out, st, f, w);
+        print_times(out, st, f, w, cg);
     if (rates) {
         fputs("  ", out);
         format_rate(buf, sizeof buf, st, f, rates);
@@ -176,12 +198,14 @@ static void print_summary(FILE *out, const struct gst_stats *st, const struct gs
 }
 
 static void print_column_names(FILE *out, const struct gst_stats *st, const struct widths *w,
-                               const struct gst_rates *rates)
+                               const struct gst_rates *rates, const struct gst_callgraph *cg)
 {
     gst_put_cell(out, "FUNCTION", w->name, false);
     fputs("  ", out);
     gst_put_cell(out, "CALLS", w->calls, true);
     for (int c = 0; st->timing && c < NTIMES; c++) {
+        if (!shown(c, cg))
+            continue;
         fputs("  ", out);
         gst_put_cell(out, time_names[c], w->times[c], true);
     }
@@ -234,15 +258,15 @@ static void print_drops(FILE *out, const struct gst_stats *st)
 }
 
 void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_view *view,
-                     const struct gst_rates *rates)
+                     const struct gst_rates *rates, const struct gst_callgraph *cg)
 {
-    struct widths w = measure(st, view, rates);
+    struct widths w = measure(st, view, rates, cg);
     bool any_inlined = false, any_estimated = false;
 
     print_summary(out, st, view);
-    print_column_names(out, st, &w, rates);
+    print_column_names(out, st, &w, rates, cg);
     for (size_t i = 0; i < view->count; i++) {
-        print_row(out, st, view->funcs[i], &w, rates);
+        print_row(out, st, view->funcs[i], &w, rates, cg);
         any_inlined |= view->funcs[i]->inlined;
         any_estimated |= st->timing && gst_time_estimated(st, view->funcs[i]);
     }
@@ -252,6 +276,8 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
         fputs(INLINED_NOTE "\n", out);
     if (any_estimated)
         fputs(ESTIMATE_NOTE "\n", out);
+    if (st->timing && has_cum(cg) && view->count > 0)
+        fputs(CUM_NOTE "\n", out);
     print_drops(out, st);
     print_path_overflow(out, st);
 }

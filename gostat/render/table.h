@@ -4,6 +4,7 @@
 #define GOSTAT_TABLE_H
 
 #include "gostat/read/statsfile.h"
+#include "gostat/model/callgraph.h"
 #include "gostat/model/view.h"
 
 #include <stdbool.h>
@@ -18,8 +19,9 @@ struct gst_rates {
 };
 
 /* Prints the header line and one row per function in view. rates NULL: no
- * CALLS/S column. */
+ * CALLS/S column. cg: st's call graph, for the CUM column (NULL or not
+ * present: no CUM column). */
 void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_view *view,
-                     const struct gst_rates *rates);
+                     const struct gst_rates *rates, const struct gst_callgraph *cg);
 
 #endif

@@ -142,7 +142,7 @@ lines = [l.rsplit(" ", 1) for l in open(sys.argv[1])]
 through = [int(v) for p, v in lines if ";main.run" in p]
 total = next(f["total_ns"] for f in json.load(open(sys.argv[2]))["functions"] if f["name"] == "main.run")
 if abs(sum(through) - total) > len(through):
-    sys.exit(print(f"sum {sum(through)} over {len(through)} lines, total_ns {total}"))
+    sys.exit(f"sum {sum(through)} over {len(through)} lines, total_ns {total}")
 PY
 
 ########## speedscope in headless Chromium, on the calls through main.run
@@ -163,7 +163,7 @@ for row in rows:
                                               zip(sorted(b - a for a, b in s), want)):
         children += 1
 if full == 0 or children == 0:
-    sys.exit(print(f"rows across the width: {full}, rows with alpha, beta, gamma: {children}"))
+    sys.exit(f"rows across the width: {full}, rows with alpha, beta, gamma: {children}")
 PY
 else
     fail "speedscope_shot.sh run.folded: $(cat "$dir/shot.err")"
@@ -195,7 +195,7 @@ for f in json.load(open(sys.argv[2]))["functions"]:
     elif abs(flat - f["self_ns"]) > 20 or abs(cum - f["total_ns"]) > 20:
         bad.append(f"{f['name']}: flat {flat} cum {cum}, self_ns {f['self_ns']} total_ns {f['total_ns']}")
 if bad:
-    sys.exit(print("; ".join(bad)))
+    sys.exit("; ".join(bad))
 PY
 pprof_go -peek '^main\.busy$' -sample_index=calls "$dir/prog.pb.gz" >"$dir/peek" 2>&1 \
     || fail "pprof -peek: $(tail -3 "$dir/peek")"
@@ -289,7 +289,7 @@ want = {f["name"]: f["self_ns"] for f in json.load(open(sys.argv[2]))["functions
 bad = [f"{n}: {self_s.get(n)} s, self_ns {v}" for n, v in sorted(want.items())
        if n not in self_s or abs(self_s[n] * 1e9 - v) > 0.01 * v + 100]
 if len(want) < 6 or bad:
-    sys.exit(print(f"{len(want)} main.* functions with self_ns; " + "; ".join(bad)))
+    sys.exit(f"{len(want)} main.* functions with self_ns; " + "; ".join(bad))
 PY
 
 ########## usage errors (exit 1) and a FUNC that matches nothing (2)

@@ -54,7 +54,7 @@ for row in rows:
         found["busy"] = True
 missing = [k for k, v in found.items() if not v]
 if missing:
-    sys.exit(print("no pixel row shows: " + ", ".join(missing)))
+    sys.exit("no pixel row shows: " + ", ".join(missing))
 PY
 else
     fail "speedscope_shot.sh paths.folded: $(cat "$dir/shot.err")"

@@ -6,7 +6,9 @@
  * line), the --callers/--callees listings (render/arcs.c: counts, totals,
  * shares, the calls in no path) and the Callgrind call lines
  * (render/callgrind.c: self cost, calls= with inclusive time, a block for a
- * caller that is not written otherwise). */
+ * caller that is not written otherwise), and the per-function sums every
+ * output shares (model/cgsums.c: cum once per path however deep the
+ * recursion, self with the time in no path, totals that agree). */
 #include "gostat/render/arcs.h"
 #include "gostat/render/callgrind.h"
 #include "gostat/model/cgpath.h"
@@ -104,6 +106,14 @@ static struct gst_callgraph graph(void)
         .present = true, .nodes = nodes, .nnodes = 7, .arcs = arcs, .narcs = 7,
         .path_overflow_calls = 2, .overflow_calls = 1, .max_paths = 64,
     };
+}
+
+/* The per-function sums of a graph built here (its nodes are static). */
+static void free_sums(struct gst_callgraph *cg)
+{
+    free(cg->self_ns);
+    free(cg->unplaced_ns);
+    free(cg->cum_ns);
 }
 
 /* What fn wrote, as one malloc'ed string. */
@@ -222,6 +232,7 @@ static void callgrind_calls(void)
     const struct gst_func *all[NF] = { &funcs[0], &funcs[1], &funcs[2], &funcs[3], &funcs[4] };
     struct gst_view v = { all, NF };
     char *text;
+    CHECK_INT(gst_callgraph_sum_functions(&cg, &st, &err), 0);
     CAPTURE(text, gst_callgrind_write(out, &st, &v, &cg, &err));
     /* main.main: 1 call, self 0; its three calls, inclusive times */
     CHECK(strstr(text, "fn=(1) main.main\n10 1 0\n"
@@ -240,7 +251,73 @@ static void callgrind_calls(void)
     if (unit_failures())
         fprintf(stderr, "%s", text);
     free(text);
+    free_sums(&cg);
+}
+
+/* A recursive main.alpha: its outer call (self 100) and, collapsed into one
+ * node, its 4 inner ones (self 50, total counting each level again), which
+ * call busy; a truncated busy whose caller, alpha, is a frame; beta, whose
+ * 2.4 ns round to 2; 40 ns of alpha's self time in calls beyond the paths. */
+static struct gst_callgraph recursive_graph(struct gst_stats *st)
+{
+    static const uint64_t self[NF] = { 10, 190, 2, 14, 0 };
+    for (int i = 0; i < NF; i++)
+        funcs[i].self_ticks = self[i];
+    nodes[0] = node(GST_CG_ROOT, F_MAIN, RUNTIME_MAIN, "runtime.main", 1, 1000, 10);
+    nodes[1] = node(0, F_ALPHA, 0x1000, "main.main", 1, 900, 100);
+    nodes[2] = node(1, F_ALPHA, 0x1100, "main.alpha", 4, 2000, 50);
+    nodes[3] = node(2, F_BUSY, 0x1100, "main.alpha", 2, 5, 5);
+    nodes[4] = node(GST_CG_ROOT, F_BUSY, 0x1100, "main.alpha", 1, 9, 9);
+    nodes[5] = node(GST_CG_ROOT, F_BETA, HELPER, "main.helper", 1, 3, 2.4);
+    struct gst_callgraph cg = { .present = true, .nodes = nodes, .nnodes = 6, .path_overflow_calls = 3 };
+    struct gr_error err;
+    CHECK_INT(gst_callgraph_sum_functions(&cg, st, &err), 0);
+    return cg;
+}
+
+/* cum counts a node's self time once for each function of its path, a
+ * recursive function once however many of its frames the path holds;
+ * self time is its nodes' (each rounded) plus what no path holds. */
+static void cum_and_self(void)
+{
+    struct gst_stats st = stats();
+    struct gst_callgraph cg = recursive_graph(&st);
+    static const uint64_t cum[NF] = { 10 + 100 + 50 + 5, 100 + 50 + 5 + 9, 2, 5 + 9, 0 };
+    static const uint64_t self[NF] = { 10, 100 + 50 + 40, 2, 5 + 9, 0 };
+    for (int i = 0; i < NF; i++) {
+        CHECK_U64(gst_callgraph_cum_ns(&cg, &funcs[i]), cum[i]);
+        CHECK_U64(gst_callgraph_self_ns(&cg, &funcs[i]), self[i]);
+        CHECK_U64(gst_callgraph_unplaced_ns(&cg, &funcs[i]), i == F_ALPHA ? 40 : 0);
+    }
+    CHECK_U64(cg.unplaced_total_ns, 40);
+    free_sums(&cg);
+}
+
+/* folded --value self adds up to the self times callgrind writes: the
+ * unplaced self time is a line of its own. */
+static void totals_agree(void)
+{
+    struct gst_stats st = stats();
+    struct gst_callgraph cg = recursive_graph(&st);
+    struct gr_error err;
+    const struct gst_func *all[NF] = { &funcs[0], &funcs[1], &funcs[2], &funcs[3], &funcs[4] };
+    struct gst_view v = { all, NF };
+    char *folded, *callgrind;
+    CAPTURE(folded, gst_folded_write(out, &cg, GST_FOLDED_SELF, &err));
+    CHECK_STR(folded, "runtime.main;main.main 10\n"
+                      "runtime.main;main.main;main.alpha 100\n"
+                      "runtime.main;main.main;main.alpha;main.alpha 50\n"
+                      "runtime.main;main.main;main.alpha;main.alpha;main.busy 5\n"
+                      "main.alpha;main.busy 9\n"
+                      "main.helper;main.beta 2\n"
+                      "(path overflow) 40\n");
+    CAPTURE(callgrind, gst_callgrind_write(out, &st, &v, &cg, &err));
+    CHECK(strstr(callgrind, "\ntotals: 11 216\n") != NULL);   /* self: 10+100+50+5+9+2+40 */
+    free(folded);
+    free(callgrind);
+    free_sums(&cg);
 }
 
 UNIT_CASES("cg_outputs", UNIT_CASE(path_frames), UNIT_CASE(folded_values), UNIT_CASE(callers_listing),
-           UNIT_CASE(callees_listing), UNIT_CASE(callgrind_calls));
+           UNIT_CASE(callees_listing), UNIT_CASE(callgrind_calls), UNIT_CASE(cum_and_self),
+           UNIT_CASE(totals_agree));
