@@ -132,7 +132,7 @@ static void put_clock(FILE *out, const struct gst_stats *st)
         gst_json_put_string(out, st->clock.source);
     else
         fputs("null", out);
-    if (st->clock.known) {
+    if (st->timing && st->clock.known && st->hdr.probe_ticks) {  /* compensated */
         const struct gs_header *h = &st->hdr;
         double ns = st->clock.ns_per_tick;
         fprintf(out, ",\"probe_cost_ns\":{\"timed\":%.2f,\"timed_inside\":%.2f,\"untimed\":%.3f}",
