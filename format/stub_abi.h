@@ -90,7 +90,8 @@
 #define GS_TIM_SELF (GS_TIM_SAMPLES + 8)
 
 /* A goroutine's timing stack: a header, then 24-byte entries
- * {u32 depth; u32 timing record offset; u64 tsc; u64 weight}, where depth
+ * {u32 depth; u32 timing record offset; u64 start; u64 weight} (start: on
+ * the goroutine's compensated clock, GS_SLOT_COMP below), where depth
  * is g.stack.hi - rsp at the call (the same at entry and return, wherever
  * the stack has moved) and weight the calls the sample stands for. Each
  * stack is an 8 MiB piece (aligned to its size) of one range the start-up

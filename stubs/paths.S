@@ -5,7 +5,8 @@
  *
  * Each goroutine's timing stack holds 40-byte entries (stub_abi.h,
  * GS_PENT_*): besides depth, record and start, the ticks of the timed
- * calls made inside that returned (children), the call's path key and its
+ * calls made inside that returned (children: their compensated durations,
+ * so that self leaves out every probe too), the call's path key and its
  * base. The key is computed at entry from the caller's key (the entry
  * below; the sentinel's is 0), the return address and the callee's record:
  *     key = bswap((parent ^ ret ^ callee) * K1) | 1 << 63
