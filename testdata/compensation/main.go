@@ -14,11 +14,6 @@ import (
 	"time"
 )
 
-var never = len(os.Args) > 5
-
-//go:noinline
-func rare() { println("compensation: unreachable") }
-
 // leaf: a few ns of arithmetic; the never-taken call gives it a stack
 // check, so it is instrumented as an ordinary function and timed.
 //
@@ -55,3 +50,9 @@ func main() {
 	fmt.Println("result", x)
 	fmt.Fprintln(os.Stderr, "parent_ns", took.Nanoseconds())
 }
+
+// never is false: the branch to rare only gives leaf its stack check.
+var never = len(os.Args) > 5
+
+//go:noinline
+func rare() { println("compensation: unreachable") }
