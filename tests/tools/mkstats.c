@@ -26,7 +26,7 @@
  * page map byte (e.g. 2: backing failed, so readers must skip the page).
  * --drops fills a row's struct gs_drops. --sample-every sets the header's
  * sample_every (sampled timing: about 1 call in N timed). --probe
- * TIMED,INSIDE,UNTIMED_Q8 sets the calibration (probe_ticks,
+ * TIMED:INSIDE:UNTIMED_Q8 sets the calibration (probe_ticks,
  * probe_inner_ticks, probe_untimed_q8). */
 #include "format/gostat_format.h"
 
