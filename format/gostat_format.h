@@ -136,7 +136,13 @@ struct gs_header {
     uint64_t arcs_off;             /* in a row: page aligned, after the paths */
     uint32_t max_paths;            /* entries of the path table, a power of two */
     uint32_t max_arcs;             /* entries of the arc table, a power of two */
-    uint8_t reserved[336];         /* zero; room for later fields */
+    /* overhead compensation (GS_HDR_TIMING; zero: durations uncompensated):
+       what a probe cost at start-up, subtracted from every duration it ran in */
+    uint32_t probe_ticks;          /* a timed call's probe, as its callers see it */
+    uint32_t probe_inner_ticks;    /* the part of it inside the call's own interval */
+    uint32_t probe_untimed_q8;     /* an untimed counted call's, in 1/256 ticks */
+    uint32_t reserved32b;
+    uint8_t reserved[320];         /* zero; room for later fields */
 };
 
 #define GS_CALIBRATE_NS 200000u

@@ -56,6 +56,9 @@
 #define GS_PRIV_SLOTS_BASE 8
 #define GS_PRIV_SLOTS_NEXT 16
 #define GS_PRIV_SLOTS_MAX 24
+#define GS_PRIV_PROBE 32        /* the probe's cost, measured at start-up: */
+#define GS_PRIV_INNER 40        /* gs_private.probe_* (docs/timing.md, "Compensation") */
+#define GS_PRIV_UNTIMED 48
 
 /* struct gs_live (gostat_format.h) */
 #define GS_LIVE_ROWS_CLAIMED 0
@@ -87,7 +90,8 @@
 #define GS_TIM_SELF (GS_TIM_SAMPLES + 8)
 
 /* A goroutine's timing stack: a header, then 24-byte entries
- * {u32 depth; u32 timing record offset; u64 tsc; u64 weight}, where depth
+ * {u32 depth; u32 timing record offset; u64 start; u64 weight} (start: on
+ * the goroutine's compensated clock, GS_SLOT_COMP below), where depth
  * is g.stack.hi - rsp at the call (the same at entry and return, wherever
  * the stack has moved) and weight the calls the sample stands for. Each
  * stack is an 8 MiB piece (aligned to its size) of one range the start-up
@@ -100,6 +104,16 @@
 #define GS_SLOT_SHIFT 23
 #define GS_SLOT_SIZE (1 << GS_SLOT_SHIFT)
 #define GS_SLOT_TOP 0          /* u32: offset of the end of the entries in use */
+/* Overhead compensation (docs/timing.md): the probes' cost so far on this
+ * goroutine (u64 ticks), and the start-up calibration copied in when the
+ * stack is claimed (gs_private.probe_*). An entry's start is kept on the
+ * compensated clock, TSC - GS_SLOT_COMP, so that a duration leaves out
+ * every probe run inside it. */
+#define GS_SLOT_COMP 8
+#define GS_SLOT_PROBE 16       /* a timed call's probe, as its callers see it */
+#define GS_SLOT_INNER 24       /* the part of it inside the call's own interval */
+#define GS_SLOT_UNTIMED 32     /* an untimed (counted) call's, in 1/256 ticks */
+#define GS_UNTIMED_SHIFT 8
 #define GS_SLOT_ENTRIES 512    /* the first entry; a sentinel entry of depth 0 just before */
 #define GS_SLOT_LAST (GS_SLOT_SIZE - GS_ENT_SIZE) /* top above this: full */
 #define GS_ENT_DEPTH 0
@@ -254,7 +268,10 @@ struct gs_private {
     uint64_t slots_base;    /* run-time address of timing stack 0 (8 MiB aligned) */
     uint64_t slots_next;    /* timing stacks handed out (lock xadd) */
     uint64_t slots_max;     /* 0 when timing is off at run time */
-    uint64_t reserved[508];
+    uint64_t probe;         /* ticks a timed call's probe adds to its callers */
+    uint64_t probe_inner;   /* ticks of it inside the call's own interval */
+    uint64_t probe_untimed; /* an untimed counted call's, in 1/256 ticks */
+    uint64_t reserved[505];
 };
 
 /* Each offset macro above is its struct field's offset. */
@@ -292,6 +309,9 @@ GS_OFFSET_IS(struct gs_drops, unmatched, GS_DROP_UNMATCHED);
 GS_OFFSET_IS(struct gs_private, slots_base, GS_PRIV_SLOTS_BASE);
 GS_OFFSET_IS(struct gs_private, slots_next, GS_PRIV_SLOTS_NEXT);
 GS_OFFSET_IS(struct gs_private, slots_max, GS_PRIV_SLOTS_MAX);
+GS_OFFSET_IS(struct gs_private, probe, GS_PRIV_PROBE);
+GS_OFFSET_IS(struct gs_private, probe_inner, GS_PRIV_INNER);
+GS_OFFSET_IS(struct gs_private, probe_untimed, GS_PRIV_UNTIMED);
 /* struct gs_live */
 GS_OFFSET_IS(struct gs_live, rows_claimed, GS_LIVE_ROWS_CLAIMED);
 GS_OFFSET_IS(struct gs_live, rows_backed, GS_LIVE_ROWS_BACKED);
@@ -320,6 +340,8 @@ _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
 _Static_assert(GS_PATH_PROBES == 16, "paths.S: groups of 16 (FULL_BIT, the Gray-code steps)");
 _Static_assert(GS_FILTER_KEY_SHIFT >= GS_PATH_SHIFT + 24 && (1ull << 24) == GS_MAX_PATHS,
                "path filter: key bits above every group index");
+_Static_assert(GS_SLOT_UNTIMED + 8 <= GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE,
+               "the stack's header lies below the entries a recursion search reads");
 _Static_assert(GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE >= GS_SLOT_TOP + 4,
                "call paths: the entries a recursion search reads lie in the stack");
 _Static_assert(GS_PSLOT_DEPTH_MAX > 200000, "call paths: 200,000 open timed calls per goroutine");

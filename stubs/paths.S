@@ -5,7 +5,8 @@
  *
  * Each goroutine's timing stack holds 40-byte entries (stub_abi.h,
  * GS_PENT_*): besides depth, record and start, the ticks of the timed
- * calls made inside that returned (children), the call's path key and its
+ * calls made inside that returned (children: their compensated durations,
+ * so that self leaves out every probe too), the call's path key and its
  * base. The key is computed at entry from the caller's key (the entry
  * below; the sentinel's is 0), the return address and the callee's record:
  *     key = bswap((parent ^ ret ^ callee) * K1) | 1 << 63
@@ -220,6 +221,8 @@ gs_path_enter:
     ENTER_SEARCH GS_PENT_SIZE, GS_PSLOT_LAST, .Lpenter
     addl $GS_PENT_SIZE, GS_SLOT_TOP(%rax)
     lea (%rax,%r13), %r13                           /* the new entry */
+    mov GS_SLOT_COMP(%rax), %rax
+    mov %rax, GS_PENT_TSC(%r13)                     /* the probes' cost so far, for now */
     SET_INNERMOST %rax                              /* the innermost open timed call */
     mov %edx, GS_PENT_DEPTH(%r13)
     mov %r12d, GS_PENT_REC(%r13)
@@ -229,8 +232,10 @@ gs_path_enter:
  * timing.md, "Why the stubs are as they are"). The call's duration
  * includes those few instructions. */
     rdtsc
-    mov %eax, GS_PENT_TSC(%r13)
-    mov %edx, GS_PENT_TSC+4(%r13)
+    shl $32, %rdx
+    or %rax, %rdx
+    sub GS_PENT_TSC(%r13), %rdx
+    mov %rdx, GS_PENT_TSC(%r13)                     /* the start on the compensated clock */
     .irp level, FOLD_LEVELS
     cmp GS_PENT_REC-\level*GS_PENT_SIZE(%r13), %r12d
     je .Lpenter_fold\level                         /* the callee is this ancestor's */

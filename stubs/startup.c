@@ -6,6 +6,7 @@
  * RW segment, and one line goes to stderr unless GOSTAT_QUIET=1. */
 #include "format/gostat_format.h"
 #include "format/stub_abi.h"
+#include "stubs/probe_cost.h"
 #include "stubs/sys.h"
 
 #include <stddef.h>
@@ -303,6 +304,8 @@ static void start_timing(const struct startup_env *env, struct gs_private *priv,
     if (!priv->slots_max)
         report(env, "gostat: no address space for timing stacks (RLIMIT_AS?); timing is off, "
                     "counting only\n");
+    else
+        gs_measure_probe_cost(priv, hdr);
     read_boot_id(hdr->boot_id);
     finish_calibration(hdr);
 }

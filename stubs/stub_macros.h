@@ -156,6 +156,12 @@
     add GS_PRIV_SLOTS_BASE(%rax), %rdx              /* the stack */
     movl $GS_SLOT_ENTRIES, GS_SLOT_TOP(%rdx)
     movl $0, GS_SLOT_ENTRIES-\size+GS_ENT_DEPTH(%rdx)
+    mov GS_PRIV_PROBE(%rax), %r13                   /* the calibration (r13 is free here) */
+    mov %r13, GS_SLOT_PROBE(%rdx)
+    mov GS_PRIV_INNER(%rax), %r13
+    mov %r13, GS_SLOT_INNER(%rdx)
+    mov GS_PRIV_UNTIMED(%rax), %r13
+    mov %r13, GS_SLOT_UNTIMED(%rdx)
     \sentinel
     shr $GS_SLOT_SHIFT, %rdx
     shl $32, %rdx
@@ -172,9 +178,11 @@
 /* The exit half's start: saves rax and rcx at -8 and -16(%rsp), reads the
  * TSC first (so the bookkeeping is not part of the duration), then pops
  * this return's entry: its own, at this depth and for record r12d. Out:
- * rcx = the popped entry (still intact), r13 = the duration (0 when the
- * TSC is behind on this core), the marker in g.racectx set to the new
- * innermost entry. Defines \prefix_pop; goes to \prefix_stale or _missing
+ * rcx = the popped entry (still intact), r13 = the duration on the
+ * compensated clock less the probe's own share inside it (0 when that is
+ * below 0, or the TSC is behind on this core), the probe's cost added to
+ * the goroutine's sum, the marker in g.racectx set to the new innermost
+ * entry. Defines \prefix_pop; goes to \prefix_stale or _missing
  * (EXIT_DROPS). */
 .macro EXIT_POP size, prefix
     mov %rax, -8(%rsp)
@@ -196,9 +204,13 @@
     sub $\size, %ecx
     mov %ecx, GS_SLOT_TOP(%rax)
     add %rax, %rcx                                  /* our entry */
+    sub GS_SLOT_COMP(%rax), %r13                    /* now, on the compensated clock */
+    sub GS_SLOT_INNER(%rax), %r13
+    mov GS_SLOT_PROBE(%rax), %rdx
+    add %rdx, GS_SLOT_COMP(%rax)                    /* this probe, for the callers */
     mov GS_ENT_DEPTH-\size(%rcx), %edx
     SET_INNERMOST %rax                              /* the new innermost */
-    sub GS_ENT_TSC(%rcx), %r13                      /* duration */
+    sub GS_ENT_TSC(%rcx), %r13                      /* duration, compensated */
     jns 1f
     xor %r13d, %r13d                                /* TSC behind on this core */
 1:

@@ -9,6 +9,7 @@
 #define GS_SYS_write 1
 #define GS_SYS_close 3
 #define GS_SYS_mmap 9
+#define GS_SYS_munmap 11
 #define GS_SYS_pwrite64 18
 #define GS_SYS_getpid 39
 #define GS_SYS_ftruncate 77

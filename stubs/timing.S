@@ -83,7 +83,8 @@ gs_claim_row:
 /* gs_time_enter: records the start of a call. in: r12d = the function's
  * timing record offset in a row (its identity here), r13 = where to
  * continue; RSP as at the function's entry. The TSC is read last, so the
- * bookkeeping is not part of the duration. The call stands for itself
+ * bookkeeping is not part of the duration; the start is kept on the
+ * goroutine's compensated clock (stub_abi.h GS_SLOT_COMP). The call stands for itself
  * (weight 1); gs_sample_enter joins at .Lpush with its own weight. */
     .globl gs_time_enter
 gs_time_enter:
@@ -98,10 +99,17 @@ gs_time_enter:
     mov -24(%rsp), %r12
     mov %r12, GS_ENT_W(%r13)
     addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
-    SET_INNERMOST %r12                              /* the innermost open timed call */
+    dec %r12                                        /* the untimed calls it stands for, */
+    imul GS_SLOT_UNTIMED(%rax), %r12                /* which ran before it: their probes */
+    shr $GS_UNTIMED_SHIFT, %r12                     /* are in the callers' durations */
+    add GS_SLOT_COMP(%rax), %r12
+    mov %r12, GS_SLOT_COMP(%rax)                    /* the probes' cost so far */
+    SET_INNERMOST %rax                              /* the innermost open timed call */
     rdtsc
-    mov %eax, GS_ENT_TSC(%r13)
-    mov %edx, GS_ENT_TSC+4(%r13)
+    shl $32, %rdx
+    or %rax, %rdx
+    sub %r12, %rdx                                  /* the start on the compensated clock */
+    mov %rdx, GS_ENT_TSC(%r13)
 .Lenter_out:
     ENTER_LEAVE
     ENTER_DROPS GS_ENT_SIZE, .Lenter

@@ -59,6 +59,8 @@ static const struct gr_opt table_opts[] = {
           "One JSON object instead: pid, exe, live, build_id, go_version,\n"
           "start_time_ns, total_calls, timing, timing_mode (count-only, time-all,\n"
           "default or sample), sample_every (0 in the default mode), tsc_hz, clock_source,\n"
+          "probe_cost_ns (the start-up calibration that every duration is compensated\n"
+          "by: timed, timed_inside, untimed; null when uncompensated),\n"
           "drops, goroutines (created, exited, live; null when unknown), call_paths\n"
           "(recorded: true with max_paths, max_arcs, nodes, arcs,\n"
           "path_overflow_calls, overflow_calls, fullest_paths and fullest_arcs\n"

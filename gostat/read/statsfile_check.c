@@ -146,6 +146,9 @@ static int check_timing_geometry(const struct gs_header *h, const char *path, st
         return gr_fail(err, "%s: corrupt: the %" PRIu64 "-byte page map at row offset %u overlaps"
                         " the counters at %" PRIu64, path, h->row_stride / GS_PAGE, GS_ROW_PAGEMAP,
                         h->counts_off);
+    if (h->probe_inner_ticks > h->probe_ticks)
+        return gr_fail(err, "%s: corrupt: a probe's cost inside its call, %" PRIu32 " ticks, is above"
+                        " its whole cost, %" PRIu32, path, h->probe_inner_ticks, h->probe_ticks);
     if (h->ntimed == 0)
         return 0;
     uint64_t counts_end = h->counts_off + (uint64_t)h->nfuncs * h->counter_size;

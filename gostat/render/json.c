@@ -135,6 +135,14 @@ static void put_clock(FILE *out, const struct gst_stats *st)
         gst_json_put_string(out, st->clock.source);
     else
         fputs("null", out);
+    if (st->timing && st->clock.known && st->hdr.probe_ticks) {  /* compensated */
+        const struct gs_header *h = &st->hdr;
+        double ns = st->clock.ns_per_tick;
+        fprintf(out, ",\"probe_cost_ns\":{\"timed\":%.2f,\"timed_inside\":%.2f,\"untimed\":%.3f}",
+                h->probe_ticks * ns, h->probe_inner_ticks * ns, h->probe_untimed_q8 * ns / 256);
+    } else {
+        fputs(",\"probe_cost_ns\":null", out);
+    }
     fprintf(out, ",\"drops\":{\"unwound\":%" PRIu64 ",\"too_deep\":%" PRIu64 ",\"no_slot\":%" PRIu64
             ",\"unmatched\":%" PRIu64 ",\"no_space\":%" PRIu64 "}",
             d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space);

@@ -98,6 +98,23 @@ for i, ok in enumerate(checks):
         sys.exit(1)
 PY
 
+# The start-up calibration of a probe's cost (overhead compensation): in
+# the table's header and the JSON, in ns at the file's 2 GHz; a file
+# without one (above) is uncompensated: no mention, probe_cost_ns null.
+"$MKSTATS" "$dir/comp" --pid 4194305 --timing --tsc 1000:0:2001000:1000000 --probe 50:10:128 \
+    --func main.work:0x10:10:/src/w.go:3 || fail "mkstats --probe"
+run_ok "compensated table" "$dir/comp"
+expect "compensated header" "pid 4194305  exited  exe /usr/bin/fake  calls 10  functions 1  tsc 2.000 GHz \
+(start-up calibration)  probe 25.0 ns (5.0 inside, untimed 0.25) compensated" "$(sed -n 1p <<<"$out")"
+"$GOSTAT" --json "$dir/comp" >"$dir/comp.json" 2>"$dir/err" || fail "compensated json: exit $?"
+python3 - "$dir/comp.json" "$dir/out" <<'PY' || fail "probe_cost_ns"
+import json, sys
+got = [json.load(open(p))["probe_cost_ns"] for p in sys.argv[1:]]
+if got != [{"timed": 25.0, "timed_inside": 5.0, "untimed": 0.25}, None]:
+    print("  probe_cost_ns %s, want the calibration, then null" % got)
+    sys.exit(1)
+PY
+
 # No usable calibration (tsc1 == tsc0): timing columns show "-", JSON null.
 "$MKSTATS" "$dir/nocal" --pid 4194305 --rows 2 --spread --timing --tsc 5:0:5:0 \
     --func a.f:0x10:4 --time 0:1:400:100:100:3=4

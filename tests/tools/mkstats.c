@@ -25,7 +25,9 @@
  * marks its page backed in the row's page map; --pagemap then overrides a
  * page map byte (e.g. 2: backing failed, so readers must skip the page).
  * --drops fills a row's struct gs_drops. --sample-every sets the header's
- * sample_every (sampled timing: about 1 call in N timed). */
+ * sample_every (sampled timing: about 1 call in N timed). --probe
+ * TIMED:INSIDE:UNTIMED_Q8 sets the calibration (probe_ticks,
+ * probe_inner_ticks, probe_untimed_q8). */
 #include "format/gostat_format.h"
 
 #include <fcntl.h>
@@ -77,6 +79,7 @@ struct spec {
     uint64_t tsc[4];           /* tsc0, mono0_ns, tsc1, mono1_ns */
     const char *boot_id;
     uint32_t sample_every;
+    uint64_t probe[3];         /* probe_ticks, probe_inner_ticks, probe_untimed_q8 */
     uint32_t ntimed;
     struct func_spec funcs[MAX_FUNCS];
     uint32_t nfuncs;
@@ -219,6 +222,8 @@ static void parse_args(int argc, char **argv, struct spec *s)
             s->boot_id = next_arg(argc, argv, &i);
         else if (strcmp(a, "--sample-every") == 0)
             s->sample_every = (uint32_t)parse_u64(next_arg(argc, argv, &i), a);
+        else if (strcmp(a, "--probe") == 0)
+            parse_numbers(next_arg(argc, argv, &i), s->probe, 3, a);
         else if (strcmp(a, "--untimed") == 0 && s->nuntimed < MAX_EDITS)
             s->untimed[s->nuntimed++] = next_arg(argc, argv, &i);
         else if ((strcmp(a, "--time") == 0 || strcmp(a, "--drops") == 0 || strcmp(a, "--pagemap") == 0)
@@ -301,6 +306,9 @@ static void fill_timing_header(struct gs_header *h, const struct spec *s, const 
     h->mono1_ns = s->tsc[3];
     snprintf(h->boot_id, sizeof h->boot_id, "%s", s->boot_id ? s->boot_id : "");
     h->sample_every = s->sample_every;
+    h->probe_ticks = (uint32_t)s->probe[0];
+    h->probe_inner_ticks = (uint32_t)s->probe[1];
+    h->probe_untimed_q8 = (uint32_t)s->probe[2];
 }
 
 static void fill_header(unsigned char *buf, const struct spec *s, const struct plan *p)

@@ -257,6 +257,12 @@ static void timing_geometry(void)
     h.timing_size = sizeof(struct gs_timing) - 8;
     FAILS(h, "corrupt: timing_size 304 (expected 312)");
     h = valid();
+    h.probe_ticks = 60;
+    h.probe_inner_ticks = 60;
+    PASSES(h);
+    h.probe_inner_ticks = 61;                 /* the part inside cannot exceed the whole */
+    FAILS(h, "corrupt: a probe's cost inside its call, 61 ticks, is above its whole cost, 60");
+    h = valid();
     h.counts_off = GS_ROW_PAGEMAP;            /* the 2-byte page map runs into the counters */
     FAILS(h, "corrupt: the 2-byte page map at row offset 64 overlaps the counters at 64");
     h.counts_off = GS_ROW_PAGEMAP + 8;
