@@ -54,10 +54,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct gst_view_options opt = {.sort = GST_SORT_CALLS};
     if (gst_stats_refresh(&st, &err) == 0 && gst_view_build(&st, &opt, &view, &err) == 0) {
         gst_json_print(devnull, &st, &view);
-        gst_table_print(devnull, &st, &view, NULL);
         struct gst_callgraph cg;
         struct gst_cg_request req = {.required = true, .view = &view};
         bool graph = gst_callgraph_build(&st, &req, &cg, &err) == 0;
+        gst_table_print(devnull, &st, &view, NULL, graph ? &cg : NULL);
         gst_pprof_write(devnull, "/dev/null", &st, &view, graph ? &cg : NULL, &err);
         gst_callgrind_write(devnull, &st, &view, graph ? &cg : NULL, &err);
         if (graph) {
