@@ -56,7 +56,7 @@
                                       [2^(b+4), 2^(b+5)) ticks; the last
                                       bucket has no upper bound */
 #define GS_UNTIMED 0xffffffffu     /* gs_func.timing of a function not timed */
-#define GS_ROW_PAGEMAP 64u         /* in a row, after struct gs_drops */
+#define GS_ROW_PAGEMAP 128u        /* in a row, after struct gs_drops */
 
 /* Limits no writer exceeds; readers reject a header claiming more, so a
  * hostile file cannot make them allocate or map without bound. */
@@ -187,7 +187,8 @@ struct gs_counter {
 
 /* Per thread: calls of timed functions that got no duration, by cause. */
 struct gs_drops {
-    uint64_t unwound;              /* left without returning: panic, Goexit */
+    uint64_t unwound;              /* left without returning: panic, Goexit
+                                      (never on g0: see abandoned) */
     uint64_t too_deep;             /* the goroutine's timing stack was full */
     uint64_t no_slot;              /* more goroutines than timing stacks */
     uint64_t unmatched;            /* returns with no recorded entry */
@@ -198,6 +199,10 @@ struct gs_drops {
     uint64_t sample_rng;           /* sampled timing: xorshift state */
     uint64_t arc_overflow;         /* call paths: calls that found room in
                                       neither table: timed, in no path or arc */
+    uint64_t abandoned;            /* left open by the scheduler: calls on an
+                                      M's system stack (g0), which the runtime
+                                      resets at each switch (docs/timing.md) */
+    uint64_t reserved[7];          /* zero; room for later causes */
 };
 
 /* Per thread and timed function. A timed call of d ticks that stands for
@@ -251,7 +256,7 @@ static inline uint64_t gs_timing_offset(uint64_t timing_off, uint32_t k)
 
 #ifdef __STDC_VERSION__
 _Static_assert(sizeof(struct gs_func) == 40, "gs_func layout");
-_Static_assert(sizeof(struct gs_drops) == 64, "gs_drops layout");
+_Static_assert(sizeof(struct gs_drops) == GS_ROW_PAGEMAP, "gs_drops layout");
 _Static_assert(sizeof(struct gs_timing) == 56 + 8 * GS_HIST_BUCKETS, "gs_timing layout");
 _Static_assert(sizeof(struct gs_path) == 64, "gs_path layout");
 _Static_assert(sizeof(struct gs_sym) == 16, "gs_sym layout");

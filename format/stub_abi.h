@@ -46,6 +46,10 @@
 
 #define GS_PAGE_SIZE 4096
 
+/* m.g0, the M's scheduling goroutine: struct m's first field in every
+ * release (1.15-1.27); finding g.m relies on it too (rewriter/find). */
+#define GS_M_G0 0
+
 /* histogram buckets (gostat_format.h): bucket = clamp(floor(log2 ticks),
  * FIRST_BIT, FIRST_BIT + NBUCKETS - 1) - FIRST_BIT */
 #define GS_HIST_FIRST_BIT 4
@@ -73,9 +77,10 @@
 #define GS_DROP_PATH_OVERFLOW 40
 #define GS_ROW_SAMPLE_RNG 48
 #define GS_DROP_ARC_OVERFLOW 56
+#define GS_DROP_ABANDONED 64
 
 /* a row: struct gs_drops at 0, then the page map */
-#define GS_ROW_MAP 64
+#define GS_ROW_MAP 128
 #define GS_PAGE_READY 1
 #define GS_PAGE_FAILED 2
 
@@ -305,6 +310,7 @@ GS_OFFSET_IS(struct gs_drops, unwound, GS_DROP_UNWOUND);
 GS_OFFSET_IS(struct gs_drops, too_deep, GS_DROP_TOO_DEEP);
 GS_OFFSET_IS(struct gs_drops, no_slot, GS_DROP_NO_SLOT);
 GS_OFFSET_IS(struct gs_drops, unmatched, GS_DROP_UNMATCHED);
+GS_OFFSET_IS(struct gs_drops, abandoned, GS_DROP_ABANDONED);
 /* struct gs_private */
 GS_OFFSET_IS(struct gs_private, slots_base, GS_PRIV_SLOTS_BASE);
 GS_OFFSET_IS(struct gs_private, slots_next, GS_PRIV_SLOTS_NEXT);

@@ -39,8 +39,9 @@
  * backed on first use like timing pages; a page that cannot be backed
  * (tmpfs full) makes its calls overflow.
  *
- * An entry dropped as unwound (panic, Goexit) never adds its time to its
- * parent's children: that time stays in the parent's self. */
+ * An entry dropped as unwound (panic, Goexit) or abandoned (on g0) never
+ * adds its time to its parent's children: that time stays in the parent's
+ * self. */
 
 #include "format/stub_abi.h"
 

@@ -98,13 +98,30 @@
     mov %edx, (%r14,\scratch)
 .endm
 
+/* Counts a stale entry: on an M's g0 (g == g.m.g0) the scheduler left it
+ * open (the runtime resets g0's stack at every mcall and gogo, and a panic
+ * there is fatal), elsewhere a panic or Goexit unwound it. */
+.macro COUNT_STALE
+    mov %rbx, -48(%rsp)
+    mov gs_config+GS_CFG_G_M(%rip), %rbx
+    mov (%r14,%rbx), %rbx                           /* g.m */
+    cmp %r14, GS_M_G0(%rbx)
+    mov -48(%rsp), %rbx
+    je .Lstale_g0\@
+    COUNT_DROP GS_DROP_UNWOUND
+    jmp .Lstale_out\@
+.Lstale_g0\@:
+    COUNT_DROP GS_DROP_ABANDONED
+.Lstale_out\@:
+.endm
+
 /* An entry below this call's depth belongs to a frame that left without
  * returning: pops it (\top = the stack's top offset) and searches on. */
 .macro DROP_STALE size, top, prefix
 \prefix\()_stale:
     sub $\size, \top
     mov \top, GS_SLOT_TOP(%rax)
-    COUNT_DROP GS_DROP_UNWOUND
+    COUNT_STALE
     jmp \prefix\()_pop
 .endm
 

@@ -18,8 +18,8 @@
  * builds. An entry records depth = g.stack.hi - RSP, which copystack keeps
  * the same although it moves the stack, and is unique among a goroutine's
  * live frames. Entries at the same depth or deeper than a new call belong
- * to frames that left without returning (panic, Goexit, or an earlier
- * goroutine on a reused g): they are dropped and counted as unwound. The
+ * to frames that left without returning (panic, Goexit; on g0 calls the
+ * scheduler abandoned): dropped and counted (COUNT_STALE, stub_macros.h). The
  * low half of g.racectx holds the depth of the innermost open entry, so
  * that the exit trampoline of a deeper call (not timed) returns without
  * coming here (stub_abi.h, GS_SLOT_*). */

@@ -15,8 +15,9 @@ struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func 
 
     if (!f->timed || !st->clock.known)
         return t;
-    if (f->timed_calls == 0 && st->sampling && f->calls > 0)
-        return t;   /* sampled, and none of its calls drawn: unknown, not 0 */
+    if (f->timed_calls == 0 && f->calls > 0)
+        return t;   /* no call got a duration (not drawn, unwound, left open
+                       by the scheduler): unknown, not 0, in every mode */
     t.known = true;
     t.total_ns = (double)f->total_ticks * k;
     t.self_known = st->paths;

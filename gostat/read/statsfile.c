@@ -284,6 +284,7 @@ static void sum_drops(struct gst_drops *d, const unsigned char *row)
     d->no_space = add_saturating(d->no_space, load_u64(row + offsetof(struct gs_drops, no_space)));
     d->path_overflow = add_saturating(d->path_overflow, load_u64(row + offsetof(struct gs_drops, path_overflow)));
     d->arc_overflow = add_saturating(d->arc_overflow, load_u64(row + offsetof(struct gs_drops, arc_overflow)));
+    d->abandoned = add_saturating(d->abandoned, load_u64(row + offsetof(struct gs_drops, abandoned)));
 }
 
 /* The timed function whose record sits at row offset rec, or NULL (a

@@ -41,6 +41,7 @@ struct gst_func {
 /* Calls of timed functions that got no duration, summed over all rows. */
 struct gst_drops {
     uint64_t unwound, too_deep, no_slot, unmatched, no_space;
+    uint64_t abandoned;        /* left open by the scheduler (on g0) */
     uint64_t path_overflow;    /* call paths: calls in the arc table only */
     uint64_t arc_overflow;     /* call paths: calls in neither table */
 };

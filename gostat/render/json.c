@@ -144,8 +144,8 @@ static void put_clock(FILE *out, const struct gst_stats *st)
         fputs(",\"probe_cost_ns\":null", out);
     }
     fprintf(out, ",\"drops\":{\"unwound\":%" PRIu64 ",\"too_deep\":%" PRIu64 ",\"no_slot\":%" PRIu64
-            ",\"unmatched\":%" PRIu64 ",\"no_space\":%" PRIu64 "}",
-            d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space);
+            ",\"unmatched\":%" PRIu64 ",\"no_space\":%" PRIu64 ",\"abandoned\":%" PRIu64 "}",
+            d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space, d->abandoned);
 }
 
 /* Whether self time, arcs and paths were recorded, and what did not fit. */

@@ -309,6 +309,7 @@ static void put_timing_health(struct expo *x)
         put_u64(x, &fam_drops, &x->procs[i], "reason=\"too_deep\"", d->too_deep);
         put_u64(x, &fam_drops, &x->procs[i], "reason=\"no_slot\"", d->no_slot);
         put_u64(x, &fam_drops, &x->procs[i], "reason=\"no_space\"", d->no_space);
+        put_u64(x, &fam_drops, &x->procs[i], "reason=\"abandoned\"", d->abandoned);
     }
     put_process_family(x, &fam_unmatched, timed, unmatched_returns);
 }

@@ -140,8 +140,10 @@ static const char *untimed_reason(const struct gst_stats *st, const struct gst_f
     if (!f->timed)
         return f->untimed && f->untimed[0] ? f->untimed
                : st->timing ? "unknown" : "not built for timing";
-    if (!t->known)
-        return st->clock.known ? "no call sampled" : "no usable clock";
+    if (!t->known && !st->clock.known)
+        return "no usable clock";
+    if (!t->known)   /* called, no call got a duration */
+        return st->sampling ? "no call sampled" : "no call timed";
     return NULL;
 }
 

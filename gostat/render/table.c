@@ -248,7 +248,7 @@ static void print_path_overflow(FILE *out, const struct gst_stats *st)
 static void print_drops(FILE *out, const struct gst_stats *st)
 {
     const struct gst_drops *d = &st->drops;
-    uint64_t untimed = d->unwound + d->too_deep + d->no_slot + d->no_space;
+    uint64_t untimed = d->unwound + d->abandoned + d->too_deep + d->no_slot + d->no_space;
 
     if (st->hdr.flags & GS_HDR_NO_TSC) {
         fputs("timing: off at run time (no invariant TSC)\n", out);
@@ -257,9 +257,9 @@ static void print_drops(FILE *out, const struct gst_stats *st)
     if (!st->timing || (untimed == 0 && d->unmatched == 0))
         return;
     fprintf(out, "timing: %" PRIu64 " calls untimed (unwound by panic/Goexit %" PRIu64
-            ", stack too deep %" PRIu64 ", no goroutine slot %" PRIu64 ", no space %" PRIu64
-            "); %" PRIu64 " returns unmatched\n",
-            untimed, d->unwound, d->too_deep, d->no_slot, d->no_space, d->unmatched);
+            ", abandoned by the scheduler %" PRIu64 ", stack too deep %" PRIu64
+            ", no goroutine slot %" PRIu64 ", no space %" PRIu64 "); %" PRIu64 " returns unmatched\n",
+            untimed, d->unwound, d->abandoned, d->too_deep, d->no_slot, d->no_space, d->unmatched);
 }
 
 void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_view *view,

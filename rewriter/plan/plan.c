@@ -5,8 +5,9 @@
  * program has a TLS load of g to copy; in executable text, the covered
  * instructions (which the 5-byte jmp and int3 filler replace) lie wholly
  * inside the function, and no branch lands inside them. A function with a
- * check is timed when every return can be patched (exits.c); so is one
- * without, outside the runtime (leaf_timing.c). */
+ * check is timed when every return can be patched (exits.c) and it can
+ * return at all (goroutine_end.c); so is one without, outside the runtime
+ * (leaf_timing.c). */
 #include "rewriter/plan/plan.h"
 
 #include <elf.h>
@@ -16,6 +17,7 @@
 #include "rewriter/plan/asm_callers.h"
 #include "rewriter/plan/call_sites.h"
 #include "rewriter/find/go_version.h"
+#include "rewriter/plan/goroutine_end.h"
 #include "rewriter/plan/leaf_timing.h"
 #include "common/x86.h"
 
@@ -109,6 +111,8 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
     if (leaf && !pf->untimed_reason)
         pf->untimed_reason = gr_leaf_untimed_reason(f);
+    if (!pf->untimed_reason)
+        pf->untimed_reason = gr_goroutine_end_reason(f);
     if (pf->untimed_reason) {
         plan->exits.n -= body.nexits;   /* timing is off: its returns stay */
         return 0;

@@ -92,7 +92,7 @@ synthetic_files() {
         --untimed '2:too short to patch' --untimed 4:runtime --untimed 5:runtime \
         --time 0:1:5300:100:5000:2=3,8=1 --time 0:2:900:130:200:3=6 \
         --time 1:1:4000000:1000000:3000000:15=1,17=1 \
-        --drops 1:2:7:0:6:0 || fail "mkstats A"
+        --drops 1:2:7:0:6:0:5 || fail "mkstats A"
     # Process B (the sleep): sampled 1 in 8; clock 1000/1024 ns per tick, so
     # src 5 (< 1024 ticks) ends at exactly 1 us: le 1e-06, not 2e-06. 8 timed
     # calls of 80, 8000 ticks = 7.8125 us. No goroutine functions: no

@@ -46,7 +46,7 @@ kinds=(
     "timing:timing-size|corrupt: timing_size 64 (expected 312)"
     "timing:timing-index|corrupt: function 0: timing record 1 (the file has 1)"
     "timing:timing-oob|corrupt: 26 timing records at row offset 4096 (must be page aligned, after the counters, inside the 8192-byte row)"
-    "timing:pagemap-overlap|corrupt: the 2-byte page map at row offset 64 overlaps the counters at 64"
+    "timing:pagemap-overlap|corrupt: the 2-byte page map at row offset 128 overlaps the counters at 128"
     "timing:untimed-oob|corrupt: function 0: untimed reason offset"
 )
 for entry in "${kinds[@]}"; do

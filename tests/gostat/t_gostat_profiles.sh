@@ -256,6 +256,7 @@ expect "synthetic pprof samples" "calls/count[dflt] time/nanoseconds
 untimed:[too short to patch]
 2 2000000: 3
 1 0: 4
+untimed:[no call timed]
 Locations
 1: 0x10 M=1 main.work /src/w.go:3 s=3
 2: 0x40 M=1 main.inl /src/i.go:1 s=1

@@ -32,6 +32,7 @@ gostat_timing_drops_total{$A,reason=\"unwound\"} 2
 gostat_timing_drops_total{$A,reason=\"too_deep\"} 7
 gostat_timing_drops_total{$A,reason=\"no_slot\"} 0
 gostat_timing_drops_total{$A,reason=\"no_space\"} 0
+gostat_timing_drops_total{$A,reason=\"abandoned\"} 5
 gostat_timing_unmatched_returns_total{$A} 6
 gostat_function_calls_total{$A,function=\"main.work\"} 10
 gostat_function_calls_total{$A,function=\"main.slow\"} 2
@@ -57,6 +58,7 @@ gostat_timing_drops_total{$B,reason=\"unwound\"} 0
 gostat_timing_drops_total{$B,reason=\"too_deep\"} 0
 gostat_timing_drops_total{$B,reason=\"no_slot\"} 0
 gostat_timing_drops_total{$B,reason=\"no_space\"} 0
+gostat_timing_drops_total{$B,reason=\"abandoned\"} 0
 gostat_timing_unmatched_returns_total{$B} 0
 gostat_function_calls_total{$B,function=\"b.f\"} 80
 gostat_function_seconds_total{$B,function=\"b.f\"} 7.8125e-06

@@ -34,9 +34,10 @@ cd "$(dirname "$0")/../.."
 # main.never (2): timed, never called: total 0, the rest unknown.
 # main.inl (3): not timed ("too short to patch").
 # main.hidden (4): its only record is in row 3, on a page whose page-map
-#   byte is 2 (backing failed): never read, so no timed calls.
-# Drops: row 0 (1,2,0,3,0) + row 1 (2,7,0,6,0): unwound 3, too deep 9,
-#   unmatched 9; 12 calls untimed.
+#   byte is 2 (backing failed): never read, so no timed calls: its time is
+#   unknown (`-`, null), as for any function called but never timed.
+# Drops: row 0 (1,2,0,3,0,4) + row 1 (2,7,0,6,0,0): unwound 3, too deep 9,
+#   unmatched 9, abandoned by the scheduler 4; 16 calls untimed.
 t=$dir/gostat.timed.4194305
 "$MKSTATS" "$t" --pid 4194305 --rows 4 --spread --timing --tsc 1000:0:2001000:1000000 \
     --func main.work:0x10:10:/src/w.go:3 --func main.slow:0x20:2:/src/s.go:9 \
@@ -44,7 +45,7 @@ t=$dir/gostat.timed.4194305
     --untimed '3:too short to patch' \
     --time 0:1:5300:100:5000:2=3,8=1 --time 0:2:900:130:200:3=6 --time 0:0:999999:1:999999:0=7 \
     --time 1:1:4000000:1000000:3000000:15=1,17=1 --time 4:3:500:500:500:4=1 --pagemap 3:1:2 \
-    --drops 0:1:2:0:3:0 --drops 1:2:7:0:6:0 || fail "mkstats"
+    --drops 0:1:2:0:3:0:4 --drops 1:2:7:0:6:0 || fail "mkstats"
 
 run_ok "table" "$t"
 expect "timing table" "\
@@ -53,9 +54,9 @@ FUNCTION     CALLS   TOTAL  SELF    MEAN     P50     P90     P99     MAX  FILE:L
 main.work       10  3.10us     -   310ns  85.3ns   128ns  2.50us  2.50us  /src/w.go:3
 main.inl         5       -     -       -       -       -       -       -  /src/i.go:1
 main.slow        2  2.00ms     -  1.00ms   524us  1.50ms  1.50ms  1.50ms  /src/s.go:9
-main.hidden      1     0ns     -       -       -       -       -       -  -
+main.hidden      1       -     -       -       -       -       -       -  -
 main.never       0     0ns     -       -       -       -       -       -  -
-timing: 12 calls untimed (unwound by panic/Goexit 3, stack too deep 9, no goroutine slot 0, no space 0); 9 returns unmatched" "$out"
+timing: 16 calls untimed (unwound by panic/Goexit 3, abandoned by the scheduler 4, stack too deep 9, no goroutine slot 0, no space 0); 9 returns unmatched" "$out"
 
 # --sort time: most total time first; ties (0) by calls, then name.
 run_ok "sort time" --sort time "$t"
@@ -78,7 +79,7 @@ checks = [
     j["timing"] is True,
     j["tsc_hz"] == 2000000000,
     j["clock_source"] == "start-up calibration",
-    j["drops"] == {"unwound": 3, "too_deep": 9, "no_slot": 0, "unmatched": 9, "no_space": 0},
+    j["drops"] == {"unwound": 3, "too_deep": 9, "no_slot": 0, "unmatched": 9, "no_space": 0, "abandoned": 4},
     {k: v for k, v in f["main.work"].items() if k not in ("name", "entry", "calls", "file", "line", "inlined")}
         == {"timed": True, "timed_calls": 10, "time_estimated": False, "total_ns": 3100, "mean_ns": 310, "p50_ns": 85,
             "p90_ns": 128, "p99_ns": 2500, "min_ns": 50, "max_ns": 2500},
@@ -90,7 +91,7 @@ checks = [
     f["main.inl"]["timed_calls"] is None and f["main.inl"]["total_ns"] is None and f["main.inl"]["p50_ns"] is None,
     "untimed_reason" not in f["main.work"],
     f["main.never"]["timed"] is True and f["main.never"]["total_ns"] == 0 and f["main.never"]["mean_ns"] is None,
-    f["main.hidden"]["timed_calls"] == 0 and f["main.hidden"]["total_ns"] == 0,
+    f["main.hidden"]["timed_calls"] == 0 and f["main.hidden"]["total_ns"] is None,
 ]
 for i, ok in enumerate(checks):
     if not ok:

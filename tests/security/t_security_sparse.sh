@@ -61,13 +61,13 @@ def rows_case(name, rows):
     ft = up(hsize)
     st = ft + n * 40
     lv = up(st + 16)
-    row_stride = up(64 + n * 8)
+    row_stride = up(128 + n * 8)    # drops and page map (GS_ROW_PAGEMAP), counters
     size = lv + PAGE + rows * row_stride
     flags = u32(h, 60) & ~2          # counting only: no timing geometry
     struct.pack_into('<I', h, 56, n); struct.pack_into('<I', h, 60, flags)
     struct.pack_into('<QQQQQQ', h, 64, ft, st, 16, lv, lv + PAGE, row_stride)
     struct.pack_into('<II', h, 112, rows, 8)
-    struct.pack_into('<QQ', h, 1312, 64, 0)
+    struct.pack_into("<QQ", h, 1312, 128, 0)
     struct.pack_into('<II', h, 1304, 0, 0)
     struct.pack_into('<Q', h, 16, size)
     func = struct.pack('<QIIIIIIII', 0x401000, 16, 0, 0, 0, 0, 0xffffffff, 0, 0)

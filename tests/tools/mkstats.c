@@ -9,7 +9,7 @@
  *               [--timing] [--no-tsc] [--tsc TSC0:MONO0:TSC1:MONO1] [--boot-id ID]
  *               [--sample-every N]
  *               [--untimed INDEX:REASON]... [--time INDEX:ROW:TOTAL:MIN:MAX:B=N[,B=N...]]...
- *               [--drops ROW:UNWOUND:TOO_DEEP:NO_SLOT:UNMATCHED:NO_SPACE]...
+ *               [--drops ROW:UNWOUND:TOO_DEEP:NO_SLOT:UNMATCHED:NO_SPACE[:ABANDONED]]...
  *               [--pagemap ROW:PAGE:VALUE]...
  *               --func NAME:ENTRY:CALLS[:FILE:LINE[:inlined]] ...
  *   mkstats --bump FILE INDEX N [ROW]   add N to function INDEX's counter
@@ -24,7 +24,7 @@
  * INDEX's record in ROW (total, min and max ticks, histogram buckets) and
  * marks its page backed in the row's page map; --pagemap then overrides a
  * page map byte (e.g. 2: backing failed, so readers must skip the page).
- * --drops fills a row's struct gs_drops. --sample-every sets the header's
+ * --drops fills a row's struct gs_drops (ABANDONED 0 when left out). --sample-every sets the header's
  * sample_every (sampled timing: about 1 call in N timed). --probe
  * TIMED:INSIDE:UNTIMED_Q8 sets the calibration (probe_ticks,
  * probe_inner_ticks, probe_untimed_q8). */
@@ -153,6 +153,15 @@ static void parse_numbers(const char *arg, uint64_t *v, int n, const char *what)
         v[k] = parse_u64(strsep(&rest, ":"), what);
     if (rest)
         die("%s: too many fields in '%s'", what, arg);
+}
+
+/* The ':'-separated fields of arg. */
+static int count_fields(const char *arg)
+{
+    int n = 1;
+    for (; *arg; arg++)
+        n += *arg == ':';
+    return n;
 }
 
 /* Timing record indexes in function order; reasons of --untimed INDEX:REASON. */
@@ -424,13 +433,13 @@ static void edit_time(unsigned char *buf, const struct spec *s, const struct pla
 
 static void apply_edit(unsigned char *buf, const struct spec *s, const struct plan *p, const struct edit *e)
 {
-    uint64_t v[6];
+    uint64_t v[7] = { 0 };
     if (e->kind == 't') {
         edit_time(buf, s, p, e->arg);
     } else if (e->kind == 'd') {
-        parse_numbers(e->arg, v, 6, "--drops");
+        parse_numbers(e->arg, v, count_fields(e->arg) == 7 ? 7 : 6, "--drops");
         struct gs_drops d = { .unwound = v[1], .too_deep = v[2], .no_slot = v[3],
-                              .unmatched = v[4], .no_space = v[5] };
+                              .unmatched = v[4], .no_space = v[5], .abandoned = v[6] };
         memcpy(row_at(buf, s, p, v[0]), &d, sizeof d);
     } else {
         parse_numbers(e->arg, v, 3, "--pagemap");

@@ -43,7 +43,7 @@ static struct gs_header valid(void)
     strcpy(h.go_version, "go1.22.12");
     h.ntimed = 2;
     h.timing_size = sizeof(struct gs_timing);
-    h.counts_off = 128;
+    h.counts_off = GS_ROW_PAGEMAP + 64;
     h.timing_off = GS_PAGE;
     return h;
 }
@@ -236,11 +236,11 @@ static void counter_geometry(void)
     FAILS(h, "corrupt: row_stride 4608 (must be page aligned)");
     h = valid();
     h.counts_off = GS_ROW_PAGEMAP - 8;        /* over the row's drops and page map */
-    FAILS(h, "corrupt: counts_off 56 (3 counters of 8 bytes must fit in a 8192-byte row after its "
-             "first 64 bytes)");
-    h.counts_off = 132;
-    FAILS(h, "corrupt: counts_off 132 (3 counters of 8 bytes must fit in a 8192-byte row after its "
-             "first 64 bytes)");
+    FAILS(h, "corrupt: counts_off 120 (3 counters of 8 bytes must fit in a 8192-byte row after its "
+             "first 128 bytes)");
+    h.counts_off = 196;
+    FAILS(h, "corrupt: counts_off 196 (3 counters of 8 bytes must fit in a 8192-byte row after its "
+             "first 128 bytes)");
     /* counters ending exactly at the row's end fit (count-only: no timing) */
     h = valid();
     h.flags = GS_HDR_SHARED;
@@ -248,7 +248,7 @@ static void counter_geometry(void)
     PASSES(h);
     h.counts_off += 8;
     FAILS(h, "corrupt: counts_off 8176 (3 counters of 8 bytes must fit in a 8192-byte row after its "
-             "first 64 bytes)");
+             "first 128 bytes)");
 }
 
 static void timing_geometry(void)
@@ -264,10 +264,10 @@ static void timing_geometry(void)
     FAILS(h, "corrupt: a probe's cost inside its call, 61 ticks, is above its whole cost, 60");
     h = valid();
     h.counts_off = GS_ROW_PAGEMAP;            /* the 2-byte page map runs into the counters */
-    FAILS(h, "corrupt: the 2-byte page map at row offset 64 overlaps the counters at 64");
+    FAILS(h, "corrupt: the 2-byte page map at row offset 128 overlaps the counters at 128");
     h.counts_off = GS_ROW_PAGEMAP + 8;
     PASSES(h);
-    /* rows of 8 pages: an 8-byte page map, ending exactly at counts_off 72 */
+    /* rows of 8 pages: an 8-byte page map, ending exactly at counts_off 136 */
     h = valid();
     h.row_stride = 8 * GS_PAGE;
     h.file_size = 2 * GS_PAGE + MAX_ROWS * h.row_stride;
@@ -275,7 +275,7 @@ static void timing_geometry(void)
     CHECK_INT(gst_geometry_check(&h, h.file_size, PATH, &err), 0);
     h.counts_off = GS_ROW_PAGEMAP;
     CHECK_INT(gst_geometry_check(&h, h.file_size, PATH, &err), -1);
-    CHECK_STR(err.msg, PATH ": corrupt: the 8-byte page map at row offset 64 overlaps the counters at 64");
+    CHECK_STR(err.msg, PATH ": corrupt: the 8-byte page map at row offset 128 overlaps the counters at 128");
     h = valid();
     h.timing_off = GS_PAGE + 8;
     FAILS(h, "corrupt: 2 timing records at row offset 4104 (must be page aligned, after the "

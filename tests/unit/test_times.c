@@ -105,6 +105,14 @@ static void unknown_or_none(void)
     CHECK(!t.any);
     CHECK_DBL(t.total_ns, 0);
     CHECK_DBL(t.p50_ns, 0);
+    /* called, every call timed, none got a duration (left open by the
+       scheduler, unwound): unknown, not 0, as when sampled */
+    f.calls = 7;
+    t = gst_times_of(&st, &f);
+    CHECK(!t.known && !t.any);
+    st = stats(1);
+    t = gst_times_of(&st, &f);
+    CHECK(!t.known && !t.any);
 }
 
 UNIT_CASES("times",
