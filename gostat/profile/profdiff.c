@@ -4,6 +4,7 @@
  * exact multiples compare exactly. */
 #include "gostat/profile/profdiff.h"
 #include "common/vec.h"
+#include "gostat/model/hist.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -30,39 +31,214 @@ static double factor(double from, double to)
 struct side {
     uint64_t calls;
     bool time_known;
-    double ns;
+    double ns;                 /* total */
+    bool any;                  /* timed calls: mean, min and max hold */
+    uint64_t timed, samples;   /* weighted timed calls, calls timed */
+    double mean, min, max;
+    const struct gst_pfunc *f; /* a function's entry: its histogram */
+    bool median_known;
+    double median;
+    bool runtime;              /* the runtime's own function */
 };
 
-static void compare_sides(struct gst_delta *c, struct side b, struct side n,
+/* The Go runtime's functions (and its internal packages'): their calls
+ * follow garbage collections and scheduling, not the program's input. */
+static bool is_runtime(const char *name)
+{
+    return strncmp(name, "runtime.", 8) == 0 || strncmp(name, "runtime/", 8) == 0 ||
+           strncmp(name, "internal/", 9) == 0;
+}
+
+static bool has_hist(const struct side *s)
+{
+    return s->f && s->f->hist_known;
+}
+
+/* The variance of one timed call's duration, bounded from above: by the
+ * histogram where there is one (each bucket at its upper edge), and by
+ * (max - mean)(mean - min), the largest any durations within [min, max]
+ * of that mean can have. */
+static double variance(const struct side *s)
+{
+    double bound = (s->max - s->mean) * (s->mean - s->min);
+    bound = bound > 0 ? bound : 0;
+    if (!has_hist(s) || s->timed == 0)
+        return bound;
+    const struct gst_pfunc *f = s->f;
+    double k = f->ns_per_tick;
+    double square = gst_hist_square_bound(f->hist, f->min_ticks, f->max_ticks) * k * k;
+    double v = square / (double)s->timed - s->mean * s->mean;
+    return v < 0 ? 0 : v < bound ? v : bound;
+}
+
+/* How many standard errors apart the two means are (Welch's statistic,
+ * each mean's error sqrt(variance / calls timed)). */
+static double mean_sigma(const struct side *b, const struct side *n)
+{
+    double err = sqrt(variance(b) / (double)b->samples + variance(n) / (double)n->samples);
+    double gap = fabs(n->mean - b->mean);
+    return err > 0 ? gap / err : gap > 0 ? INFINITY : 0;
+}
+
+/* The bucket edge of f's histogram nearest its median: the fraction
+ * under it is closest to one half. */
+static unsigned median_edge(const struct gst_pfunc *f)
+{
+    unsigned best = 1;
+    for (unsigned e = 2; e < GS_HIST_BUCKETS; e++)
+        if (fabs(gst_hist_fraction_under(f->hist, e) - 0.5) <
+            fabs(gst_hist_fraction_under(f->hist, best) - 0.5))
+            best = e;
+    return best;
+}
+
+/* The median test on exact counts: how many standard errors apart the
+ * fractions of BASE's and NEW's calls under the bucket edge nearest BASE's
+ * median are (two proportions). Robust where a few descheduled calls make
+ * the means' spread too wide to tell anything; 0 when the two histograms'
+ * clocks differ (their edges are not the same durations). */
+static double median_sigma(const struct side *b, const struct side *n)
+{
+    const struct gst_pfunc *x = b->f, *y = n->f;
+    if (fabs(x->ns_per_tick - y->ns_per_tick) > 1e-3 * x->ns_per_tick)
+        return 0;
+    unsigned e = median_edge(x);
+    double pb = gst_hist_fraction_under(x->hist, e), pn = gst_hist_fraction_under(y->hist, e);
+    double nb = (double)b->samples, nn = (double)n->samples;
+    double p = (pb * nb + pn * nn) / (nb + nn);
+    double err = sqrt(p * (1 - p) * (1 / nb + 1 / nn));
+    double gap = fabs(pb - pn);
+    return err > 0 ? gap / err : gap > 0 ? INFINITY : 0;
+}
+
+/* The larger of the two tests, and what bounded the spread. */
+static double time_sigma(const struct side *b, const struct side *n, const char **spread)
+{
+    double z = mean_sigma(b, n);
+    if (!has_hist(b) || !has_hist(n)) {
+        *spread = "min/max";
+        return z;
+    }
+    *spread = "histograms";
+    double m = median_sigma(b, n);
+    return m > z ? m : z;
+}
+
+/* Calls are counts: their spread is taken as Poisson's, sqrt(base + new). */
+static double calls_sigma(uint64_t from, uint64_t to)
+{
+    double gap = fabs((double)to - (double)from);
+    return gap > 0 ? gap / sqrt((double)from + (double)to) : 0;
+}
+
+/* Enough timed calls and total time to judge a side's time per call. */
+static bool enough_time(const struct side *s, const struct gst_diff_options *o)
+{
+    return s->samples >= o->min_timed && s->samples > 0 && s->time_known &&
+           s->ns >= o->min_time_ns;
+}
+
+/* Where both medians are known, the typical call moved the same way by
+ * at least sqrt(threshold): a mean pulled by a few descheduled calls is
+ * not a change. */
+static bool medians_agree(const struct side *b, const struct side *n,
                           const struct gst_diff_options *o)
 {
-    c->base_calls = b.calls;
-    c->new_calls = n.calls;
-    c->calls_changed = (o->metric & GST_METRIC_CALLS) &&
-                       reaches((double)c->base_calls, (double)c->new_calls, o->threshold);
-    c->base_time_known = b.time_known;
-    c->new_time_known = n.time_known;
-    c->base_ns = b.time_known ? b.ns : 0;
-    c->new_ns = n.time_known ? n.ns : 0;
+    if (!b->median_known || !n->median_known)
+        return true;
+    double need = sqrt(o->threshold);
+    return n->mean > b->mean ? n->median >= need * b->median : b->median >= need * n->median;
+}
+
+/* The runtime's functions count only with --runtime. */
+static bool skipped(const struct side *b, const struct side *n, const struct gst_diff_options *o)
+{
+    return (b->runtime || n->runtime) && !o->runtime;
+}
+
+static bool calls_count(const struct gst_delta *c, const struct side *b, const struct side *n,
+                        const struct gst_diff_options *o)
+{
+    if (!(o->metric & GST_METRIC_CALLS) || skipped(b, n, o))
+        return false;
+    return reaches((double)c->base_calls, (double)c->new_calls, o->threshold) &&
+           c->calls_sigma >= o->sigma;
+}
+
+/* The time per call: by the threshold, with enough timed calls and time
+ * on both sides, beyond the spread (an arc's: where its callee's is). */
+static bool time_counts(const struct gst_delta *c, const struct side *b, const struct side *n,
+                        const struct gst_diff_options *o, const struct gst_delta *callee)
+{
+    if (!(o->metric & GST_METRIC_TIME) || skipped(b, n, o) || !c->mean_compared ||
+        !reaches(c->base_mean_ns, c->new_mean_ns, o->threshold) || !enough_time(b, o) ||
+        !enough_time(n, o))
+        return false;
+    if (o->sigma == 0)
+        return true;
+    if (callee)
+        return callee->time_changed;
+    return c->time_sigma >= o->sigma && medians_agree(b, n, o);
+}
+
+static void compare_sides(struct gst_delta *c, const struct side *b, const struct side *n,
+                          const struct gst_diff_options *o, const struct gst_delta *callee)
+{
+    c->base_calls = b->calls;
+    c->new_calls = n->calls;
+    c->calls_sigma = calls_sigma(b->calls, n->calls);
+    c->calls_changed = calls_count(c, b, n, o);
+    c->base_time_known = b->time_known;
+    c->new_time_known = n->time_known;
+    c->base_ns = b->time_known ? b->ns : 0;
+    c->new_ns = n->time_known ? n->ns : 0;
     c->time_compared = c->base_time_known && c->new_time_known && c->base_ns > 0 && c->new_ns > 0;
-    c->time_changed = (o->metric & GST_METRIC_TIME) && c->time_compared &&
-                      reaches(c->base_ns, c->new_ns, o->threshold);
+    c->mean_compared = b->any && n->any && b->mean > 0 && n->mean > 0;
+    c->base_mean_ns = b->any ? b->mean : 0;
+    c->new_mean_ns = n->any ? n->mean : 0;
+    c->time_sigma = NAN;
+    if (c->mean_compared && !callee)
+        c->time_sigma = time_sigma(b, n, &c->spread);
+    c->time_changed = time_counts(c, b, n, o, callee);
     if (c->calls_changed)
         c->severity = factor((double)c->base_calls, (double)c->new_calls);
-    if (c->time_changed && factor(c->base_ns, c->new_ns) > c->severity)
-        c->severity = factor(c->base_ns, c->new_ns);
+    if (c->time_changed && factor(c->base_mean_ns, c->new_mean_ns) > c->severity)
+        c->severity = factor(c->base_mean_ns, c->new_mean_ns);
     c->grew = (c->calls_changed && c->new_calls > c->base_calls) ||
-              (c->time_changed && c->new_ns > c->base_ns);
+              (c->time_changed && c->new_mean_ns > c->base_mean_ns);
 }
 
 static struct side func_side(const struct gst_pfunc *f)
 {
-    return f ? (struct side){ f->calls, f->time_known, f->total_ns } : (struct side){ 0 };
+    if (!f)
+        return (struct side){ 0 };
+    bool any = f->any_time && f->timed_calls > 0 && f->samples > 0;
+    struct side s = {
+        .calls = f->calls, .time_known = f->time_known, .ns = f->total_ns, .any = any,
+        .timed = f->timed_calls, .samples = f->samples,
+        .mean = any ? f->timed_ns / (double)f->timed_calls : 0, .min = f->min_ns,
+        .max = f->max_ns, .f = f, .median_known = any && f->median_known,
+        .median = f->median_ns, .runtime = is_runtime(f->name),
+    };
+    if (any && f->hist_known) {
+        s.median_known = true;
+        s.median = gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, 50) * f->ns_per_tick;
+    }
+    return s;
 }
 
-static struct side arc_side(const struct gst_parc *a)
+/* An arc's mean is its time through the arc per call; its spread is its
+ * callee's. */
+static struct side arc_side(const struct gst_parc *a, const char *callee)
 {
-    return a ? (struct side){ a->calls, a->time_known, a->total_ns } : (struct side){ 0 };
+    if (!a)
+        return (struct side){ .runtime = is_runtime(callee) };
+    bool any = a->time_known && a->calls > 0;
+    return (struct side){
+        .calls = a->calls, .time_known = a->time_known, .ns = a->total_ns, .any = any,
+        .timed = a->calls, .samples = a->calls, .mean = any ? a->total_ns / (double)a->calls : 0,
+        .runtime = is_runtime(callee),
+    };
 }
 
 /* Fills c from the function's entries (either may be NULL); returns
@@ -72,7 +248,8 @@ static bool compare(struct gst_change *c, const struct gst_pfunc *b, const struc
 {
     memset(c, 0, sizeof *c);
     c->name = b ? b->name : n->name;
-    compare_sides(&c->d, func_side(b), func_side(n), o);
+    struct side x = func_side(b), y = func_side(n);
+    compare_sides(&c->d, &x, &y, o, NULL);
     c->base_self_known = b && b->self_known;
     c->new_self_known = n && n->self_known;
     c->base_self_ns = c->base_self_known ? b->self_ns : 0;
@@ -89,12 +266,14 @@ static int by_severity(const void *a, const void *b)
 }
 
 static bool compare_arc(struct gst_arc_change *c, const char *callee, const struct gst_parc *b,
-                        const struct gst_parc *n, const struct gst_diff_options *o)
+                        const struct gst_parc *n, const struct gst_diff_options *o,
+                        const struct gst_delta *callee_delta)
 {
     memset(c, 0, sizeof *c);
     c->callee = callee;
     c->caller = b ? b->caller : n->caller;
-    compare_sides(&c->d, arc_side(b), arc_side(n), o);
+    struct side x = arc_side(b, callee), y = arc_side(n, callee);
+    compare_sides(&c->d, &x, &y, o, callee_delta);
     return c->d.calls_changed || c->d.time_changed;
 }
 
@@ -107,14 +286,15 @@ static int walk_order(const char *base_name, const char *next_name)
 }
 
 /* Fewer calls than --min-calls in both profiles. */
-static bool ignored(struct side b, struct side n, const struct gst_diff_options *o)
+static bool ignored(uint64_t base_calls, uint64_t new_calls, const struct gst_diff_options *o)
 {
-    return b.calls < o->min_calls && n.calls < o->min_calls;
+    return base_calls < o->min_calls && new_calls < o->min_calls;
 }
 
 /* The arcs into one function present in both profiles with callers. */
 static int diff_arcs(struct gst_diff *d, const struct gst_pfunc *b, const struct gst_pfunc *n,
-                     const struct gst_diff_options *o, size_t *cap, struct gr_error *err)
+                     const struct gst_diff_options *o, const struct gst_delta *callee,
+                     size_t *cap, struct gr_error *err)
 {
     size_t i = 0, j = 0;
     while (i < b->ncallers || j < n->ncallers) {
@@ -122,14 +302,14 @@ static int diff_arcs(struct gst_diff *d, const struct gst_pfunc *b, const struct
                                j < n->ncallers ? n->callers[j].caller : NULL);
         const struct gst_parc *x = order <= 0 ? &b->callers[i++] : NULL;
         const struct gst_parc *y = order >= 0 ? &n->callers[j++] : NULL;
-        if (ignored(arc_side(x), arc_side(y), o))
+        if (ignored(x ? x->calls : 0, y ? y->calls : 0, o))
             continue;
         d->arcs_compared++;
         struct gst_arc_change *a = gr_vec_grow(d->arcs, cap, d->narcs + 1, sizeof *a);
         if (!a)
             return gr_fail(err, "out of memory comparing %zu arcs", d->narcs + 1);
         d->arcs = a;
-        d->narcs += compare_arc(&d->arcs[d->narcs], b->name, x, y, o);
+        d->narcs += compare_arc(&d->arcs[d->narcs], b->name, x, y, o, callee);
     }
     return 0;
 }
@@ -157,18 +337,18 @@ int gst_diff_profiles(const struct gst_profile *base, const struct gst_profile *
                                j < next->nfuncs ? next->funcs[j].name : NULL);
         const struct gst_pfunc *b = order <= 0 ? &base->funcs[i++] : NULL;
         const struct gst_pfunc *n = order >= 0 ? &next->funcs[j++] : NULL;
+        struct gst_change *c = &d->changes[d->count];
+        bool changed = compare(c, b, n, o);
         if (b && n && b->has_callers && n->has_callers &&
-            diff_arcs(d, b, n, o, &arcs_cap, err) < 0) {
+            diff_arcs(d, b, n, o, &c->d, &arcs_cap, err) < 0) {
             gst_diff_free(d);
             return -1;
         }
-        if (ignored(func_side(b), func_side(n), o))
+        if (ignored(b ? b->calls : 0, n ? n->calls : 0, o))
             continue;
         d->compared++;
-        if (compare(&d->changes[d->count], b, n, o)) {
-            d->regressions += d->changes[d->count].d.grew;
-            d->count++;
-        }
+        d->regressions += changed && c->d.grew;
+        d->count += changed;
     }
     qsort(d->changes, d->count, sizeof *d->changes, by_severity);
     if (d->narcs)
