@@ -165,7 +165,8 @@ const struct gr_opt_table gst_diff_options = {
         "(NEW/BASE, null when BASE is 0),\"base_total_ns\",\"new_total_ns\" (null\n"
         "when unknown),\"time_ratio\" (totals; null when not compared),\n"
         "\"base_mean_ns\",\"new_mean_ns\",\"mean_ratio\" (per call; null when not\n"
-        "compared),\"calls_sigma\",\"time_sigma\" (how many standard errors apart;\n"
+        "compared),\"base_median_ns\",\"new_median_ns\" (null when unknown),\n"
+        "\"calls_sigma\",\"time_sigma\" (how many standard errors apart;\n"
         "null when not compared),\"spread\" (\"histograms\", \"min/max\" or null),\n"
         "\"base_self_ns\",\"new_self_ns\" (self time, shown, not compared; null when\n"
         "unknown),\"calls_changed\",\"time_changed\",\"regression\"}..], in the table's\n"
@@ -419,6 +420,8 @@ static void print_json(const struct gst_diff_options *o, const struct gst_diff *
         fputs(i ? ",\n{\"name\":" : "\n{\"name\":", stdout);
         gst_json_put_string(stdout, c->name);
         put_totals(&c->d);
+        put_ns("base_median_ns", c->d.base_median_known, c->d.base_median_ns);
+        put_ns("new_median_ns", c->d.new_median_known, c->d.new_median_ns);
         put_spread(&c->d);
         put_ns("base_self_ns", c->base_self_known, c->base_self_ns);
         put_ns("new_self_ns", c->new_self_known, c->new_self_ns);

@@ -139,15 +139,15 @@ static bool enough_time(const struct side *s, const struct gst_diff_options *o)
 }
 
 /* Where both medians are known, the typical call moved the same way by
- * at least sqrt(threshold): a mean pulled by a few descheduled calls is
- * not a change. */
+ * the threshold too: a mean pulled by a few descheduled calls is not a
+ * change. */
 static bool medians_agree(const struct side *b, const struct side *n,
                           const struct gst_diff_options *o)
 {
     if (!b->median_known || !n->median_known)
         return true;
-    double need = sqrt(o->threshold);
-    return n->mean > b->mean ? n->median >= need * b->median : b->median >= need * n->median;
+    return n->mean > b->mean ? reaches(b->median, n->median, o->threshold) && n->median > b->median
+                             : reaches(b->median, n->median, o->threshold) && b->median > n->median;
 }
 
 /* The runtime's functions count only with --runtime. */
@@ -196,6 +196,10 @@ static void compare_sides(struct gst_delta *c, const struct side *b, const struc
     c->mean_compared = b->any && n->any && b->mean > 0 && n->mean > 0;
     c->base_mean_ns = b->any ? b->mean : 0;
     c->new_mean_ns = n->any ? n->mean : 0;
+    c->base_median_known = b->any && b->median_known;
+    c->new_median_known = n->any && n->median_known;
+    c->base_median_ns = c->base_median_known ? b->median : 0;
+    c->new_median_ns = c->new_median_known ? n->median : 0;
     c->time_sigma = NAN;
     if (c->mean_compared && !callee)
         c->time_sigma = time_sigma(b, n, &c->spread);

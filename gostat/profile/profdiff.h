@@ -36,6 +36,9 @@ struct gst_delta {
     bool base_time_known, new_time_known;
     bool mean_compared;        /* both means per call known and > 0 */
     double base_mean_ns, new_mean_ns;  /* 0 unless known */
+    bool base_median_known, new_median_known;
+    double base_median_ns, new_median_ns;  /* from the histogram, or JSON's
+                                              p50_ns; 0 unless known */
     double calls_sigma;        /* |new - base| / sqrt(base + new) calls */
     double time_sigma;         /* the means' difference over its standard
                                   error (Welch); NAN when not compared */
