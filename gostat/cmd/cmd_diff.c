@@ -38,8 +38,8 @@ static const struct gr_opt diff_opts[] = {
     { "threshold", 't', "X", GR_OPT_DOUBLE, GR_OPT_AT(struct diff_cli, diff.threshold),
       .min = 1, .open_min = 1, .max = HUGE_VAL,
       .bad = "--threshold wants a number > 1, got '%s'",
-      .help = GR_OPT_HELP("the factor, a number > 1 (default 1.5): calls grew",
-                          "when NEW >= X * BASE, shrank when BASE >= X * NEW"),
+      .help = GR_OPT_HELP("the factor, a number > 1 (default 1.5): grew when",
+                          "NEW >= X * BASE, shrank when BASE >= X * NEW"),
       .man =
           "The factor, above 1 (default 1.5): grew when NEW >= X * BASE, shrank when\n"
           "BASE >= X * NEW. A function made 2x slower measures 1.8-2x (the probe's\n"
@@ -136,15 +136,15 @@ const struct gr_opt_table gst_diff_options = {
         "\n"
         "When a change counts (docs/ci.md): calls changed when they changed by X\n"
         "and |NEW - BASE| >= Z sqrt(BASE + NEW) (a count's spread). Time changed\n"
-        "when the mean time per call changed by X, both profiles timed N calls\n"
-        "and spent MS ms in the function, the change lies Z standard errors beyond the spread (the\n"
-        "larger of two tests: the means', Welch's, with a call's variance bounded\n"
-        "by the histogram of a stats file, or by min and max for JSON, which holds\n"
-        "no histogram; and with histograms on both sides the medians', how far\n"
-        "from one half NEW's calls below BASE's median are) and, where both\n"
-        "medians are known (stats files, or JSON from gostat --json), the median\n"
-        "moved the same way by sqrt(X): a mean pulled by a few descheduled calls\n"
-        "is not a change. With sampled timing the calls timed are the samples.\n"
+        "when the time per call changed by X, both profiles timed N calls (with\n"
+        "sampled timing, the samples) and spent MS ms in the function, and the\n"
+        "change lies Z standard errors beyond the spread. The time per call is\n"
+        "the median where both are known (stats files; JSON's p50_ns), else the\n"
+        "mean: a mean is pulled by a few descheduled calls. The spread: with\n"
+        "histograms on both sides (stats files), the fractions of BASE's and NEW's\n"
+        "calls under the bucket edge nearest BASE's median, as two proportions;\n"
+        "else (JSON holds no histogram) the means' (Welch), each call's variance\n"
+        "bounded by (max - mean)(mean - min), which one long call makes wide.\n"
         "The runtime's functions count only with --runtime. Two runs of one\n"
         "program and input report no change.\n"
         "\n"
@@ -156,7 +156,7 @@ const struct gr_opt_table gst_diff_options = {
         "Table: FUNCTION, BASE CALLS, NEW CALLS, CALLS (factor: \"10.0x\" grew,\n"
         "\"0.10x\" shrank, \"new\" from 0, \"gone\" to 0), BASE TIME, NEW TIME, TIME\n"
         "(total times and their factor; \"-\" where not compared), PER CALL (the\n"
-        "mean time per call's factor, which is compared), CHANGE (\"grew\" when\n"
+        "time per call's factor, which is compared), CHANGE (\"grew\" when\n"
         "calls or time per call grew, else \"shrank\"); most changed first (largest\n"
         "factor either way, then name); then one summary line.\n"
         "JSON: {\"threshold\",\"min_calls\",\"metric\",\"sigma\",\"min_timed\",\n"
@@ -164,7 +164,8 @@ const struct gr_opt_table gst_diff_options = {
         "\"functions\":[{\"name\",\"base_calls\",\"new_calls\",\"calls_ratio\"\n"
         "(NEW/BASE, null when BASE is 0),\"base_total_ns\",\"new_total_ns\" (null\n"
         "when unknown),\"time_ratio\" (totals; null when not compared),\n"
-        "\"base_mean_ns\",\"new_mean_ns\",\"mean_ratio\" (per call; null when not\n"
+        "\"base_mean_ns\",\"new_mean_ns\",\"mean_ratio\" (null when not compared),\n"
+        "\"per_call\" (\"median\", \"mean\" or null),\"per_call_ratio\" (the factor\n"
         "compared),\"base_median_ns\",\"new_median_ns\" (null when unknown),\n"
         "\"calls_sigma\",\"time_sigma\" (how many standard errors apart;\n"
         "null when not compared),\"spread\" (\"histograms\", \"min/max\" or null),\n"
@@ -172,8 +173,9 @@ const struct gr_opt_table gst_diff_options = {
         "unknown),\"calls_changed\",\"time_changed\",\"regression\"}..], in the table's\n"
         "order, \"arcs_compared\",\"arcs_changed\",\"arcs\":[{\"caller\",\"callee\",\n"
         "\"base_calls\",\"new_calls\",\"calls_ratio\",\"base_total_ns\",\"new_total_ns\",\n"
-        "\"time_ratio\",\"base_mean_ns\",\"new_mean_ns\",\"mean_ratio\",\"calls_sigma\",\n"
-        "\"calls_changed\",\"time_changed\",\"grew\"}..]}.\n"
+        "\"time_ratio\",\"base_mean_ns\",\"new_mean_ns\",\"mean_ratio\",\"per_call\",\n"
+        "\"per_call_ratio\",\"calls_sigma\",\"calls_changed\",\"time_changed\",\n"
+        "\"grew\"}..]}.\n"
         "\n"
         "Call graph: where both profiles recorded a function's callers (programs\n"
         "instrumented with gorewrite --call-graph, or JSON with \"callers\"), each\n"
@@ -235,8 +237,8 @@ static void format_row(char cells[NCOLS][CELL], const struct gst_delta *c)
         format_factor(cells[C_TIME], c->base_ns, c->new_ns);
     else
         snprintf(cells[C_TIME], CELL, "-");
-    if (c->mean_compared)
-        format_factor(cells[C_MEAN], c->base_mean_ns, c->new_mean_ns);
+    if (c->call_compared)
+        format_factor(cells[C_MEAN], c->base_call_ns, c->new_call_ns);
     else
         snprintf(cells[C_MEAN], CELL, "-");
     snprintf(cells[C_CHANGE], CELL, "%s", c->grew ? "grew" : "shrank");
@@ -380,6 +382,12 @@ static void put_totals(const struct gst_delta *c)
     put_ns("base_mean_ns", c->mean_compared || c->base_mean_ns > 0, c->base_mean_ns);
     put_ns("new_mean_ns", c->mean_compared || c->new_mean_ns > 0, c->new_mean_ns);
     put_ratio("mean_ratio", c->mean_compared, c->base_mean_ns, c->new_mean_ns);
+    fputs(",\"per_call\":", stdout);
+    if (c->per_call)
+        gst_json_put_string(stdout, c->per_call);
+    else
+        fputs("null", stdout);
+    put_ratio("per_call_ratio", c->call_compared, c->base_call_ns, c->new_call_ns);
     printf(",\"calls_sigma\":%.4g", c->calls_sigma);
 }
 
@@ -450,13 +458,14 @@ static void report_regressions(const struct gst_diff *d)
     char cells[NCOLS][CELL], name[512];
     format_row(cells, &worst->d);
     char base_mean[CELL], new_mean[CELL];
-    format_time(base_mean, worst->d.mean_compared, worst->d.base_mean_ns);
-    format_time(new_mean, worst->d.mean_compared, worst->d.new_mean_ns);
+    format_time(base_mean, worst->d.call_compared, worst->d.base_call_ns);
+    format_time(new_mean, worst->d.call_compared, worst->d.new_call_ns);
     fprintf(stderr, "gostat: diff: regression: %s calls %s -> %s (%s), time %s -> %s (%s), "
-            "per call %s -> %s (%s)",
+            "%s %s -> %s (%s)",
             gst_safe_text(name, sizeof name, worst->name), cells[C_BASE_CALLS],
             cells[C_NEW_CALLS], cells[C_CALLS], cells[C_BASE_TIME], cells[C_NEW_TIME],
-            cells[C_TIME], base_mean, new_mean, cells[C_MEAN]);
+            cells[C_TIME], worst->d.per_call ? worst->d.per_call : "per call", base_mean, new_mean,
+            cells[C_MEAN]);
     if (d->regressions > 1)
         fprintf(stderr, "; and %zu more function%s grew", d->regressions - 1,
                 d->regressions == 2 ? "" : "s");
