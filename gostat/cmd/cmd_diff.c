@@ -89,6 +89,17 @@ static const struct gr_opt diff_opts[] = {
           "Time per call is compared only where the function's total time is\n"
           ".I MS\n"
           "milliseconds or more in both profiles (default 1).\n" },
+    { "min-delta", 0, "NS", GR_OPT_DOUBLE, GR_OPT_AT(struct diff_cli, diff.min_delta_ns),
+      .min = 0, .max = HUGE_VAL,
+      .bad = "--min-delta wants nanoseconds >= 0, got '%s'",
+      .help = GR_OPT_HELP("... and where the time per call changed by NS",
+                          "nanoseconds or more (default 100: about what a",
+                          "probe costs, which moves with the machine's load)"),
+      .man =
+          "Time per call changes only by\n"
+          ".I NS\n"
+          "nanoseconds or more (default 100): below, a probe's own cost, which\n"
+          "moves with the machine's load, dominates.\n" },
     { "runtime", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct diff_cli, diff.runtime),
       .help = GR_OPT_HELP("also count changes of the runtime's functions",
                           "(runtime.*, runtime/*, internal/*), whose calls and",
@@ -123,7 +134,8 @@ const struct gr_opt_table gst_diff_options = {
     .program = "gostat diff",
     .intro =
         "usage: gostat diff [--threshold X] [--min-calls N] [--metric calls|time|both]\n"
-        "                   [--sigma Z] [--min-timed N] [--min-time MS] [--runtime]\n"
+        "                   [--sigma Z] [--min-timed N] [--min-time MS]\n"
+        "                   [--min-delta NS] [--runtime]\n"
         "                   [--filter REGEX] [--json] [--fail-on-regression] BASE NEW\n"
         "\n"
         "Compares two profiles function by function and lists those whose calls\n"
@@ -137,10 +149,11 @@ const struct gr_opt_table gst_diff_options = {
         "When a change counts (docs/ci.md): calls changed when they changed by X\n"
         "and |NEW - BASE| >= Z sqrt(BASE + NEW) (a count's spread). Time changed\n"
         "when the time per call changed by X, both profiles timed N calls (with\n"
-        "sampled timing, the samples) and spent MS ms in the function, and the\n"
-        "change lies Z standard errors beyond the spread. The time per call is\n"
-        "the median where both are known (stats files; JSON's p50_ns), else the\n"
-        "mean: a mean is pulled by a few descheduled calls. The spread: with\n"
+        "sampled timing, the samples) and spent MS ms in the function, it changed\n"
+        "by NS ns or more, and the change lies Z standard errors beyond the\n"
+        "spread. The time per call is the median where both are known (stats\n"
+        "files; JSON's p50_ns), else the mean: a mean is pulled by a few\n"
+        "descheduled calls. The spread: with\n"
         "histograms on both sides (stats files), the fractions of BASE's and NEW's\n"
         "calls under the bucket edge nearest BASE's median, as two proportions;\n"
         "else (JSON holds no histogram) the means' (Welch), each call's variance\n"
@@ -160,7 +173,7 @@ const struct gr_opt_table gst_diff_options = {
         "calls or time per call grew, else \"shrank\"); most changed first (largest\n"
         "factor either way, then name); then one summary line.\n"
         "JSON: {\"threshold\",\"min_calls\",\"metric\",\"sigma\",\"min_timed\",\n"
-        "\"min_time_ns\",\"runtime\",\"compared\",\"changed\",\"regressions\",\n"
+        "\"min_time_ns\",\"min_delta_ns\",\"runtime\",\"compared\",\"changed\",\"regressions\",\n"
         "\"functions\":[{\"name\",\"base_calls\",\"new_calls\",\"calls_ratio\"\n"
         "(NEW/BASE, null when BASE is 0),\"base_total_ns\",\"new_total_ns\" (null\n"
         "when unknown),\"time_ratio\" (totals; null when not compared),\n"
@@ -418,10 +431,10 @@ static void put_verdict(const struct gst_delta *c, const char *grew_key)
 static void print_json(const struct gst_diff_options *o, const struct gst_diff *d)
 {
     printf("{\"threshold\":%.17g,\"min_calls\":%" PRIu64 ",\"metric\":\"%s\",\"sigma\":%.17g,"
-           "\"min_timed\":%" PRIu64 ",\"min_time_ns\":%.17g,\"runtime\":%s,"
+           "\"min_timed\":%" PRIu64 ",\"min_time_ns\":%.17g,\"min_delta_ns\":%.17g,\"runtime\":%s,"
            "\"compared\":%zu,\"changed\":%zu,\"regressions\":%zu,\"functions\":[",
            o->threshold, o->min_calls, metric_name(o->metric), o->sigma, o->min_timed,
-           o->min_time_ns, o->runtime ? "true" : "false", d->compared, d->count,
+           o->min_time_ns, o->min_delta_ns, o->runtime ? "true" : "false", d->compared, d->count,
            d->regressions);
     for (size_t i = 0; i < d->count; i++) {
         const struct gst_change *c = &d->changes[i];
@@ -527,7 +540,8 @@ static int load_and_compare(const struct diff_cli *c, const regex_t *filter)
 int gst_cmd_diff(int argc, char **argv)
 {
     struct diff_cli c = {
-        .diff = { .threshold = 1.5, .metric = GST_METRIC_BOTH, .sigma = 5, .min_timed = 1000 },
+        .diff = { .threshold = 1.5, .metric = GST_METRIC_BOTH, .sigma = 5, .min_timed = 1000,
+                  .min_delta_ns = 100 },
         .min_time_ms = 1,
     };
     struct gr_error err;

@@ -163,7 +163,8 @@ static bool time_counts(const struct gst_delta *c, const struct side *b, const s
                         const struct gst_diff_options *o, const struct gst_delta *callee)
 {
     if (!(o->metric & GST_METRIC_TIME) || skipped(b, n, o) || !c->call_compared ||
-        !reaches(c->base_call_ns, c->new_call_ns, o->threshold) || !enough_time(b, o) ||
+        !reaches(c->base_call_ns, c->new_call_ns, o->threshold) ||
+        fabs(c->new_call_ns - c->base_call_ns) < o->min_delta_ns || !enough_time(b, o) ||
         !enough_time(n, o))
         return false;
     if (o->sigma == 0)

@@ -24,6 +24,7 @@ struct gst_diff_options {
                                   errors of the spread; 0: the rule is off */
     uint64_t min_timed;        /* time: at least this many calls timed, */
     double min_time_ns;        /* and this much total time, on both sides */
+    double min_delta_ns;       /* the time per call must change by this much */
     bool runtime;              /* also count the runtime's functions' changes */
 };
 

@@ -114,7 +114,7 @@ fails_with "merge bad regex" 1 "" merge --filter '(' "$m"
 # ---------------------------------------------------------------- diff
 # These check the factors on a few calls: the spread rule (tests/gostat/
 # t_gostat_diff.sh) and its minimums are off, and the threshold is 2.
-EXACT="--sigma 0 --min-timed 0 --min-time 0 --threshold 2"
+EXACT="--sigma 0 --min-timed 0 --min-time 0 --min-delta 0 --threshold 2"
 # Counts only (no timing): base -> new
 #   hot 100 -> 1000 (10x up), cold 50 -> 5 (10x down), stable 1000 -> 1500,
 #   gone 20 -> absent, new absent -> 30, rare 2 -> 9 (4.5x, fewer than 10).
@@ -159,11 +159,11 @@ expect "diff time row" "slow 10 10 1.00x 500ns 10.0us 20.0x 20.0x grew" "$(sed -
 run_ok "diff of JSON and merged JSON" diff $EXACT --threshold 1.1 "$dir/one.json" "$m"
 expect "diff JSON: M grew" "example.com/a/b.(*T).M 100 400 4.00x 1.00us 4.00us 4.00x 1.33x grew" "$(row 2)"
 
-# The spread rule, on exact histograms (clock 0.5 ns per tick; bucket 3
-# holds 128-255 ticks, 4 256-511, 17 2^21-2^22):
-#   f: 20000 calls of 200 ticks (100 ns, 2 ms in all) in base;
-#      "tail": the same but one call of 2 ms (mean 2x, median unchanged);
-#      "slow": every call 400 ticks (2x);
+# The spread rule, on exact histograms (clock 0.5 ns per tick; bucket 6
+# holds 1024-2047 ticks, 7 2048-4095, 20 2^24-2^25):
+#   f: 20000 calls of 1500 ticks (750 ns, 15 ms in all) in base;
+#      "tail": the same but one call of 15 ms (mean 2x, median unchanged);
+#      "slow": every call 3000 ticks (2x);
 #   g: 10 -> 25 calls (2.5x, but 2.5 standard errors of a count);
 #   runtime.mallocgc: 1000 -> 5000 calls (the runtime's: --runtime only).
 spread() { # spread FILE PID G MALLOCGC TIME
@@ -171,9 +171,9 @@ spread() { # spread FILE PID G MALLOCGC TIME
         --func f:0x10:20000 --func "g:0x20:$3" --func "runtime.mallocgc:0x30:$4" \
         --time "$5" || fail "mkstats $1"
 }
-spread "$dir/sbase" 501 10 1000 0:1:4000000:150:250:3=20000
-spread "$dir/stail" 502 25 5000 0:1:7999800:150:4000000:3=19999,17=1
-spread "$dir/sslow" 503 10 1000 0:1:8000000:300:500:4=20000
+spread "$dir/sbase" 501 10 1000 0:1:30000000:1200:1800:6=20000
+spread "$dir/stail" 502 25 5000 0:1:59998500:1200:30000000:6=19999,20=1
+spread "$dir/sslow" 503 10 1000 0:1:60000000:2400:3600:7=20000
 run_ok "spread: a tail and count noise" diff --fail-on-regression "$dir/sbase" "$dir/stail"
 expect "spread: nothing changed" \
     "0 of 3 functions changed by 1.5x or more (calls or time per call, beyond the spread): 0 grew, 0 shrank" "$out"
@@ -184,12 +184,12 @@ expect "spread off: g alone" "g 1 of 3" "$(row 2 | cut -d' ' -f1) $(row 3 | cut 
 run_ok "--runtime" diff --runtime "$dir/sbase" "$dir/stail"
 expect "--runtime: mallocgc" "runtime.mallocgc 1000 5000 5.00x" "$(row 2 | cut -d' ' -f1-4)"
 "$GOSTAT" diff --json "$dir/sbase" "$dir/stail" >"$dir/spread.json" || fail "diff --json spread"
-expect "spread JSON: the rule's settings" "1.5 5 1000 1000000 False 0" \
-    "$(json_get "$dir/spread.json" "d['threshold'], d['sigma'], d['min_timed'], d['min_time_ns'], d['runtime'], d['changed']" | tr -d '(),')"
+expect "spread JSON: the rule's settings" "1.5 5 1000 1000000 100 False 0" \
+    "$(json_get "$dir/spread.json" "d['threshold'], d['sigma'], d['min_timed'], d['min_time_ns'], d['min_delta_ns'], d['runtime'], d['changed']" | tr -d '(),')"
 "$GOSTAT" diff --json "$dir/sbase" "$dir/sslow" >"$dir/spread.json" || fail "diff --json slow"
-expect "spread JSON: f 2x slower, by its median" "['f'] 'median' 2 2 96 192 True 'histograms'" \
+expect "spread JSON: f 2x slower, by its median" "['f'] 'median' 2 2 768 1536 True 'histograms'" \
     "$(json_get "$dir/spread.json" "[x['name'] for x in d['functions']], f['f']['per_call'], f['f']['per_call_ratio'], f['f']['mean_ratio'], f['f']['base_median_ns'], f['f']['new_median_ns'], f['f']['time_sigma'] > 100, f['f']['spread']" | tr -d '(),')"
-fails_with "spread: 2x slower" 3 "gostat: diff: regression: f calls 20000 -> 20000 (1.00x), time 2.00ms -> 4.00ms (2.00x), median 96.0ns -> 192ns (2.00x)" \
+fails_with "spread: 2x slower" 3 "gostat: diff: regression: f calls 20000 -> 20000 (1.00x), time 15.0ms -> 30.0ms (2.00x), median 768ns -> 1.54us (2.00x)" \
     diff --fail-on-regression "$dir/sbase" "$dir/sslow"
 # JSON holds no histogram: min and max bound the spread; the tail's 2 ms
 # maximum leaves its mean within it, the 2x slower function is out of it.
