@@ -142,6 +142,23 @@ static bool enough_time(const struct side *s, const struct gst_diff_options *o)
            s->ns >= o->min_time_ns;
 }
 
+/* The typical call moved with the mean: where both medians are known,
+ * the same way by sqrt(threshold) and by --min-delta (a mean pulled by a
+ * few descheduled calls, or a tiny function's probe cost moving with the
+ * machine's load, is not a change); else the mean by --min-delta. The
+ * histograms' medians are coarse (log2 buckets: a 2x slower function's
+ * median moves 1.45x-1.8x), so the factor itself is the mean's. */
+static bool typical_call_agrees(const struct gst_delta *c, const struct gst_diff_options *o)
+{
+    if (!c->base_median_known || !c->new_median_known)
+        return fabs(c->new_mean_ns - c->base_mean_ns) >= o->min_delta_ns;
+    double from = c->base_median_ns, to = c->new_median_ns;
+    bool grew = c->new_mean_ns > c->base_mean_ns;
+    double moved = grew ? to - from : from - to;
+    return moved >= o->min_delta_ns && moved > 0 &&
+           (grew ? to >= sqrt(o->threshold) * from : from >= sqrt(o->threshold) * to);
+}
+
 /* The runtime's functions count only with --runtime. */
 static bool skipped(const struct side *b, const struct side *n, const struct gst_diff_options *o)
 {
@@ -162,31 +179,15 @@ static bool calls_count(const struct gst_delta *c, const struct side *b, const s
 static bool time_counts(const struct gst_delta *c, const struct side *b, const struct side *n,
                         const struct gst_diff_options *o, const struct gst_delta *callee)
 {
-    if (!(o->metric & GST_METRIC_TIME) || skipped(b, n, o) || !c->call_compared ||
-        !reaches(c->base_call_ns, c->new_call_ns, o->threshold) ||
-        fabs(c->new_call_ns - c->base_call_ns) < o->min_delta_ns || !enough_time(b, o) ||
+    if (!(o->metric & GST_METRIC_TIME) || skipped(b, n, o) || !c->mean_compared ||
+        !reaches(c->base_mean_ns, c->new_mean_ns, o->threshold) || !enough_time(b, o) ||
         !enough_time(n, o))
         return false;
     if (o->sigma == 0)
         return true;
     if (callee)
         return callee->time_changed;
-    return c->time_sigma >= o->sigma;
-}
-
-/* The time per call compared: the median, the typical call, where both
- * are known (a mean is pulled by a few descheduled calls: 329 -> 37 ns in
- * identical runs while the median went 29.9 -> 24.1), else the mean. */
-static void per_call(struct gst_delta *c)
-{
-    bool medians = c->base_median_known && c->new_median_known && c->base_median_ns > 0 &&
-                   c->new_median_ns > 0;
-    c->call_compared = medians || c->mean_compared;
-    if (!c->call_compared)
-        return;
-    c->per_call = medians ? "median" : "mean";
-    c->base_call_ns = medians ? c->base_median_ns : c->base_mean_ns;
-    c->new_call_ns = medians ? c->new_median_ns : c->new_mean_ns;
+    return c->time_sigma >= o->sigma && typical_call_agrees(c, o);
 }
 
 static void compare_sides(struct gst_delta *c, const struct side *b, const struct side *n,
@@ -208,17 +209,16 @@ static void compare_sides(struct gst_delta *c, const struct side *b, const struc
     c->new_median_known = n->any && n->median_known;
     c->base_median_ns = c->base_median_known ? b->median : 0;
     c->new_median_ns = c->new_median_known ? n->median : 0;
-    per_call(c);
     c->time_sigma = NAN;
-    if (c->call_compared && !callee)
+    if (c->mean_compared && !callee)
         c->time_sigma = time_sigma(b, n, &c->spread);
     c->time_changed = time_counts(c, b, n, o, callee);
     if (c->calls_changed)
         c->severity = factor((double)c->base_calls, (double)c->new_calls);
-    if (c->time_changed && factor(c->base_call_ns, c->new_call_ns) > c->severity)
-        c->severity = factor(c->base_call_ns, c->new_call_ns);
+    if (c->time_changed && factor(c->base_mean_ns, c->new_mean_ns) > c->severity)
+        c->severity = factor(c->base_mean_ns, c->new_mean_ns);
     c->grew = (c->calls_changed && c->new_calls > c->base_calls) ||
-              (c->time_changed && c->new_call_ns > c->base_call_ns);
+              (c->time_changed && c->new_mean_ns > c->base_mean_ns);
 }
 
 static struct side func_side(const struct gst_pfunc *f)

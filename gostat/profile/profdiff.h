@@ -40,10 +40,6 @@ struct gst_delta {
     bool base_median_known, new_median_known;
     double base_median_ns, new_median_ns;  /* from the histogram, or JSON's
                                               p50_ns; 0 unless known */
-    bool call_compared;        /* a time per call on both sides, > 0: */
-    const char *per_call;      /* "median" where both medians are known,
-                                  else "mean" (NULL: not compared) */
-    double base_call_ns, new_call_ns;  /* that time per call, compared */
     double calls_sigma;        /* |new - base| / sqrt(base + new) calls */
     double time_sigma;         /* how many standard errors apart the times
                                   per call are; NAN when not compared */
