@@ -92,12 +92,11 @@ static const struct gr_opt diff_opts[] = {
     { "min-delta", 0, "NS", GR_OPT_DOUBLE, GR_OPT_AT(struct diff_cli, diff.min_delta_ns),
       .min = 0, .max = HUGE_VAL,
       .bad = "--min-delta wants nanoseconds >= 0, got '%s'",
-      .help = GR_OPT_HELP("... and where the typical call (median) moved by NS",
+      .help = GR_OPT_HELP("... and where the time per call moved by NS",
                           "nanoseconds or more (default 100: about what a",
                           "probe costs, which moves with the machine's load)"),
       .man =
-          "Time per call changes only where the typical call (the median, else the\n"
-          "mean) moved by\n"
+          "Time per call changes only where it (the median, else the mean) moved by\n"
           ".I NS\n"
           "nanoseconds or more (default 100): below, a probe's own cost, which\n"
           "moves with the machine's load, dominates.\n" },
@@ -149,19 +148,20 @@ const struct gr_opt_table gst_diff_options = {
         "\n"
         "When a change counts (docs/ci.md): calls changed when they changed by X\n"
         "and |NEW - BASE| >= Z sqrt(BASE + NEW) (a count's spread). Time changed\n"
-        "when the mean time per call changed by X, both profiles timed N calls\n"
-        "(with sampled timing, the samples) and spent MS ms in the function, the\n"
-        "change lies Z standard errors beyond the spread and the typical call\n"
-        "moved with the mean: where both medians are known (stats files; JSON's\n"
-        "p50_ns), the median moved the same way by sqrt(X) and by NS ns, else the\n"
-        "mean by NS ns (a mean pulled by a few descheduled calls, or a tiny\n"
-        "function's probe cost moving with the machine's load, is no change).\n"
-        "The spread: with histograms on both sides (stats files), the fractions\n"
-        "of BASE's and NEW's calls under the bucket edge nearest their pooled\n"
+        "when the time per call changed by X relative to the run's speed, and by\n"
+        "NS ns, both profiles timed N calls (with sampled timing, the samples)\n"
+        "and spent MS ms in the function, and the change lies Z standard errors\n"
+        "beyond the spread. The time per call is the median where both are known\n"
+        "(stats files; JSON's p50_ns), else the mean: a mean is pulled by a few\n"
+        "descheduled calls. The run's speed (JSON \"speed\") is the median over\n"
+        "20 or more such functions of NEW's median over BASE's, else 1. The\n"
+        "spread: with histograms on both sides (stats files), the fractions of\n"
+        "BASE's and NEW's calls under the bucket edge nearest their pooled\n"
         "median, as two proportions; else (JSON holds no histogram) the means'\n"
         "(Welch), each call's variance bounded by (max - mean)(mean - min), which\n"
         "one long call makes wide. The runtime's functions count only with\n"
-        "--runtime. Two runs of one program and input report no change.\n"
+        "--runtime. --sigma 0 turns the spread and the speed off. Two runs of\n"
+        "one program and input report no change.\n"
         "\n"
         "A function missing from one profile has 0 calls there; going from 0 to any\n"
         "calls, or from any to 0, is a change of any factor (if beyond the spread).\n"
@@ -171,15 +171,16 @@ const struct gr_opt_table gst_diff_options = {
         "Table: FUNCTION, BASE CALLS, NEW CALLS, CALLS (factor: \"10.0x\" grew,\n"
         "\"0.10x\" shrank, \"new\" from 0, \"gone\" to 0), BASE TIME, NEW TIME, TIME\n"
         "(total times and their factor; \"-\" where not compared), PER CALL (the\n"
-        "mean time per call's factor, which is compared), CHANGE (\"grew\" when\n"
+        "time per call's factor: the medians', else the means'), CHANGE (\"grew\" when\n"
         "calls or time per call grew, else \"shrank\"); most changed first (largest\n"
         "factor either way, then name); then one summary line.\n"
         "JSON: {\"threshold\",\"min_calls\",\"metric\",\"sigma\",\"min_timed\",\n"
-        "\"min_time_ns\",\"min_delta_ns\",\"runtime\",\"compared\",\"changed\",\"regressions\",\n"
+        "\"min_time_ns\",\"min_delta_ns\",\"runtime\",\"speed\",\"compared\",\"changed\",\"regressions\",\n"
         "\"functions\":[{\"name\",\"base_calls\",\"new_calls\",\"calls_ratio\"\n"
         "(NEW/BASE, null when BASE is 0),\"base_total_ns\",\"new_total_ns\" (null\n"
         "when unknown),\"time_ratio\" (totals; null when not compared),\n"
         "\"base_mean_ns\",\"new_mean_ns\",\"mean_ratio\" (null when not compared),\n"
+        "\"per_call_ratio\" (the medians', else the means'; null when not compared),\n"
         "\"base_median_ns\",\"new_median_ns\" (null when unknown),\n"
         "\"calls_sigma\",\"time_sigma\" (how many standard errors apart;\n"
         "null when not compared),\"spread\" (\"histograms\", \"min/max\" or null),\n"
@@ -187,7 +188,8 @@ const struct gr_opt_table gst_diff_options = {
         "unknown),\"calls_changed\",\"time_changed\",\"regression\"}..], in the table's\n"
         "order, \"arcs_compared\",\"arcs_changed\",\"arcs\":[{\"caller\",\"callee\",\n"
         "\"base_calls\",\"new_calls\",\"calls_ratio\",\"base_total_ns\",\"new_total_ns\",\n"
-        "\"time_ratio\",\"base_mean_ns\",\"new_mean_ns\",\"mean_ratio\",\"calls_sigma\",\n"
+        "\"time_ratio\",\"base_mean_ns\",\"new_mean_ns\",\"mean_ratio\",\"per_call_ratio\",\n"
+        "\"calls_sigma\",\n"
         "\"calls_changed\",\"time_changed\",\"grew\"}..]}.\n"
         "\n"
         "Call graph: where both profiles recorded a function's callers (programs\n"
@@ -250,8 +252,8 @@ static void format_row(char cells[NCOLS][CELL], const struct gst_delta *c)
         format_factor(cells[C_TIME], c->base_ns, c->new_ns);
     else
         snprintf(cells[C_TIME], CELL, "-");
-    if (c->mean_compared)
-        format_factor(cells[C_MEAN], c->base_mean_ns, c->new_mean_ns);
+    if (c->call_compared)
+        format_factor(cells[C_MEAN], c->base_call_ns, c->new_call_ns);
     else
         snprintf(cells[C_MEAN], CELL, "-");
     snprintf(cells[C_CHANGE], CELL, "%s", c->grew ? "grew" : "shrank");
@@ -395,6 +397,7 @@ static void put_totals(const struct gst_delta *c)
     put_ns("base_mean_ns", c->mean_compared || c->base_mean_ns > 0, c->base_mean_ns);
     put_ns("new_mean_ns", c->mean_compared || c->new_mean_ns > 0, c->new_mean_ns);
     put_ratio("mean_ratio", c->mean_compared, c->base_mean_ns, c->new_mean_ns);
+    put_ratio("per_call_ratio", c->call_compared, c->base_call_ns, c->new_call_ns);
     printf(",\"calls_sigma\":%.4g", c->calls_sigma);
 }
 
@@ -426,9 +429,10 @@ static void print_json(const struct gst_diff_options *o, const struct gst_diff *
 {
     printf("{\"threshold\":%.17g,\"min_calls\":%" PRIu64 ",\"metric\":\"%s\",\"sigma\":%.17g,"
            "\"min_timed\":%" PRIu64 ",\"min_time_ns\":%.17g,\"min_delta_ns\":%.17g,\"runtime\":%s,"
-           "\"compared\":%zu,\"changed\":%zu,\"regressions\":%zu,\"functions\":[",
+           "\"speed\":%.6g,\"compared\":%zu,\"changed\":%zu,\"regressions\":%zu,\"functions\":[",
            o->threshold, o->min_calls, metric_name(o->metric), o->sigma, o->min_timed,
-           o->min_time_ns, o->min_delta_ns, o->runtime ? "true" : "false", d->compared, d->count,
+           o->min_time_ns, o->min_delta_ns, o->runtime ? "true" : "false", d->speed, d->compared,
+           d->count,
            d->regressions);
     for (size_t i = 0; i < d->count; i++) {
         const struct gst_change *c = &d->changes[i];
@@ -465,8 +469,8 @@ static void report_regressions(const struct gst_diff *d)
     char cells[NCOLS][CELL], name[512];
     format_row(cells, &worst->d);
     char base_mean[CELL], new_mean[CELL];
-    format_time(base_mean, worst->d.mean_compared, worst->d.base_mean_ns);
-    format_time(new_mean, worst->d.mean_compared, worst->d.new_mean_ns);
+    format_time(base_mean, worst->d.call_compared, worst->d.base_call_ns);
+    format_time(new_mean, worst->d.call_compared, worst->d.new_call_ns);
     fprintf(stderr, "gostat: diff: regression: %s calls %s -> %s (%s), time %s -> %s (%s), "
             "per call %s -> %s (%s)",
             gst_safe_text(name, sizeof name, worst->name), cells[C_BASE_CALLS],

@@ -142,23 +142,6 @@ static bool enough_time(const struct side *s, const struct gst_diff_options *o)
            s->ns >= o->min_time_ns;
 }
 
-/* The typical call moved with the mean: where both medians are known,
- * the same way by sqrt(threshold) and by --min-delta (a mean pulled by a
- * few descheduled calls, or a tiny function's probe cost moving with the
- * machine's load, is not a change); else the mean by --min-delta. The
- * histograms' medians are coarse (log2 buckets: a 2x slower function's
- * median moves 1.45x-1.8x), so the factor itself is the mean's. */
-static bool typical_call_agrees(const struct gst_delta *c, const struct gst_diff_options *o)
-{
-    if (!c->base_median_known || !c->new_median_known)
-        return fabs(c->new_mean_ns - c->base_mean_ns) >= o->min_delta_ns;
-    double from = c->base_median_ns, to = c->new_median_ns;
-    bool grew = c->new_mean_ns > c->base_mean_ns;
-    double moved = grew ? to - from : from - to;
-    return moved >= o->min_delta_ns && moved > 0 &&
-           (grew ? to >= sqrt(o->threshold) * from : from >= sqrt(o->threshold) * to);
-}
-
 /* The runtime's functions count only with --runtime. */
 static bool skipped(const struct side *b, const struct side *n, const struct gst_diff_options *o)
 {
@@ -174,20 +157,36 @@ static bool calls_count(const struct gst_delta *c, const struct side *b, const s
            c->calls_sigma >= o->sigma;
 }
 
-/* The time per call: by the threshold, with enough timed calls and time
- * on both sides, beyond the spread (an arc's: where its callee's is). */
+/* The time per call, relative to the run's speed: by the threshold and by
+ * --min-delta, with enough timed calls and time on both sides, beyond the
+ * spread (an arc's: where its callee's is). */
 static bool time_counts(const struct gst_delta *c, const struct side *b, const struct side *n,
                         const struct gst_diff_options *o, const struct gst_delta *callee)
 {
-    if (!(o->metric & GST_METRIC_TIME) || skipped(b, n, o) || !c->mean_compared ||
-        !reaches(c->base_mean_ns, c->new_mean_ns, o->threshold) || !enough_time(b, o) ||
+    double expected = c->base_call_ns * o->speed;
+    if (!(o->metric & GST_METRIC_TIME) || skipped(b, n, o) || !c->call_compared ||
+        !reaches(expected, c->new_call_ns, o->threshold) ||
+        fabs(c->new_call_ns - expected) < o->min_delta_ns || !enough_time(b, o) ||
         !enough_time(n, o))
         return false;
     if (o->sigma == 0)
         return true;
     if (callee)
         return callee->time_changed;
-    return c->time_sigma >= o->sigma && typical_call_agrees(c, o);
+    return c->time_sigma >= o->sigma;
+}
+
+/* The time per call compared: the median, the typical call, where both
+ * are known (a mean is pulled by a few descheduled calls: main.decode's
+ * went 3.0 -> 74.9 us between identical runs, its median 1.5 -> 2.0 us),
+ * else the mean. */
+static void per_call(struct gst_delta *c)
+{
+    bool medians = c->base_median_known && c->new_median_known && c->base_median_ns > 0 &&
+                   c->new_median_ns > 0;
+    c->call_compared = medians || c->mean_compared;
+    c->base_call_ns = medians ? c->base_median_ns : c->base_mean_ns;
+    c->new_call_ns = medians ? c->new_median_ns : c->new_mean_ns;
 }
 
 static void compare_sides(struct gst_delta *c, const struct side *b, const struct side *n,
@@ -209,16 +208,17 @@ static void compare_sides(struct gst_delta *c, const struct side *b, const struc
     c->new_median_known = n->any && n->median_known;
     c->base_median_ns = c->base_median_known ? b->median : 0;
     c->new_median_ns = c->new_median_known ? n->median : 0;
+    per_call(c);
     c->time_sigma = NAN;
-    if (c->mean_compared && !callee)
+    if (c->call_compared && !callee)
         c->time_sigma = time_sigma(b, n, &c->spread);
     c->time_changed = time_counts(c, b, n, o, callee);
     if (c->calls_changed)
         c->severity = factor((double)c->base_calls, (double)c->new_calls);
-    if (c->time_changed && factor(c->base_mean_ns, c->new_mean_ns) > c->severity)
-        c->severity = factor(c->base_mean_ns, c->new_mean_ns);
+    if (c->time_changed && factor(c->base_call_ns * o->speed, c->new_call_ns) > c->severity)
+        c->severity = factor(c->base_call_ns * o->speed, c->new_call_ns);
     c->grew = (c->calls_changed && c->new_calls > c->base_calls) ||
-              (c->time_changed && c->new_mean_ns > c->base_mean_ns);
+              (c->time_changed && c->new_call_ns > c->base_call_ns * o->speed);
 }
 
 static struct side func_side(const struct gst_pfunc *f)
@@ -336,10 +336,49 @@ static int by_arc_severity(const void *a, const void *b)
     return c ? c : strcmp(x->caller, y->caller);
 }
 
-int gst_diff_profiles(const struct gst_profile *base, const struct gst_profile *next,
-                      const struct gst_diff_options *o, struct gst_diff *d, struct gr_error *err)
+static int by_value(const void *a, const void *b)
 {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The run's speed: the median over the functions whose medians both
+ * profiles know (and that are timed enough, not the runtime's) of NEW's
+ * median over BASE's. A machine busier during one run slows every call
+ * (1.3x-1.4x for some, between identical runs here); a function that
+ * changed is one that changed relative to the rest. 1 with fewer than
+ * GST_SPEED_FUNCS such functions, or with the spread rule off. */
+#define GST_SPEED_FUNCS 20
+static double run_speed(const struct gst_profile *base, const struct gst_profile *next,
+                        const struct gst_diff_options *o)
+{
+    double *r = calloc(base->nfuncs + 1, sizeof *r);
+    size_t n = 0;
+    for (size_t i = 0; r && o->sigma > 0 && i < base->nfuncs; i++) {
+        const struct gst_pfunc *y = gst_profile_find(next, base->funcs[i].name);
+        struct side b = func_side(&base->funcs[i]), m = func_side(y);
+        if (y && b.median_known && m.median_known && b.median > 0 && m.median > 0 &&
+            !b.runtime && enough_time(&b, o) && enough_time(&m, o))
+            r[n++] = log(m.median / b.median);
+    }
+    double speed = 1;
+    if (n >= GST_SPEED_FUNCS) {
+        qsort(r, n, sizeof *r, by_value);
+        speed = exp(n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2);
+    }
+    free(r);
+    return speed;
+}
+
+int gst_diff_profiles(const struct gst_profile *base, const struct gst_profile *next,
+                      const struct gst_diff_options *options, struct gst_diff *d,
+                      struct gr_error *err)
+{
+    struct gst_diff_options run = *options;
+    const struct gst_diff_options *o = &run;
+    run.speed = run_speed(base, next, options);
     memset(d, 0, sizeof *d);
+    d->speed = run.speed;
     d->changes = calloc(base->nfuncs + next->nfuncs + 1, sizeof *d->changes);
     if (!d->changes)
         return gr_fail(err, "out of memory comparing %zu and %zu functions", base->nfuncs,

@@ -26,6 +26,9 @@ struct gst_diff_options {
     double min_time_ns;        /* and this much total time, on both sides */
     double min_delta_ns;       /* the time per call must change by this much */
     bool runtime;              /* also count the runtime's functions' changes */
+    double speed;              /* set by gst_diff_profiles: the run's typical
+                                  NEW / BASE time per call, which the times
+                                  per call are compared relative to */
 };
 
 /* How one measured thing (a function, or a caller -> callee arc) changed:
@@ -40,6 +43,9 @@ struct gst_delta {
     bool base_median_known, new_median_known;
     double base_median_ns, new_median_ns;  /* from the histogram, or JSON's
                                               p50_ns; 0 unless known */
+    bool call_compared;        /* a time per call on both sides, > 0: the
+                                  median where both are known, else the mean */
+    double base_call_ns, new_call_ns;
     double calls_sigma;        /* |new - base| / sqrt(base + new) calls */
     double time_sigma;         /* how many standard errors apart the times
                                   per call are; NAN when not compared */
@@ -78,6 +84,7 @@ struct gst_diff {
     struct gst_arc_change *arcs;  /* most severe first, then callee, caller */
     size_t narcs;
     size_t arcs_compared;         /* arcs not ignored by min_calls */
+    double speed;                 /* options.speed as used */
 };
 
 /* Compares two sorted profiles. Returns 0, or -1 with err (no memory). */

@@ -36,9 +36,9 @@ func checksum(b []byte) uint64 {
 	if never { // a stack check, so that checksum is timed
 		rare()
 	}
-	passes := 4 // some 400 ns a call, well above a probe's cost
+	passes := 3 // some 300 ns a call, well above a probe's cost
 	if slow {
-		passes = 8
+		passes = 6
 	}
 	var h uint64
 	for p := 0; p < passes; p++ {
