@@ -1,7 +1,10 @@
 /* profdiff.c: walking two name-sorted profiles side by side. A change by
  * factor T either way means new >= T x base (grew) or base >= T x new
  * (shrank), each computed as one division of the two values so that
- * exact multiples compare exactly. */
+ * exact multiples compare exactly; it counts only beyond the spread two
+ * runs of one program and input show (docs/ci.md "When a change counts"):
+ * a count's, and for times per call the histograms' median test or the
+ * means' within their min/max bound. */
 #include "gostat/profile/profdiff.h"
 #include "common/vec.h"
 #include "gostat/model/hist.h"
