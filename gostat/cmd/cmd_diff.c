@@ -1,6 +1,7 @@
-/* cmd_diff.c: "gostat diff BASE NEW": the functions whose calls or total
- * time changed by a factor of --threshold or more, as a table or JSON; in
- * CI, --fail-on-regression turns growth into exit status 3. */
+/* cmd_diff.c: "gostat diff BASE NEW": the functions whose calls or time
+ * per call changed by a factor of --threshold or more, beyond the run-to-run
+ * spread, as a table or JSON; in CI, --fail-on-regression turns growth into
+ * exit status 3. */
 #include "gostat/cmd/cmdline.h"
 #include "common/regex_compile.h"
 #include "gostat/cmd/commands.h"
@@ -25,6 +26,7 @@ struct diff_cli {
     bool json, fail_on_regression;
     const char *base, *next;
     const char *filter;        /* --filter, or NULL */
+    double min_time_ms;        /* --min-time */
 };
 
 static const struct gr_opt_choice metrics[] = {
@@ -36,11 +38,12 @@ static const struct gr_opt diff_opts[] = {
     { "threshold", 't', "X", GR_OPT_DOUBLE, GR_OPT_AT(struct diff_cli, diff.threshold),
       .min = 1, .open_min = 1, .max = HUGE_VAL,
       .bad = "--threshold wants a number > 1, got '%s'",
-      .help = GR_OPT_HELP("the factor, a number > 1 (default 2): calls grew",
-                          "when NEW >= X * BASE, shrank when BASE >= X * NEW"),
+      .help = GR_OPT_HELP("the factor, a number > 1 (default 1.5): grew when",
+                          "NEW >= X * BASE, shrank when BASE >= X * NEW"),
       .man =
-          "The factor, above 1 (default 2): grew when NEW >= X * BASE, shrank when\n"
-          "BASE >= X * NEW.\n" },
+          "The factor, above 1 (default 1.5): grew when NEW >= X * BASE, shrank when\n"
+          "BASE >= X * NEW. A function made 2x slower measures 1.8-2x (the probe's\n"
+          "and the call's own cost do not double), hence 1.5.\n" },
     { "min-calls", 'm', "N", GR_OPT_UINT, GR_OPT_AT(struct diff_cli, diff.min_calls),
       .min = 0, .max = (double)UINT64_MAX,
       .bad = "--min-calls wants a whole number >= 0, got '%s'",
@@ -57,6 +60,54 @@ static const struct gr_opt diff_opts[] = {
       .man =
           "Which changes count (default both). Calls are exact on every machine;\n"
           "times depend on the machine.\n" },
+    { "sigma", 0, "Z", GR_OPT_DOUBLE, GR_OPT_AT(struct diff_cli, diff.sigma),
+      .min = 0, .max = HUGE_VAL,
+      .bad = "--sigma wants a number >= 0, got '%s'",
+      .help = GR_OPT_HELP("a change must also lie Z standard errors beyond the",
+                          "run-to-run spread (default 5; 0: every change by X",
+                          "counts, as before); see below"),
+      .man =
+          "A change must also lie\n"
+          ".I Z\n"
+          "standard errors beyond the run-to-run spread (default 5); 0 turns the\n"
+          "spread rule off, so that every change by the factor counts.\n" },
+    { "min-timed", 0, "N", GR_OPT_UINT, GR_OPT_AT(struct diff_cli, diff.min_timed),
+      .min = 0, .max = (double)UINT64_MAX,
+      .bad = "--min-timed wants a whole number >= 0, got '%s'",
+      .help = GR_OPT_HELP("time per call is compared only with N or more calls",
+                          "timed in both (default 1000)"),
+      .man =
+          "Time per call is compared only where both profiles timed\n"
+          ".I N\n"
+          "or more calls (default 1000).\n" },
+    { "min-time", 0, "MS", GR_OPT_DOUBLE, GR_OPT_AT(struct diff_cli, min_time_ms),
+      .min = 0, .max = HUGE_VAL,
+      .bad = "--min-time wants milliseconds >= 0, got '%s'",
+      .help = GR_OPT_HELP("... and with a total time of MS milliseconds or more",
+                          "in both (default 1)"),
+      .man =
+          "Time per call is compared only where the function's total time is\n"
+          ".I MS\n"
+          "milliseconds or more in both profiles (default 1).\n" },
+    { "min-delta", 0, "NS", GR_OPT_DOUBLE, GR_OPT_AT(struct diff_cli, diff.min_delta_ns),
+      .min = 0, .max = HUGE_VAL,
+      .bad = "--min-delta wants nanoseconds >= 0, got '%s'",
+      .help = GR_OPT_HELP("... and where the time per call moved by NS",
+                          "nanoseconds or more (default 100: about what a",
+                          "probe costs, which moves with the machine's load)"),
+      .man =
+          "Time per call changes only where it (the median, else the mean) moved by\n"
+          ".I NS\n"
+          "nanoseconds or more (default 100): below, a probe's own cost, which\n"
+          "moves with the machine's load, dominates.\n" },
+    { "runtime", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct diff_cli, diff.runtime),
+      .help = GR_OPT_HELP("also count changes of the runtime's functions",
+                          "(runtime.*, runtime/*, internal/*), whose calls and",
+                          "times follow garbage collections and scheduling"),
+      .man =
+          "Also count changes of the Go runtime's functions (runtime.*, runtime/*,\n"
+          "internal/*); by default their changes never count, as their calls and\n"
+          "times follow garbage collections and scheduling more than the program.\n" },
     { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct diff_cli, filter),
       .help = GR_OPT_HELP("compare only functions whose name matches REGEX",
                           "(POSIX extended, unanchored), e.g. your own code's",
@@ -69,11 +120,13 @@ static const struct gr_opt diff_opts[] = {
       .man =
           "JSON instead of the table.\n" },
     { "fail-on-regression", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct diff_cli, fail_on_regression),
-      .help = GR_OPT_HELP("", "exit 3 when any function's calls or time grew by",
-                          "X or more (changes that count, after --min-calls)"),
+      .help = GR_OPT_HELP("", "exit 3 when any function's calls or time per call",
+                          "grew by X or more (changes that count: beyond the",
+                          "spread, after --min-calls)"),
       .man =
-          "Exit with status 3 when a function's calls or time grew by the factor or\n"
-          "more; the worst one is named on standard error.\n" },
+          "Exit with status 3 when a function's calls or time per call grew by the\n"
+          "factor or more, beyond the spread; the worst one is named on standard\n"
+          "error.\n" },
     GST_HELP_OPTION,
 };
 
@@ -81,39 +134,69 @@ const struct gr_opt_table gst_diff_options = {
     .program = "gostat diff",
     .intro =
         "usage: gostat diff [--threshold X] [--min-calls N] [--metric calls|time|both]\n"
+        "                   [--sigma Z] [--min-timed N] [--min-time MS]\n"
+        "                   [--min-delta NS] [--runtime]\n"
         "                   [--filter REGEX] [--json] [--fail-on-regression] BASE NEW\n"
         "\n"
         "Compares two profiles function by function and lists those whose calls\n"
-        "or total time changed by a factor of X or more, either way. BASE and NEW\n"
+        "or time per call changed by a factor of X or more, either way, beyond the\n"
+        "spread two runs of the same program and input show. BASE and NEW\n"
         "are each a PID, a stats file, or JSON from gostat --json or gostat merge\n"
         "(e.g. a baseline committed to the repository).\n"
         "\n",
     .outro =
         "\n"
+        "When a change counts (docs/ci.md): calls changed when they changed by X\n"
+        "and |NEW - BASE| >= Z sqrt(BASE + NEW) (a count's spread). Time changed\n"
+        "when the time per call changed by X relative to the run's speed, and by\n"
+        "NS ns, both profiles timed N calls (with sampled timing, the samples)\n"
+        "and spent MS ms in the function, and the change lies Z standard errors\n"
+        "beyond the spread. The time per call is the median where both are known\n"
+        "(stats files; JSON's p50_ns), else the mean: a mean is pulled by a few\n"
+        "descheduled calls. The run's speed (JSON \"speed\") is the median over\n"
+        "20 or more such functions of NEW's median over BASE's, else 1. The\n"
+        "spread: with histograms on both sides (stats files), the fractions of\n"
+        "BASE's and NEW's calls under the bucket edge nearest their pooled\n"
+        "median, as two proportions; else (JSON holds no histogram) the means'\n"
+        "(Welch), each call's variance bounded by (max - mean)(mean - min), which\n"
+        "one long call makes wide. The runtime's functions count only with\n"
+        "--runtime. --sigma 0 turns the spread and the speed off. Two runs of\n"
+        "one program and input report no change.\n"
+        "\n"
         "A function missing from one profile has 0 calls there; going from 0 to any\n"
-        "calls, or from any to 0, is a change of any factor. Total times are\n"
-        "compared only where both profiles measured them and both are > 0 (0 -> n\n"
-        "shows in the calls). Functions are keyed by name.\n"
+        "calls, or from any to 0, is a change of any factor (if beyond the spread).\n"
+        "Times are compared only where both profiles measured them and both are\n"
+        "> 0 (0 -> n shows in the calls). Functions are keyed by name.\n"
         "\n"
         "Table: FUNCTION, BASE CALLS, NEW CALLS, CALLS (factor: \"10.0x\" grew,\n"
         "\"0.10x\" shrank, \"new\" from 0, \"gone\" to 0), BASE TIME, NEW TIME, TIME\n"
-        "(\"-\" where not compared), CHANGE (\"grew\" when calls or time grew, else\n"
-        "\"shrank\"); most changed first (largest factor either way, then name);\n"
-        "then one summary line.\n"
-        "JSON: {\"threshold\",\"min_calls\",\"metric\",\"compared\",\"changed\",\n"
-        "\"regressions\",\"functions\":[{\"name\",\"base_calls\",\"new_calls\",\n"
-        "\"calls_ratio\" (NEW/BASE, null when BASE is 0),\"base_total_ns\",\n"
-        "\"new_total_ns\" (null when unknown),\"time_ratio\" (null when not compared),\n"
+        "(total times and their factor; \"-\" where not compared), PER CALL (the\n"
+        "time per call's factor: the medians', else the means'), CHANGE (\"grew\" when\n"
+        "calls or time per call grew, else \"shrank\"); most changed first (largest\n"
+        "factor either way, then name); then one summary line.\n"
+        "JSON: {\"threshold\",\"min_calls\",\"metric\",\"sigma\",\"min_timed\",\n"
+        "\"min_time_ns\",\"min_delta_ns\",\"runtime\",\"speed\",\"compared\",\"changed\",\"regressions\",\n"
+        "\"functions\":[{\"name\",\"base_calls\",\"new_calls\",\"calls_ratio\"\n"
+        "(NEW/BASE, null when BASE is 0),\"base_total_ns\",\"new_total_ns\" (null\n"
+        "when unknown),\"time_ratio\" (totals; null when not compared),\n"
+        "\"base_mean_ns\",\"new_mean_ns\",\"mean_ratio\" (null when not compared),\n"
+        "\"per_call_ratio\" (the medians', else the means'; null when not compared),\n"
+        "\"base_median_ns\",\"new_median_ns\" (null when unknown),\n"
+        "\"calls_sigma\",\"time_sigma\" (how many standard errors apart;\n"
+        "null when not compared),\"spread\" (\"histograms\", \"min/max\" or null),\n"
         "\"base_self_ns\",\"new_self_ns\" (self time, shown, not compared; null when\n"
         "unknown),\"calls_changed\",\"time_changed\",\"regression\"}..], in the table's\n"
         "order, \"arcs_compared\",\"arcs_changed\",\"arcs\":[{\"caller\",\"callee\",\n"
         "\"base_calls\",\"new_calls\",\"calls_ratio\",\"base_total_ns\",\"new_total_ns\",\n"
-        "\"time_ratio\",\"calls_changed\",\"time_changed\",\"grew\"}..]}.\n"
+        "\"time_ratio\",\"base_mean_ns\",\"new_mean_ns\",\"mean_ratio\",\"per_call_ratio\",\n"
+        "\"calls_sigma\",\n"
+        "\"calls_changed\",\"time_changed\",\"grew\"}..]}.\n"
         "\n"
         "Call graph: where both profiles recorded a function's callers (programs\n"
         "instrumented with gorewrite --call-graph, or JSON with \"callers\"), each\n"
         "caller -> callee arc is compared the same way (its calls, and the callee's\n"
-        "time through it; keyed by the two names) and changed arcs are a second\n"
+        "time per call through it, which counts only where the callee's time\n"
+        "changed; keyed by the two names) and changed arcs are a second\n"
         "table, CALLER -> CALLEE first. Arcs are shown, not counted as regressions:\n"
         "a callee whose calls grew is one already.\n"
         "\n"
@@ -138,9 +221,13 @@ static void format_factor(char *buf, double from, double to)
     snprintf(buf, CELL, "%.*fx", r >= 99.95 ? 0 : r >= 9.995 ? 1 : 2, r);
 }
 
-enum { C_NAME, C_BASE_CALLS, C_NEW_CALLS, C_CALLS, C_BASE_TIME, C_NEW_TIME, C_TIME, C_CHANGE, NCOLS };
+enum {
+    C_NAME, C_BASE_CALLS, C_NEW_CALLS, C_CALLS, C_BASE_TIME, C_NEW_TIME, C_TIME, C_MEAN, C_CHANGE,
+    NCOLS
+};
 static const char *const headers[NCOLS] = {
-    "FUNCTION", "BASE CALLS", "NEW CALLS", "CALLS", "BASE TIME", "NEW TIME", "TIME", "CHANGE",
+    "FUNCTION", "BASE CALLS", "NEW CALLS", "CALLS", "BASE TIME", "NEW TIME", "TIME", "PER CALL",
+    "CHANGE",
 };
 
 static void format_time(char *buf, bool known, double ns)
@@ -165,6 +252,10 @@ static void format_row(char cells[NCOLS][CELL], const struct gst_delta *c)
         format_factor(cells[C_TIME], c->base_ns, c->new_ns);
     else
         snprintf(cells[C_TIME], CELL, "-");
+    if (c->call_compared)
+        format_factor(cells[C_MEAN], c->base_call_ns, c->new_call_ns);
+    else
+        snprintf(cells[C_MEAN], CELL, "-");
     snprintf(cells[C_CHANGE], CELL, "%s", c->grew ? "grew" : "shrank");
 }
 
@@ -252,7 +343,7 @@ static void print_arcs(const struct gst_diff *d)
 {
     static const char *const arc_headers[NCOLS] = {
         "CALLER -> CALLEE", "BASE CALLS", "NEW CALLS", "CALLS", "BASE TIME", "NEW TIME", "TIME",
-        "CHANGE",
+        "PER CALL", "CHANGE",
     };
     struct rows r = { arc_headers, d->narcs, d, arc_delta, arc_name_width, put_arc_name };
     putchar('\n');
@@ -266,9 +357,11 @@ static const char *metric_name(enum gst_metric m)
 
 static void print_summary(const struct gst_diff_options *o, const struct gst_diff *d)
 {
-    printf("%zu of %zu function%s changed by %gx or more (%s%s): %zu grew, %zu shrank\n",
+    printf("%zu of %zu function%s changed by %gx or more (%s%s%s): %zu grew, %zu shrank\n",
            d->count, d->compared, d->compared == 1 ? "" : "s", o->threshold,
-           o->metric == GST_METRIC_BOTH ? "calls or time" : metric_name(o->metric),
+           o->metric == GST_METRIC_BOTH ? "calls or time per call"
+           : o->metric == GST_METRIC_TIME ? "time per call" : "calls",
+           o->sigma > 0 ? ", beyond the spread" : "",
            o->min_calls ? ", functions with fewer calls ignored" : "", d->regressions,
            d->count - d->regressions);
     if (d->arcs_compared)
@@ -301,6 +394,27 @@ static void put_totals(const struct gst_delta *c)
     put_ns("base_total_ns", c->base_time_known, c->base_ns);
     put_ns("new_total_ns", c->new_time_known, c->new_ns);
     put_ratio("time_ratio", c->time_compared, c->base_ns, c->new_ns);
+    put_ns("base_mean_ns", c->mean_compared || c->base_mean_ns > 0, c->base_mean_ns);
+    put_ns("new_mean_ns", c->mean_compared || c->new_mean_ns > 0, c->new_mean_ns);
+    put_ratio("mean_ratio", c->mean_compared, c->base_mean_ns, c->new_mean_ns);
+    put_ratio("per_call_ratio", c->call_compared, c->base_call_ns, c->new_call_ns);
+    printf(",\"calls_sigma\":%.4g", c->calls_sigma);
+}
+
+/* How far apart the means are, and what bounded their spread. */
+static void put_spread(const struct gst_delta *c)
+{
+    if (isnan(c->time_sigma))
+        fputs(",\"time_sigma\":null", stdout);
+    else if (isinf(c->time_sigma))
+        fputs(",\"time_sigma\":1e308", stdout);
+    else
+        printf(",\"time_sigma\":%.4g", c->time_sigma);
+    fputs(",\"spread\":", stdout);
+    if (c->spread)
+        gst_json_put_string(stdout, c->spread);
+    else
+        fputs("null", stdout);
 }
 
 /* What changed, and whether it grew (under the key grew_key). */
@@ -313,15 +427,21 @@ static void put_verdict(const struct gst_delta *c, const char *grew_key)
 
 static void print_json(const struct gst_diff_options *o, const struct gst_diff *d)
 {
-    printf("{\"threshold\":%.17g,\"min_calls\":%" PRIu64 ",\"metric\":\"%s\",\"compared\":%zu,"
-           "\"changed\":%zu,\"regressions\":%zu,\"functions\":[",
-           o->threshold, o->min_calls, metric_name(o->metric), d->compared, d->count,
+    printf("{\"threshold\":%.17g,\"min_calls\":%" PRIu64 ",\"metric\":\"%s\",\"sigma\":%.17g,"
+           "\"min_timed\":%" PRIu64 ",\"min_time_ns\":%.17g,\"min_delta_ns\":%.17g,\"runtime\":%s,"
+           "\"speed\":%.6g,\"compared\":%zu,\"changed\":%zu,\"regressions\":%zu,\"functions\":[",
+           o->threshold, o->min_calls, metric_name(o->metric), o->sigma, o->min_timed,
+           o->min_time_ns, o->min_delta_ns, o->runtime ? "true" : "false", d->speed, d->compared,
+           d->count,
            d->regressions);
     for (size_t i = 0; i < d->count; i++) {
         const struct gst_change *c = &d->changes[i];
         fputs(i ? ",\n{\"name\":" : "\n{\"name\":", stdout);
         gst_json_put_string(stdout, c->name);
         put_totals(&c->d);
+        put_ns("base_median_ns", c->d.base_median_known, c->d.base_median_ns);
+        put_ns("new_median_ns", c->d.new_median_known, c->d.new_median_ns);
+        put_spread(&c->d);
         put_ns("base_self_ns", c->base_self_known, c->base_self_ns);
         put_ns("new_self_ns", c->new_self_known, c->new_self_ns);
         put_verdict(&c->d, "regression");
@@ -348,10 +468,14 @@ static void report_regressions(const struct gst_diff *d)
             worst = &d->changes[i];
     char cells[NCOLS][CELL], name[512];
     format_row(cells, &worst->d);
-    fprintf(stderr, "gostat: diff: regression: %s calls %s -> %s (%s), time %s -> %s (%s)",
+    char base_mean[CELL], new_mean[CELL];
+    format_time(base_mean, worst->d.call_compared, worst->d.base_call_ns);
+    format_time(new_mean, worst->d.call_compared, worst->d.new_call_ns);
+    fprintf(stderr, "gostat: diff: regression: %s calls %s -> %s (%s), time %s -> %s (%s), "
+            "per call %s -> %s (%s)",
             gst_safe_text(name, sizeof name, worst->name), cells[C_BASE_CALLS],
             cells[C_NEW_CALLS], cells[C_CALLS], cells[C_BASE_TIME], cells[C_NEW_TIME],
-            cells[C_TIME]);
+            cells[C_TIME], base_mean, new_mean, cells[C_MEAN]);
     if (d->regressions > 1)
         fprintf(stderr, "; and %zu more function%s grew", d->regressions - 1,
                 d->regressions == 2 ? "" : "s");
@@ -412,13 +536,18 @@ static int load_and_compare(const struct diff_cli *c, const regex_t *filter)
 
 int gst_cmd_diff(int argc, char **argv)
 {
-    struct diff_cli c = { .diff = { .threshold = 2, .metric = GST_METRIC_BOTH } };
+    struct diff_cli c = {
+        .diff = { .threshold = 1.5, .metric = GST_METRIC_BOTH, .sigma = 5, .min_timed = 1000,
+                  .min_delta_ns = 100 },
+        .min_time_ms = 1,
+    };
     struct gr_error err;
     regex_t filter;
     int next;
     int status = gst_parse_command(&gst_diff_options, argc, argv, &c, &next);
     if (status >= 0)
         return status;
+    c.diff.min_time_ns = c.min_time_ms * 1e6;
     c.base = argv[next];
     c.next = argv[next + 1];
     if (c.filter && gr_regex_compile(&filter, c.filter, "--filter", &err) < 0) {

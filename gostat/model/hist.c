@@ -54,3 +54,21 @@ double gst_hist_percentile(const uint64_t hist[GS_HIST_BUCKETS], uint64_t min, u
     }
     return (double)max; /* only when the sum saturated */
 }
+
+double gst_hist_square_bound(const uint64_t hist[GS_HIST_BUCKETS], uint64_t min, uint64_t max)
+{
+    double sum = 0;
+    for (unsigned b = 0; b < GS_HIST_BUCKETS; b++) {
+        double hi = clamp(bucket_hi(b, max), min, max);
+        sum += (double)hist[b] * hi * hi;
+    }
+    return sum;
+}
+
+double gst_hist_fraction_under(const uint64_t hist[GS_HIST_BUCKETS], unsigned b)
+{
+    uint64_t count = count_of(hist), under = 0;
+    for (unsigned i = 0; i < b && i < GS_HIST_BUCKETS; i++)
+        under = __builtin_add_overflow(under, hist[i], &under) ? UINT64_MAX : under;
+    return count ? (double)under / (double)count : 0;
+}

@@ -16,4 +16,13 @@
 double gst_hist_percentile(const uint64_t hist[GS_HIST_BUCKETS], uint64_t min, uint64_t max,
                            unsigned pct);
 
+/* Sum over the durations counted in hist of duration^2 (ticks^2), each
+ * taken at its bucket's upper edge clamped to [min, max]: an upper bound
+ * (for gostat diff's spread rule, which must not underestimate). */
+double gst_hist_square_bound(const uint64_t hist[GS_HIST_BUCKETS], uint64_t min, uint64_t max);
+
+/* The fraction of the durations counted in hist that lie in the buckets
+ * below bucket b: exact, no interpolation (0 for an empty histogram). */
+double gst_hist_fraction_under(const uint64_t hist[GS_HIST_BUCKETS], unsigned b);
+
 #endif

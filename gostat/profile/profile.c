@@ -2,6 +2,7 @@
 #include "gostat/profile/profile.h"
 #include "common/vec.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,6 +176,35 @@ static void take_callers(struct gst_pfunc *into, struct gst_pfunc *from)
     from->ncallers = 0;
 }
 
+/* Histograms of one clock (within 0.1 %: the same machine's calibrations)
+ * add up; two medians do not make one. */
+static void fold_spread(struct gst_pfunc *into, const struct gst_pfunc *from)
+{
+    if (from->samples == 0)
+        return;
+    if (into->samples == 0) {
+        memcpy(into->hist, from->hist, sizeof into->hist);
+        into->hist_known = from->hist_known;
+        into->min_ticks = from->min_ticks;
+        into->max_ticks = from->max_ticks;
+        into->ns_per_tick = from->ns_per_tick;
+        into->median_known = from->median_known;
+        into->median_ns = from->median_ns;
+        into->samples = from->samples;
+        return;
+    }
+    into->median_known = false;
+    into->samples = add_saturating(into->samples, from->samples);
+    into->hist_known = into->hist_known && from->hist_known &&
+                       fabs(into->ns_per_tick - from->ns_per_tick) <= 1e-3 * into->ns_per_tick;
+    if (!into->hist_known)
+        return;
+    for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
+        into->hist[b] = add_saturating(into->hist[b], from->hist[b]);
+    into->min_ticks = into->min_ticks < from->min_ticks ? into->min_ticks : from->min_ticks;
+    into->max_ticks = into->max_ticks > from->max_ticks ? into->max_ticks : from->max_ticks;
+}
+
 /* Adds from's counts to into; from is then freed. */
 static void fold(struct gst_pfunc *into, struct gst_pfunc *from)
 {
@@ -191,6 +221,7 @@ static void fold(struct gst_pfunc *into, struct gst_pfunc *from)
         into->max_ns = into->any_time && into->max_ns > from->max_ns ? into->max_ns : from->max_ns;
         into->any_time = true;
     }
+    fold_spread(into, from);
     if (from->self_known) {
         into->self_ns = into->self_known ? into->self_ns + from->self_ns : from->self_ns;
         into->self_known = true;

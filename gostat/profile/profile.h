@@ -8,6 +8,7 @@
 #define GOSTAT_PROFILE_H
 
 #include "common/error.h"
+#include "format/gostat_format.h"
 
 #include <regex.h>
 #include <stdbool.h>
@@ -46,6 +47,14 @@ struct gst_pfunc {
                                   estimate for all calls (times.h) */
     bool any_time;             /* at least one duration: min/max exist */
     double min_ns, max_ns;
+    uint64_t samples;          /* calls actually timed (timed_calls unless
+                                  sampled): the n of the spread's estimates */
+    bool hist_known;           /* a stats file's histogram of durations */
+    uint64_t hist[GS_HIST_BUCKETS];  /* weighted calls per bucket (ticks) */
+    uint64_t min_ticks, max_ticks;
+    double ns_per_tick;        /* the histogram's clock */
+    bool median_known;         /* median_ns holds (JSON's p50_ns) */
+    double median_ns;
     bool self_known;           /* self_ns is known (summed like total_ns) */
     double self_ns;            /* time outside its timed callees */
     bool has_callers;          /* callers known (a --call-graph file, or JSON

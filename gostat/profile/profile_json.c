@@ -143,7 +143,8 @@ static int read_times(const struct where *w, json_t *obj, struct gst_pfunc *f)
         get_ns(w, obj, "total_ns", &f->total_ns, &f->time_known) < 0 ||
         get_ns(w, obj, "mean_ns", &mean, &has_mean) < 0 ||
         get_ns(w, obj, "min_ns", &f->min_ns, &has_min) < 0 ||
-        get_ns(w, obj, "max_ns", &f->max_ns, &has_max) < 0)
+        get_ns(w, obj, "max_ns", &f->max_ns, &has_max) < 0 ||
+        get_ns(w, obj, "p50_ns", &f->median_ns, &f->median_known) < 0)
         return -1;
     f->timed = has_timed_calls;
     if (get_bool(w, obj, "timed", &f->timed) < 0)
@@ -152,6 +153,8 @@ static int read_times(const struct where *w, json_t *obj, struct gst_pfunc *f)
     if (f->any_time && f->min_ns > f->max_ns)
         return bad(w, "min_ns", "a value <= max_ns");
     f->timed_ns = f->any_time ? mean * (double)f->timed_calls : 0;
+    f->samples = f->any_time ? f->timed_calls : 0;   /* gostat --json: the calls timed */
+    f->median_known = f->any_time && f->median_known;
     return 0;
 }
 

@@ -10,18 +10,25 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static struct gst_pfunc func_of(const struct gst_stats *st, const struct gst_func *f)
 {
     struct gst_times t = gst_times_of(st, f);
-    return (struct gst_pfunc){
+    double k = st->clock.ns_per_tick;
+    struct gst_pfunc pf = {
         .name = (char *)f->name, .file = (char *)f->file, .line = f->line, .calls = f->calls,
         .timed = f->timed, .timed_calls = f->timed ? f->timed_calls : 0,
         .timed_ns = t.any ? (double)f->total_ticks * st->clock.ns_per_tick : 0,
         .time_known = t.known, .total_ns = t.total_ns,
         .any_time = t.any, .min_ns = t.min_ns, .max_ns = t.max_ns,
         .self_known = t.self_known, .self_ns = t.self_ns,
+        .samples = t.any ? f->samples : 0, .hist_known = t.any,
+        .min_ticks = f->min_ticks, .max_ticks = f->max_ticks, .ns_per_tick = k,
     };
+    if (t.any)
+        memcpy(pf.hist, f->hist, sizeof pf.hist);
+    return pf;
 }
 
 /* f's arcs in (the names point into cg and st, copied by

@@ -112,6 +112,9 @@ fails_with "merge empty dir" 2 "gostat: merge: no valid stats files in $dir/empt
 fails_with "merge bad regex" 1 "" merge --filter '(' "$m"
 
 # ---------------------------------------------------------------- diff
+# These check the factors on a few calls: the spread rule (tests/gostat/
+# t_gostat_diff.sh) and its minimums are off, and the threshold is 2.
+EXACT="--sigma 0 --min-timed 0 --min-time 0 --min-delta 0 --threshold 2"
 # Counts only (no timing): base -> new
 #   hot 100 -> 1000 (10x up), cold 50 -> 5 (10x down), stable 1000 -> 1500,
 #   gone 20 -> absent, new absent -> 30, rare 2 -> 9 (4.5x, fewer than 10).
@@ -119,27 +122,27 @@ fails_with "merge bad regex" 1 "" merge --filter '(' "$m"
     --func gone:0x40:20 --func rare:0x50:2 || fail mkstats
 "$MKSTATS" "$dir/new" --pid 302 --func hot:0x10:1000 --func cold:0x20:5 --func stable:0x30:1500 \
     --func new:0x40:30 --func rare:0x50:9 || fail mkstats
-run_ok "diff x10" diff --threshold 10 "$dir/base" "$dir/new"
+run_ok "diff x10" diff $EXACT --threshold 10 "$dir/base" "$dir/new"
 expect "diff x10 table" "\
-FUNCTION  BASE CALLS  NEW CALLS  CALLS  BASE TIME  NEW TIME  TIME  CHANGE
-gone              20          0   gone          -         -     -  shrank
-new                0         30    new          -         -     -  grew
-cold              50          5  0.10x          -         -     -  shrank
-hot              100       1000  10.0x          -         -     -  grew
-4 of 6 functions changed by 10x or more (calls or time): 2 grew, 2 shrank" "$out"
-run_ok "diff default x2" diff "$dir/base" "$dir/new"
+FUNCTION  BASE CALLS  NEW CALLS  CALLS  BASE TIME  NEW TIME  TIME  PER CALL  CHANGE
+gone              20          0   gone          -         -     -         -  shrank
+new                0         30    new          -         -     -         -  grew
+cold              50          5  0.10x          -         -     -         -  shrank
+hot              100       1000  10.0x          -         -     -         -  grew
+4 of 6 functions changed by 10x or more (calls or time per call): 2 grew, 2 shrank" "$out"
+run_ok "diff default x2" diff $EXACT "$dir/base" "$dir/new"
 expect "diff x2: functions" "gone new cold hot rare" "$(sed -n '2,6p' <<<"$out" | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
-run_ok "diff --min-calls 10" diff --min-calls 10 "$dir/base" "$dir/new"
-expect "diff --min-calls 10" "4 of 5 functions changed by 2x or more (calls or time, functions with fewer calls ignored): 2 grew, 2 shrank" "$(tail -n 1 <<<"$out")"
-run_ok "diff x11" diff --threshold 11 "$dir/base" "$dir/new"
+run_ok "diff --min-calls 10" diff $EXACT --min-calls 10 "$dir/base" "$dir/new"
+expect "diff --min-calls 10" "4 of 5 functions changed by 2x or more (calls or time per call, functions with fewer calls ignored): 2 grew, 2 shrank" "$(tail -n 1 <<<"$out")"
+run_ok "diff x11" diff $EXACT --threshold 11 "$dir/base" "$dir/new"
 expect "diff x11" "gone new" "$(sed -n '2,3p' <<<"$out" | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
-fails_with "diff --fail-on-regression" 3 "gostat: diff: regression: new calls 0 -> 30 (new), time - -> - (-); and 1 more function grew" \
-    diff --threshold 10 --fail-on-regression "$dir/base" "$dir/new"
-"$GOSTAT" diff --fail-on-regression --filter '^(cold|stable)$' --threshold 10 "$dir/base" "$dir/new" >/dev/null
+fails_with "diff --fail-on-regression" 3 "gostat: diff: regression: new calls 0 -> 30 (new), time - -> - (-), per call - -> - (-); and 1 more function grew" \
+    diff $EXACT --threshold 10 --fail-on-regression "$dir/base" "$dir/new"
+"$GOSTAT" diff $EXACT --fail-on-regression --filter '^(cold|stable)$' --threshold 10 "$dir/base" "$dir/new" >/dev/null
 expect "only shrinking: exit 0" 0 $?
-"$GOSTAT" diff --fail-on-regression --filter '^(hot|cold|stable)$' --threshold 10.5 "$dir/base" "$dir/new" >"$dir/o"
-expect "below the threshold: exit 0" "0 0 of 3 functions changed by 10.5x or more (calls or time): 0 grew, 0 shrank" "$? $(cat "$dir/o")"
-"$GOSTAT" diff --json --threshold 10 "$dir/base" "$dir/new" >"$dir/diff.json" || fail "diff --json"
+"$GOSTAT" diff $EXACT --fail-on-regression --filter '^(hot|cold|stable)$' --threshold 10.5 "$dir/base" "$dir/new" >"$dir/o"
+expect "below the threshold: exit 0" "0 0 of 3 functions changed by 10.5x or more (calls or time per call): 0 grew, 0 shrank" "$? $(cat "$dir/o")"
+"$GOSTAT" diff $EXACT --json --threshold 10 "$dir/base" "$dir/new" >"$dir/diff.json" || fail "diff --json"
 expect "diff --json" "10 4 2 6 ['gone' 'new' 'cold' 'hot'] 10 0.1 None None False True" \
     "$(json_get "$dir/diff.json" "d['threshold'], d['changed'], d['regressions'], d['compared'], [x['name'] for x in d['functions']], f['hot']['calls_ratio'], f['cold']['calls_ratio'], f['new']['calls_ratio'], f['hot']['time_ratio'], f['cold']['regression'], f['hot']['regression']" | tr -d '(),')"
 
@@ -148,18 +151,66 @@ expect "diff --json" "10 4 2 6 ['gone' 'new' 'cold' 'hot'] 10 0.1 None None Fals
     --func slow:0x10:10 --time 0:1:1000:100:100:2=10 || fail mkstats
 "$MKSTATS" "$dir/tnew" --pid 402 --timing --tsc 1000:0:2001000:1000000 --rows 2 --spread \
     --func slow:0x10:10 --time 0:1:20000:2000:2000:7=10 || fail mkstats
-run_ok "diff --metric calls" diff --metric calls --fail-on-regression "$dir/tbase" "$dir/tnew"
+run_ok "diff --metric calls" diff $EXACT --metric calls --fail-on-regression "$dir/tbase" "$dir/tnew"
 expect "diff --metric calls" "0 of 1 function changed by 2x or more (calls): 0 grew, 0 shrank" "$out"
-fails_with "diff --metric time" 3 "gostat: diff: regression: slow calls 10 -> 10 (1.00x), time 500ns -> 10.0us (20.0x)" \
-    diff --metric time --fail-on-regression "$dir/tbase" "$dir/tnew"
-expect "diff time row" "slow 10 10 1.00x 500ns 10.0us 20.0x grew" "$(sed -n 2p "$dir/fail.out" | tr -s ' ')"
-run_ok "diff of JSON and merged JSON" diff --threshold 1.1 "$dir/one.json" "$m"
-expect "diff JSON: M grew" "example.com/a/b.(*T).M 100 400 4.00x 1.00us 4.00us 4.00x grew" "$(row 2)"
+fails_with "diff --metric time" 3 "gostat: diff: regression: slow calls 10 -> 10 (1.00x), time 500ns -> 10.0us (20.0x), per call 50.0ns -> 1.00us (20.0x)" \
+    diff $EXACT --metric time --fail-on-regression "$dir/tbase" "$dir/tnew"
+expect "diff time row" "slow 10 10 1.00x 500ns 10.0us 20.0x 20.0x grew" "$(sed -n 2p "$dir/fail.out" | tr -s ' ')"
+run_ok "diff of JSON and merged JSON" diff $EXACT --threshold 1.1 "$dir/one.json" "$m"
+expect "diff JSON: M grew" "example.com/a/b.(*T).M 100 400 4.00x 1.00us 4.00us 4.00x 1.33x grew" "$(row 2)"
 
-fails_with "diff one argument" 1 "" diff "$dir/base"
-fails_with "diff threshold 1" 1 "gostat: diff: --threshold wants a number > 1, got '1' (see gostat diff --help)" diff --threshold 1 "$dir/base" "$dir/new"
-fails_with "diff bad metric" 1 "" diff --metric speed "$dir/base" "$dir/new"
-fails_with "diff missing file" 2 "" diff "$dir/base" "$dir/nonexistent"
+# The spread rule, on exact histograms (clock 0.5 ns per tick; bucket 6
+# holds 1024-2047 ticks, 7 2048-4095, 20 2^24-2^25):
+#   f: 20000 calls of 1500 ticks (750 ns, 15 ms in all) in base;
+#      "tail": the same but one call of 15 ms (mean 2x, median unchanged);
+#      "slow": every call 3000 ticks (2x);
+#   g: 10 -> 25 calls (2.5x, but 2.5 standard errors of a count);
+#   runtime.mallocgc: 1000 -> 5000 calls (the runtime's: --runtime only).
+spread() { # spread FILE PID G MALLOCGC TIME
+    "$MKSTATS" "$1" --pid "$2" --timing --tsc 1000:0:2001000:1000000 --rows 2 --spread \
+        --func f:0x10:20000 --func "g:0x20:$3" --func "runtime.mallocgc:0x30:$4" \
+        --time "$5" || fail "mkstats $1"
+}
+spread "$dir/sbase" 501 10 1000 0:1:30000000:1200:1800:6=20000
+spread "$dir/stail" 502 25 5000 0:1:59998500:1200:30000000:6=19999,20=1
+spread "$dir/sslow" 503 10 1000 0:1:60000000:2400:3600:7=20000
+run_ok "spread: a tail and count noise" diff --fail-on-regression "$dir/sbase" "$dir/stail"
+expect "spread: nothing changed" \
+    "0 of 3 functions changed by 1.5x or more (calls or time per call, beyond the spread): 0 grew, 0 shrank" "$out"
+# f's time per call is its median, which the one long call does not move
+# (its mean doubles): f does not change even without the spread rule.
+run_ok "spread off" diff --sigma 0 "$dir/sbase" "$dir/stail"
+expect "spread off: g alone" "g 1 of 3" "$(row 2 | cut -d' ' -f1) $(row 3 | cut -d' ' -f1-3)"
+run_ok "--runtime" diff --runtime "$dir/sbase" "$dir/stail"
+expect "--runtime: mallocgc" "runtime.mallocgc 1000 5000 5.00x" "$(row 2 | cut -d' ' -f1-4)"
+"$GOSTAT" diff --json "$dir/sbase" "$dir/stail" >"$dir/spread.json" || fail "diff --json spread"
+expect "spread JSON: the rule's settings" "1.5 5 1000 1000000 100 False 0" \
+    "$(json_get "$dir/spread.json" "d['threshold'], d['sigma'], d['min_timed'], d['min_time_ns'], d['min_delta_ns'], d['runtime'], d['changed']" | tr -d '(),')"
+"$GOSTAT" diff --json "$dir/sbase" "$dir/sslow" >"$dir/spread.json" || fail "diff --json slow"
+expect "spread JSON: f 2x slower" "['f'] 2 2 750 1500 768 1536 True 'histograms'" \
+    "$(json_get "$dir/spread.json" "[x['name'] for x in d['functions']], f['f']['per_call_ratio'], f['f']['mean_ratio'], f['f']['base_mean_ns'], f['f']['new_mean_ns'], f['f']['base_median_ns'], f['f']['new_median_ns'], f['f']['time_sigma'] > 100, f['f']['spread']" | tr -d '(),')"
+"$GOSTAT" diff --json --sigma 0 --threshold 1.01 "$dir/sbase" "$dir/stail" >"$dir/spread.json" ||
+    fail "diff --json tail"
+expect "spread JSON: the tail moves the mean, not the median" "['g'] 1" \
+    "$(json_get "$dir/spread.json" "[x['name'] for x in d['functions']], d['speed']" | tr -d '(),')"
+fails_with "spread: 2x slower" 3 "gostat: diff: regression: f calls 20000 -> 20000 (1.00x), time 15.0ms -> 30.0ms (2.00x), per call 768ns -> 1.54us (2.00x)" \
+    diff --fail-on-regression "$dir/sbase" "$dir/sslow"
+# JSON holds no histogram: min and max bound the spread; the tail's 2 ms
+# maximum leaves its mean within it, the 2x slower function is out of it.
+for v in sbase stail sslow; do
+    "$GOSTAT" --json "$dir/$v" >"$dir/$v.json" || fail "gostat --json $v"
+done
+run_ok "JSON: a tail" diff --fail-on-regression "$dir/sbase.json" "$dir/stail.json"
+expect "JSON: tail unchanged" \
+    "0 of 3 functions changed by 1.5x or more (calls or time per call, beyond the spread): 0 grew, 0 shrank" "$out"
+"$GOSTAT" diff --json "$dir/sbase.json" "$dir/sslow.json" >"$dir/jslow.json" || fail "diff JSON slow"
+expect "JSON: 2x slower, bounded by min/max" "['f'] True 'min/max'" \
+    "$(json_get "$dir/jslow.json" "[x['name'] for x in d['functions']], f['f']['time_changed'], f['f']['spread']" | tr -d '(),')"
+
+fails_with "diff one argument" 1 "" diff $EXACT "$dir/base"
+fails_with "diff threshold 1" 1 "gostat: diff: --threshold wants a number > 1, got '1' (see gostat diff --help)" diff $EXACT --threshold 1 "$dir/base" "$dir/new"
+fails_with "diff bad metric" 1 "" diff $EXACT --metric speed "$dir/base" "$dir/new"
+fails_with "diff missing file" 2 "" diff $EXACT "$dir/base" "$dir/nonexistent"
 
 # ---------------------------------------------------------------- coverage
 run_ok "coverage" coverage "$m"
@@ -205,7 +256,7 @@ bad_json() { # bad_json NAME CONTENT WANT_MESSAGE_AFTER_FILE
     for cmd in merge coverage; do
         fails_with "$1 ($cmd)" 2 "gostat: $cmd: $dir/bad.json$3" "$cmd" "$dir/bad.json"
     done
-    fails_with "$1 (diff)" 2 "gostat: diff: $dir/bad.json$3" diff "$m" "$dir/bad.json"
+    fails_with "$1 (diff)" 2 "gostat: diff: $dir/bad.json$3" diff $EXACT "$m" "$dir/bad.json"
 }
 bad_json "truncated" '{"pid":1,"functions":[' ":1:22: not valid JSON: ']' expected near end of file"
 bad_json "no functions" '{"pid":1}' ": functions: expected an array"
@@ -246,17 +297,17 @@ expect "merge: self_ns, callers by name" "2800 main.a:9:900 main.b:4:400 main.c:
 run_ok "merge of a merge keeps callers" merge "$dir/cgm.json" -o "$dir/cgm2.json"
 expect "merge of a merge: callers" "$(json_get "$dir/cgm.json" "f['main.busy']['callers']")" \
     "$(json_get "$dir/cgm2.json" "f['main.busy']['callers']")"
-run_ok "diff with arcs" diff "$dir/cg1.json" "$dir/cg2.json"
+run_ok "diff with arcs" diff $EXACT "$dir/cg1.json" "$dir/cg2.json"
 expect "diff: arcs table" "\
-FUNCTION   BASE CALLS  NEW CALLS  CALLS  BASE TIME  NEW TIME   TIME  CHANGE
-main.busy           5         25  5.00x      500ns    2.50us  5.00x  grew
+FUNCTION   BASE CALLS  NEW CALLS  CALLS  BASE TIME  NEW TIME   TIME  PER CALL  CHANGE
+main.busy           5         25  5.00x      500ns    2.50us  5.00x         -  grew
 
-CALLER -> CALLEE     BASE CALLS  NEW CALLS  CALLS  BASE TIME  NEW TIME  TIME  CHANGE
-main.b -> main.busy           2          0   gone      200ns         -     -  shrank
-main.c -> main.busy           0         22    new          -    2.20us     -  grew
-1 of 2 functions changed by 2x or more (calls or time): 1 grew, 0 shrank
+CALLER -> CALLEE     BASE CALLS  NEW CALLS  CALLS  BASE TIME  NEW TIME  TIME  PER CALL  CHANGE
+main.b -> main.busy           2          0   gone      200ns         -     -         -  shrank
+main.c -> main.busy           0         22    new          -    2.20us     -         -  grew
+1 of 2 functions changed by 2x or more (calls or time per call): 1 grew, 0 shrank
 2 of 3 caller -> callee arcs changed by 2x or more (shown, not counted as regressions)" "$out"
-"$GOSTAT" diff --json "$dir/cg1.json" "$dir/cg2.json" >"$dir/cgdiff.json" || fail "diff --json with arcs"
+"$GOSTAT" diff $EXACT --json "$dir/cg1.json" "$dir/cg2.json" >"$dir/cgdiff.json" || fail "diff --json with arcs"
 expect "diff --json: arcs, self" "3 2 ['main.b main.busy 2 0 False' 'main.c main.busy 0 22 True'] 400 2000" \
     "$(json_get "$dir/cgdiff.json" "d['arcs_compared'], d['arcs_changed'], [f\"{a['caller']} {a['callee']} {a['base_calls']} {a['new_calls']} {a['grew']}\" for a in d['arcs']], f['main.busy']['base_self_ns'], f['main.busy']['new_self_ns']" | tr -d '(),')"
 bad_json "callers not an array" '{"pid":1,"functions":[{"name":"a","calls":1,"callers":{}}]}' ": functions[0].callers: expected an array or null"

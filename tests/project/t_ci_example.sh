@@ -60,7 +60,7 @@ run_step pass
 expect "step exit status" 0 "$(cat "$tmp/pass.rc")"
 [ "$(cat "$tmp/pass.rc")" = 0 ] || cat "$tmp/pass.err"
 expect "step's last line (gostat diff)" \
-    "0 of 2 functions changed by 10x or more (calls, functions with fewer calls ignored): 0 grew, 0 shrank" \
+    "0 of 2 functions changed by 10x or more (calls, beyond the spread, functions with fewer calls ignored): 0 grew, 0 shrank" \
     "$(tail -n 1 "$tmp/pass.out")"
 expect "merged counts (two shards)" "$EXPECTED_CALLS" "$(calls "$tmp/pass/merged.json")"
 expect "baseline counts are this run's" "$EXPECTED_CALLS" "$(calls "$SRC/baseline.json")"
@@ -86,11 +86,11 @@ expect "regression: stderr names the hot path" \
     "$(tail -n 1 "$tmp/regression.err" | sed 's/, time .*//')"
 out=$(sed -n '/^FUNCTION/,$p' "$tmp/regression.out")
 expect "regression: table header" \
-    "FUNCTION BASE CALLS NEW CALLS CALLS BASE TIME NEW TIME TIME CHANGE" "$(row 1)"
+    "FUNCTION BASE CALLS NEW CALLS CALLS BASE TIME NEW TIME TIME PER CALL CHANGE" "$(row 1)"
 expect "regression: the one row" "example.com/cihot.normalizeWord 1035 10350 10.0x grew" \
     "$(row 2 | awk '{ print $1, $2, $3, $4, $NF }')"
 expect "regression: summary" \
-    "1 of 2 functions changed by 10x or more (calls, functions with fewer calls ignored): 1 grew, 0 shrank" \
+    "1 of 2 functions changed by 10x or more (calls, beyond the spread, functions with fewer calls ignored): 1 grew, 0 shrank" \
     "$(row 3 | sed 's/more (/more (/')"
 expect "regression: table rows" 3 "$(wc -l <<<"$out")"
 expect "regression: counts" "$(sed 's/normalizeWord 1035/normalizeWord 10350/' <<<"$EXPECTED_CALLS")" \

@@ -79,9 +79,36 @@ static void huge_counts(void)
     CHECK_DBL(pct(h, 32, 255, 100), 64);
 }
 
+/* gostat diff's spread: each bucket at its upper edge, clamped to
+ * [min, max]: 4 in [32, 64) at 64, 2 in [128, 256) at max 200. */
+static void square_bound(void)
+{
+    uint64_t h[GS_HIST_BUCKETS] = {0};
+    CHECK_DBL(gst_hist_square_bound(h, 0, 0), 0);
+    h[1] = 4;
+    h[3] = 2;
+    CHECK_DBL(gst_hist_square_bound(h, 40, 200), 4 * 64.0 * 64 + 2 * 200.0 * 200);
+    CHECK_DBL(gst_hist_square_bound(h, 40, 60), 4 * 60.0 * 60 + 2 * 60.0 * 60);
+}
+
+/* The fraction under bucket b: exact, from the counts alone. */
+static void fraction_under(void)
+{
+    uint64_t h[GS_HIST_BUCKETS] = {0};
+    CHECK_DBL(gst_hist_fraction_under(h, 5), 0);
+    h[1] = 1;
+    h[3] = 3;
+    CHECK_DBL(gst_hist_fraction_under(h, 0), 0);
+    CHECK_DBL(gst_hist_fraction_under(h, 2), 0.25);
+    CHECK_DBL(gst_hist_fraction_under(h, 4), 1);
+    CHECK_DBL(gst_hist_fraction_under(h, GS_HIST_BUCKETS + 3), 1);
+}
+
 UNIT_CASES("hist",
            UNIT_CASE(empty_is_zero),
            UNIT_CASE(one_bucket),
            UNIT_CASE(several_buckets),
            UNIT_CASE(top_buckets),
-           UNIT_CASE(huge_counts));
+           UNIT_CASE(huge_counts),
+           UNIT_CASE(square_bound),
+           UNIT_CASE(fraction_under));

@@ -1,0 +1,3 @@
+module diffnoise
+
+go 1.15
