@@ -41,9 +41,9 @@
 
 #include <stdint.h>
 
-#define GS_MAGIC "GOSTATv4"        /* 8 bytes, no NUL; written last */
+#define GS_MAGIC "GOSTATv5"        /* 8 bytes, no NUL; written last */
 #define GS_MAGIC_LEN 8
-#define GS_VERSION 4
+#define GS_VERSION 5
 #define GS_MAGIC_STEM "GOSTATv"   /* the magic before the version digit */
 #define GS_PAGE 4096u
 #define GS_EXE_MAX 1024u
