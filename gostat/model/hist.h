@@ -1,3 +1,4 @@
+/* exported by gostat/model */
 /* hist.h: percentiles from a function's log2 duration histogram. */
 #ifndef GOSTAT_HIST_H
 #define GOSTAT_HIST_H

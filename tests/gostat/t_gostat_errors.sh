@@ -79,7 +79,7 @@ good=$dir/good
 "$MKSTATS" "$good" --pid 4194305 --func a.b:0x10:3
 expect_error "bad --top" 1 "gostat: " "--top needs a positive whole number, not 'x'" --top x "$good"
 expect_error "zero --top" 1 "gostat: " "--top needs a positive whole number" --top 0 "$good"
-expect_error "bad --sort" 1 "gostat: " "--sort takes 'calls', 'name', 'time' or 'self', not 'size'" --sort size "$good"
+expect_error "bad --sort" 1 "gostat: " "--sort takes 'calls', 'name', 'time', 'self' or 'cum', not 'size'" --sort size "$good"
 expect_error "bad --filter" 1 "gostat: " "--filter: bad regular expression '('" --filter '(' "$good"
 expect_error "bad --watch" 1 "gostat: " "--watch needs a number of seconds" --watch 0 "$good"
 expect_error "missing value" 1 "gostat: " "--top needs a value" "$good" --top
