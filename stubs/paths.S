@@ -273,6 +273,11 @@ gs_path_enter:
     .globl gs_path_exit
 gs_path_exit:
     EXIT_POP GS_PENT_SIZE, .Lpexit
+    /* Never below its timed callees' sum (compensation's residual, or a TSC
+     * ahead on another core): self is then never negative and every
+     * output's sums of self add up to the totals. */
+    cmp GS_PENT_CHILDREN(%rcx), %r13
+    cmovb GS_PENT_CHILDREN(%rcx), %r13
     add %r13, GS_PENT_CHILDREN-GS_PENT_SIZE(%rcx)   /* the caller's children */
     RECORD_PAGE %rdx, .Lpexit_out, .Lpexit_page
 /* The call's count, ticks and self ticks go to its path's entry (or its
@@ -326,10 +331,8 @@ gs_path_exit:
 .Larc_hit:                      /* rax = row, rcx = offset, r12 = entry */
     incq GS_PATH_CALLS(%rax,%rcx)
     add %r13, GS_PATH_TOTAL(%rax,%rcx)
-    sub GS_PENT_CHILDREN(%r12), %r13                /* self */
-    jns 6f
-    xor %r13d, %r13d                                /* callees on a core with a TSC ahead */
-6:  add %r13, GS_PATH_SELF(%rax,%rcx)
+    sub GS_PENT_CHILDREN(%r12), %r13                /* self, >= 0 */
+    add %r13, GS_PATH_SELF(%rax,%rcx)
 .Lpexit_out:
     EXIT_LEAVE
 /* A path seen first: its fields, then its key (a reader that sees the key
@@ -479,10 +482,8 @@ gs_path_exit:
     mov GS_PENT_REC(%r12), %ecx
     incq GS_TIM_SAMPLES(%rax,%rcx)
     add %r13, GS_TIM_TOTAL(%rax,%rcx)
-    sub GS_PENT_CHILDREN(%r12), %r13                /* self */
-    jns 8f
-    xor %r13d, %r13d
-8:  add %r13, GS_TIM_SELF(%rax,%rcx)
+    sub GS_PENT_CHILDREN(%r12), %r13                /* self, >= 0 */
+    add %r13, GS_TIM_SELF(%rax,%rcx)
     jmp .Lpexit_out
 
     .section .note.GNU-stack,"",@progbits

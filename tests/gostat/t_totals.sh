@@ -113,7 +113,7 @@ fib, main = f["main.fib"], f["main.main"]
 wall = int(sys.argv[3])
 top = {}
 for line in open(sys.argv[2]):
-    m = re.match(r"\s*(\d+)ns\s+\S+\s+\S+\s+(\d+)ns\s+\S+\s+(\S+)$", line)
+    m = re.match(r"\s*(\d+)(?:ns)?\s+\S+\s+\S+\s+(\d+)(?:ns)?\s+\S+\s+(\S+)$", line)   # pprof writes a 0 without its unit
     if m:
         top[m.group(3)] = int(m.group(2))
 nodes = j["call_paths"]["nodes"]
