@@ -5,9 +5,7 @@
  * Nothing here runs once the program's own code starts. */
 
 #include "format/stub_abi.h"
-
-#define CAL_COUNTER 2048         /* in the calibration's row: the function's counter */
-#define CAL_REC GS_PAGE_SIZE     /* and its timing record, in the row's page 1 */
+#include "stubs/probe_cost.h"
 
     .text
 

@@ -16,8 +16,6 @@ uint64_t gs_cal_run(enum cal_fn fn, void *g, uint64_t n, void *row, void *stack_
 
 #define CAL_TRIALS 256
 #define CAL_CALLS 16           /* back-to-back calls per trial */
-#define CAL_COUNTER 2048      /* probe_cost.S */
-#define CAL_REC GS_PAGE       /* probe_cost.S: page 1 of the row */
 
 struct cal_world {
     uint8_t *g, *m, *row;
