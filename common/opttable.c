@@ -243,14 +243,6 @@ void gr_opt_bad_message(const struct gr_opt_result *r, char *buf, size_t size)
     snprintf(buf, size, r->opt->bad, r->value);
 }
 
-const struct gr_opt *gr_opt_find(const struct gr_opt_table *t, const char *name)
-{
-    for (size_t i = 0; i < t->nopts; i++)
-        if (t->opts[i].name && strcmp(t->opts[i].name, name) == 0 && parsed(&t->opts[i]))
-            return &t->opts[i];
-    return NULL;
-}
-
 static int complain(const struct gr_opt_table *t, const struct gr_opt *o, const char *what)
 {
     fprintf(stderr, "%s: option table row %s%s: %s\n", t->program, o->name ? "--" : "",

@@ -118,9 +118,6 @@ enum gr_opt_status gr_opt_parse_exact(const struct gr_opt_table *t, int argc, ch
 /* The GR_OPT_BAD message: opt->bad with the value. */
 void gr_opt_bad_message(const struct gr_opt_result *r, char *buf, size_t size);
 
-/* The option called name (a long name), or NULL. */
-const struct gr_opt *gr_opt_find(const struct gr_opt_table *t, const char *name);
-
 /* Checks t's rows (a value's name and bad-value message where it takes
  * one, field sizes that fit the kind, help lines, no name or letter
  * twice) and that its operand counts have their usage errors.

@@ -3,6 +3,7 @@
  * cum. Every output writes these same whole-nanosecond values, so pprof's,
  * callgrind's and folded's totals are one sum (docs/profiles.md). */
 #include "gostat/model/callgraph.h"
+#include "common/saturate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,11 +15,6 @@ uint64_t gst_cg_whole_ns(double ns)
     if (!(ns > 0))
         return 0;
     return ns >= 0x1p64 ? UINT64_MAX : (uint64_t)nearbyint(ns);
-}
-
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-    return a + b < a ? UINT64_MAX : a + b;
 }
 
 static uint32_t func_index(const struct gst_callgraph *cg, const struct gst_func *f)
@@ -83,7 +79,7 @@ static void add_to_path(struct gst_callgraph *cg, size_t i, uint64_t value, cons
         for (int j = 0; j < 2; j++)
             if (fs[j] != NONE && seen[fs[j]] != stamp) {
                 seen[fs[j]] = stamp;
-                cg->cum_ns[fs[j]] = add_sat(cg->cum_ns[fs[j]], value);
+                cg->cum_ns[fs[j]] = gr_add_saturating(cg->cum_ns[fs[j]], value);
             }
         if (cg->nodes[k].parent == GST_CG_ROOT)
             break;
@@ -118,13 +114,13 @@ static int sum_self(struct gst_callgraph *cg, const struct gst_stats *st, struct
     for (size_t i = 0; i < cg->nnodes; i++) {
         uint32_t f = func_index(cg, cg->nodes[i].func);
         placed[f] += cg->nodes[i].self_ns;
-        cg->self_ns[f] = add_sat(cg->self_ns[f], gst_cg_whole_ns(cg->nodes[i].self_ns));
+        cg->self_ns[f] = gr_add_saturating(cg->self_ns[f], gst_cg_whole_ns(cg->nodes[i].self_ns));
     }
     for (size_t f = 0; f < cg->nfuncs; f++) {
         double all = (double)st->funcs[f].self_ticks * st->clock.ns_per_tick;
         cg->unplaced_ns[f] = st->funcs[f].timed ? gst_cg_whole_ns(all - placed[f]) : 0;
-        cg->self_ns[f] = add_sat(cg->self_ns[f], cg->unplaced_ns[f]);
-        cg->unplaced_total_ns = add_sat(cg->unplaced_total_ns, cg->unplaced_ns[f]);
+        cg->self_ns[f] = gr_add_saturating(cg->self_ns[f], cg->unplaced_ns[f]);
+        cg->unplaced_total_ns = gr_add_saturating(cg->unplaced_total_ns, cg->unplaced_ns[f]);
     }
     free(placed);
     return 0;

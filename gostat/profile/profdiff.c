@@ -207,8 +207,8 @@ static void compare_sides(struct gst_delta *c, const struct side *b, const struc
     c->mean_compared = b->any && n->any && b->mean > 0 && n->mean > 0;
     c->base_mean_ns = b->any ? b->mean : 0;
     c->new_mean_ns = n->any ? n->mean : 0;
-    c->base_median_known = b->any && b->median_known;
-    c->new_median_known = n->any && n->median_known;
+    c->base_median_known = b->median_known;   /* set only with any */
+    c->new_median_known = n->median_known;
     c->base_median_ns = c->base_median_known ? b->median : 0;
     c->new_median_ns = c->new_median_known ? n->median : 0;
     per_call(c);

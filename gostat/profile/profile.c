@@ -1,6 +1,7 @@
 /* profile.c: building, folding and looking up a profile's functions. */
 #include "gostat/profile/profile.h"
 #include "common/vec.h"
+#include "common/saturate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -122,12 +123,6 @@ static int by_name_file_line(const void *a, const void *b)
     return c;
 }
 
-static uint64_t add_saturating(uint64_t a, uint64_t b)
-{
-    uint64_t sum;
-    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
-}
-
 static int by_caller_name(const void *a, const void *b)
 {
     return strcmp(((const struct gst_parc *)a)->caller, ((const struct gst_parc *)b)->caller);
@@ -146,7 +141,7 @@ static void fold_callers(struct gst_pfunc *f)
             f->callers[++kept] = *from;
             continue;
         }
-        into->calls = add_saturating(into->calls, from->calls);
+        into->calls = gr_add_saturating(into->calls, from->calls);
         if (from->time_known) {
             into->total_ns = into->time_known ? into->total_ns + from->total_ns : from->total_ns;
             into->time_known = true;
@@ -194,13 +189,13 @@ static void fold_spread(struct gst_pfunc *into, const struct gst_pfunc *from)
         return;
     }
     into->median_known = false;
-    into->samples = add_saturating(into->samples, from->samples);
+    into->samples = gr_add_saturating(into->samples, from->samples);
     into->hist_known = into->hist_known && from->hist_known &&
                        fabs(into->ns_per_tick - from->ns_per_tick) <= 1e-3 * into->ns_per_tick;
     if (!into->hist_known)
         return;
     for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
-        into->hist[b] = add_saturating(into->hist[b], from->hist[b]);
+        into->hist[b] = gr_add_saturating(into->hist[b], from->hist[b]);
     into->min_ticks = into->min_ticks < from->min_ticks ? into->min_ticks : from->min_ticks;
     into->max_ticks = into->max_ticks > from->max_ticks ? into->max_ticks : from->max_ticks;
 }
@@ -208,9 +203,9 @@ static void fold_spread(struct gst_pfunc *into, const struct gst_pfunc *from)
 /* Adds from's counts to into; from is then freed. */
 static void fold(struct gst_pfunc *into, struct gst_pfunc *from)
 {
-    into->calls = add_saturating(into->calls, from->calls);
+    into->calls = gr_add_saturating(into->calls, from->calls);
     into->timed |= from->timed;
-    into->timed_calls = add_saturating(into->timed_calls, from->timed_calls);
+    into->timed_calls = gr_add_saturating(into->timed_calls, from->timed_calls);
     into->timed_ns += from->timed_ns;
     if (from->time_known) {
         into->total_ns = into->time_known ? into->total_ns + from->total_ns : from->total_ns;
@@ -299,6 +294,6 @@ uint64_t gst_profile_total_calls(const struct gst_profile *p)
 {
     uint64_t total = 0;
     for (size_t i = 0; i < p->nfuncs; i++)
-        total = add_saturating(total, p->funcs[i].calls);
+        total = gr_add_saturating(total, p->funcs[i].calls);
     return total;
 }

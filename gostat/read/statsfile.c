@@ -7,6 +7,7 @@
 #include "gostat/read/statsfile_check.h"
 #include "gostat/read/proc.h"
 #include "common/vec.h"
+#include "common/saturate.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -223,12 +224,6 @@ static uint64_t load_u64(const unsigned char *p)
     return __atomic_load_n((const uint64_t *)(const void *)p, __ATOMIC_RELAXED);
 }
 
-static uint64_t add_saturating(uint64_t a, uint64_t b)
-{
-    uint64_t sum;
-    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
-}
-
 /* The record of a timed function in a thread's row, or NULL while its
  * page is not backed (read as zero: a read through the mapping would make
  * the kernel allocate it). */
@@ -272,19 +267,19 @@ static uint64_t calls_in_row(const struct gst_stats *st, const unsigned char *ro
 static void sum_calls(struct gst_stats *st, const unsigned char *row)
 {
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++)
-        st->funcs[i].calls = add_saturating(st->funcs[i].calls, calls_in_row(st, row, i));
+        st->funcs[i].calls = gr_add_saturating(st->funcs[i].calls, calls_in_row(st, row, i));
 }
 
 static void sum_drops(struct gst_drops *d, const unsigned char *row)
 {
-    d->unwound = add_saturating(d->unwound, load_u64(row + offsetof(struct gs_drops, unwound)));
-    d->too_deep = add_saturating(d->too_deep, load_u64(row + offsetof(struct gs_drops, too_deep)));
-    d->no_slot = add_saturating(d->no_slot, load_u64(row + offsetof(struct gs_drops, no_slot)));
-    d->unmatched = add_saturating(d->unmatched, load_u64(row + offsetof(struct gs_drops, unmatched)));
-    d->no_space = add_saturating(d->no_space, load_u64(row + offsetof(struct gs_drops, no_space)));
-    d->path_overflow = add_saturating(d->path_overflow, load_u64(row + offsetof(struct gs_drops, path_overflow)));
-    d->arc_overflow = add_saturating(d->arc_overflow, load_u64(row + offsetof(struct gs_drops, arc_overflow)));
-    d->abandoned = add_saturating(d->abandoned, load_u64(row + offsetof(struct gs_drops, abandoned)));
+    d->unwound = gr_add_saturating(d->unwound, load_u64(row + offsetof(struct gs_drops, unwound)));
+    d->too_deep = gr_add_saturating(d->too_deep, load_u64(row + offsetof(struct gs_drops, too_deep)));
+    d->no_slot = gr_add_saturating(d->no_slot, load_u64(row + offsetof(struct gs_drops, no_slot)));
+    d->unmatched = gr_add_saturating(d->unmatched, load_u64(row + offsetof(struct gs_drops, unmatched)));
+    d->no_space = gr_add_saturating(d->no_space, load_u64(row + offsetof(struct gs_drops, no_space)));
+    d->path_overflow = gr_add_saturating(d->path_overflow, load_u64(row + offsetof(struct gs_drops, path_overflow)));
+    d->arc_overflow = gr_add_saturating(d->arc_overflow, load_u64(row + offsetof(struct gs_drops, arc_overflow)));
+    d->abandoned = gr_add_saturating(d->abandoned, load_u64(row + offsetof(struct gs_drops, abandoned)));
 }
 
 /* The timed function whose record sits at row offset rec, or NULL (a
@@ -309,9 +304,9 @@ static struct gst_func *func_of_record(const struct gst_stats *st, uint32_t rec)
  * the entry's sums go to its callee's too. */
 static void add_entry_to_callee(struct gst_func *f, uint64_t calls, uint64_t total, uint64_t self)
 {
-    f->samples = add_saturating(f->samples, calls);
-    f->total_ticks = add_saturating(f->total_ticks, total);
-    f->self_ticks = add_saturating(f->self_ticks, self);
+    f->samples = gr_add_saturating(f->samples, calls);
+    f->total_ticks = gr_add_saturating(f->total_ticks, total);
+    f->self_ticks = gr_add_saturating(f->self_ticks, self);
 }
 
 /* Returns 1 for an entry in use, else 0. */
@@ -370,16 +365,16 @@ static void add_timing(struct gst_func *f, const unsigned char *rec)
     uint64_t max = load_u64(rec + offsetof(struct gs_timing, max));
     uint64_t min_inverted = load_u64(rec + offsetof(struct gs_timing, min_inverted));
 
-    f->total_ticks = add_saturating(f->total_ticks, load_u64(rec + offsetof(struct gs_timing, total)));
+    f->total_ticks = gr_add_saturating(f->total_ticks, load_u64(rec + offsetof(struct gs_timing, total)));
     if (max > f->max_ticks)
         f->max_ticks = max;
     if (min_inverted > f->min_ticks) /* kept inverted until finish_sums */
         f->min_ticks = min_inverted;
     for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
-        f->hist[b] = add_saturating(f->hist[b],
+        f->hist[b] = gr_add_saturating(f->hist[b],
                                     load_u64(rec + offsetof(struct gs_timing, hist) + b * sizeof(uint64_t)));
-    f->samples = add_saturating(f->samples, load_u64(rec + offsetof(struct gs_timing, samples)));
-    f->self_ticks = add_saturating(f->self_ticks, load_u64(rec + offsetof(struct gs_timing, self_total)));
+    f->samples = gr_add_saturating(f->samples, load_u64(rec + offsetof(struct gs_timing, samples)));
+    f->self_ticks = gr_add_saturating(f->self_ticks, load_u64(rec + offsetof(struct gs_timing, self_total)));
 }
 
 /* Only records on pages the row's page map says are backed are read. */
@@ -412,10 +407,10 @@ static void finish_sums(struct gst_stats *st)
     st->total_calls = 0;
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
         struct gst_func *f = &st->funcs[i];
-        st->total_calls = add_saturating(st->total_calls, f->calls);
+        st->total_calls = gr_add_saturating(st->total_calls, f->calls);
         f->min_ticks = f->min_ticks ? ~f->min_ticks : 0;
         for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
-            f->timed_calls = add_saturating(f->timed_calls, f->hist[b]);
+            f->timed_calls = gr_add_saturating(f->timed_calls, f->hist[b]);
     }
 }
 

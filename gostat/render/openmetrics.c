@@ -10,6 +10,7 @@
 #include "gostat/model/goroutines.h"
 #include "common/safe_text.h"
 #include "gostat/render/utf8.h"
+#include "common/saturate.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -367,21 +368,16 @@ static void put_self(struct expo *x, const struct proc *p, const struct gst_func
     fputc('\n', x->out);
 }
 
-static uint64_t add_saturating(uint64_t a, uint64_t b)
-{
-    return __builtin_add_overflow(a, b, &a) ? UINT64_MAX : a;
-}
-
 static void put_histogram(struct expo *x, const struct proc *p, const struct gst_func *f)
 {
     uint64_t in_bound[NBOUNDS + 1] = { 0 };
     for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
-        in_bound[p->bucket_of[b]] = add_saturating(in_bound[p->bucket_of[b]], f->hist[b]);
+        in_bound[p->bucket_of[b]] = gr_add_saturating(in_bound[p->bucket_of[b]], f->hist[b]);
 
     uint64_t cumulative = 0;
     char le[40];
     for (unsigned i = 0; i <= NBOUNDS; i++) {
-        cumulative = add_saturating(cumulative, in_bound[i]);
+        cumulative = gr_add_saturating(cumulative, in_bound[i]);
         snprintf(le, sizeof le, "le=\"%s\"", i < NBOUNDS ? bounds[i].label : "+Inf");
         put_series(x, &fam_duration, "_bucket", x->func.p, le);
         fprintf(x->out, "%" PRIu64 "\n", cumulative);

@@ -392,11 +392,9 @@ static int note_inlined_call(struct walker *w, Dwarf_Die die)
         return -1;
     if (!a.has_origin)
         return 0;
-    Dwarf_Off *grown = gr_vec_grow(w->inline_origins, &w->origins_cap, w->norigins + 1, sizeof *grown);
-    if (!grown)
+    if (gr_vec_append(&w->inline_origins, &w->norigins, &w->origins_cap, &a.origin,
+                      sizeof a.origin) < 0)
         return fail_oom(w);
-    w->inline_origins = grown;
-    w->inline_origins[w->norigins++] = a.origin;
     return 0;
 }
 
