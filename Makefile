@@ -115,7 +115,7 @@ $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
-	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable)
+	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -147,6 +147,7 @@ $(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/ca
 $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_callgraph: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
+$(UNIT)/test_select: $(BUILD)/rewriter/plan/select.o $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.o \
 	$(BUILD)/common/opttable_man.o
 $(UNIT)/test_opttable: UNIT_LIBS := -lm
@@ -154,7 +155,7 @@ $(UNIT)/test_prologue $(UNIT)/test_leaf: UNIT_LIBS := -lZydis -lZycore
 $(UNIT)/test_exits $(UNIT)/test_call_sites: UNIT_LIBS := -lZydis -lZycore -lelf
 $(UNIT)/test_pclntab $(UNIT)/test_go_version: UNIT_LIBS := -lelf
 
-REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines)
+REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines select)
 $(REWRITER_UNITS:=.o) $(UNIT)/fake_elf.o: INC = $(REWRITER_INC)
 $(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile %/test_opttable,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC)

@@ -57,7 +57,8 @@ static void put_sections(FILE *f, const struct gr_elf_written *w)
 }
 
 static void put_report(FILE *f, const struct gr_elf *in, const char *out_path,
-                       const struct gr_elf_edit *edit, const struct gr_elf_written *w)
+                       const struct gr_elf_edit *edit, const struct gr_elf_written *w,
+                       const struct gr_output_funcs *funcs)
 {
     fprintf(f, "%s\n", GS_OUTPUT_REPORT_MAGIC);
     put_line(f, "input", in->path);
@@ -69,6 +70,7 @@ static void put_report(FILE *f, const struct gr_elf *in, const char *out_path,
     fprintf(f, "symtab %zu\n", in->nsymbols);
     put_line(f, "symtab_first", in->sym_first ? in->sym_first : "");
     put_line(f, "symtab_last", in->sym_last ? in->sym_last : "");
+    fprintf(f, "functions %zu %zu %zu\n", funcs->total, funcs->instrumented, funcs->left_out);
     fprintf(f, "patches %zu\n", edit->npatches);
     for (size_t i = 0; i < edit->npatches; i++)
         fprintf(f, "%s 0x%llx %u\n",
@@ -80,7 +82,7 @@ static void put_report(FILE *f, const struct gr_elf *in, const char *out_path,
 
 int gr_output_report_write(const char *path, const struct gr_elf *in, const char *out_path,
                            const struct gr_elf_edit *edit, const struct gr_elf_written *written,
-                           struct gr_error *err)
+                           const struct gr_output_funcs *funcs, struct gr_error *err)
 {
     /* opened for writing, so it must not be a file gorewrite reads or wrote */
     if (gr_elf_same_file(path, in->path) || gr_elf_same_file(path, out_path))
@@ -89,7 +91,7 @@ int gr_output_report_write(const char *path, const struct gr_elf *in, const char
     FILE *f = fopen(path, "w");
     if (!f)
         return gr_fail(err, "%s: cannot write the layout report: %s", path, strerror(errno));
-    put_report(f, in, out_path, edit, written);
+    put_report(f, in, out_path, edit, written, funcs);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
         return gr_fail(err, "%s: cannot write the layout report: %s", path,

@@ -10,10 +10,17 @@
 #include "elf/elf_write.h"
 #include "common/error.h"
 
-/* Writes the report of in -> out_path, as edit and written describe it, to
- * path, which must be neither file. Returns 0, or -1 with a reason in err. */
+/* The functions record: counts the plan decided, which the ELF layer
+ * cannot see. */
+struct gr_output_funcs {
+    size_t total, instrumented, left_out;
+};
+
+/* Writes the report of in -> out_path, as edit, written and funcs describe
+ * it, to path, which must be neither file. Returns 0, or -1 with a reason
+ * in err. */
 int gr_output_report_write(const char *path, const struct gr_elf *in, const char *out_path,
                            const struct gr_elf_edit *edit, const struct gr_elf_written *written,
-                           struct gr_error *err);
+                           const struct gr_output_funcs *funcs, struct gr_error *err);
 
 #endif

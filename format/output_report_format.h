@@ -9,7 +9,7 @@
  * byte outside '!'..'~', and '%' itself, is written as %XX; an empty name
  * is written %00 (decoding it gives "", as no name holds a NUL).
  *
- *   gorewrite-layout 2
+ *   gorewrite-layout 3
  *   input PATH
  *   output PATH
  *   size N                        the output file's size
@@ -24,6 +24,9 @@
  *   symtab N                      .symtab entries (null entry included), as in INPUT
  *   symtab_first NAME             entry 1's name
  *   symtab_last NAME              the last entry's name
+ *   functions N INSTR LEFT_OUT    INPUT's functions (pclntab), those given an
+ *                                 entry patch, those left out by --only and
+ *                                 --exclude (since version 3)
  *   patches N                     then N lines, in the order written:
  *   patch ADDR LEN                bytes of INPUT's image overwritten: a jmp
  *                                 rel32 into the new code, then int3 filler
@@ -35,6 +38,6 @@
 #ifndef GS_OUTPUT_REPORT_FORMAT_H
 #define GS_OUTPUT_REPORT_FORMAT_H
 
-#define GS_OUTPUT_REPORT_MAGIC "gorewrite-layout 2"
+#define GS_OUTPUT_REPORT_MAGIC "gorewrite-layout 3"
 
 #endif

@@ -10,6 +10,7 @@
 #include "rewriter/gen/segments.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,53 @@ static const struct gr_opt gorewrite_opts[] = {
           "Count calls, do not time them: the cheapest (4\\-5 instructions per direct call, one more through a\n"
           "register or in cgo programs),\n"
           "smaller stats file.\n" },
+    { .kind = GR_OPT_TEXT,
+      .help = GR_OPT_HELP("", "Selection (which functions are instrumented at all; docs/selection.md):"),
+      .man = "Selection: which functions are instrumented at all (docs/selection.md).\n" },
+    { "only", 0, "REGEX", GR_OPT_REPEAT, GR_OPT_AT(struct gr_arguments, opt.select.only),
+      .count = offsetof(struct gr_arguments, opt.select.nonly), .max = GR_SELECT_MAX,
+      .bad = "--only given more than " GR_SELECT_MAX_TEXT " times",
+      .help = GR_OPT_HELP("instrument only the functions whose name REGEX",
+                          "matches (POSIX extended, anywhere in the name:",
+                          "'^main\\.' for package main); repeatable: any of",
+                          "them. The others are left as they are: no count,",
+                          "no time, no row in gostat"),
+      .man =
+          "Instrument only the functions whose name\n"
+          ".I REGEX\n"
+          "matches (a POSIX extended regular expression, matched anywhere in the\n"
+          "name as Go's tracebacks print it: anchor it,\n"
+          ".B '^main\\e.'\n"
+          "for package main). Repeatable: a function is chosen when any\n"
+          ".B \\-\\-only\n"
+          "matches. The others keep their code as it is: not counted, not timed,\n"
+          "no row in gostat. Two runtime functions stay instrumented whatever the\n"
+          "patterns say, because gostat's goroutine counts are their call counts:\n"
+          ".B runtime.newproc1\n"
+          "and\n"
+          ".BR runtime.goexit1 .\n"
+          "A bad pattern is a usage error (exit status 1, nothing written).\n" },
+    { "exclude", 0, "REGEX", GR_OPT_REPEAT, GR_OPT_AT(struct gr_arguments, opt.select.exclude),
+      .count = offsetof(struct gr_arguments, opt.select.nexclude), .max = GR_SELECT_MAX,
+      .bad = "--exclude given more than " GR_SELECT_MAX_TEXT " times",
+      .help = GR_OPT_HELP("leave out the functions whose name REGEX matches,",
+                          "even those an --only chose; repeatable.",
+                          "runtime.newproc1 and runtime.goexit1 (gostat's",
+                          "goroutine counts) stay instrumented regardless"),
+      .man =
+          "Leave out the functions whose name\n"
+          ".I REGEX\n"
+          "matches, even those an\n"
+          ".B \\-\\-only\n"
+          "chose. Repeatable. So a function is instrumented when it matches some\n"
+          ".B \\-\\-only\n"
+          "(or none is given) and no\n"
+          ".BR \\-\\-exclude ,\n"
+          "or is one of the two runtime functions above.\n"
+          ".B \\-v\n"
+          "lists the others as\n"
+          ".B left out\n"
+          "and counts them.\n" },
     { .kind = GR_OPT_TEXT, .help = GR_OPT_HELP("", "Other options:"), .man = "Other options:\n" },
     { NULL, 'v', NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.verbose),
       .help = GR_OPT_HELP("list every function with its decision, and why it is",
@@ -358,6 +406,7 @@ const struct gr_opt_table gr_gorewrite_options = {
     .intro =
         "usage: gorewrite [-v] [--count-only | --time-all | --call-graph | --sample N]\n"
         "                 [--max-threads N] [--max-paths N] [--max-arcs N]\n"
+        "                 [--only REGEX]... [--exclude REGEX]...\n"
         "                 [--strict-release] [--keep-call-sites] [--keep-setuid]\n"
         "                 [--layout-report FILE]\n"
         "                 INPUT OUTPUT\n"
@@ -422,6 +471,20 @@ static const char *conflict(const struct gr_arguments *a)
     return NULL;
 }
 
+/* A bad --only or --exclude pattern is a usage error, found before INPUT
+ * is read; the plan compiles them again for its own use. */
+static int patterns_bad(const struct gr_arguments *a)
+{
+    struct gr_select select;
+    struct gr_error err;
+    if (gr_select_compile(&select, &a->opt.select, &err) < 0) {
+        fprintf(stderr, "gorewrite: %s\n", err.msg);
+        return 1;
+    }
+    gr_select_free(&select);
+    return 0;
+}
+
 enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arguments *a,
                                             int *status)
 {
@@ -441,6 +504,8 @@ enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arg
         fprintf(stderr, "gorewrite: %s\n", why);
         return GR_ACTION_EXIT;
     }
+    if (patterns_bad(a))
+        return GR_ACTION_EXIT;
     if (a->call_graph)
         a->opt.max_paths = a->max_paths;
     if (a->print_layout && a->npaths == 0)

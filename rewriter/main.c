@@ -30,10 +30,13 @@ static int rewrite(const struct gr_arguments *a)
     }
     struct stat st;
     uint64_t out_size = stat(paths[1], &st) == 0 ? (uint64_t)st.st_size : res.out_size;
-    printf("gorewrite: %s -> %s: %zu functions instrumented (%zu timed), %zu skipped (%s); "
+    char left_out[64] = "";
+    if (res.nleft_out)
+        snprintf(left_out, sizeof left_out, ", %zu left out by --only/--exclude", res.nleft_out);
+    printf("gorewrite: %s -> %s: %zu functions instrumented (%zu timed), %zu skipped%s (%s); "
            "output %.1f MB (+%.1f%%)\n",
-           paths[0], paths[1], res.ninstrumented, res.ntimed, res.nfuncs - res.ninstrumented,
-           res.go_version,
+           paths[0], paths[1], res.ninstrumented, res.ntimed,
+           res.nfuncs - res.ninstrumented - res.nleft_out, left_out, res.go_version,
            out_size / 1e6, res.in_size ? 100.0 * ((double)out_size - (double)res.in_size) / (double)res.in_size : 0.0);
     return 0;
 }

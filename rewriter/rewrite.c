@@ -41,17 +41,19 @@ static int read_input(const char *in_path, const struct gr_options *opt, struct 
  * the output goes too, so that exit status 2 still means "no output". */
 static int write_report(const char *path, const struct gr_elf *elf, const char *out_path,
                         const struct gr_elf_edit *edit, const struct gr_elf_written *written,
-                        struct gr_error *err)
+                        const struct gr_plan *plan, struct gr_error *err)
 {
-    if (gr_output_report_write(path, elf, out_path, edit, written, err) == 0)
+    struct gr_output_funcs funcs = {.total = plan->nfuncs, .instrumented = plan->ninstrumented,
+                                    .left_out = plan->nleft_out};
+    if (gr_output_report_write(path, elf, out_path, edit, written, &funcs, err) == 0)
         return 0;
     unlink(out_path);
     return -1;
 }
 
-static int write_output(const struct gr_elf *elf, const struct gr_segment_plan *seg,
-                        const struct gr_image *img, const char *out_path,
-                        const char *report_path, struct gr_error *err)
+static int write_output(const struct gr_elf *elf, const struct gr_plan *plan,
+                        const struct gr_segment_plan *seg, const struct gr_image *img,
+                        const char *out_path, const char *report_path, struct gr_error *err)
 {
     struct gr_elf_edit edit = {
         .entry = img->entry,
@@ -67,9 +69,22 @@ static int write_output(const struct gr_elf *elf, const struct gr_segment_plan *
     struct gr_elf_written written;
     int rc = gr_elf_write(elf, &edit, out_path, report_path ? &written : NULL, err);
     if (rc == 0 && report_path) {
-        rc = write_report(report_path, elf, out_path, &edit, &written, err);
+        rc = write_report(report_path, elf, out_path, &edit, &written, plan, err);
         gr_elf_written_free(&written);
     }
+    return rc;
+}
+
+/* The plan of the functions --only and --exclude choose. */
+static int plan_selected(const struct gr_elf *elf, const struct gr_program *prog,
+                         const struct gr_options *opt, struct gr_plan *plan, struct gr_error *err)
+{
+    struct gr_select select;
+    if (gr_select_compile(&select, &opt->select, err) < 0)
+        return -1;
+    int rc = gr_plan_build(elf, prog, !opt->count_only, opt->keep_call_sites,
+                           gr_select_active(&select) ? &select : NULL, plan, err);
+    gr_select_free(&select);
     return rc;
 }
 
@@ -88,7 +103,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
         rc = gr_find_program(&elf, opt->strict_release, &prog, err);
     if (rc == 0) {
         gr_find_warn(log, &elf, &prog);
-        rc = gr_plan_build(&elf, &prog, !opt->count_only, opt->keep_call_sites, &plan, err);
+        rc = plan_selected(&elf, &prog, opt, &plan, err);
     }
     if (rc == 0 && opt->verbose)
         gr_report_plan(log, &plan);
@@ -98,11 +113,12 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     if (rc == 0)
         rc = gr_image_build(&elf, &prog, &plan, &seg, &image, err);
     if (rc == 0)
-        rc = write_output(&elf, &seg, &image, out_path, opt->layout_report, err);
+        rc = write_output(&elf, &plan, &seg, &image, out_path, opt->layout_report, err);
     if (rc == 0) {
         res->nfuncs = plan.nfuncs;
         res->ninstrumented = plan.ninstrumented;
         res->ntimed = plan.ntimed;
+        res->nleft_out = plan.nleft_out;
         res->in_size = elf.size;
         res->out_size = seg.rx_offset + image.code.len;
         snprintf(res->go_version, sizeof res->go_version, "%s", prog.go_version);

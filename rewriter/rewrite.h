@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "common/error.h"
+#include "rewriter/plan/select.h"
 
 struct gr_options {
     int verbose;            /* list every function's decision on the log */
@@ -25,12 +26,14 @@ struct gr_options {
     int keep_call_sites;    /* direct calls keep going through the entry's jmp */
     int keep_setuid;        /* copy the input's setuid/setgid bits (dropped by default) */
     int strict_release;     /* refuse a Go release newer than every verified row */
+    struct gr_select_patterns select;   /* --only, --exclude (select.h) */
 };
 
 struct gr_result {
     size_t nfuncs;
     size_t ninstrumented;
     size_t ntimed;
+    size_t nleft_out;       /* left out by --only/--exclude */
     uint64_t in_size;
     uint64_t out_size;
     char go_version[32];

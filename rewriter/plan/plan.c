@@ -7,7 +7,8 @@
  * inside the function, and no branch lands inside them. A function with a
  * check is timed when every return can be patched (exits.c) and it can
  * return at all (goroutine_end.c); so is one without, outside the runtime
- * (leaf_timing.c). */
+ * (leaf_timing.c). Before all this, the user's selection (--only,
+ * --exclude: select.c) may leave a function out. */
 #include "rewriter/plan/plan.h"
 
 #include <elf.h>
@@ -123,14 +124,29 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     return 0;
 }
 
-/* Plans one function: skipped, or instrumented (and maybe timed). */
-static int plan_func(const struct gr_elf *elf, struct gr_plan *plan, struct gr_exit_scan *scan,
-                     const struct gr_asm_targets *asm_targets, const char *no_timing,
-                     struct gr_insn *scratch, struct gr_plan_func *pf)
+/* What one function's plan needs besides the function. */
+struct plan_ctx {
+    const struct gr_elf *elf;
+    struct gr_exit_scan scan;
+    struct gr_asm_targets asm_targets;
+    const struct gr_select *select;
+    const char *no_timing;
+    struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
+};
+
+/* Plans one function: left out, skipped, or instrumented (and maybe timed). */
+static int plan_func(struct plan_ctx *c, struct gr_plan *plan, struct gr_plan_func *pf)
 {
-    pf->skip_reason = decide(elf, plan, asm_targets, pf->func, scratch, &pf->prologue);
+    const struct gr_elf *elf = c->elf;
+    if (c->select && !gr_select_chosen(c->select, pf->func->name)) {
+        pf->skip_reason = GR_SELECT_LEFT_OUT;
+        pf->timing = GR_UNTIMED;
+        plan->nleft_out++;
+        return 0;
+    }
+    pf->skip_reason = decide(elf, plan, &c->asm_targets, pf->func, c->scratch, &pf->prologue);
     pf->prologue.insns = NULL;   /* scratch: reused by the next function */
-    if (!pf->skip_reason && plan_body(elf, scan, no_timing, plan, pf) < 0)
+    if (!pf->skip_reason && plan_body(elf, &c->scan, c->no_timing, plan, pf) < 0)
         return -1;
     if (pf->skip_reason) {
         pf->prologue.ninsns = 0;
@@ -164,7 +180,8 @@ static void find_tls_load(const struct gr_elf *elf, const struct gr_program *pro
 }
 
 int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
-                  int keep_call_sites, struct gr_plan *plan, struct gr_error *err)
+                  int keep_call_sites, const struct gr_select *select, struct gr_plan *plan,
+                  struct gr_error *err)
 {
     memset(plan, 0, sizeof *plan);
     plan->rt = &prog->offsets;
@@ -176,12 +193,14 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     plan->nfuncs = prog->nfuncs;
     /* -race builds keep the race detector's context in g.racectx, the word
        the timing code uses for the goroutine's timing stack */
-    const char *no_timing = !timing    ? "--count-only"
-                            : prog->race ? "built with -race (g.racectx is in use)"
-                                         : NULL;
-    struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
-    struct gr_exit_scan scan;
-    find_tls_load(elf, prog, scratch, plan);
+    struct plan_ctx ctx = {
+        .elf = elf, .select = select,
+        .no_timing = !timing    ? "--count-only"
+                     : prog->race ? "built with -race (g.racectx is in use)"
+                                  : NULL,
+    };
+    struct plan_ctx *c = &ctx;
+    find_tls_load(elf, prog, c->scratch, plan);
     plan->row_from_fs = !prog->cgo && !prog->race;
     plan->row_access = plan->row_from_fs
                            ? "fs:[0] (no runtime/cgo: the runtime points FS at m.tls[1] on every thread)"
@@ -194,15 +213,14 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
                                                     .sigpc = plan->rt->g_sigpc};
         plan->sig = &plan->sig_fields;
     }
-    struct gr_asm_targets asm_targets;
-    int rc = gr_asm_targets_find(elf, prog, &asm_targets);
-    gr_exit_scan_init(&scan);
+    int rc = gr_asm_targets_find(elf, prog, &c->asm_targets);
+    gr_exit_scan_init(&c->scan);
     for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {
         plan->funcs[i].func = &prog->funcs[i];
-        rc = plan_func(elf, plan, &scan, &asm_targets, no_timing, scratch, &plan->funcs[i]);
+        rc = plan_func(c, plan, &plan->funcs[i]);
     }
-    gr_exit_scan_free(&scan);
-    gr_asm_targets_free(&asm_targets);
+    gr_exit_scan_free(&c->scan);
+    gr_asm_targets_free(&c->asm_targets);
     if (rc < 0)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
     if (!keep_call_sites && gr_call_sites_find(elf, plan, &plan->calls) < 0)

@@ -17,6 +17,7 @@
 #include "format/gostat_format.h"
 #include "rewriter/plan/leaf.h"
 #include "rewriter/plan/prologue.h"
+#include "rewriter/plan/select.h"
 
 struct gr_plan_func {
     const struct gr_func *func;
@@ -49,6 +50,7 @@ struct gr_plan {
     size_t nfuncs;
     size_t ninstrumented;
     size_t ntimed;
+    size_t nleft_out;           /* skipped as GR_SELECT_LEFT_OUT (--only, --exclude) */
     struct gr_exit_list exits;  /* every timed function's returns */
     /* The program's own load of g from TLS (the entry of a function that
      * starts with one, and its instruction count): entry trampolines of
@@ -75,9 +77,11 @@ struct gr_plan {
 };
 
 /* timing: 0 for --count-only; keep_call_sites: leave calls empty
- * (--keep-call-sites). */
+ * (--keep-call-sites); select: the functions to instrument at all
+ * (select.h), NULL: every one. */
 int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
-                  int keep_call_sites, struct gr_plan *plan, struct gr_error *err);
+                  int keep_call_sites, const struct gr_select *select, struct gr_plan *plan,
+                  struct gr_error *err);
 void gr_plan_free(struct gr_plan *plan);
 
 #endif

@@ -28,7 +28,9 @@ void gr_report_plan(FILE *out, const struct gr_plan *plan)
     for (size_t i = 0; i < plan->nfuncs; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
         const struct gr_func *f = pf->func;
-        if (pf->skip_reason) {
+        if (pf->skip_reason == GR_SELECT_LEFT_OUT) {
+            fprintf(out, "left out    %#10llx %s\n", (unsigned long long)f->entry, f->name);
+        } else if (pf->skip_reason) {
             fprintf(out, "skip        %#10llx %s: %s\n", (unsigned long long)f->entry, f->name,
                     pf->skip_reason);
             count_reason(reasons, &nreasons, pf->skip_reason);
@@ -57,9 +59,12 @@ void gr_report_plan(FILE *out, const struct gr_plan *plan)
     fprintf(out, "call sites: %zu direct calls and jumps go straight to a trampoline "
             "(%zu functions not swept: bytes that do not decode)\n",
             plan->calls.n, plan->calls.funcs_unswept);
-    fprintf(out, "summary: %zu instrumented (%zu timed, %zu untimed), %zu skipped\n",
+    fprintf(out, "summary: %zu instrumented (%zu timed, %zu untimed), %zu skipped",
             plan->ninstrumented, plan->ntimed, plan->ninstrumented - plan->ntimed,
-            plan->nfuncs - plan->ninstrumented);
+            plan->nfuncs - plan->ninstrumented - plan->nleft_out);
+    if (plan->nleft_out)
+        fprintf(out, ", %zu left out by --only/--exclude", plan->nleft_out);
+    fputc('\n', out);
     for (size_t i = 0; i < nreasons; i++)
         fprintf(out, "  skipped %6zu: %s\n", reasons[i].count, reasons[i].reason);
     for (size_t i = 0; i < nuntimed; i++)

@@ -18,7 +18,7 @@ build_go 1.22 "$ROOT/testdata/recursion" "$WORK/prog" || exit 1
     { echo "FAIL: gorewrite --layout-report"; exit 1; }
 
 # The report: its records and counts are those of the file readelf sees.
-grep -qx 'gorewrite-layout 2' "$WORK/layout" || fail "report: no magic line"
+grep -qx 'gorewrite-layout 3' "$WORK/layout" || fail "report: no magic line"
 [ "$(grep -c '^phdr ' "$WORK/layout")" = "$(readelf -hW "$WORK/good" | awk '/Number of program headers/ {print $5}')" ] ||
     fail "report: phdr lines differ from readelf's count"
 grep -q "^entry 0x$(readelf -hW "$WORK/prog" | awk '/Entry point/ {print substr($4, 3)}') 0x$(readelf -hW "$WORK/good" | awk '/Entry point/ {print substr($4, 3)}')\$" "$WORK/layout" ||

@@ -63,6 +63,8 @@ struct report {
     char *input, *output;
     uint64_t size, old_entry, entry, phoff, shoff;
     size_t phnum, shnum, shstrndx, nsections, nsymbols, npatches;
+    size_t nfuncs, ninstrumented, nleft_out;
+    int have_funcs;
     struct phdr *phdrs;
     struct new_section sections[2];
     char *sym_first, *sym_last;
@@ -229,7 +231,12 @@ static void parse_line(struct report *r, char *line, size_t *want_phnum, size_t 
         r->sym_first = decode(f[0], "symtab_first");
     else if (strcmp(key, "symtab_last") == 0)
         r->sym_last = decode(f[0], "symtab_last");
-    else if (strcmp(key, "patches") == 0)
+    else if (strcmp(key, "functions") == 0 && n == 3) {
+        r->nfuncs = number(f[0], copy);
+        r->ninstrumented = number(f[1], copy);
+        r->nleft_out = number(f[2], copy);
+        r->have_funcs = 1;
+    } else if (strcmp(key, "patches") == 0)
         *want_patches = number(f[0], copy);
     else if (strcmp(key, "patch") == 0 || strcmp(key, "call_site") == 0)
         parse_patch(r, f, n, copy, strcmp(key, "call_site") == 0);
@@ -257,11 +264,17 @@ static void read_report(const char *path, struct report *r)
     }
     free(line);
     fclose(f);
-    if (!r->ended || !r->input || !r->output || !r->sym_first || !r->sym_last)
+    if (!r->ended || !r->input || !r->output || !r->sym_first || !r->sym_last || !r->have_funcs)
         fatal("%s: layout report incomplete (no end line or a record missing)", path);
     if (r->phnum != want_phnum || r->npatches != want_patches || r->nsections != 2)
         fatal("%s: report lists %zu phdr (says %zu), %zu patch (says %zu), %zu sections (want 2)",
               path, r->phnum, want_phnum, r->npatches, want_patches, r->nsections);
+    size_t entries = 0;   /* each instrumented function has one patch at its entry */
+    for (size_t i = 0; i < r->npatches; i++)
+        entries += !r->patches[i].call_site;
+    if (r->ninstrumented + r->nleft_out > r->nfuncs || entries < r->ninstrumented)
+        fatal("%s: report says %zu functions, %zu instrumented, %zu left out, with %zu patches",
+              path, r->nfuncs, r->ninstrumented, r->nleft_out, entries);
 }
 
 /* Files ----------------------------------------------------------------- */
