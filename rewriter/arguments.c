@@ -90,6 +90,12 @@ static int max_arcs(const char *value, void *dest)
     return 0;
 }
 
+/* --only, --exclude: repeatable patterns in opt.select (plan/select.h). */
+#define PATTERNS(name, list, n)                                                             \
+    name, 0, "REGEX", GR_OPT_REPEAT, GR_OPT_AT(struct gr_arguments, opt.select.list),      \
+        .count = offsetof(struct gr_arguments, opt.select.n), .max = GR_SELECT_MAX,    \
+        .bad = "--" name " given more than " GR_SELECT_MAX_TEXT " times"
+
 static const struct gr_opt gorewrite_opts[] = {
     { .kind = GR_OPT_TEXT,
       .help = GR_OPT_HELP("Timing modes (each counts every call exactly; instructions per call from",
@@ -179,9 +185,7 @@ static const struct gr_opt gorewrite_opts[] = {
     { .kind = GR_OPT_TEXT,
       .help = GR_OPT_HELP("", "Selection (which functions are instrumented at all; docs/selection.md):"),
       .man = "Selection: which functions are instrumented at all (docs/selection.md).\n" },
-    { "only", 0, "REGEX", GR_OPT_REPEAT, GR_OPT_AT(struct gr_arguments, opt.select.only),
-      .count = offsetof(struct gr_arguments, opt.select.nonly), .max = GR_SELECT_MAX,
-      .bad = "--only given more than " GR_SELECT_MAX_TEXT " times",
+    { PATTERNS("only", only, nonly),
       .help = GR_OPT_HELP("instrument only the functions whose name REGEX",
                           "matches (POSIX extended, anywhere in the name:",
                           "'^main\\.' for package main); repeatable: any of",
@@ -202,9 +206,7 @@ static const struct gr_opt gorewrite_opts[] = {
           "and\n"
           ".BR runtime.goexit1 .\n"
           "A bad pattern is a usage error (exit status 1, nothing written).\n" },
-    { "exclude", 0, "REGEX", GR_OPT_REPEAT, GR_OPT_AT(struct gr_arguments, opt.select.exclude),
-      .count = offsetof(struct gr_arguments, opt.select.nexclude), .max = GR_SELECT_MAX,
-      .bad = "--exclude given more than " GR_SELECT_MAX_TEXT " times",
+    { PATTERNS("exclude", exclude, nexclude),
       .help = GR_OPT_HELP("leave out the functions whose name REGEX matches,",
                           "even those an --only chose; repeatable.",
                           "runtime.newproc1 and runtime.goexit1 (gostat's",
