@@ -41,15 +41,12 @@
 #     does not hold today (docs/timing.md "Residual error on hugo": the
 #     rarer a function's sampled calls, the longer they read; up to 4.6x),
 #     so the check asserted is the part that holds: the median ratio
-#     within 2x (measured 1.43-1.62).
+#     within 2x (measured 1.33-1.62).
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
 HUGO=/usr/bin/hugo
-if [ ! -x "$HUGO" ]; then
-    echo "FAIL: $HUGO is missing: run scripts/deps.sh (Debian's hugo)"
-    exit 1
-fi
+require_installed "$HUGO"
 work_dir
 PAGES=${HUGO_PAGES:-200}
 
