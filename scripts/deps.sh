@@ -77,10 +77,11 @@ extra_steps() {
     bash "$(dirname "$0")/go_toolchains.sh"   # Go 1.15, 1.25, 1.26, 1.27 into build/toolchains
     bash "$(dirname "$0")/npm_progs.sh"       # esbuild (Go 1.16-1.20, 1.26), tsgo, buf into build/npm
     bash "$(dirname "$0")/prometheus.sh"      # Prometheus 2.42 into build/prometheus
-    # large Debian Go programs for tests/programs/t_realprogs.sh
-    if ! all_installed rclone restic; then
-        need_root rclone restic
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends rclone restic
+    # large Debian Go programs for tests/programs/t_realprogs.sh, and hugo
+    # (0.111.3, cgo) for tests/programs/t_hugo.sh
+    if ! all_installed rclone restic hugo; then
+        need_root rclone restic hugo
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends rclone restic hugo
     fi
 }
 if all_installed $PKGS; then

@@ -94,6 +94,15 @@ require_tools() {
     done
 }
 
+# require_installed PATH: fails the calling test (exit 1) unless the Debian
+# program at PATH, which scripts/deps.sh installs, is there.
+require_installed() {
+    if [ ! -x "$1" ]; then
+        echo "FAIL: $1 is missing: run scripts/deps.sh (Debian's $(basename "$1"))"
+        exit 1
+    fi
+}
+
 # instrument IN OUT: bin/gorewrite IN OUT (checked by LIEF, as every
 # $GOREWRITE run). On failure prints its status and stderr and returns 1.
 instrument() {

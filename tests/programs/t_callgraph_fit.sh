@@ -20,10 +20,7 @@
 require_tools
 
 RESTIC=/usr/bin/restic
-if [ ! -x "$RESTIC" ]; then
-    echo "FAIL: $RESTIC is missing: run scripts/deps.sh (Debian's restic)"
-    exit 1
-fi
+require_installed "$RESTIC"
 work_dir
 
 python3 - "$WORK/data" <<'PY'
