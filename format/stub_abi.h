@@ -93,9 +93,11 @@
 #define GS_TIM_GAP (GS_TIM_NEXT + 8)
 #define GS_TIM_SAMPLES (GS_TIM_GAP + 8)
 #define GS_TIM_SELF (GS_TIM_SAMPLES + 8)
+#define GS_TIM_ONCPU (GS_TIM_SELF + 8)
 
-/* A goroutine's timing stack: a header, then 24-byte entries
- * {u32 depth; u32 timing record offset; u64 start; u64 weight} (start: on
+/* A goroutine's timing stack: a header, then 32-byte entries
+ * {u32 depth; u32 timing record offset; u64 start; u64 weight; u64 off}
+ * (off: GS_SLOT_OFF at the start; start: on
  * the goroutine's compensated clock, GS_SLOT_COMP below), where depth
  * is g.stack.hi - rsp at the call (the same at entry and return, wherever
  * the stack has moved) and weight the calls the sample stands for. Each
@@ -119,13 +121,19 @@
 #define GS_SLOT_INNER 24       /* the part of it inside the call's own interval */
 #define GS_SLOT_UNTIMED 32     /* an untimed (counted) call's, in 1/256 ticks */
 #define GS_UNTIMED_SHIFT 8
+/* On-CPU time (stubs/oncpu.S, docs/timing.md "On-CPU time"): the ticks
+ * this goroutine spent descheduled so far (u64), and when it was last
+ * descheduled (TSC; 0 while it runs). An entry keeps OFF as at its start. */
+#define GS_SLOT_OFF 40
+#define GS_SLOT_OFF_SINCE 48
 #define GS_SLOT_ENTRIES 512    /* the first entry; a sentinel entry of depth 0 just before */
 #define GS_SLOT_LAST (GS_SLOT_SIZE - GS_ENT_SIZE) /* top above this: full */
 #define GS_ENT_DEPTH 0
 #define GS_ENT_REC 4
 #define GS_ENT_TSC 8
 #define GS_ENT_W 16
-#define GS_ENT_SIZE 24
+#define GS_ENT_OFF 24
+#define GS_ENT_SIZE 32
 #define GS_SLOT_NONE 0xffffffff
 #define GS_SLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_ENT_SIZE)
 
@@ -226,7 +234,9 @@ struct gs_blob_header {
     uint32_t sample_enter_off;       /* in: r12 = row, r13 = descriptor */
     uint32_t path_enter_off;         /* as time_enter, recording call paths */
     uint32_t path_exit_off;          /* as time_exit, recording call paths */
-    uint32_t reserved;
+    uint32_t sched_off_off;          /* in: r12 = a goroutine the scheduler takes off
+                                        its thread, r13 = continue (stubs/oncpu.S) */
+    uint32_t sched_on_off;           /* in: r12 = a goroutine about to run again */
 };
 
 struct gs_stub_config {
@@ -330,6 +340,7 @@ GS_OFFSET_IS(struct gs_timing, next, GS_TIM_NEXT);
 GS_OFFSET_IS(struct gs_timing, gap, GS_TIM_GAP);
 GS_OFFSET_IS(struct gs_timing, samples, GS_TIM_SAMPLES);
 GS_OFFSET_IS(struct gs_timing, self_total, GS_TIM_SELF);
+GS_OFFSET_IS(struct gs_timing, oncpu_total, GS_TIM_ONCPU);
 /* struct gs_path */
 GS_OFFSET_IS(struct gs_path, key, GS_PATH_KEY);
 GS_OFFSET_IS(struct gs_path, parent, GS_PATH_PARENT);
@@ -346,7 +357,7 @@ _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
 _Static_assert(GS_PATH_PROBES == 16, "paths.S: groups of 16 (FULL_BIT, the Gray-code steps)");
 _Static_assert(GS_FILTER_KEY_SHIFT >= GS_PATH_SHIFT + 24 && (1ull << 24) == GS_MAX_PATHS,
                "path filter: key bits above every group index");
-_Static_assert(GS_SLOT_UNTIMED + 8 <= GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE,
+_Static_assert(GS_SLOT_OFF_SINCE + 8 <= GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE,
                "the stack's header lies below the entries a recursion search reads");
 _Static_assert(GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE >= GS_SLOT_TOP + 4,
                "call paths: the entries a recursion search reads lie in the stack");

@@ -375,6 +375,7 @@ static void add_timing(struct gst_func *f, const unsigned char *rec)
                                     load_u64(rec + offsetof(struct gs_timing, hist) + b * sizeof(uint64_t)));
     f->samples = gr_add_saturating(f->samples, load_u64(rec + offsetof(struct gs_timing, samples)));
     f->self_ticks = gr_add_saturating(f->self_ticks, load_u64(rec + offsetof(struct gs_timing, self_total)));
+    f->oncpu_ticks = gr_add_saturating(f->oncpu_ticks, load_u64(rec + offsetof(struct gs_timing, oncpu_total)));
 }
 
 /* Only records on pages the row's page map says are backed are read. */
@@ -393,7 +394,7 @@ static void reset_sums(struct gst_stats *st)
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
         struct gst_func *f = &st->funcs[i];
         f->calls = f->timed_calls = f->samples = f->total_ticks = f->min_ticks = f->max_ticks = 0;
-        f->self_ticks = 0;
+        f->self_ticks = f->oncpu_ticks = 0;
         memset(f->hist, 0, sizeof f->hist);
     }
     memset(&st->drops, 0, sizeof st->drops);
@@ -554,6 +555,7 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
     st->timing = (st->hdr.flags & GS_HDR_TIMING) != 0;
     st->sampling = st->timing && (st->hdr.sample_every > 1 || (st->hdr.flags & GS_HDR_ADAPTIVE));
     st->paths = st->timing && (st->hdr.flags & GS_HDR_PATHS);
+    st->oncpu = st->timing && (st->hdr.flags & GS_HDR_ONCPU);
     if (rc == 0)
         rc = load_strtab(st, fd, err);
     if (rc == 0)
