@@ -87,9 +87,10 @@
                                       and self_total hold those of calls that
                                       found room in neither (readers add the
                                       entries to their callee's sums) */
-#define GS_HDR_ONCPU 64u           /* gs_timing.oncpu_total is kept: the
-                                      scheduler's hand-offs are hooked
-                                      (docs/timing.md "On-CPU time") */
+#define GS_HDR_ONCPU 64u           /* gs_timing.oncpu_total (and with paths
+                                      gs_path.oncpu) is kept: the scheduler's
+                                      hand-offs are hooked (docs/timing.md
+                                      "On-CPU time") */
 
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */
@@ -246,7 +247,8 @@ struct gs_path {
     uint64_t calls;
     uint64_t total;                /* ticks, inclusive */
     uint64_t self;                 /* ticks, minus the timed callees' */
-    uint64_t reserved2;
+    uint64_t oncpu;                /* GS_HDR_ONCPU: ticks as total, less those
+                                      the goroutine spent descheduled */
 };
 
 #define GS_PATHS_PER_PAGE (GS_PAGE / sizeof(struct gs_path))

@@ -138,8 +138,8 @@
 #define GS_SLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_ENT_SIZE)
 
 /* With call paths (--call-graph, gs_path_enter/gs_path_exit) the same
- * stacks hold 40-byte entries {u32 depth; u32 record offset; u64 tsc; u64
- * children; u64 key; u64 base}: children = ticks of the timed calls made
+ * stacks hold 48-byte entries {u32 depth; u32 record offset; u64 tsc; u64
+ * children; u64 key; u64 base; u64 off}: children = ticks of the timed calls made
  * inside that returned, key = the call's path key (gs_path.key; the
  * sentinel's is 0, its record GS_PENT_NO_REC), base = the key a direct
  * recursion under this call starts from (stubs/paths.S): the call's own
@@ -154,7 +154,8 @@
 #define GS_PENT_CHILDREN 16
 #define GS_PENT_KEY 24
 #define GS_PENT_BASE 32
-#define GS_PENT_SIZE 40
+#define GS_PENT_OFF 40         /* as GS_ENT_OFF: GS_SLOT_OFF at the start */
+#define GS_PENT_SIZE 48
 #define GS_PENT_NO_REC 0xffffffff
 #define GS_PATH_FOLD_LEVELS 8 /* stubs/paths.S FOLD_LEVELS lists 1 .. this */
 #define GS_PSLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_PENT_SIZE)
@@ -168,6 +169,7 @@
 #define GS_PATH_CALLS 32
 #define GS_PATH_TOTAL 40
 #define GS_PATH_SELF 48
+#define GS_PATH_ONCPU 56
 #define GS_PATH_SHIFT 6
 #define GS_PATH_SIZE 64
 #define GS_PATH_PROBES 16     /* path table: the entries of the key's aligned group
@@ -349,6 +351,7 @@ GS_OFFSET_IS(struct gs_path, rec, GS_PATH_REC);
 GS_OFFSET_IS(struct gs_path, calls, GS_PATH_CALLS);
 GS_OFFSET_IS(struct gs_path, total, GS_PATH_TOTAL);
 GS_OFFSET_IS(struct gs_path, self, GS_PATH_SELF);
+GS_OFFSET_IS(struct gs_path, oncpu, GS_PATH_ONCPU);
 _Static_assert(GS_ROW_PAGEMAP == GS_ROW_MAP, "row layout");
 _Static_assert(sizeof(struct gs_private) == GS_PAGE_SIZE, "gs_private is one page");
 _Static_assert(GS_PAGE_SIZE == GS_PAGE, "page size");
@@ -361,7 +364,7 @@ _Static_assert(GS_SLOT_OFF_SINCE + 8 <= GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * 
                "the stack's header lies below the entries a recursion search reads");
 _Static_assert(GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE >= GS_SLOT_TOP + 4,
                "call paths: the entries a recursion search reads lie in the stack");
-_Static_assert(GS_PSLOT_DEPTH_MAX > 200000, "call paths: 200,000 open timed calls per goroutine");
+_Static_assert(GS_PSLOT_DEPTH_MAX > 170000, "call paths: 170,000 open timed calls per goroutine");
 _Static_assert(GS_HIST_FIRST_BIT == GS_HIST_FIRST_LOG2 - 1, "histogram");
 #endif
 

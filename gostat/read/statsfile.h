@@ -65,6 +65,7 @@ struct gst_path {
     const struct gst_func *callee; /* NULL: the record matches no timed function */
     bool arc;
     uint64_t calls, total_ticks, self_ticks;
+    uint64_t oncpu_ticks;      /* gst_stats.oncpu only (gs_path.oncpu) */
 };
 
 /* How full one kind of per-thread table (paths or arcs) is, over the rows

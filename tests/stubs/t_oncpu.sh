@@ -21,6 +21,11 @@
 #    the thread away is on-CPU for Go and here (the bound holds under load);
 #  - JSON carries oncpu_ns, the table a CPU column, --sort oncpu puts the
 #    burner first; every call is counted exactly and the output matches.
+# With --call-graph too (the same checks on the paths' sums), and its
+# flame-graph outputs: `gostat folded --value oncpu` gives the paths
+# through main.burner at least 90 % of its wall time and those through
+# main.sleeper under 5 % of its; `go tool pprof -sample_index=oncpu` reads
+# the same for main.burner's cum (1 % apart at most: rounding).
 . "$(dirname "$0")/../lib.sh"
 require_tools
 work_dir
@@ -28,15 +33,58 @@ GOVERS=${GOVERS:-"1.15 1.19 1.22 1.27"}
 N=5
 MS=40
 
+pprof_go() { HOME=$WORK/home go_env 1.22 "$(go_bin 1.22)" tool pprof "$@"; }
+
+# check_flame TAG FILE JSON: folded --value oncpu and pprof's oncpu sample
+# type against the table's wall times.
+check_flame() {
+    local tag=$1 f=$2 j=$3
+    "$GOSTAT" folded --value oncpu "$f" >"$j.folded" 2>"$j.folded.err" || { fail "$tag: folded --value oncpu"; return; }
+    "$GOSTAT" pprof -o "$j.pb.gz" "$f" >/dev/null 2>&1 || { fail "$tag: gostat pprof"; return; }
+    mkdir -p "$WORK/home"
+    pprof_go -sample_index=oncpu -unit=ns -top "$j.pb.gz" >"$j.top" 2>&1 || { fail "$tag: go tool pprof: $(head -c 300 "$j.top")"; return; }
+    python3 - "$j" "$tag" <<'PY' || fail "$tag: on-CPU flame graph values (above)"
+import json, re, sys
+j, tag = sys.argv[1], sys.argv[2]
+wall = {x["name"]: x["total_ns"] for x in json.load(open(j))["functions"] if x["calls"]}
+under = {}
+for line in open(j + ".folded"):
+    stack, value = line.rsplit(" ", 1)
+    for name in ("main.burner", "main.sleeper"):
+        if name in stack.split(";"):
+            under[name] = under.get(name, 0) + int(value)
+cum = None
+for line in open(j + ".top"):
+    m = re.match(r"\s*\S+\s+\S+\s+\S+\s+([0-9.]+)ns\s+\S+\s+main\.burner$", line)
+    if m:
+        cum = float(m.group(1))
+b, s = under.get("main.burner", 0), under.get("main.sleeper", 0)
+print("  %s folded oncpu: under main.burner %.1f ms (wall %.1f), under main.sleeper %.3f ms (wall %.1f);"
+      " pprof oncpu cum main.burner %s ms" % (tag, b / 1e6, wall["main.burner"] / 1e6, s / 1e6,
+      wall["main.sleeper"] / 1e6, cum and round(cum / 1e6, 1)))
+bad = []
+if not 0.9 * wall["main.burner"] <= b <= wall["main.burner"] * 1.001:
+    bad.append("folded: main.burner's paths' on-CPU not within 90-100 % of its wall")
+if s > 0.05 * wall["main.sleeper"]:
+    bad.append("folded: main.sleeper's paths' on-CPU above 5 % of its wall")
+if cum is None or abs(cum - b) > 0.01 * b:
+    bad.append("pprof: main.burner's oncpu cum %s, folded's %d" % (cum, b))
+for x in bad:
+    print("  " + x)
+sys.exit(1 if bad else 0)
+PY
+}
+
 for v in $GOVERS; do
     orig=$ROOT/build/testbin/go$v/exe/sleeper
     build_go "$v" "$ROOT/testdata/sleeper" "$orig" || { fail "go$v: build failed"; continue; }
     o=$WORK/go$v.orig
     run_one "$o" "$o.st" "$orig" $N $MS
     [ "$(cat "$o/rc")" = 0 ] || { fail "go$v: the original exited $(cat "$o/rc")"; continue; }
-    for mode in all default; do
+    for mode in all default graph; do
         flags=()
         [ $mode = all ] && flags=(--time-all)
+        [ $mode = graph ] && flags=(--call-graph)
         exe=$WORK/go$v.$mode
         "$GOREWRITE" ${flags[@]+"${flags[@]}"} "$orig" "$exe" >/dev/null ||
             { fail "go$v $mode: gorewrite failed"; continue; }
@@ -84,6 +132,7 @@ PY
         echo "$tab" | grep -Eq '^FUNCTION +CALLS +TOTAL +CPU ' || fail "go$v $mode: no CPU column beside TOTAL: $tab"
         first=$(echo "$tab" | awk '/^FUNCTION/ { getline; print $1; exit }')
         [ "$first" = main.burner ] || fail "go$v $mode: --sort oncpu put $first first, not main.burner"
+        [ $mode = graph ] && check_flame "go$v" "$f" "$r.json"
     done
 done
 [ $fails -eq 0 ]
