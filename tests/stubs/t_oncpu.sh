@@ -21,6 +21,7 @@
 #    the thread away is on-CPU for Go and here (the bound holds under load);
 #  - JSON carries oncpu_ns, the table a CPU column, --sort oncpu puts the
 #    burner first; every call is counted exactly and the output matches.
+# gostat's side exactly, on a file made by mkstats (check_gostat below).
 # With --call-graph too (the same checks on the paths' sums), and its
 # flame-graph outputs: `gostat folded --value oncpu` gives the paths
 # through main.burner at least 90 % of its wall time and those through
@@ -30,6 +31,7 @@
 require_tools
 work_dir
 GOVERS=${GOVERS:-"1.15 1.19 1.22 1.27"}
+MKSTATS=${MKSTATS:-$ROOT/build/tests/mkstats}
 N=5
 MS=40
 
@@ -74,6 +76,40 @@ for x in bad:
 sys.exit(1 if bad else 0)
 PY
 }
+
+# gostat alone, on a file made by mkstats (2 GHz: a tick is 0.5 ns):
+# main.wait 2 calls, 4,000,000 ticks (2 ms) of which 2,000 on-CPU (1 us);
+# main.spin 3 calls, 3,000,000 ticks (1.5 ms), 2,900,000 on-CPU (1.45 ms).
+# The same file without on-CPU time shows no CPU column and no oncpu_ns.
+check_gostat() {
+    local m=$WORK/gostat.made.4194305 n=$WORK/gostat.none.4194305 spec
+    spec=(--pid 4194305 --rows 2 --spread --timing --tsc 1000:0:2001000:1000000 --func main.wait:0x10:2 --func main.spin:0x20:3
+          --time 0:1:4000000:2000000:2000000:16=2 --time 1:1:3000000:1000000:1000000:15=3)
+    "$MKSTATS" "$m" "${spec[@]}" --oncpu 0:1:2000 --oncpu 1:1:2900000 || { fail "mkstats --oncpu"; return; }
+    "$MKSTATS" "$n" "${spec[@]}" || { fail "mkstats"; return; }
+    local t
+    t=$("$GOSTAT" --sort oncpu "$m" | awk '$1 ~ /^main\./ || $1 == "FUNCTION" { print $1, $3, $4 }' | tr '\n' '|')
+    [ "$t" = "FUNCTION TOTAL CPU|main.spin 1.50ms 1.45ms|main.wait 2.00ms 1.00us|" ] ||
+        fail "gostat --sort oncpu: $t"
+    t=$("$GOSTAT" --sort time "$m" | awk '$1 ~ /^main\./ { print $1 }' | tr '\n' ' ')
+    [ "$t" = "main.wait main.spin " ] || fail "gostat --sort time: $t"
+    "$GOSTAT" "$n" | grep -Eq '^FUNCTION +CALLS +TOTAL +SELF ' || fail "no on-CPU time: a CPU column anyway"
+    "$GOSTAT" --json "$m" >"$WORK/made.json" && "$GOSTAT" --json "$n" >"$WORK/none.json" || fail "gostat --json"
+    python3 - "$WORK/made.json" "$WORK/none.json" <<'PY' || fail "JSON oncpu_ns (above)"
+import json, sys
+made = {f["name"]: f for f in json.load(open(sys.argv[1]))["functions"]}
+none = {f["name"]: f for f in json.load(open(sys.argv[2]))["functions"]}
+got = (made["main.wait"].get("oncpu_ns"), made["main.spin"].get("oncpu_ns"))
+ok = got == (1000, 1450000) and all("oncpu_ns" not in f for f in none.values())
+print("  JSON oncpu_ns", got, "want (1000, 1450000); without: none" if ok else "")
+sys.exit(0 if ok else 1)
+PY
+    "$GOSTAT" pprof -o "$WORK/made.pb.gz" "$m" >/dev/null 2>&1 || { fail "gostat pprof"; return; }
+    mkdir -p "$WORK/home"
+    t=$(pprof_go -sample_index=oncpu -unit=ns -top "$WORK/made.pb.gz" 2>&1 | awk '$NF == "main.spin" { print $1 }')
+    [ "$t" = 1450000ns ] || fail "pprof -sample_index=oncpu: main.spin flat '$t', want 1450000ns"
+}
+check_gostat
 
 for v in $GOVERS; do
     orig=$ROOT/build/testbin/go$v/exe/sleeper
