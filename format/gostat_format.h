@@ -87,6 +87,10 @@
                                       and self_total hold those of calls that
                                       found room in neither (readers add the
                                       entries to their callee's sums) */
+#define GS_HDR_ONCPU 64u           /* gs_timing.oncpu_total (and with paths
+                                      gs_path.oncpu) is kept: the scheduler's
+                                      hand-offs are hooked (docs/timing.md
+                                      "On-CPU time") */
 
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */
@@ -222,6 +226,9 @@ struct gs_timing {
     uint64_t samples;              /* calls actually timed */
     uint64_t self_total;           /* GS_HDR_PATHS: ticks minus those of the
                                       timed calls made inside (which returned) */
+    /* on-CPU time (GS_HDR_ONCPU; docs/timing.md "On-CPU time") */
+    uint64_t oncpu_total;          /* weighted ticks as total, less those the
+                                      call's goroutine spent descheduled */
 };
 
 /* One calling context in a thread's path table (or, in the arc table, one
@@ -240,7 +247,8 @@ struct gs_path {
     uint64_t calls;
     uint64_t total;                /* ticks, inclusive */
     uint64_t self;                 /* ticks, minus the timed callees' */
-    uint64_t reserved2;
+    uint64_t oncpu;                /* GS_HDR_ONCPU: ticks as total, less those
+                                      the goroutine spent descheduled */
 };
 
 #define GS_PATHS_PER_PAGE (GS_PAGE / sizeof(struct gs_path))
@@ -257,7 +265,7 @@ static inline uint64_t gs_timing_offset(uint64_t timing_off, uint32_t k)
 #ifdef __STDC_VERSION__
 _Static_assert(sizeof(struct gs_func) == 40, "gs_func layout");
 _Static_assert(sizeof(struct gs_drops) == GS_ROW_PAGEMAP, "gs_drops layout");
-_Static_assert(sizeof(struct gs_timing) == 56 + 8 * GS_HIST_BUCKETS, "gs_timing layout");
+_Static_assert(sizeof(struct gs_timing) == 64 + 8 * GS_HIST_BUCKETS, "gs_timing layout");
 _Static_assert(sizeof(struct gs_path) == 64, "gs_path layout");
 _Static_assert(sizeof(struct gs_sym) == 16, "gs_sym layout");
 _Static_assert(sizeof(struct gs_live) == GS_PAGE, "gs_live is one page");

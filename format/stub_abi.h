@@ -93,9 +93,11 @@
 #define GS_TIM_GAP (GS_TIM_NEXT + 8)
 #define GS_TIM_SAMPLES (GS_TIM_GAP + 8)
 #define GS_TIM_SELF (GS_TIM_SAMPLES + 8)
+#define GS_TIM_ONCPU (GS_TIM_SELF + 8)
 
-/* A goroutine's timing stack: a header, then 24-byte entries
- * {u32 depth; u32 timing record offset; u64 start; u64 weight} (start: on
+/* A goroutine's timing stack: a header, then 32-byte entries
+ * {u32 depth; u32 timing record offset; u64 start; u64 weight; u64 off}
+ * (off: GS_SLOT_OFF at the start; start: on
  * the goroutine's compensated clock, GS_SLOT_COMP below), where depth
  * is g.stack.hi - rsp at the call (the same at entry and return, wherever
  * the stack has moved) and weight the calls the sample stands for. Each
@@ -119,19 +121,25 @@
 #define GS_SLOT_INNER 24       /* the part of it inside the call's own interval */
 #define GS_SLOT_UNTIMED 32     /* an untimed (counted) call's, in 1/256 ticks */
 #define GS_UNTIMED_SHIFT 8
+/* On-CPU time (stubs/oncpu.S, docs/timing.md "On-CPU time"): the ticks
+ * this goroutine spent descheduled so far (u64), and when it was last
+ * descheduled (TSC; 0 while it runs). An entry keeps OFF as at its start. */
+#define GS_SLOT_OFF 40
+#define GS_SLOT_OFF_SINCE 48
 #define GS_SLOT_ENTRIES 512    /* the first entry; a sentinel entry of depth 0 just before */
 #define GS_SLOT_LAST (GS_SLOT_SIZE - GS_ENT_SIZE) /* top above this: full */
 #define GS_ENT_DEPTH 0
 #define GS_ENT_REC 4
 #define GS_ENT_TSC 8
 #define GS_ENT_W 16
-#define GS_ENT_SIZE 24
+#define GS_ENT_OFF 24
+#define GS_ENT_SIZE 32
 #define GS_SLOT_NONE 0xffffffff
 #define GS_SLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_ENT_SIZE)
 
 /* With call paths (--call-graph, gs_path_enter/gs_path_exit) the same
- * stacks hold 40-byte entries {u32 depth; u32 record offset; u64 tsc; u64
- * children; u64 key; u64 base}: children = ticks of the timed calls made
+ * stacks hold 48-byte entries {u32 depth; u32 record offset; u64 tsc; u64
+ * children; u64 key; u64 base; u64 off}: children = ticks of the timed calls made
  * inside that returned, key = the call's path key (gs_path.key; the
  * sentinel's is 0, its record GS_PENT_NO_REC), base = the key a direct
  * recursion under this call starts from (stubs/paths.S): the call's own
@@ -146,7 +154,8 @@
 #define GS_PENT_CHILDREN 16
 #define GS_PENT_KEY 24
 #define GS_PENT_BASE 32
-#define GS_PENT_SIZE 40
+#define GS_PENT_OFF 40         /* as GS_ENT_OFF: GS_SLOT_OFF at the start */
+#define GS_PENT_SIZE 48
 #define GS_PENT_NO_REC 0xffffffff
 #define GS_PATH_FOLD_LEVELS 8 /* stubs/paths.S FOLD_LEVELS lists 1 .. this */
 #define GS_PSLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_PENT_SIZE)
@@ -160,6 +169,7 @@
 #define GS_PATH_CALLS 32
 #define GS_PATH_TOTAL 40
 #define GS_PATH_SELF 48
+#define GS_PATH_ONCPU 56
 #define GS_PATH_SHIFT 6
 #define GS_PATH_SIZE 64
 #define GS_PATH_PROBES 16     /* path table: the entries of the key's aligned group
@@ -226,7 +236,9 @@ struct gs_blob_header {
     uint32_t sample_enter_off;       /* in: r12 = row, r13 = descriptor */
     uint32_t path_enter_off;         /* as time_enter, recording call paths */
     uint32_t path_exit_off;          /* as time_exit, recording call paths */
-    uint32_t reserved;
+    uint32_t sched_off_off;          /* in: r12 = a goroutine the scheduler takes off
+                                        its thread, r13 = continue (stubs/oncpu.S) */
+    uint32_t sched_on_off;           /* in: r12 = a goroutine about to run again */
 };
 
 struct gs_stub_config {
@@ -330,6 +342,7 @@ GS_OFFSET_IS(struct gs_timing, next, GS_TIM_NEXT);
 GS_OFFSET_IS(struct gs_timing, gap, GS_TIM_GAP);
 GS_OFFSET_IS(struct gs_timing, samples, GS_TIM_SAMPLES);
 GS_OFFSET_IS(struct gs_timing, self_total, GS_TIM_SELF);
+GS_OFFSET_IS(struct gs_timing, oncpu_total, GS_TIM_ONCPU);
 /* struct gs_path */
 GS_OFFSET_IS(struct gs_path, key, GS_PATH_KEY);
 GS_OFFSET_IS(struct gs_path, parent, GS_PATH_PARENT);
@@ -338,6 +351,7 @@ GS_OFFSET_IS(struct gs_path, rec, GS_PATH_REC);
 GS_OFFSET_IS(struct gs_path, calls, GS_PATH_CALLS);
 GS_OFFSET_IS(struct gs_path, total, GS_PATH_TOTAL);
 GS_OFFSET_IS(struct gs_path, self, GS_PATH_SELF);
+GS_OFFSET_IS(struct gs_path, oncpu, GS_PATH_ONCPU);
 _Static_assert(GS_ROW_PAGEMAP == GS_ROW_MAP, "row layout");
 _Static_assert(sizeof(struct gs_private) == GS_PAGE_SIZE, "gs_private is one page");
 _Static_assert(GS_PAGE_SIZE == GS_PAGE, "page size");
@@ -346,11 +360,11 @@ _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
 _Static_assert(GS_PATH_PROBES == 16, "paths.S: groups of 16 (FULL_BIT, the Gray-code steps)");
 _Static_assert(GS_FILTER_KEY_SHIFT >= GS_PATH_SHIFT + 24 && (1ull << 24) == GS_MAX_PATHS,
                "path filter: key bits above every group index");
-_Static_assert(GS_SLOT_UNTIMED + 8 <= GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE,
+_Static_assert(GS_SLOT_OFF_SINCE + 8 <= GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE,
                "the stack's header lies below the entries a recursion search reads");
 _Static_assert(GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE >= GS_SLOT_TOP + 4,
                "call paths: the entries a recursion search reads lie in the stack");
-_Static_assert(GS_PSLOT_DEPTH_MAX > 200000, "call paths: 200,000 open timed calls per goroutine");
+_Static_assert(GS_PSLOT_DEPTH_MAX > 170000, "call paths: 170,000 open timed calls per goroutine");
 _Static_assert(GS_HIST_FIRST_BIT == GS_HIST_FIRST_LOG2 - 1, "histogram");
 #endif
 

@@ -16,7 +16,8 @@ gs_blob_header:
     .long gs_sample_enter - gs_blob_header
     .long gs_path_enter - gs_blob_header
     .long gs_path_exit - gs_blob_header
-    .long 0
+    .long gs_sched_off - gs_blob_header
+    .long gs_sched_on - gs_blob_header
 
     .text
     .globl gs_entry

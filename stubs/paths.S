@@ -222,10 +222,13 @@ gs_path_enter:
     ENTER_SEARCH GS_PENT_SIZE, GS_PSLOT_LAST, .Lpenter
     addl $GS_PENT_SIZE, GS_SLOT_TOP(%rax)
     lea (%rax,%r13), %r13                           /* the new entry */
+    mov %edx, GS_PENT_DEPTH(%r13)
+    mov GS_SLOT_OFF(%rax), %rdx
+    mov %rdx, GS_PENT_OFF(%r13)                     /* off-CPU so far (stubs/oncpu.S) */
+    mov GS_PENT_DEPTH(%r13), %edx
     mov GS_SLOT_COMP(%rax), %rax
     mov %rax, GS_PENT_TSC(%r13)                     /* the probes' cost so far, for now */
     SET_INNERMOST %rax                              /* the innermost open timed call */
-    mov %edx, GS_PENT_DEPTH(%r13)
     mov %r12d, GS_PENT_REC(%r13)
     movq $0, GS_PENT_CHILDREN(%r13)
 /* The clock is read before the key is computed, not after: the fold
@@ -273,6 +276,14 @@ gs_path_enter:
     .globl gs_path_exit
 gs_path_exit:
     EXIT_POP GS_PENT_SIZE, .Lpexit
+    mov GS_PENT_OFF(%rcx), %rax
+    mov %rcx, %rdx
+    and $-GS_SLOT_SIZE, %rdx                        /* the stack (aligned to its size) */
+    sub GS_SLOT_OFF(%rdx), %rax                     /* -(off-CPU during the call) */
+    add %r13, %rax                                  /* on-CPU */
+    jns 1f
+    xor %eax, %eax                                  /* the clocks' residuals */
+1:  mov %rax, -128(%rsp)                            /* kept to the end: no macro here uses it */
     /* Never below its timed callees' sum (compensation's residual, or a TSC
      * ahead on another core): self is then never negative and every
      * output's sums of self add up to the totals. */
@@ -333,6 +344,8 @@ gs_path_exit:
     add %r13, GS_PATH_TOTAL(%rax,%rcx)
     sub GS_PENT_CHILDREN(%r12), %r13                /* self, >= 0 */
     add %r13, GS_PATH_SELF(%rax,%rcx)
+    mov -128(%rsp), %rdx
+    add %rdx, GS_PATH_ONCPU(%rax,%rcx)
 .Lpexit_out:
     EXIT_LEAVE
 /* A path seen first: its fields, then its key (a reader that sees the key
@@ -484,6 +497,8 @@ gs_path_exit:
     add %r13, GS_TIM_TOTAL(%rax,%rcx)
     sub GS_PENT_CHILDREN(%r12), %r13                /* self, >= 0 */
     add %r13, GS_TIM_SELF(%rax,%rcx)
+    mov -128(%rsp), %rdx
+    add %rdx, GS_TIM_ONCPU(%rax,%rcx)
     jmp .Lpexit_out
 
     .section .note.GNU-stack,"",@progbits

@@ -96,6 +96,8 @@ gs_time_enter:
     lea (%rax,%r13), %r13                           /* the new entry */
     mov %edx, GS_ENT_DEPTH(%r13)
     mov %r12d, GS_ENT_REC(%r13)
+    mov GS_SLOT_OFF(%rax), %r12
+    mov %r12, GS_ENT_OFF(%r13)                      /* off-CPU so far (stubs/oncpu.S) */
     mov -24(%rsp), %r12
     mov %r12, GS_ENT_W(%r13)
     addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
@@ -255,13 +257,23 @@ gs_sample_enter:
 gs_time_exit:
     EXIT_POP GS_ENT_SIZE, .Lexit
     mov GS_ENT_W(%rcx), %rdx                        /* weight */
+    mov GS_ENT_OFF(%rcx), %rax
+    and $-GS_SLOT_SIZE, %rcx                        /* the stack (aligned to its size) */
+    sub GS_SLOT_OFF(%rcx), %rax                     /* -(off-CPU during the call) */
+    add %r13, %rax                                  /* on-CPU */
+    jns 1f
+    xor %eax, %eax                                  /* the clocks' residuals */
+1:  mov %rax, -24(%rsp)
     RECORD_PAGE %rcx, .Lexit_out, .Lexit_page
-.Lexit_record:                  /* rax = row, r13 = duration, rdx = weight */
+.Lexit_record:                  /* rax = row, r13 = duration, rdx = weight, -24(%rsp) = on-CPU */
     add %r12, %rax                                  /* struct gs_timing */
     incq GS_TIM_SAMPLES(%rax)
     mov %rdx, %rcx
     imul %r13, %rcx
     add %rcx, GS_TIM_TOTAL(%rax)
+    mov -24(%rsp), %rcx
+    imul %rdx, %rcx
+    add %rcx, GS_TIM_ONCPU(%rax)
     cmp %r13, GS_TIM_MAX(%rax)
     jae 2f
     mov %r13, GS_TIM_MAX(%rax)

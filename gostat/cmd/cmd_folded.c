@@ -19,12 +19,12 @@ struct folded_args {
 
 static const struct gr_opt_choice folded_values[] = {
     { "self", GST_FOLDED_SELF }, { "calls", GST_FOLDED_CALLS }, { "time", GST_FOLDED_TIME },
-    { NULL, 0 },
+    { "oncpu", GST_FOLDED_ONCPU }, { NULL, 0 },
 };
 
 static const struct gr_opt folded_opts[] = {
     { "value", 0, "self", GR_OPT_CHOICE, GR_OPT_AT(struct folded_args, value),
-      .choices = folded_values, .bad = "--value takes self, calls or time, not '%s'",
+      .choices = folded_values, .bad = "--value takes self, calls, time or oncpu, not '%s'",
       .help = GR_OPT_HELP("(default) the path's self time in ns: the time in its",
                           "last function itself, outside its timed callees. Tools",
                           "add a path's value to every frame on it, so a frame's",
@@ -45,6 +45,15 @@ static const struct gr_opt folded_opts[] = {
       .man =
           "the path's inclusive time in ns (nested paths count twice in a flame\n"
           "graph).\n" },
+    { "value", 0, "oncpu", GR_OPT_DOC,
+      .help = GR_OPT_HELP("the path's on-CPU self time in ns (its self time less",
+                          "the time its goroutine was descheduled): a flame",
+                          "graph of on-CPU time"),
+      .man =
+          "the path's on-CPU self time in ns: its on-CPU time (total less the time\n"
+          "its goroutine was descheduled) less its timed callees'. A flame graph's\n"
+          "widths are then inclusive on-CPU times. Files without on-CPU time are\n"
+          "refused.\n" },
     { "output", 'o', "FILE", GR_OPT_STRING, GR_OPT_AT(struct folded_args, output),
       .help = GR_OPT_HELP("write FILE (default - : standard output), replaced at",
                           "once when complete"),
@@ -58,7 +67,7 @@ static const struct gr_opt folded_opts[] = {
 const struct gr_opt_table gst_folded_options = {
     .program = "gostat folded",
     .intro =
-        "usage: gostat folded [-o FILE] [--value self|calls|time] PID|FILE\n"
+        "usage: gostat folded [-o FILE] [--value self|calls|time|oncpu] PID|FILE\n"
         "\n"
         "Writes the calling contexts (call paths) of a program instrumented with\n"
         "gorewrite --call-graph as folded stacks, one line per path:\n"
@@ -101,6 +110,9 @@ static int write_folded(const struct folded_args *a, const struct gst_callgraph 
 static int run(const struct folded_args *a, const struct gst_stats *st, struct gr_error *err)
 {
     struct gst_callgraph cg;
+    if (a->value == GST_FOLDED_ONCPU && !st->oncpu)
+        return gr_fail(err, "%s: no on-CPU time recorded (built before it existed, or the "
+                       "scheduler's hand-offs were not found): use --value self", st->path);
     if (gst_callgraph_build(st, &(struct gst_cg_request){ .required = true }, &cg, err) < 0)
         return -1;
     int rc = write_folded(a, &cg, err);

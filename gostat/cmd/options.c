@@ -12,7 +12,7 @@
 
 static const struct gr_opt_choice sorts[] = {
     { "calls", GST_SORT_CALLS }, { "name", GST_SORT_NAME }, { "time", GST_SORT_TIME },
-    { "self", GST_SORT_SELF }, { "cum", GST_SORT_CUM }, { NULL, 0 },
+    { "self", GST_SORT_SELF }, { "cum", GST_SORT_CUM }, { "oncpu", GST_SORT_ONCPU }, { NULL, 0 },
 };
 
 static const struct gr_opt table_opts[] = {
@@ -23,19 +23,22 @@ static const struct gr_opt table_opts[] = {
           "Only the first\n"
           ".I N\n"
           "functions.\n" },
-    { "sort", 0, "calls|name|time|self|cum", GR_OPT_CHOICE, GR_OPT_AT(struct gst_options, sort),
-      .choices = sorts, .bad = "--sort takes 'calls', 'name', 'time', 'self' or 'cum', not '%s'",
+    { "sort", 0, "calls|name|time|self|cum|oncpu", GR_OPT_CHOICE, GR_OPT_AT(struct gst_options, sort),
+      .choices = sorts, .bad = "--sort takes 'calls', 'name', 'time', 'self', 'cum' or 'oncpu', not '%s'",
       .help = GR_OPT_HELP("", "most calls first (default), by name, most total",
                           "time first (files built for timing), most self",
-                          "time first (time outside timed callees), or most cum",
+                          "time first (time outside timed callees), most cum",
                           "time first (inclusive time counted once per call",
-                          "stack, as pprof's cum); self and cum are recorded",
-                          "only with gorewrite --call-graph, \"-\" otherwise"),
+                          "stack, as pprof's cum), or most on-CPU time first",
+                          "(total less the time descheduled); self and cum are",
+                          "recorded only with gorewrite --call-graph, \"-\"",
+                          "otherwise"),
       .man =
           "Most calls first (default), by name, most total time first, most self\n"
-          "time first, or most cum time first (inclusive time counted once per call\n"
+          "time first, most cum time first (inclusive time counted once per call\n"
           "stack however deep a function recurses in it, as pprof's cum; files built\n"
-          "with gorewrite --call-graph).\n" },
+          "with gorewrite --call-graph), or most on-CPU time first (total time less\n"
+          "the time the calls' goroutines were descheduled).\n" },
     { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct gst_options, filter),
       .help = GR_OPT_HELP("only functions whose name matches (POSIX extended regex)"),
       .man =

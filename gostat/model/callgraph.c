@@ -19,7 +19,7 @@
 struct merged {
     uint64_t key, parent, ret;
     const struct gst_func *callee;
-    uint64_t calls, total_ticks, self_ticks;
+    uint64_t calls, total_ticks, self_ticks, oncpu_ticks;
     uint32_t depth;            /* 0: a first call, or its parent unrecorded */
     bool truncated;            /* its parent's context was not recorded */
     uint32_t node;             /* its node, once placed */
@@ -77,6 +77,7 @@ static int merge_paths(struct builder *b)
         m->calls += v[i]->calls;
         m->total_ticks += v[i]->total_ticks;
         m->self_ticks += v[i]->self_ticks;
+        m->oncpu_ticks += v[i]->oncpu_ticks;
     }
     free(v);
     return 0;
@@ -178,6 +179,7 @@ static int add_node(struct builder *b, struct merged *m, uint32_t parent)
     last->calls += m->calls;
     last->total_ns += (double)m->total_ticks * k;
     last->self_ns += (double)m->self_ticks * k;
+    last->oncpu_ns += (double)m->oncpu_ticks * k;
     m->node = (uint32_t)(cg->nnodes - 1);
     return 0;
 }
@@ -292,6 +294,21 @@ static int select_view(const struct gst_stats *st, const struct gst_view *view,
     return 0;
 }
 
+/* A node's on-CPU self time: its on-CPU time less its child nodes' (the
+ * stubs keep self ticks for wall time only), never below 0. Children come
+ * after their parents. */
+static void sum_oncpu_self(struct gst_callgraph *cg)
+{
+    for (size_t i = 0; i < cg->nnodes; i++)
+        cg->nodes[i].oncpu_self_ns = cg->nodes[i].oncpu_ns;
+    for (size_t i = 0; i < cg->nnodes; i++)
+        if (cg->nodes[i].parent != GST_CG_ROOT)
+            cg->nodes[cg->nodes[i].parent].oncpu_self_ns -= cg->nodes[i].oncpu_ns;
+    for (size_t i = 0; i < cg->nnodes; i++)
+        if (cg->nodes[i].oncpu_self_ns < 0)
+            cg->nodes[i].oncpu_self_ns = 0;
+}
+
 int gst_callgraph_build(const struct gst_stats *st, const struct gst_cg_request *req,
                         struct gst_callgraph *cg, struct gr_error *err)
 {
@@ -317,6 +334,8 @@ int gst_callgraph_build(const struct gst_stats *st, const struct gst_cg_request 
         rc = merge_paths(&b);
     if (rc == 0)
         rc = build_nodes(&b);
+    if (rc == 0)
+        sum_oncpu_self(cg);
     if (rc == 0)
         rc = build_arcs(&b);
     if (rc == 0)

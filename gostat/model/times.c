@@ -22,13 +22,17 @@ struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func 
     t.total_ns = (double)f->total_ticks * k;
     t.self_known = st->paths;
     t.self_ns = (double)f->self_ticks * k;
+    t.oncpu_known = st->oncpu;
+    t.oncpu_ns = (double)f->oncpu_ticks * k;
     if (f->timed_calls == 0)
         return t;
     t.any = true;
     t.mean_ns = t.total_ns / (double)f->timed_calls;   /* both weighted */
     t.estimated = gst_time_estimated(st, f);
-    if (t.estimated)   /* not every call timed: estimate the rest */
+    if (t.estimated) {  /* not every call timed: estimate the rest */
         t.total_ns = t.mean_ns * (double)f->calls;
+        t.oncpu_ns = t.oncpu_ns / (double)f->timed_calls * (double)f->calls;
+    }
     t.p50_ns = gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, 50) * k;
     t.p90_ns = gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, 90) * k;
     t.p99_ns = gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, 99) * k;

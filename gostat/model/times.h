@@ -20,6 +20,9 @@ struct gst_times {
     bool self_known;           /* known, and the file records call paths
                                   (--call-graph): self_ns holds */
     double self_ns;            /* total minus the timed callees' totals */
+    bool oncpu_known;          /* known, and the file records on-CPU time */
+    double oncpu_ns;           /* total less the time the calls' goroutines
+                                  were descheduled (estimated as total_ns) */
 };
 
 /* A sampling mode left some of f's calls untimed: a timed call of f stood

@@ -45,6 +45,12 @@ static int by_self(const void *pa, const void *pb)
     return c ? c : by_time(pa, pb);
 }
 
+static int by_oncpu(const void *pa, const void *pb)
+{
+    int c = larger_first(func_at(pa)->oncpu_ticks, func_at(pb)->oncpu_ticks);
+    return c ? c : by_time(pa, pb);
+}
+
 /* One function and its cum time: cum is no field of gst_func. */
 struct cum_item {
     uint64_t cum;
@@ -86,6 +92,7 @@ static int (*comparator(enum gst_sort sort))(const void *, const void *)
     case GST_SORT_NAME: return by_name;
     case GST_SORT_TIME: return by_time;
     case GST_SORT_SELF: return by_self;
+    case GST_SORT_ONCPU: return by_oncpu;
     default: return by_calls;
     }
 }

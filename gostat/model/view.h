@@ -17,6 +17,7 @@ enum gst_sort {
     GST_SORT_TIME,             /* total time descending, then calls, then name */
     GST_SORT_SELF,             /* self time descending (--call-graph files), then
                                   as GST_SORT_TIME */
+    GST_SORT_ONCPU,            /* on-CPU time descending, then as GST_SORT_TIME */
     GST_SORT_CUM,              /* cum time descending (the options' call
                                   graph's cum_ns), then as GST_SORT_TIME */
 };

@@ -302,11 +302,12 @@ static struct gst_func *func_of_record(const struct gst_stats *st, uint32_t rec)
 
 /* With GS_HDR_PATH_TOTALS a timed call is in its path or arc entry only:
  * the entry's sums go to its callee's too. */
-static void add_entry_to_callee(struct gst_func *f, uint64_t calls, uint64_t total, uint64_t self)
+static void add_entry_to_callee(struct gst_func *f, const struct gst_path *p)
 {
-    f->samples = gr_add_saturating(f->samples, calls);
-    f->total_ticks = gr_add_saturating(f->total_ticks, total);
-    f->self_ticks = gr_add_saturating(f->self_ticks, self);
+    f->samples = gr_add_saturating(f->samples, p->calls);
+    f->total_ticks = gr_add_saturating(f->total_ticks, p->total_ticks);
+    f->self_ticks = gr_add_saturating(f->self_ticks, p->self_ticks);
+    f->oncpu_ticks = gr_add_saturating(f->oncpu_ticks, p->oncpu_ticks);
 }
 
 /* Returns 1 for an entry in use, else 0. */
@@ -317,27 +318,26 @@ static int add_path(struct gst_stats *st, const unsigned char *e, bool arc)
         return 0;
     struct gst_func *callee = func_of_record(st, __atomic_load_n((const uint32_t *)(const void *)
                                                                   (e + offsetof(struct gs_path, rec)), __ATOMIC_RELAXED));
-    uint64_t calls = load_u64(e + offsetof(struct gs_path, calls));
-    uint64_t total = load_u64(e + offsetof(struct gs_path, total));
-    uint64_t self = load_u64(e + offsetof(struct gs_path, self));
+    struct gst_path p = {
+        .key = key,
+        .parent = load_u64(e + offsetof(struct gs_path, parent)),
+        .ret = load_u64(e + offsetof(struct gs_path, ret)) - st->hdr.load_bias,
+        .callee = callee,
+        .arc = arc,
+        .calls = load_u64(e + offsetof(struct gs_path, calls)),
+        .total_ticks = load_u64(e + offsetof(struct gs_path, total)),
+        .self_ticks = load_u64(e + offsetof(struct gs_path, self)),
+        .oncpu_ticks = st->oncpu ? load_u64(e + offsetof(struct gs_path, oncpu)) : 0,
+    };
     if (callee && (st->hdr.flags & GS_HDR_PATH_TOTALS))
-        add_entry_to_callee(callee, calls, total, self);
+        add_entry_to_callee(callee, &p);
     struct gst_path *v = gr_vec_grow(st->path_entries, &st->paths_cap, st->npaths + 1, sizeof *v);
     if (!v) {
         st->paths_oom = true;
         return 1;
     }
     st->path_entries = v;
-    v[st->npaths++] = (struct gst_path){
-        .key = key,
-        .parent = load_u64(e + offsetof(struct gs_path, parent)),
-        .ret = load_u64(e + offsetof(struct gs_path, ret)) - st->hdr.load_bias,
-        .callee = callee,
-        .arc = arc,
-        .calls = calls,
-        .total_ticks = total,
-        .self_ticks = self,
-    };
+    v[st->npaths++] = p;
     return 1;
 }
 
@@ -375,6 +375,7 @@ static void add_timing(struct gst_func *f, const unsigned char *rec)
                                     load_u64(rec + offsetof(struct gs_timing, hist) + b * sizeof(uint64_t)));
     f->samples = gr_add_saturating(f->samples, load_u64(rec + offsetof(struct gs_timing, samples)));
     f->self_ticks = gr_add_saturating(f->self_ticks, load_u64(rec + offsetof(struct gs_timing, self_total)));
+    f->oncpu_ticks = gr_add_saturating(f->oncpu_ticks, load_u64(rec + offsetof(struct gs_timing, oncpu_total)));
 }
 
 /* Only records on pages the row's page map says are backed are read. */
@@ -393,7 +394,7 @@ static void reset_sums(struct gst_stats *st)
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
         struct gst_func *f = &st->funcs[i];
         f->calls = f->timed_calls = f->samples = f->total_ticks = f->min_ticks = f->max_ticks = 0;
-        f->self_ticks = 0;
+        f->self_ticks = f->oncpu_ticks = 0;
         memset(f->hist, 0, sizeof f->hist);
     }
     memset(&st->drops, 0, sizeof st->drops);
@@ -554,6 +555,7 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
     st->timing = (st->hdr.flags & GS_HDR_TIMING) != 0;
     st->sampling = st->timing && (st->hdr.sample_every > 1 || (st->hdr.flags & GS_HDR_ADAPTIVE));
     st->paths = st->timing && (st->hdr.flags & GS_HDR_PATHS);
+    st->oncpu = st->timing && (st->hdr.flags & GS_HDR_ONCPU);
     if (rc == 0)
         rc = load_strtab(st, fd, err);
     if (rc == 0)

@@ -33,6 +33,8 @@ struct gst_func {
     uint64_t total_ticks;
     uint64_t self_ticks;       /* call paths (gst_stats.paths) only: total
                                   minus the timed callees' (gs_timing.self_total) */
+    uint64_t oncpu_ticks;      /* gst_stats.oncpu only: total less the time its
+                                  calls' goroutines were descheduled */
     uint64_t min_ticks;        /* 0 when nothing was timed */
     uint64_t max_ticks;
     uint64_t hist[GS_HIST_BUCKETS];
@@ -63,6 +65,7 @@ struct gst_path {
     const struct gst_func *callee; /* NULL: the record matches no timed function */
     bool arc;
     uint64_t calls, total_ticks, self_ticks;
+    uint64_t oncpu_ticks;      /* gst_stats.oncpu only (gs_path.oncpu) */
 };
 
 /* How full one kind of per-thread table (paths or arcs) is, over the rows
@@ -90,6 +93,7 @@ struct gst_stats {
                                   --sample N (counters hold calls - next) */
     struct gst_drops drops;    /* at the last refresh */
     bool paths;                /* GS_HDR_PATHS: self time and call paths recorded */
+    bool oncpu;                /* GS_HDR_ONCPU: on-CPU time recorded */
     struct gst_sym *syms;      /* paths: every function, sorted by entry */
     size_t nsyms;
     struct gst_path *path_entries; /* paths: at the last refresh, all rows */

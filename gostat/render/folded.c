@@ -27,6 +27,8 @@ static uint64_t value_of(const struct gst_cg_node *n, enum gst_folded_value v)
 {
     if (v == GST_FOLDED_CALLS)
         return n->calls;
+    if (v == GST_FOLDED_ONCPU)
+        return gst_cg_whole_ns(n->oncpu_self_ns);
     return gst_cg_whole_ns(v == GST_FOLDED_TIME ? n->total_ns : n->self_ns);
 }
 

@@ -17,6 +17,8 @@ enum gst_folded_value {
                                   made in each subtree */
     GST_FOLDED_TIME,           /* the path's inclusive ns: for reading
                                   per path; nested paths add up twice */
+    GST_FOLDED_ONCPU,          /* on-CPU self ns (gst_cg_node.oncpu_self_ns):
+                                  widths are inclusive on-CPU times */
 };
 
 /* The one-line form of a frame name: ';' (the separator) becomes ',',

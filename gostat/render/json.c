@@ -71,6 +71,8 @@ static void put_timing(FILE *out, const struct gst_stats *st, const struct gst_c
     else
         fputs(",\"timed_calls\":null,\"time_estimated\":false", out);
     put_ns(out, "total_ns", t.known, t.total_ns);
+    if (st->oncpu)                  /* files that record on-CPU time */
+        put_ns(out, "oncpu_ns", t.known, t.oncpu_ns);
     put_ns(out, "mean_ns", t.any, t.mean_ns);
     put_ns(out, "p50_ns", t.any, t.p50_ns);
     put_ns(out, "p90_ns", t.any, t.p90_ns);

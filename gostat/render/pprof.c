@@ -34,7 +34,7 @@ typedef Perftools__Profiles__Location pb_location;
 typedef Perftools__Profiles__Line pb_line;
 typedef Perftools__Profiles__Function pb_function;
 
-enum { VALUE_CALLS, VALUE_TIME, NVALUES };
+enum { VALUE_CALLS, VALUE_TIME, VALUE_ONCPU, NVALUES }; /* VALUE_ONCPU: files with on-CPU time */
 #define MAX_COMMENTS 8
 #define MAPPING_ID 1
 #define OVERFLOW_FRAME "(path overflow)"
@@ -230,6 +230,7 @@ static void add_flat_sample(struct builder *b, const struct gst_func *f)
     push_loc(b, s, frame_id(b, f->name, f->entry, f));
     s->values[VALUE_CALLS] = count_i64(f->calls);
     s->values[VALUE_TIME] = t.known ? clamp_i64(t.total_ns) : 0;
+    s->values[VALUE_ONCPU] = t.oncpu_known ? clamp_i64(t.oncpu_ns) : 0;
     const char *why = untimed_reason(b->st, f, &t);
     if (why)
         set_label(b, s, "untimed", why);
@@ -250,6 +251,7 @@ static void add_path_sample(struct builder *b, size_t i, struct gst_cg_path *p)
         push_loc(b, s, frame_id(b, p->frames[k].name, p->frames[k].entry, p->frames[k].func));
     s->values[VALUE_CALLS] = count_i64(n->calls);
     s->values[VALUE_TIME] = count_i64(gst_cg_whole_ns(n->self_ns));   /* as callgrind and folded */
+    s->values[VALUE_ONCPU] = count_i64(gst_cg_whole_ns(n->oncpu_self_ns));
 }
 
 /* The self time of the selected functions' calls in no path. */
@@ -378,14 +380,21 @@ static int64_t duration_ns(const struct gst_stats *st)
     return ns > st->hdr.start_time_ns ? (int64_t)(ns - st->hdr.start_time_ns) : 0;
 }
 
+/* The sample types written: on-CPU time only where the file has it. */
+static size_t nvalues(const struct builder *b)
+{
+    return b->st->oncpu ? NVALUES : VALUE_ONCPU;
+}
+
 static void set_types(struct builder *b)
 {
     pb_profile *p = &b->profile;
     set_value_type(b, &b->sample_types[VALUE_CALLS], "calls", "count");
     set_value_type(b, &b->sample_types[VALUE_TIME], "time", "nanoseconds");
+    set_value_type(b, &b->sample_types[VALUE_ONCPU], "oncpu", "nanoseconds");
     for (int v = 0; v < NVALUES; v++)
         b->sample_type_ptrs[v] = &b->sample_types[v];
-    p->n_sample_type = NVALUES;
+    p->n_sample_type = nvalues(b);
     p->sample_type = b->sample_type_ptrs;
     /* Every call is counted, none sampled: one event per count. */
     set_value_type(b, &b->period_type, "calls", "count");
@@ -417,7 +426,7 @@ static int link_messages(struct builder *b)
         perftools__profiles__sample__init(&s->s);
         s->s.n_location_id = s->nlocs;
         s->s.location_id = b->loc_ids + s->first_loc;
-        s->s.n_value = NVALUES;
+        s->s.n_value = nvalues(b);
         s->s.value = s->values;
         if (s->label.key) {
             s->label_ptr = &s->label;

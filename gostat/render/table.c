@@ -1,5 +1,5 @@
-/* table.c: text output. Columns: FUNCTION, CALLS, [TOTAL, SELF, [CUM with
- * a call graph,] MEAN, P50, P90, P99, MAX for a file built for timing,]
+/* table.c: text output. Columns: FUNCTION, CALLS, [TOTAL, [CPU with on-CPU
+ * time,] SELF, [CUM with a call graph,] MEAN, P50, P90, P99, MAX for a file built for timing,]
  * [CALLS/S,] FILE:LINE, then
  * " *" for functions also inlined elsewhere, explained below the table,
  * because their count misses the inlined copies. Below the table, a
@@ -25,8 +25,9 @@
 #define CUM_NOTE "CUM: inclusive time counted once per call stack (pprof's cum), of the calls " \
                  "whose paths were recorded; TOTAL counts a recursive call's time again at each level"
 
-enum { T_TOTAL, T_SELF, T_CUM, T_MEAN, T_P50, T_P90, T_P99, T_MAX, NTIMES };
-static const char *const time_names[NTIMES] = { "TOTAL", "SELF", "CUM", "MEAN", "P50", "P90", "P99", "MAX" };
+enum { T_TOTAL, T_CPU, T_SELF, T_CUM, T_MEAN, T_P50, T_P90, T_P99, T_MAX, NTIMES };
+static const char *const time_names[NTIMES] = { "TOTAL", "CPU",  "SELF", "CUM",
+                                                "MEAN",  "P50",  "P90",  "P99", "MAX" };
 
 struct widths {
     size_t name, calls, rate;
@@ -39,9 +40,10 @@ static bool has_cum(const struct gst_callgraph *cg)
     return cg && cg->present;
 }
 
-static bool shown(int c, const struct gst_callgraph *cg)
+/* CPU: files that record on-CPU time (GS_HDR_ONCPU). */
+static bool shown(int c, const struct gst_stats *st, const struct gst_callgraph *cg)
 {
-    return c != T_CUM || has_cum(cg);
+    return (c != T_CUM || has_cum(cg)) && (c != T_CPU || st->oncpu);
 }
 
 /* The timing cells of f: "-" where unknown. SELF and CUM are known only in
@@ -51,20 +53,20 @@ static void format_times(char cells[NTIMES][CELL], const struct gst_stats *st, c
 {
     struct gst_times t = gst_times_of(st, f);
     double cum = has_cum(cg) ? (double)gst_callgraph_cum_ns(cg, f) : 0;
-    double v[NTIMES] = { t.total_ns, t.self_ns, cum, t.mean_ns, t.p50_ns, t.p90_ns, t.p99_ns, t.max_ns };
+    double v[NTIMES] = { t.total_ns, t.oncpu_ns, t.self_ns, cum, t.mean_ns, t.p50_ns, t.p90_ns, t.p99_ns, t.max_ns };
 
     for (int c = 0; c < NTIMES; c++) {
-        bool known = c == T_TOTAL || (c == T_SELF || c == T_CUM ? t.self_known : t.any);
+        bool known = c == T_TOTAL || (c == T_CPU ? t.oncpu_known : c == T_SELF || c == T_CUM ? t.self_known : t.any);
         if (t.known && known)
             gst_format_duration(cells[c], CELL, v[c]);
         else
             snprintf(cells[c], CELL, "-");
     }
-    if (t.any && t.estimated) {
-        size_t n = strlen(cells[T_TOTAL]);
-        if (n + 2 <= CELL) {
-            memmove(cells[T_TOTAL] + 1, cells[T_TOTAL], n + 1);
-            cells[T_TOTAL][0] = ESTIMATE_MARK[0];
+    for (int c = T_TOTAL; t.any && t.estimated && c <= T_CPU; c++) {
+        size_t n = strlen(cells[c]);
+        if (n + 2 <= CELL && cells[c][0] != '-') {
+            memmove(cells[c] + 1, cells[c], n + 1);
+            cells[c][0] = ESTIMATE_MARK[0];
         }
     }
 }
@@ -146,7 +148,7 @@ static void print_times(FILE *out, const struct gst_stats *st, const struct gst_
     char cells[NTIMES][CELL];
     format_times(cells, st, f, cg);
     for (int c = 0; c < NTIMES; c++) {
-        if (!shown(c, cg))
+        if (!shown(c, st, cg))
             continue;
         fputs("  ", out);
         gst_put_cell(out, cells[c], w->times[c], true);
@@ -209,7 +211,7 @@ static void print_column_names(FILE *out, const struct gst_stats *st, const stru
     fputs("  ", out);
     gst_put_cell(out, "CALLS", w->calls, true);
     for (int c = 0; st->timing && c < NTIMES; c++) {
-        if (!shown(c, cg))
+        if (!shown(c, st, cg))
             continue;
         fputs("  ", out);
         gst_put_cell(out, time_names[c], w->times[c], true);

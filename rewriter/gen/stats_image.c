@@ -184,6 +184,8 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     img->len = strtab_off + st.used;
     struct gs_header *h = (struct gs_header *)img->bytes;
     fill_header(h, prog, seg, strtab_off, st.used);
+    if (seg->nslots && gr_plan_oncpu(plan))
+        h->flags |= GS_HDR_ONCPU;
     if (paths) {
         h->syms_off = syms_off;
         h->nsyms = (uint32_t)nsyms;

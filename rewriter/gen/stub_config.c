@@ -42,7 +42,9 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
     return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
                                      .time_enter = blob + (paths ? h->path_enter_off : h->time_enter_off),
                                      .time_exit = blob + (paths ? h->path_exit_off : h->time_exit_off),
-                                     .sample_enter = blob + h->sample_enter_off};
+                                     .sample_enter = blob + h->sample_enter_off,
+                                     .sched_off = blob + h->sched_off_off,
+                                     .sched_on = blob + h->sched_on_off};
 }
 
 uint64_t gr_stub_entry(const struct gr_codebuf *code, size_t blob_off,

@@ -14,6 +14,8 @@
  * Entry trampoline, per instrumented function:
  *   T:  <the original stack check, re-encoded; jb/jbe still reach the
  *        function's own morestack block>
+ *       [a scheduler hand-off (plan/sched_hooks.h): mov r12, <its goroutine
+ *        argument>; lea r13, [rip + 1f]; jmp gs_sched_off/on; 1:]
  *       mov r12, [r14 + g.m]
  *       mov r12, [r12 + m.tls[1]]  ; this thread's row
  *       test r12, r12
@@ -91,6 +93,7 @@
 #include <string.h>
 
 #include "rewriter/find/runtime_offsets.h"
+#include "rewriter/plan/sched_hooks.h"
 #include "format/gostat_format.h"
 #include "format/stub_abi.h"
 #include "common/x86.h"
@@ -301,6 +304,29 @@ static int emit_time_entry(struct gr_codebuf *c, const struct func_ctx *fc, uint
     return emit_time_call(c, fc, back, err);
 }
 
+/* Go <= 1.16: the stack ABI, where R14 is not g. */
+static int stack_abi(const struct func_ctx *fc)
+{
+    return fc->rt->minor <= 16;
+}
+
+/* A hand-off of the scheduler (plan/sched_hooks.h), before its count: r12
+ * = its goroutine argument, then gs_sched_off or gs_sched_on
+ * (stubs/oncpu.S), which continues right after. */
+static int emit_sched_hook(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+{
+    if (stack_abi(fc))
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(ZYDIS_REGISTER_RSP, 8)));
+    else
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RAX)));
+    uint64_t lea_at = gr_code_here(c);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));       /* placeholder */
+    size_t disp_field = c->len - 4;
+    TRY(JUMP(JMP, fc->pf->sched_hook == GR_HOOK_ON ? fc->stubs->sched_on : fc->stubs->sched_off));
+    patch_rel32(c, disp_field);                                     /* lea r13, [rip + here] */
+    return 0;
+}
+
 /* The entry trampoline in the comment at the top of this file. */
 static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
@@ -315,6 +341,8 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
      * entry; put g where the code below expects it. */
     if (pro->g_reg != G)
         TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
+    if (fc->pf->sched_hook != GR_HOOK_NONE)
+        TRY(emit_sched_hook(c, fc, err));
     if (fc->plan->row_from_fs) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));
     } else {
@@ -382,12 +410,6 @@ static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const
     TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigpc), GR_REG(R12)));
     TRY(GR_EMIT(c, err, PUSH, GR_REG(R12)));
     return JUMP(JMP, fc->plan->sigpanic);
-}
-
-/* Go <= 1.16: the stack ABI, where R14 is not g. */
-static int stack_abi(const struct func_ctx *fc)
-{
-    return fc->rt->minor <= 16;
 }
 
 /* After a leaf's count (r12 = the row, TLS g known not nil): on to T, the

@@ -14,6 +14,8 @@ struct gr_stub_routines {
     uint64_t time_enter;
     uint64_t time_exit;
     uint64_t sample_enter;
+    uint64_t sched_off;     /* stubs/oncpu.S */
+    uint64_t sched_on;
 };
 
 struct gr_tramp_addrs {

@@ -19,6 +19,7 @@
 #include "rewriter/plan/call_sites.h"
 #include "rewriter/find/go_version.h"
 #include "rewriter/plan/goroutine_end.h"
+#include "rewriter/plan/sched_hooks.h"
 #include "rewriter/plan/leaf_timing.h"
 #include "common/x86.h"
 
@@ -124,6 +125,23 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     return 0;
 }
 
+/* A hand-off of the scheduler (sched_hooks.h) is hooked where its argument
+ * is known: in a checked function, in RAX (register ABI: g in R14 at its
+ * check) or at [RSP+8] (Go <= 1.16); not in ABI0 wrappers of Go >= 1.17. */
+static void plan_hook(struct gr_plan *plan, struct gr_plan_func *pf)
+{
+    enum gr_sched_hook h = gr_sched_hook_of(pf->func);
+    if (h == GR_HOOK_NONE || pf->prologue.shape == GR_PROLOGUE_LEAF)
+        return;
+    if (plan->rt->minor > 16 && pf->prologue.tls_form != GR_TLS_NONE)
+        return;
+    pf->sched_hook = (uint8_t)h;
+    if (h == GR_HOOK_ON)
+        plan->hooks_on++;
+    else
+        plan->hooks_off++;
+}
+
 /* What one function's plan needs besides the function. */
 struct plan_ctx {
     const struct gr_elf *elf;
@@ -138,7 +156,9 @@ struct plan_ctx {
 static int plan_func(struct plan_ctx *c, struct gr_plan *plan, struct gr_plan_func *pf)
 {
     const struct gr_elf *elf = c->elf;
-    if (c->select && !gr_select_chosen(c->select, pf->func->name)) {
+    /* the scheduler's hand-offs stay: on-CPU time needs every one */
+    if (c->select && !gr_select_chosen(c->select, pf->func->name) &&
+        gr_sched_hook_of(pf->func) == GR_HOOK_NONE) {
         pf->skip_reason = GR_SELECT_LEFT_OUT;
         pf->timing = GR_UNTIMED;
         plan->nleft_out++;
@@ -154,7 +174,14 @@ static int plan_func(struct plan_ctx *c, struct gr_plan *plan, struct gr_plan_fu
         return 0;
     }
     pf->counter = (uint32_t)plan->ninstrumented++;
+    if (!c->no_timing)
+        plan_hook(plan, pf);
     return 0;
+}
+
+int gr_plan_oncpu(const struct gr_plan *plan)
+{
+    return plan->hooks_on > 0 && plan->hooks_off > 0;
 }
 
 /* The first function that starts by loading g from TLS (ABI0 wrappers and

@@ -27,6 +27,7 @@ struct gr_plan_func {
     uint32_t timing;           /* index of its timing record, or GR_UNTIMED */
     const char *untimed_reason;/* instrumented but not timed: why */
     size_t first_exit, nexits; /* its returns, in gr_plan.exits */
+    uint8_t sched_hook;        /* enum gr_sched_hook (sched_hooks.h) */
 };
 
 #define GR_UNTIMED GS_UNTIMED  /* the stats file's own marker */
@@ -74,7 +75,13 @@ struct gr_plan {
     /* Direct calls and jumps retargeted at their callee's trampoline
      * (call_sites.h); empty with --keep-call-sites. */
     struct gr_call_sites calls;
+    /* On-CPU time (sched_hooks.h): the hand-offs hooked, off and on; kept
+     * only when both are (gr_plan_oncpu). */
+    size_t hooks_off, hooks_on;
 };
+
+/* Whether the plan hooks the scheduler's hand-offs both ways. */
+int gr_plan_oncpu(const struct gr_plan *plan);
 
 /* timing: 0 for --count-only; keep_call_sites: leave calls empty
  * (--keep-call-sites); select: the functions to instrument at all

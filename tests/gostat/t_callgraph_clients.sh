@@ -304,7 +304,7 @@ gostat: --callees: bad regular expression 'x(': Unmatched ( or \\(
 exit 1
 gostat: $stats: no function matches 'nomatch'
 exit 2
-gostat: folded: --value takes self, calls or time, not 'bogus' (see gostat folded --help)
+gostat: folded: --value takes self, calls, time or oncpu, not 'bogus' (see gostat folded --help)
 exit 1" "$(errs --callers x; errs --callers x --json "$stats"; errs --callers x --callees y "$stats"
     errs --callees 'x(' "$stats"; errs --callers nomatch "$stats"; errs folded --value bogus "$stats")"
 

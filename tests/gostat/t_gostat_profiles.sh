@@ -52,9 +52,9 @@ for f in j["functions"]:
 bad = []
 def close(a, b):
     return abs(a - b) <= max(1, 1e-4 * max(a, b))
-# pprof -raw: samples "CALLS TIME: LOCID", locations "ID: 0xADDR M=1 NAME FILE:LINE s=LINE"
+# pprof -raw: samples "CALLS TIME[ ONCPU]: LOCID", locations "ID: 0xADDR M=1 NAME FILE:LINE s=LINE"
 samples = dict((int(m[3]), (int(m[1]), int(m[2])))
-               for m in re.finditer(r"^ +(\d+) +(\d+): (\d+) $", raw, re.M))
+               for m in re.finditer(r"^ +(\d+) +(\d+)(?: +\d+)?: (\d+) $", raw, re.M))
 locs = {}
 for m in re.finditer(r"^ +(\d+): 0x([0-9a-f]+) M=1 (\S+) (\S*):(\d+) s=(\d+)$", raw, re.M):
     locs[int(m[2], 16)] = (m[3], m[4], int(m[5]), samples.get(int(m[1])))

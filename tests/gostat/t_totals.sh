@@ -139,7 +139,7 @@ PY
 # The table: a CUM column, its note; --sort cum by cum_ns.
 stats=$d/pinned/$(basename "$(stats_file_for "$d/stats")")
 run_ok "table" "$stats" --filter '^main\.'
-expect "table: the column names" "FUNCTION CALLS TOTAL SELF CUM MEAN P50 P90 P99 MAX FILE:LINE" "$(row 2)"
+expect "table: the column names" "FUNCTION CALLS TOTAL CPU SELF CUM MEAN P50 P90 P99 MAX FILE:LINE" "$(row 2)"
 grep -q '^CUM: inclusive time counted once per call stack' <<<"$out" || fail "table: no CUM note"
 run_ok "--sort cum --json" "$stats" --sort cum --json
 printf '%s\n' "$out" >"$d/sorted.json"

@@ -9,6 +9,7 @@
  *               [--timing] [--no-tsc] [--tsc TSC0:MONO0:TSC1:MONO1] [--boot-id ID]
  *               [--sample-every N]
  *               [--untimed INDEX:REASON]... [--time INDEX:ROW:TOTAL:MIN:MAX:B=N[,B=N...]]...
+ *               [--oncpu INDEX:ROW:TICKS]...
  *               [--drops ROW:UNWOUND:TOO_DEEP:NO_SLOT:UNMATCHED:NO_SPACE[:ABANDONED]]...
  *               [--pagemap ROW:PAGE:VALUE]...
  *               --func NAME:ENTRY:CALLS[:FILE:LINE[:inlined]] ...
@@ -24,6 +25,8 @@
  * INDEX's record in ROW (total, min and max ticks, histogram buckets) and
  * marks its page backed in the row's page map; --pagemap then overrides a
  * page map byte (e.g. 2: backing failed, so readers must skip the page).
+ * --oncpu (after that record's --time) sets its oncpu_total and the
+ * header's GS_HDR_ONCPU.
  * --drops fills a row's struct gs_drops (ABANDONED 0 when left out). --sample-every sets the header's
  * sample_every (sampled timing: about 1 call in N timed). --probe
  * TIMED:INSIDE:UNTIMED_Q8 sets the calibration (probe_ticks,
@@ -34,6 +37,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +62,7 @@ struct func_spec {
 
 /* Row edits applied after the counters: --time, --drops, --pagemap. */
 struct edit {
-    char kind;                 /* 't', 'd' or 'p' */
+    char kind;                 /* 't', 'o', 'd' or 'p' */
     char *arg;
 };
 
@@ -235,7 +239,8 @@ static void parse_args(int argc, char **argv, struct spec *s)
             parse_numbers(next_arg(argc, argv, &i), s->probe, 3, a);
         else if (strcmp(a, "--untimed") == 0 && s->nuntimed < MAX_EDITS)
             s->untimed[s->nuntimed++] = next_arg(argc, argv, &i);
-        else if ((strcmp(a, "--time") == 0 || strcmp(a, "--drops") == 0 || strcmp(a, "--pagemap") == 0)
+        else if ((strcmp(a, "--time") == 0 || strcmp(a, "--drops") == 0 || strcmp(a, "--pagemap") == 0 ||
+                  strcmp(a, "--oncpu") == 0)
                  && s->nedits < MAX_EDITS)
             s->edits[s->nedits++] = (struct edit){ a[2], next_arg(argc, argv, &i) };
         else if (strcmp(a, "--func") == 0) {
@@ -436,6 +441,13 @@ static void apply_edit(unsigned char *buf, const struct spec *s, const struct pl
     uint64_t v[7] = { 0 };
     if (e->kind == 't') {
         edit_time(buf, s, p, e->arg);
+    } else if (e->kind == 'o') {
+        parse_numbers(e->arg, v, 3, "--oncpu");
+        if (v[0] >= s->nfuncs || s->funcs[v[0]].timing == GS_UNTIMED)
+            die("--oncpu: function %" PRIu64 " is not timed", v[0]);
+        uint64_t off = gs_timing_offset(p->timing_off, s->funcs[v[0]].timing);
+        memcpy(row_at(buf, s, p, v[1]) + off + offsetof(struct gs_timing, oncpu_total), &v[2], 8);
+        ((struct gs_header *)buf)->flags |= GS_HDR_ONCPU;
     } else if (e->kind == 'd') {
         parse_numbers(e->arg, v, count_fields(e->arg) == 7 ? 7 : 6, "--drops");
         struct gs_drops d = { .unwound = v[1], .too_deep = v[2], .no_slot = v[3],

@@ -255,7 +255,7 @@ static void timing_geometry(void)
 {
     struct gs_header h = valid();
     h.timing_size = sizeof(struct gs_timing) - 8;
-    FAILS(h, "corrupt: timing_size 304 (expected 312)");
+    FAILS(h, "corrupt: timing_size 312 (expected 320)");
     h = valid();
     h.probe_ticks = 60;
     h.probe_inner_ticks = 60;
@@ -288,13 +288,13 @@ static void timing_geometry(void)
     h.timing_off = 0;
     FAILS(h, "corrupt: 2 timing records at row offset 0 (must be page aligned, after the "
              "counters, inside the 8192-byte row)");
-    /* 13 records fill one page; the 14th starts a page past the row */
+    /* 12 records fill one page; the 13th starts a page past the row */
     h = valid();
     h.ntimed = GS_TIMING_PER_PAGE;
-    CHECK_INT(GS_TIMING_PER_PAGE, 13);
+    CHECK_INT(GS_TIMING_PER_PAGE, 12);
     PASSES(h);
     h.ntimed++;
-    FAILS(h, "corrupt: 14 timing records at row offset 4096 (must be page aligned, after the "
+    FAILS(h, "corrupt: 13 timing records at row offset 4096 (must be page aligned, after the "
              "counters, inside the 8192-byte row)");
     h.ntimed = 0;                             /* nothing timed: timing_off unused */
     h.timing_off = 12345;
