@@ -266,10 +266,11 @@ keys p
 wait_until "resumed" eval '! pane | grep -qF PAUSED'
 wait_until "resumed: tick counts again" eval '[ "$(cells main.tick)" != "$before" ]'
 
-# Help, and any key back.
+# Help, and any key but q back (q from the help quits: at the end).
 keys '?'
 wait_for "help" "gostat top: keys"
 pane | grep -qF "  /        filter function names by an extended regular expression" || fail "help: no filter line"
+pane | grep -qxF "Press q to quit, any other key to return." || fail "help: no line on leaving it"
 keys x
 wait_for "help left" "sort calls/s  filter main\\.tick"
 
@@ -332,7 +333,9 @@ keys /
 type_in 'main\.alpha'
 keys Enter
 wait_until "vt100: row" eval '[ "$(cells main.alpha | cut -d" " -f2)" = 2000000 ]'
-keys q
+keys '?'
+wait_for "vt100: help" "Press q to quit, any other key to return."
+keys q   # from the help, as it says
 wait_for "vt100: status" "rc=0"
 
 # No target: every live process in $GOSTAT_DIR (the exited demo 1's file
