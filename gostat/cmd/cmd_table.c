@@ -14,6 +14,7 @@
 #include "gostat/read/statsdir.h"
 #include "gostat/read/statsfile.h"
 #include "gostat/render/table.h"
+#include "gostat/render/term.h"
 #include "gostat/read/target.h"
 #include "gostat/model/view.h"
 #include "gostat/cmd/watch.h"
@@ -48,7 +49,7 @@ static int print_once(const struct gst_options *o, struct gst_view_options vo,
     if (o->json)
         gst_json_print(stdout, st, &view);
     else
-        gst_table_print(stdout, st, &view, NULL, &cg);
+        gst_table_print(stdout, st, &view, NULL, &cg, o->wide ? 0 : gst_output_columns(stdout));
     gst_view_free(&view);
     gst_callgraph_free(&cg);
     return 0;
@@ -64,7 +65,7 @@ static int show_target(const struct gst_options *o, const regex_t *filter)
 
     if (gst_open_target(o->target, &st, &err) < 0)
         return report(&err, GST_EXIT_STATS);
-    int rc = o->watch_seconds > 0 ? gst_watch(stdout, &st, &vo, o->watch_seconds, &err)
+    int rc = o->watch_seconds > 0 ? gst_watch(stdout, &st, &vo, o->watch_seconds, o->wide, &err)
                                   : print_once(o, vo, &st, &err);
     gst_stats_close(&st);
     return rc < 0 ? report(&err, GST_EXIT_STATS) : GST_EXIT_OK;

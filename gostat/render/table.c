@@ -3,7 +3,9 @@
  * [CALLS/S,] FILE:LINE, then
  * " *" for functions also inlined elsewhere, explained below the table,
  * because their count misses the inlined copies. Below the table, a
- * timing file's lost durations (drops) if any. */
+ * timing file's lost durations (drops) if any. Rows wider than the
+ * terminal have FUNCTION and FILE:LINE, the only unbounded columns, cut in
+ * the middle (term.h's mark), and notes are wrapped. */
 #include "gostat/render/table.h"
 
 #include "gostat/render/duration.h"
@@ -13,11 +15,15 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define INLINED_MARK "*"
 #define INLINED_NOTE "* also inlined elsewhere: calls counts real calls only, not the inlined copies"
 #define CELL 48 /* fits a uint64 in decimal, a rate, or "file:line" labels */
+#define LOCATION 4200 /* a path (PATH_MAX) and ":line" */
+#define TITLE_NAME 8       /* "FUNCTION": its column is never narrower */
+#define TITLE_LOCATION 9   /* "FILE:LINE" */
 #define ESTIMATE_MARK "~"
 #define ESTIMATE_NOTE "~ estimated TOTAL (mean x calls): not every call was timed; mean and " \
                       "percentiles weigh each timed call by the calls it stands for"
@@ -29,8 +35,9 @@ enum { T_TOTAL, T_SELF, T_CUM, T_MEAN, T_P50, T_P90, T_P99, T_MAX, NTIMES };
 static const char *const time_names[NTIMES] = { "TOTAL", "SELF", "CUM", "MEAN", "P50", "P90", "P99", "MAX" };
 
 struct widths {
-    size_t name, calls, rate;
+    size_t name, calls, rate, location;
     size_t times[NTIMES];
+    bool inlined;              /* some row has the inlined mark */
 };
 
 /* Whether the table has a CUM column: a file with call paths. */
@@ -84,6 +91,16 @@ static void measure_times(struct widths *w, const struct gst_stats *st, const st
         widen(&w->times[c], cells[c]);
 }
 
+static void format_location(char *buf, size_t size, const struct gst_func *f)
+{
+    if (f->file[0] == '\0')
+        snprintf(buf, size, "-");
+    else if (f->line)
+        snprintf(buf, size, "%s:%" PRIu32, f->file, f->line);
+    else
+        snprintf(buf, size, "%s", f->file);
+}
+
 static void format_calls(char *buf, size_t size, const struct gst_func *f)
 {
     snprintf(buf, size, "%" PRIu64, f->calls);
@@ -105,8 +122,8 @@ static struct widths measure(const struct gst_stats *st, const struct gst_view *
                              const struct gst_rates *rates, const struct gst_callgraph *cg)
 {
     struct widths w = { .name = gst_text_width("FUNCTION"), .calls = gst_text_width("CALLS"),
-                        .rate = gst_text_width("CALLS/S") };
-    char buf[CELL];
+                        .rate = gst_text_width("CALLS/S"), .location = gst_text_width("FILE:LINE") };
+    char buf[CELL], location[LOCATION];
 
     for (int c = 0; c < NTIMES; c++)
         w.times[c] = gst_text_width(time_names[c]);
@@ -120,6 +137,9 @@ static struct widths measure(const struct gst_stats *st, const struct gst_view *
         format_calls(buf, sizeof buf, f);
         if (gst_text_width(buf) > w.calls)
             w.calls = gst_text_width(buf);
+        format_location(location, sizeof location, f);
+        widen(&w.location, location);
+        w.inlined |= f->inlined;
         if (rates) {
             format_rate(buf, sizeof buf, st, f, rates);
             if (gst_text_width(buf) > w.rate)
@@ -129,15 +149,48 @@ static struct widths measure(const struct gst_stats *st, const struct gst_view *
     return w;
 }
 
-static void print_location(FILE *out, const struct gst_func *f)
+/* The columns of a row besides FUNCTION and FILE:LINE. */
+static size_t fixed_width(const struct gst_stats *st, const struct widths *w,
+                          const struct gst_rates *rates, const struct gst_callgraph *cg)
 {
-    if (f->file[0] == '\0') {
-        fputs("-", out);
+    size_t n = 2 + w->calls + 2 + (w->inlined ? 2 : 0);
+    for (int c = 0; st->timing && c < NTIMES; c++)
+        n += shown(c, cg) ? 2 + w->times[c] : 0;
+    return n + (rates ? 2 + w->rate : 0);
+}
+
+static size_t at_most(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+static size_t at_least(size_t a, size_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Narrows FUNCTION and FILE:LINE so that rows fit in columns (0: no
+ * limit): the name keeps two thirds of the room or more (it tells rows
+ * apart), neither gets narrower than its column's title. */
+static void fit(struct widths *w, size_t columns, size_t fixed)
+{
+    if (columns == 0 || fixed + w->name + w->location <= columns)
         return;
-    }
-    gst_put_cell(out, f->file, 0, false);
-    if (f->line)
-        fprintf(out, ":%" PRIu32, f->line);
+    size_t room = columns > fixed ? columns - fixed : 0;
+    size_t location = at_most(w->location, at_least(room / 3, room - at_most(room, w->name)));
+    size_t name = at_most(w->name, room - at_most(room, location));
+    w->location = at_least(TITLE_LOCATION, at_most(w->location, room - at_most(room, name)));
+    w->name = at_least(TITLE_NAME, name);
+}
+
+static void print_location(FILE *out, const struct gst_func *f, size_t width)
+{
+    char location[LOCATION];
+    format_location(location, sizeof location, f);
+    if (gst_text_width(location) > width)
+        gst_put_cut_cell(out, location, width, false, true);
+    else
+        gst_put_cell(out, location, 0, false);   /* the row's end: no padding */
 }
 
 static void print_times(FILE *out, const struct gst_stats *st, const struct gst_func *f,
@@ -159,7 +212,7 @@ static void print_row(FILE *out, const struct gst_stats *st, const struct gst_fu
 {
     char buf[CELL];
 
-    gst_put_cell(out, f->name, w->name, false);
+    gst_put_cut_cell(out, f->name, w->name, false, false);
     fputs("  ", out);
     format_calls(buf, sizeof buf, f);
     gst_put_cell(out, buf, w->calls, true);
@@ -171,13 +224,13 @@ static void print_row(FILE *out, const struct gst_stats *st, const struct gst_fu
         gst_put_cell(out, buf, w->rate, true);
     }
     fputs("  ", out);
-    print_location(out, f);
+    print_location(out, f, w->location);
     if (f->inlined)
         fputs(" " INLINED_MARK, out);
     fputc('\n', out);
 }
 
-static void print_summary(FILE *out, const struct gst_stats *st, const struct gst_view *v)
+static void write_summary(FILE *out, const struct gst_stats *st, const struct gst_view *v)
 {
     fprintf(out, "pid %" PRId64 "  %s  exe ", st->hdr.pid, st->live ? "live" : "exited");
     gst_put_cell(out, st->hdr.exe, 0, false);
@@ -199,7 +252,24 @@ static void print_summary(FILE *out, const struct gst_stats *st, const struct gs
     if (g.known)
         fprintf(out, "  goroutines %" PRIu64 " live (%" PRIu64 " created, %" PRIu64 " exited)",
                 g.live, g.created, g.exited);
-    fputc('\n', out);
+}
+
+/* The summary line, wrapped between its items to fit columns. */
+static void print_summary(FILE *out, const struct gst_stats *st, const struct gst_view *v,
+                          size_t columns)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    if (!mem) {   /* out of memory: unwrapped */
+        write_summary(out, st, v);
+        fputc('\n', out);
+        return;
+    }
+    write_summary(mem, st, v);
+    fclose(mem);
+    gst_put_wrapped(out, text, "  ", columns);
+    free(text);
 }
 
 static void print_column_names(FILE *out, const struct gst_stats *st, const struct widths *w,
@@ -263,12 +333,14 @@ static void print_drops(FILE *out, const struct gst_stats *st)
 }
 
 void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_view *view,
-                     const struct gst_rates *rates, const struct gst_callgraph *cg)
+                     const struct gst_rates *rates, const struct gst_callgraph *cg, size_t columns)
 {
     struct widths w = measure(st, view, rates, cg);
     bool any_inlined = false, any_estimated = false;
 
-    print_summary(out, st, view);
+    fit(&w, columns, fixed_width(st, &w, rates, cg));
+
+    print_summary(out, st, view, columns);
     print_column_names(out, st, &w, rates, cg);
     for (size_t i = 0; i < view->count; i++) {
         print_row(out, st, view->funcs[i], &w, rates, cg);
@@ -278,11 +350,11 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
     if (view->count == 0)
         fputs(st->hdr.nfuncs ? "(no functions match)\n" : "(no functions)\n", out);
     if (any_inlined)
-        fputs(INLINED_NOTE "\n", out);
+        gst_put_wrapped(out, INLINED_NOTE, " ", columns);
     if (any_estimated)
-        fputs(ESTIMATE_NOTE "\n", out);
+        gst_put_wrapped(out, ESTIMATE_NOTE, " ", columns);
     if (st->timing && has_cum(cg) && view->count > 0)
-        fputs(CUM_NOTE "\n", out);
+        gst_put_wrapped(out, CUM_NOTE, " ", columns);
     print_drops(out, st);
     print_path_overflow(out, st);
 }

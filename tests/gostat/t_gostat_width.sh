@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# t_gostat_width: the table fits the terminal ($COLUMNS here; a terminal's
+# own width otherwise): at 80 and 200 columns every line fits, FUNCTION and
+# FILE:LINE (the unbounded columns) are cut in the middle with "…", the name
+# keeping the room first; the summary line is wrapped between its items;
+# --wide, --json and output with no width known (a pipe, no $COLUMNS) keep
+# everything whole. Exact rows, by the rule in gostat/render/table.c.
+cd "$(dirname "$0")/../.."
+. tests/assert.sh
+require_tools
+
+N='github.com/example/very/long/module/path/internal/subsystem/pkg.(*SomeVeryLongTypeName).MethodWithAVeryLongName.func1'
+F='/home/user/go/pkg/mod/github.com/example/very/long/module/path@v1.2.3/internal/subsystem/pkg/file_with_long_name.go'
+U='main.Größenverhältnisse_für_Überlänge_der_Funktionsnamen_in_Spalten_die_nicht_passen'
+EXE=/opt/long-installation-directory/for-a-cli/bin/tool-long-name
+stats=$dir/gostat.tool.7
+"$MKSTATS" "$stats" --pid 7 --exe "$EXE" --func "$N:0x10:12345:$F:1234" \
+    --func 'main.main:0x20:1:/m.go:3' --func "$U:0x30:2:/u.go:9" || fail mkstats
+
+# fits COLS: every line of $out at most COLS characters (not bytes).
+fits() {
+    python3 -c '
+import sys
+cols = int(sys.argv[1])
+print(max(len(l) for l in sys.stdin.read().splitlines()) <= cols)' "$1" <<<"$out"
+}
+
+# 80 columns: CALLS is 5 wide, so FUNCTION and FILE:LINE share
+# 80 - (2 + 5 + 2) = 71: FILE:LINE gets a third (23), FUNCTION the rest
+# (48); a name keeps its first 24 and last 23 characters, a location its
+# first (23 - 1) / 4 = 5 and last 17.
+out=$(COLUMNS=80 "$GOSTAT" "$stats" 2>"$dir/err")
+expect "80: exit, stderr" "0 " "$? $(cat "$dir/err")"
+expect "80: every line fits" True "$(fits 80)"
+expect "80: summary wrapped between items" \
+    "pid 7  exited  exe $EXE|  calls 12348  functions 3" "$(sed -n 1,2p <<<"$out" | paste -sd'|')"
+expect "80: long name and path cut in the middle" \
+    "github.com/example/very/…WithAVeryLongName.func1  12345  /home…long_name.go:1234" "$(sed -n 4p <<<"$out")"
+expect "80: non-ASCII name cut by characters" \
+    "main.Größenverhältnisse_…palten_die_nicht_passen      2  /u.go:9" "$(sed -n 5p <<<"$out")"
+expect "80: short rows padded, not cut" \
+    "main.main                                             1  /m.go:3" "$(sed -n 6p <<<"$out")"
+
+# 200 columns: 191 to share; the name (117) fits whole, FILE:LINE gets the
+# other 74 (its first 18 and last 55 characters).
+out=$(COLUMNS=200 "$GOSTAT" "$stats")
+expect "200: every line fits" True "$(fits 200)"
+expect "200: summary on one line" "pid 7  exited  exe $EXE  calls 12348  functions 3" "$(sed -n 1p <<<"$out")"
+expect "200: name whole, path cut" \
+    "$N  12345  /home/user/go/pkg/….2.3/internal/subsystem/pkg/file_with_long_name.go:1234" \
+    "$(sed -n 3p <<<"$out")"
+
+# --wide, or no width known: whole names and paths, wherever they go.
+out=$(COLUMNS=80 "$GOSTAT" --wide "$stats")
+expect "--wide: whole" "$N  12345  $F:1234" "$(sed -n 3p <<<"$out")"
+out=$(env -u COLUMNS "$GOSTAT" "$stats" | cat)
+expect "pipe without COLUMNS: whole" "$N  12345  $F:1234" "$(sed -n 3p <<<"$out")"
+expect "no cut mark without a width" 0 "$(grep -c '…' <<<"$out")"
+expect "--json: never cut" "$N $F" \
+    "$(COLUMNS=80 "$GOSTAT" --json "$stats" | python3 -c '
+import json, sys
+f = json.load(sys.stdin)["functions"][0]
+print(f["name"], f["file"])')"
+
+finish t_gostat_width
