@@ -247,6 +247,17 @@ expect "coverage --json" "8 4 ['', 'c/x%2ey', 'evil\"\\x1b[31m', 'example.com/a/
     "$(json_get "$dir/cov.json" "d['functions'], d['called'], [p['package'] for p in d['packages']], d['packages'][3]['never_called'], d['packages'][5]['never_called']" | tr -d '()' | sed 's/, \[/ [/g; s/^\([0-9]*\), /\1 /')"
 fails_with "coverage bad regex" 1 "" coverage --package '[' "$m"
 
+# Methods of anonymous structs (names as Go 1.19 writes them, from Debian's
+# rclone) belong to no package: not to "go.(*struct { *github.com/...".
+"$MKSTATS" "$dir/anon" --pid 601 \
+    --func 'go.(*struct { *github.com/p/promhttp.delegator; net/http.Pusher; net/http.Flusher }).Push:0x10:0' \
+    --func 'go.struct { *github.com/p/promhttp.delegator; io.ReaderFrom }.ReadFrom:0x20:1' \
+    --func 'github.com/p/promhttp.(*delegator).Write:0x30:1' || fail mkstats
+run_ok "coverage of anonymous structs' methods" coverage "$dir/anon"
+expect "anonymous structs' methods: no package" \
+    "PACKAGE CALLED FUNCTIONS COVERED|(no package) 1 2 50.0%|github.com/p/promhttp 1 1 100.0%|total 2 3 66.7%" \
+    "$(row 1)|$(row 2)|$(row 3)|$(row 4)"
+
 # Invalid UTF-8 in a name still gives valid JSON (U+FFFD), which reads back.
 "$MKSTATS" "$dir/utf" --pid 501 --func $'bad\xff.F:0x10:0' || fail mkstats
 "$GOSTAT" merge "$dir/utf" >"$dir/utf.json" || fail "merge utf"
