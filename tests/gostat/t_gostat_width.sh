@@ -5,6 +5,9 @@
 # keeping the room first; the summary line is wrapped between its items;
 # --wide, --json and output with no width known (a pipe, no $COLUMNS) keep
 # everything whole. Exact rows, by the rule in gostat/render/table.c.
+# gostat diff fits its first column likewise (never below 16 characters:
+# its 8 number columns take 75 of 80), gostat coverage its PACKAGE column
+# and never-called lines.
 cd "$(dirname "$0")/../.."
 . tests/assert.sh
 require_tools
@@ -61,5 +64,40 @@ expect "--json: never cut" "$N $F" \
 import json, sys
 f = json.load(sys.stdin)["functions"][0]
 print(f["name"], f["file"])')"
+
+# ---------------------------------------------------------------- diff
+EXACT="--sigma 0 --min-timed 0 --min-time 0 --min-delta 0 --threshold 2"
+"$MKSTATS" "$dir/base" --pid 8 --func "$N:0x10:100" --func 'main.main:0x30:1' || fail mkstats
+"$MKSTATS" "$dir/new" --pid 9 --func "$N:0x10:400" --func 'main.main:0x30:1' || fail mkstats
+diff_row() { COLUMNS=$1 "$GOSTAT" diff $EXACT "${@:2}" "$dir/base" "$dir/new" | sed -n 2p; }
+# 80: the numbers take 75, so the name gets its minimum, 16: 8 + … + 7.
+expect "diff 80: name cut to 16" \
+    "github.c…e.func1         100        400  4.00x          -         -     -         -  grew" "$(diff_row 80)"
+# 120: 120 - 75 = 45 for the name: 22 + … + 22.
+expect "diff 120: name cut to fit" \
+    "github.com/example/ver…ithAVeryLongName.func1         100        400  4.00x          -         -     -         -  grew" \
+    "$(diff_row 120)"
+expect "diff 200: whole, fits" "$N         100        400  4.00x          -         -     -         -  grew" "$(diff_row 200)"
+expect "diff --wide: whole" "$N         100        400  4.00x          -         -     -         -  grew" "$(diff_row 80 --wide)"
+
+# ---------------------------------------------------------------- coverage
+"$MKSTATS" "$dir/cov" --pid 10 --func "$N:0x10:0:$F:1234" \
+    --func 'github.com/example/very/long/module/path/internal/subsystem/pkg.Short:0x20:1:/s.go:1' \
+    --func 'main.main:0x30:1:/m.go:3' || fail mkstats
+# 80: PACKAGE gets 80 - 28 = 52 (26 + … + 25); a never-called line's
+# location a third of 76 (25: 6 + … + 18), its name the other 51 (25 + … + 25).
+out=$(COLUMNS=80 "$GOSTAT" coverage "$dir/cov")
+expect "coverage 80: every line fits" True "$(fits 80)"
+expect "coverage 80: package cut" \
+    "github.com/example/very/lo…th/internal/subsystem/pkg       1          2    50.0%" "$(sed -n 2p <<<"$out")"
+expect "coverage 80: never-called line cut" \
+    "  github.com/example/very/l…odWithAVeryLongName.func1  /home/…_long_name.go:1234" "$(tail -n 1 <<<"$out")"
+out=$(COLUMNS=200 "$GOSTAT" coverage "$dir/cov")
+expect "coverage 200: every line fits" True "$(fits 200)"
+expect "coverage 200: package whole" \
+    "github.com/example/very/long/module/path/internal/subsystem/pkg       1          2    50.0%" "$(sed -n 2p <<<"$out")"
+expect "coverage 200: name whole, path cut" \
+    "  $N  /home/user/go/pkg/m…h@v1.2.3/internal/subsystem/pkg/file_with_long_name.go:1234" "$(tail -n 1 <<<"$out")"
+expect "coverage --wide: whole" "  $N  $F:1234" "$(COLUMNS=80 "$GOSTAT" coverage --wide "$dir/cov" | tail -n 1)"
 
 finish t_gostat_width
