@@ -185,16 +185,6 @@ static void print_row(size_t name_width, const char *name, size_t called, size_t
     printf("  %6s  %9s  %7s\n", c, t, pct);
 }
 
-static size_t at_least(size_t a, size_t b)
-{
-    return a > b ? a : b;
-}
-
-static size_t at_most(size_t a, size_t b)
-{
-    return a < b ? a : b;
-}
-
 /* "  NAME  FILE:LINE" in columns (0: no limit): the location gets up to a
  * third of the line, the name the rest. */
 static void print_function(const struct gst_pfunc *f, size_t columns)
@@ -202,15 +192,8 @@ static void print_function(const struct gst_pfunc *f, size_t columns)
     char location[4200] = "";
     if (f->file[0])
         snprintf(location, sizeof location, "%s:%" PRIu32, f->file, f->line);
-    size_t name = gst_text_width(f->name), loc = gst_text_width(location), sep = loc ? 2 : 0;
-    if (columns && 2 + name + sep + loc > columns) {
-        size_t room = columns > 2 + sep ? columns - 2 - sep : 0;
-        size_t loc_fit = at_most(loc, at_least(CUT_MIN, room / 3));
-        name = at_most(name, at_least(CUT_MIN, room - at_most(room, loc_fit)));
-        loc = at_most(loc, at_least(loc_fit, room - at_most(room, name)));
-    } else {
-        name = loc = 0;   /* whole */
-    }
+    size_t name = gst_text_width(f->name), loc = gst_text_width(location);
+    gst_fit_columns(&name, &loc, loc ? 4 : 2, columns, CUT_MIN, CUT_MIN);
     fputs("  ", stdout);
     gst_put_cut_cell(stdout, f->name, name, false, false);
     if (location[0]) {
@@ -239,7 +222,7 @@ static void print_text(const struct coverage *cov, size_t columns)
         width = w > width ? w : width;
     }
     if (columns && width + NUMBERS > columns)
-        width = at_least(CUT_MIN, columns > NUMBERS ? columns - NUMBERS : 0);
+        width = columns > NUMBERS + CUT_MIN ? columns - NUMBERS : CUT_MIN;
     gst_put_cell(stdout, "PACKAGE", width, false);
     printf("  %6s  %9s  %7s\n", "CALLED", "FUNCTIONS", "COVERED");
     for (size_t i = 0; i < cov->npackages; i++)

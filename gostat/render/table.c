@@ -159,30 +159,6 @@ static size_t fixed_width(const struct gst_stats *st, const struct widths *w,
     return n + (rates ? 2 + w->rate : 0);
 }
 
-static size_t at_most(size_t a, size_t b)
-{
-    return a < b ? a : b;
-}
-
-static size_t at_least(size_t a, size_t b)
-{
-    return a > b ? a : b;
-}
-
-/* Narrows FUNCTION and FILE:LINE so that rows fit in columns (0: no
- * limit): the name keeps two thirds of the room or more (it tells rows
- * apart), neither gets narrower than its column's title. */
-static void fit(struct widths *w, size_t columns, size_t fixed)
-{
-    if (columns == 0 || fixed + w->name + w->location <= columns)
-        return;
-    size_t room = columns > fixed ? columns - fixed : 0;
-    size_t location = at_most(w->location, at_least(room / 3, room - at_most(room, w->name)));
-    size_t name = at_most(w->name, room - at_most(room, location));
-    w->location = at_least(TITLE_LOCATION, at_most(w->location, room - at_most(room, name)));
-    w->name = at_least(TITLE_NAME, name);
-}
-
 static void print_location(FILE *out, const struct gst_func *f, size_t width)
 {
     char location[LOCATION];
@@ -338,7 +314,8 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
     struct widths w = measure(st, view, rates, cg);
     bool any_inlined = false, any_estimated = false;
 
-    fit(&w, columns, fixed_width(st, &w, rates, cg));
+    gst_fit_columns(&w.name, &w.location, fixed_width(st, &w, rates, cg), columns, TITLE_NAME,
+                    TITLE_LOCATION);
 
     print_summary(out, st, view, columns);
     print_column_names(out, st, &w, rates, cg);

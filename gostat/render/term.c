@@ -64,6 +64,27 @@ void gst_put_cut_cell(FILE *out, const char *s, size_t width, bool align_right, 
     put_units(out, s, used - tail, used);
 }
 
+static size_t at_most(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+static size_t at_least(size_t a, size_t b)
+{
+    return a > b ? a : b;
+}
+
+void gst_fit_columns(size_t *name, size_t *location, size_t fixed, size_t columns,
+                     size_t name_min, size_t location_min)
+{
+    if (columns == 0 || fixed + *name + *location <= columns)
+        return;
+    size_t room = columns > fixed ? columns - fixed : 0;
+    size_t loc = at_most(*location, at_least(location_min, room / 3));
+    *name = at_most(*name, at_least(name_min, room - at_most(room, loc)));
+    *location = at_most(*location, at_least(loc, room - at_most(room, *name)));
+}
+
 size_t gst_output_columns(FILE *out)
 {
     struct winsize ws;

@@ -32,6 +32,13 @@ void gst_put_cut_cell(FILE *out, const char *s, size_t width, bool align_right, 
  * stays whole. Ends with a newline. */
 void gst_put_wrapped(FILE *out, const char *text, const char *sep, size_t columns);
 
+/* Narrows a row's two unbounded columns, a name and a location, to fit
+ * columns (0: no limit) beside fixed others: the location gets up to a
+ * third of the room, the name the rest (it tells rows apart); neither
+ * goes below its minimum, nor above its own width. */
+void gst_fit_columns(size_t *name, size_t *location, size_t fixed, size_t columns,
+                     size_t name_min, size_t location_min);
+
 /* The columns output on out may use: the terminal's width when out is
  * one, else $COLUMNS when it is a number (for pipes and tests), else 0:
  * no limit. */
