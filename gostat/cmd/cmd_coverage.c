@@ -54,14 +54,7 @@ static const struct gr_opt coverage_opts[] = {
       .help = GR_OPT_HELP("JSON instead of text"),
       .man =
           "JSON instead of text.\n" },
-    { "wide", 'w', NULL, GR_OPT_FLAG, GR_OPT_AT(struct coverage_cli, wide),
-      .help = GR_OPT_HELP("full names; by default lines are fitted to the terminal",
-                          "(or $COLUMNS), names and paths cut in the middle with \u2026"),
-      .man =
-          "Full names and paths. By default lines are fitted to the terminal's width\n"
-          "(or\n"
-          ".BR $COLUMNS ),\n"
-          "names and paths cut in the middle with \\[u2026]; JSON is never cut.\n" },
+    GST_WIDE_OPTION(struct coverage_cli),
     GST_HELP_OPTION,
 };
 

@@ -127,16 +127,7 @@ static const struct gr_opt diff_opts[] = {
           "Exit with status 3 when a function's calls or time per call grew by the\n"
           "factor or more, beyond the spread; the worst one is named on standard\n"
           "error.\n" },
-    { "wide", 'w', NULL, GR_OPT_FLAG, GR_OPT_AT(struct diff_cli, wide),
-      .help = GR_OPT_HELP("full names; by default the first column is fitted to",
-                          "the terminal (or $COLUMNS), names cut in the middle",
-                          "with \u2026 (never below 16 characters; JSON is never cut)"),
-      .man =
-          "Full names. By default the first column is fitted to the terminal's width\n"
-          "(or\n"
-          ".BR $COLUMNS ),\n"
-          "names cut in the middle with \\[u2026] but never below 16 characters; JSON is\n"
-          "never cut.\n" },
+    GST_WIDE_OPTION(struct diff_cli),
     GST_HELP_OPTION,
 };
 

@@ -2,6 +2,7 @@
  * table command): its option table, and the checks of what goes
  * together. */
 #include "gostat/cmd/options.h"
+#include "gostat/cmd/cmdline.h"
 
 #include "gostat/cmd/commands.h"
 #include "gostat/read/statsdir.h"
@@ -44,15 +45,7 @@ static const struct gr_opt table_opts[] = {
       .help = GR_OPT_HELP("table: hide functions with zero calls (JSON shows all)"),
       .man =
           "Table only: hide functions never called.\n" },
-    { "wide", 'w', NULL, GR_OPT_FLAG, GR_OPT_AT(struct gst_options, wide),
-      .help = GR_OPT_HELP("table: full names and paths; by default rows are fitted",
-                          "to the terminal (or $COLUMNS), long names and paths cut",
-                          "in the middle with \u2026 (JSON is never cut)"),
-      .man =
-          "Table: full function names and paths. By default rows are fitted to the\n"
-          "terminal's width (or\n"
-          ".BR $COLUMNS ),\n"
-          "long names and paths cut in the middle with \\[u2026]; JSON is never cut.\n" },
+    GST_WIDE_OPTION(struct gst_options),
     { "watch", 0, "SECONDS", GR_OPT_DOUBLE, GR_OPT_AT(struct gst_options, watch_seconds),
       .min = 0, .open_min = 1, .max = 86400,
       .bad = "--watch needs a number of seconds (0 < SECONDS <= 86400), not '%s'",
