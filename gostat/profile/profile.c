@@ -2,6 +2,7 @@
 #include "gostat/profile/profile.h"
 #include "common/vec.h"
 #include "common/saturate.h"
+#include "gostat/model/hist.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -337,4 +338,14 @@ uint64_t gst_profile_total_calls(const struct gst_profile *p)
     for (size_t i = 0; i < p->nfuncs; i++)
         total = gr_add_saturating(total, p->funcs[i].calls);
     return total;
+}
+
+bool gst_pfunc_percentile(const struct gst_pfunc *f, unsigned pct, double *ns)
+{
+    if (f->hist_known && f->samples > 0) {
+        *ns = gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, pct) * f->ns_per_tick;
+        return true;
+    }
+    *ns = f->median_ns;
+    return pct == 50 && f->median_known;
 }

@@ -108,6 +108,11 @@ int gst_profile_absorb(struct gst_profile *dst, struct gst_profile *src, struct 
  * match. */
 void gst_profile_keep_matching(struct gst_profile *p, const regex_t *filter);
 
+/* f's pct-th percentile (50, 90 or 99) of durations in *ns: from its
+ * histogram (summed over stats files of one clock), else for 50 the
+ * median read from JSON. False when unknown. */
+bool gst_pfunc_percentile(const struct gst_pfunc *f, unsigned pct, double *ns);
+
 /* Sum of all functions' calls. */
 uint64_t gst_profile_total_calls(const struct gst_profile *p);
 

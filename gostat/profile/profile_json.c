@@ -3,7 +3,6 @@
  * refuses strings that are not valid UTF-8: names come from binaries and
  * must still come out as valid JSON. */
 #include "gostat/profile/profile_json.h"
-#include "gostat/model/hist.h"
 
 #include "gostat/model/goroutines.h"
 #include "gostat/render/json.h"
@@ -296,11 +295,9 @@ static void put_percentiles(FILE *out, const struct gst_pfunc *f)
     static const unsigned pcts[] = { 50, 90, 99 };
     static const char *const keys[] = { "p50_ns", "p90_ns", "p99_ns" };
     for (unsigned i = 0; i < 3; i++) {
-        if (f->hist_known && f->samples > 0)
-            put_ns(out, keys[i], true,
-                   gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, pcts[i]) * f->ns_per_tick);
-        else
-            put_ns(out, keys[i], i == 0 && f->median_known, f->median_ns);
+        double ns;
+        bool known = gst_pfunc_percentile(f, pcts[i], &ns);
+        put_ns(out, keys[i], known, ns);
     }
 }
 

@@ -73,6 +73,19 @@ expect "merged names sorted, hostile name escaped" \
     "$(json_get "$m" "[x['name'] for x in d['functions']]")"
 grep -q $'\e' "$m" && fail "merged JSON holds a raw escape character"
 
+# gostat FILE.json: a merged profile's table, its processes counted.
+run_ok "table of merged JSON" "$m" --filter 'M$|^main'
+expect "table of merged JSON" "\
+profile $m  processes 2  calls 424  functions 8 (showing 2)
+FUNCTION                CALLS   TOTAL   MEAN    P50     MIN     MAX  FILE:LINE
+example.com/a/b.(*T).M    400  4.00us  667ns  160ns  1.00ns  1.50us  /b.go:5
+main.main                   2       -      -      -       -       -  /m.go:3" "$out"
+run_ok "table of merged JSON, --sort name --nonzero --top 3" "$m" --sort name --nonzero --top 3
+expect "--sort name --nonzero --top 3" "example.com/a/b.(*T).M main.main runtime.goexit1" \
+    "$(sed -n '3,$p' <<<"$out" | cut -d' ' -f1 | paste -sd' ')"
+fails_with "--watch of JSON" 1 "gostat: --watch needs a stats file or PID, not JSON ($m)" --watch 1 "$m"
+fails_with "--callers of JSON" 1 "gostat: --callers needs a stats file or PID: $m is JSON, which keeps callers only" --callers M "$m"
+
 # --dir gives the same functions; stdout when no -o.
 "$GOSTAT" merge --dir "$dir" >"$dir/dir.json" 2>"$dir/err" || fail "merge --dir: exit $?"
 expect "merge --dir = merge FILES" "$(json_get "$m" "d['functions']")" "$(json_get "$dir/dir.json" "d['functions']")"
