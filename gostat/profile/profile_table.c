@@ -34,12 +34,7 @@ static void format_times(char cells[NTIMES][CELL], const struct gst_pfunc *f)
 
 static void format_location(char *buf, size_t size, const struct gst_pfunc *f)
 {
-    if (f->file[0] == '\0')
-        snprintf(buf, size, "-");
-    else if (f->line)
-        snprintf(buf, size, "%s:%" PRIu32, f->file, f->line);
-    else
-        snprintf(buf, size, "%s", f->file);
+    gst_format_location(buf, size, f->file, f->line);
 }
 
 static double sort_time(const struct gst_pfunc *f, enum gst_sort sort)

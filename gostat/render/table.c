@@ -154,12 +154,7 @@ static void measure_times(struct widths *w, const struct gst_stats *st, const st
 
 static void format_location(char *buf, size_t size, const struct gst_func *f)
 {
-    if (f->file[0] == '\0')
-        snprintf(buf, size, "-");
-    else if (f->line)
-        snprintf(buf, size, "%s:%" PRIu32, f->file, f->line);
-    else
-        snprintf(buf, size, "%s", f->file);
+    gst_format_location(buf, size, f->file, f->line);
 }
 
 static void format_calls(char *buf, size_t size, const struct gst_func *f)

@@ -3,6 +3,7 @@
 
 #include "common/safe_text.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -83,6 +84,16 @@ void gst_fit_columns(size_t *name, size_t *location, size_t fixed, size_t column
     size_t loc = at_most(*location, at_least(location_min, room / 3));
     *name = at_most(*name, at_least(name_min, room - at_most(room, loc)));
     *location = at_most(*location, at_least(loc, room - at_most(room, *name)));
+}
+
+void gst_format_location(char *buf, size_t size, const char *file, uint32_t line)
+{
+    if (file[0] == '\0')
+        snprintf(buf, size, "-");
+    else if (line)
+        snprintf(buf, size, "%s:%" PRIu32, file, line);
+    else
+        snprintf(buf, size, "%s", file);
 }
 
 size_t gst_output_columns(FILE *out)

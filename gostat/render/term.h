@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Columns s occupies when printed by gst_put_cell. */
@@ -38,6 +39,10 @@ void gst_put_wrapped(FILE *out, const char *text, const char *sep, size_t column
  * goes below its minimum, nor above its own width. */
 void gst_fit_columns(size_t *name, size_t *location, size_t fixed, size_t columns,
                      size_t name_min, size_t location_min);
+
+/* "file:line" into buf ("file" when line is 0, "-" when file is ""), the
+ * FILE:LINE cell of the tables. */
+void gst_format_location(char *buf, size_t size, const char *file, uint32_t line);
 
 /* The columns output on out may use: the terminal's width when out is
  * one, else $COLUMNS when it is a number (for pipes and tests), else 0:
