@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct gst_callgraph cg;
         struct gst_cg_request req = {.required = true, .view = &view};
         bool graph = gst_callgraph_build(&st, &req, &cg, &err) == 0;
-        gst_table_print(devnull, &st, &view, NULL, graph ? &cg : NULL);
+        gst_table_print(devnull, &st, &view, NULL, graph ? &cg : NULL, 80); /* cut to fit, as on a terminal */
         gst_pprof_write(devnull, "/dev/null", &st, &view, graph ? &cg : NULL, &err);
         gst_callgrind_write(devnull, &st, &view, graph ? &cg : NULL, &err);
         if (graph) {

@@ -1,6 +1,7 @@
 /* cmd_arcs.c: the --callers/--callees listing of the functions whose name
  * matches FUNC (a regex, like --filter), in --sort order (--top limits
- * them), each with its arcs (out/arcs.c). */
+ * them), each with its arcs (out/arcs.c). Functions never called have no
+ * arcs: they are left out, and counted once at the end. */
 #include "gostat/cmd/cmd_arcs.h"
 
 #include "gostat/render/arcs.h"
@@ -11,6 +12,7 @@
 #include "gostat/model/view.h"
 
 #include <regex.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static int report(const struct gr_error *err, int status)
@@ -35,20 +37,40 @@ static int print_all(const struct gst_options *o, const struct gst_stats *st,
     return 0;
 }
 
+static size_t uncalled_matches(const struct gst_stats *st, const regex_t *re)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < st->hdr.nfuncs; i++)
+        n += st->funcs[i].calls == 0 && regexec(re, st->funcs[i].name, 0, NULL, 0) == 0;
+    return n;
+}
+
+static void say_uncalled(size_t n, size_t shown, const char *func)
+{
+    if (n == 0)
+        return;
+    if (shown)
+        putchar('\n');
+    printf("%zu function%s matching '%s' never called: not shown\n", n, n == 1 ? "" : "s", func);
+}
+
 static int show(const struct gst_options *o, const char *func, const struct gst_stats *st,
                 const regex_t *re, struct gr_error *err)
 {
-    struct gst_view_options vo = { .sort = o->sort, .filter = re, .top = o->top };
+    struct gst_view_options vo = { .sort = o->sort, .filter = re, .top = o->top, .nonzero = true };
     struct gst_callgraph cg;
     struct gst_view v;
     if (gst_callgraph_build(st, &(struct gst_cg_request){ .required = true }, &cg, err) < 0)
         return GST_EXIT_STATS;
     int status = GST_EXIT_STATS;
+    size_t uncalled = uncalled_matches(st, re);
     if (gst_view_build(st, &vo, &v, err) == 0) {
-        if (v.count == 0)
+        if (v.count == 0 && uncalled == 0) {
             gr_fail(err, "%s: no function matches '%s'", st->path, func);
-        else if (print_all(o, st, &cg, &v, err) == 0)
+        } else if (print_all(o, st, &cg, &v, err) == 0) {
+            say_uncalled(uncalled, v.count, func);
             status = GST_EXIT_OK;
+        }
         gst_view_free(&v);
     }
     gst_callgraph_free(&cg);

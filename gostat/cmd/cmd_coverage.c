@@ -19,7 +19,7 @@
 #define NO_PACKAGE "(no package)"
 
 struct coverage_cli {
-    bool json;
+    bool json, wide;
     const char *pattern;       /* --package, or NULL */
     const char *target;
 };
@@ -54,13 +54,14 @@ static const struct gr_opt coverage_opts[] = {
       .help = GR_OPT_HELP("JSON instead of text"),
       .man =
           "JSON instead of text.\n" },
+    GST_WIDE_OPTION(struct coverage_cli),
     GST_HELP_OPTION,
 };
 
 const struct gr_opt_table gst_coverage_options = {
     .program = "gostat coverage",
     .intro =
-        "usage: gostat coverage [--json] [--package REGEX] PID|FILE\n"
+        "usage: gostat coverage [--json] [--wide] [--package REGEX] PID|FILE\n"
         "\n"
         "Per Go package: how many of its instrumented functions were called, and\n"
         "the ones that never were. FILE is a stats file or JSON from gostat --json\n"
@@ -164,43 +165,57 @@ static void format_percent(char *buf, size_t size, size_t called, size_t total)
         snprintf(buf, size, "%.1f%%", 100.0 * (double)called / (double)total);
 }
 
+#define NUMBERS 28   /* "  %6s  %9s  %7s": the columns after PACKAGE */
+#define CUT_MIN 16   /* names and paths are cut no shorter */
+
 static void print_row(size_t name_width, const char *name, size_t called, size_t total)
 {
     char c[32], t[32], pct[32];
     snprintf(c, sizeof c, "%zu", called);
     snprintf(t, sizeof t, "%zu", total);
     format_percent(pct, sizeof pct, called, total);
-    gst_put_cell(stdout, name, name_width, false);
+    gst_put_cut_cell(stdout, name, name_width, false, false);
     printf("  %6s  %9s  %7s\n", c, t, pct);
 }
 
-static void print_never_called(const struct coverage *cov, const struct package *pk)
+/* "  NAME  FILE:LINE" in columns (0: no limit): the location gets up to a
+ * third of the line, the name the rest. */
+static void print_function(const struct gst_pfunc *f, size_t columns)
+{
+    char location[4200] = "";
+    if (f->file[0])
+        snprintf(location, sizeof location, "%s:%" PRIu32, f->file, f->line);
+    size_t name = gst_text_width(f->name), loc = gst_text_width(location);
+    gst_fit_columns(&name, &loc, loc ? 4 : 2, columns, CUT_MIN, CUT_MIN);
+    fputs("  ", stdout);
+    gst_put_cut_cell(stdout, f->name, name, false, false);
+    if (location[0]) {
+        fputs("  ", stdout);
+        gst_put_cut_cell(stdout, location, loc, false, true);
+    }
+    putchar('\n');
+}
+
+static void print_never_called(const struct coverage *cov, const struct package *pk,
+                               size_t columns)
 {
     printf("\n");
     gst_put_cell(stdout, shown(pk->name), 0, false);
     printf(": %zu never called\n", pk->count - pk->called);
-    for (size_t i = pk->first; i < pk->first + pk->count; i++) {
-        const struct gst_pfunc *f = cov->entries[i].func;
-        if (f->calls)
-            continue;
-        fputs("  ", stdout);
-        gst_put_cell(stdout, f->name, 0, false);
-        if (f->file[0]) {
-            fputs("  ", stdout);
-            gst_put_cell(stdout, f->file, 0, false);
-            printf(":%" PRIu32, f->line);
-        }
-        putchar('\n');
-    }
+    for (size_t i = pk->first; i < pk->first + pk->count; i++)
+        if (!cov->entries[i].func->calls)
+            print_function(cov->entries[i].func, columns);
 }
 
-static void print_text(const struct coverage *cov)
+static void print_text(const struct coverage *cov, size_t columns)
 {
     size_t width = strlen("PACKAGE");
     for (size_t i = 0; i < cov->npackages; i++) {
         size_t w = gst_text_width(shown(cov->packages[i].name));
         width = w > width ? w : width;
     }
+    if (columns && width + NUMBERS > columns)
+        width = columns > NUMBERS + CUT_MIN ? columns - NUMBERS : CUT_MIN;
     gst_put_cell(stdout, "PACKAGE", width, false);
     printf("  %6s  %9s  %7s\n", "CALLED", "FUNCTIONS", "COVERED");
     for (size_t i = 0; i < cov->npackages; i++)
@@ -209,7 +224,7 @@ static void print_text(const struct coverage *cov)
     print_row(width, "total", cov->called, cov->functions);
     for (size_t i = 0; i < cov->npackages; i++)
         if (cov->packages[i].called < cov->packages[i].count)
-            print_never_called(cov, &cov->packages[i]);
+            print_never_called(cov, &cov->packages[i], columns);
 }
 
 static void print_json_package(const struct coverage *cov, const struct package *pk)
@@ -257,7 +272,7 @@ static int report(const struct coverage_cli *c, const regex_t *filter)
     } else if (c->json) {
         print_json(&cov);
     } else {
-        print_text(&cov);
+        print_text(&cov, c->wide ? 0 : gst_output_columns(stdout));
     }
     coverage_free(&cov);
     gst_profile_free(&p);

@@ -23,7 +23,7 @@
 
 struct diff_cli {
     struct gst_diff_options diff;
-    bool json, fail_on_regression;
+    bool json, fail_on_regression, wide;
     const char *base, *next;
     const char *filter;        /* --filter, or NULL */
     double min_time_ms;        /* --min-time */
@@ -127,6 +127,7 @@ static const struct gr_opt diff_opts[] = {
           "Exit with status 3 when a function's calls or time per call grew by the\n"
           "factor or more, beyond the spread; the worst one is named on standard\n"
           "error.\n" },
+    GST_WIDE_OPTION(struct diff_cli),
     GST_HELP_OPTION,
 };
 
@@ -135,7 +136,7 @@ const struct gr_opt_table gst_diff_options = {
     .intro =
         "usage: gostat diff [--threshold X] [--min-calls N] [--metric calls|time|both]\n"
         "                   [--sigma Z] [--min-timed N] [--min-time MS]\n"
-        "                   [--min-delta NS] [--runtime]\n"
+        "                   [--min-delta NS] [--runtime] [--wide]\n"
         "                   [--filter REGEX] [--json] [--fail-on-regression] BASE NEW\n"
         "\n"
         "Compares two profiles function by function and lists those whose calls\n"
@@ -262,12 +263,26 @@ static void format_row(char cells[NCOLS][CELL], const struct gst_delta *c)
 /* The rows of one table: functions, or caller -> callee arcs. */
 struct rows {
     const char *const *headers;
+    size_t columns;            /* the first column is fitted to these; 0: no limit */
     size_t count;
     const struct gst_diff *d;
     const struct gst_delta *(*delta)(const struct gst_diff *d, size_t i);
     size_t (*name_width)(const struct gst_diff *d, size_t i);
     void (*put_name)(const struct gst_diff *d, size_t i, size_t width);
 };
+
+#define NAME_MIN 16   /* a name is cut no shorter than this */
+
+/* Narrows the first column so that rows fit in columns, down to NAME_MIN. */
+static void fit_name(size_t width[NCOLS], size_t columns)
+{
+    size_t fixed = 0;
+    for (int k = 1; k < NCOLS; k++)
+        fixed += 2 + width[k];
+    if (columns == 0 || width[C_NAME] + fixed <= columns || width[C_NAME] <= NAME_MIN)
+        return;
+    width[C_NAME] = columns > fixed + NAME_MIN ? columns - fixed : NAME_MIN;
+}
 
 static void print_rows(const struct rows *r)
 {
@@ -282,6 +297,7 @@ static void print_rows(const struct rows *r)
         for (int k = 1; k < NCOLS; k++)
             width[k] = strlen(cells[k]) > width[k] ? strlen(cells[k]) : width[k];
     }
+    fit_name(width, r->columns);
     for (int k = 0; k < NCOLS; k++) {
         fputs(k ? "  " : "", stdout);
         gst_put_cell(stdout, r->headers[k], k == NCOLS - 1 ? 0 : width[k], k > C_NAME && k < C_CHANGE);
@@ -310,12 +326,12 @@ static size_t func_name_width(const struct gst_diff *d, size_t i)
 
 static void put_func_name(const struct gst_diff *d, size_t i, size_t width)
 {
-    gst_put_cell(stdout, d->changes[i].name, width, false);
+    gst_put_cut_cell(stdout, d->changes[i].name, width, false, false);
 }
 
-static void print_table(const struct gst_diff *d)
+static void print_table(const struct gst_diff *d, size_t columns)
 {
-    struct rows r = { headers, d->count, d, func_delta, func_name_width, put_func_name };
+    struct rows r = { headers, columns, d->count, d, func_delta, func_name_width, put_func_name };
     print_rows(&r);
 }
 
@@ -334,18 +350,24 @@ static void put_arc_name(const struct gst_diff *d, size_t i, size_t width)
 {
     const struct gst_arc_change *a = &d->arcs[i];
     size_t w = arc_name_width(d, i);
+    char *both = NULL;
+    if (w > width && asprintf(&both, "%s -> %s", a->caller, a->callee) >= 0) {
+        gst_put_cut_cell(stdout, both, width, false, false);
+        free(both);
+        return;
+    }
     gst_put_cell(stdout, a->caller, 0, false);
     fputs(" -> ", stdout);
     gst_put_cell(stdout, a->callee, w < width ? width - (w - gst_text_width(a->callee)) : 0, false);
 }
 
-static void print_arcs(const struct gst_diff *d)
+static void print_arcs(const struct gst_diff *d, size_t columns)
 {
     static const char *const arc_headers[NCOLS] = {
         "CALLER -> CALLEE", "BASE CALLS", "NEW CALLS", "CALLS", "BASE TIME", "NEW TIME", "TIME",
         "PER CALL", "CHANGE",
     };
-    struct rows r = { arc_headers, d->narcs, d, arc_delta, arc_name_width, put_arc_name };
+    struct rows r = { arc_headers, columns, d->narcs, d, arc_delta, arc_name_width, put_arc_name };
     putchar('\n');
     print_rows(&r);
 }
@@ -507,10 +529,11 @@ static int compare(const struct diff_cli *c, const struct gst_profile *base,
     if (c->json) {
         print_json(&c->diff, &d);
     } else {
+        size_t columns = c->wide ? 0 : gst_output_columns(stdout);
         if (d.count)
-            print_table(&d);
+            print_table(&d, columns);
         if (d.narcs)
-            print_arcs(&d);
+            print_arcs(&d, columns);
         print_summary(&c->diff, &d);
     }
     int status = GST_EXIT_OK;

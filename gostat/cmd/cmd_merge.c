@@ -76,8 +76,10 @@ const struct gr_opt_table gst_merge_options = {
         "\n"
         "Per function: calls, timed calls and their durations add up (total_ns is\n"
         "the sum of the processes' totals), min_ns and max_ns are the smallest and\n"
-        "largest of any process, mean_ns is over all timed calls. p50/p90/p99 are\n"
-        "null: percentiles of several processes cannot be derived from theirs.\n"
+        "largest of any process, mean_ns is over all timed calls. p50/p90/p99 come\n"
+        "from the processes' duration histograms added up (stats files of one\n"
+        "clock); JSON inputs keep no histogram, so they are null there, except\n"
+        "p50 of a single JSON input.\n"
         "Functions of the same name in one or several programs are one entry.\n"
         "\n"
         "Output: {\"processes\":[{\"pid\",\"exe\",\"live\",\"build_id\",\"go_version\",\n"
@@ -111,8 +113,23 @@ static int parse(int argc, char **argv, struct merge_options *o, int *next)
     return status;
 }
 
+/* The result so far; each input is read on its own, filtered and folded
+ * in, then released, so memory is bounded by the result and one input. */
+struct merging {
+    struct gst_profile result;
+    const regex_t *filter;     /* NULL: keep all */
+};
+
+/* Folds one (sorted) input into the result; one is left empty. */
+static int fold_in(struct merging *m, struct gst_profile *one, struct gr_error *err)
+{
+    if (m->filter)
+        gst_profile_keep_matching(one, m->filter);
+    return gst_profile_absorb(&m->result, one, err);
+}
+
 struct dir_scan {
-    struct gst_profile *profile;
+    struct merging *merging;
     unsigned found;
     struct gr_error err;
 };
@@ -122,6 +139,7 @@ static int visit(void *ctx, const char *name, const char *path, int fd,
 {
     struct dir_scan *d = ctx;
     struct gst_stats st;
+    struct gst_profile one;
     struct gr_error why;
     (void)name;
     if (fd < 0) {
@@ -132,15 +150,21 @@ static int visit(void *ctx, const char *name, const char *path, int fd,
         fprintf(stderr, "gostat: merge: warning: skipped %s\n", why.msg);
         return 0;
     }
-    int rc = gst_profile_add_stats(d->profile, &st, &d->err);
+    gst_profile_init(&one);
+    int rc = gst_profile_add_stats(&one, &st, &d->err);
     gst_stats_close(&st);
     d->found++;
+    if (rc == 0) {
+        gst_profile_sort(&one);
+        return fold_in(d->merging, &one, &d->err);
+    }
+    gst_profile_free(&one);
     return rc;
 }
 
-static int load_dir(const char *dir, struct gst_profile *p, struct gr_error *err)
+static int load_dir(const char *dir, struct merging *m, struct gr_error *err)
 {
-    struct dir_scan d = { .profile = p };
+    struct dir_scan d = { .merging = m };
     int rc = gst_dir_scan(dir, visit, &d, err);
     if (rc > 0 || (rc < 0 && d.err.msg[0])) /* the visitor's error */
         *err = d.err;
@@ -148,18 +172,24 @@ static int load_dir(const char *dir, struct gst_profile *p, struct gr_error *err
         return -1;
     if (d.found == 0)
         return gr_fail(err, "no valid stats files in %s", dir);
-    gst_profile_sort(p);
     return 0;
 }
 
-static int load_all(const struct merge_options *o, char **targets, int n, struct gst_profile *p,
+static int load_all(const struct merge_options *o, char **targets, int n, struct merging *m,
                     struct gr_error *err)
 {
-    if (o->dir && load_dir(o->dir, p, err) < 0)
+    if (o->dir && load_dir(o->dir, m, err) < 0)
         return -1;
-    for (int i = 0; i < n; i++)
-        if (gst_profile_load(targets[i], p, err) < 0)
+    for (int i = 0; i < n; i++) {
+        struct gst_profile one;
+        gst_profile_init(&one);
+        if (gst_profile_load(targets[i], &one, err) < 0) {
+            gst_profile_free(&one);
             return -1;
+        }
+        if (fold_in(m, &one, err) < 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -229,31 +259,30 @@ static size_t called_functions(const struct gst_profile *p)
 
 static int merge(const struct merge_options *o, char **targets, int n, const regex_t *filter)
 {
-    struct gst_profile p;
+    struct merging m = { .filter = filter };
+    struct gst_profile *p = &m.result;
     struct gr_error err;
     int status = GST_EXIT_OK;
 
-    gst_profile_init(&p);
-    int rc = load_all(o, targets, n, &p, &err);
-    if (rc == 0 && filter)
-        gst_profile_keep_matching(&p, filter);
+    gst_profile_init(p);
+    int rc = load_all(o, targets, n, &m, &err);
     if (rc == 0)
-        rc = check_processes(&p, o->force, &err);
+        rc = check_processes(p, o->force, &err);
     if (rc == 0) {
-        qsort(p.procs, p.nprocs, sizeof *p.procs, by_source);
-        rc = write_output(o->output, &p, &err);
+        qsort(p->procs, p->nprocs, sizeof *p->procs, by_source);
+        rc = write_output(o->output, p, &err);
     }
     if (rc < 0) {
         fprintf(stderr, "gostat: merge: %s\n", err.msg);
         status = GST_EXIT_STATS;
     } else if (o->output) {
         printf("merged %zu process%s: %" PRIu64 " calls, %zu of %zu functions called, into ",
-               p.nprocs, p.nprocs == 1 ? "" : "es", gst_profile_total_calls(&p),
-               called_functions(&p), p.nfuncs);
+               p->nprocs, p->nprocs == 1 ? "" : "es", gst_profile_total_calls(p),
+               called_functions(p), p->nfuncs);
         gst_put_cell(stdout, o->output, 0, false);
         putchar('\n');
     }
-    gst_profile_free(&p);
+    gst_profile_free(p);
     return status;
 }
 

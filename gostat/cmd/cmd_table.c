@@ -14,9 +14,14 @@
 #include "gostat/read/statsdir.h"
 #include "gostat/read/statsfile.h"
 #include "gostat/render/table.h"
+#include "gostat/render/term.h"
 #include "gostat/read/target.h"
 #include "gostat/model/view.h"
 #include "gostat/cmd/watch.h"
+#include "gostat/profile/profile.h"
+#include "gostat/profile/profile_json.h"
+#include "gostat/profile/profile_load.h"
+#include "gostat/profile/profile_table.h"
 
 #include <regex.h>
 #include <stdbool.h>
@@ -48,23 +53,53 @@ static int print_once(const struct gst_options *o, struct gst_view_options vo,
     if (o->json)
         gst_json_print(stdout, st, &view);
     else
-        gst_table_print(stdout, st, &view, NULL, &cg);
+        gst_table_print(stdout, st, &view, NULL, &cg, o->wide ? 0 : gst_output_columns(stdout));
     gst_view_free(&view);
     gst_callgraph_free(&cg);
     return 0;
+}
+
+/* A profile in JSON (gostat merge's, gostat --json's): its table, or
+ * itself normalized with --json. */
+static int show_profile(const struct gst_options *o, const regex_t *filter)
+{
+    struct gr_error err;
+    struct gst_profile p;
+    if (o->watch_seconds > 0) {
+        gr_fail(&err, "--watch needs a stats file or PID, not JSON (%s)", o->target);
+        return report(&err, GST_EXIT_USAGE);
+    }
+    gst_profile_init(&p);
+    int rc = gst_profile_load(o->target, &p, &err);
+    if (rc == 0 && o->json) {
+        gst_profile_write_json(stdout, &p);
+    } else if (rc == 0) {
+        struct gst_profile_table_options to = {
+            .source = o->target, .sort = o->sort, .filter = filter, .nonzero = o->nonzero,
+            .top = o->top, .columns = o->wide ? 0 : gst_output_columns(stdout),
+        };
+        if (gst_profile_table_print(stdout, &p, &to) < 0)
+            rc = gr_fail(&err, "%s: out of memory", o->target);
+    }
+    gst_profile_free(&p);
+    return rc < 0 ? report(&err, GST_EXIT_STATS) : GST_EXIT_OK;
 }
 
 static int show_target(const struct gst_options *o, const regex_t *filter)
 {
     struct gr_error err;
     struct gst_stats st;
+    int64_t pid;
+
+    if (!gst_parse_pid(o->target, &pid) && gst_profile_is_json(o->target))
+        return show_profile(o, filter);
     struct gst_view_options vo = {
         .sort = o->sort, .filter = filter, .nonzero = o->nonzero, .top = o->top,
     };
 
     if (gst_open_target(o->target, &st, &err) < 0)
         return report(&err, GST_EXIT_STATS);
-    int rc = o->watch_seconds > 0 ? gst_watch(stdout, &st, &vo, o->watch_seconds, &err)
+    int rc = o->watch_seconds > 0 ? gst_watch(stdout, &st, &vo, o->watch_seconds, o->wide, &err)
                                   : print_once(o, vo, &st, &err);
     gst_stats_close(&st);
     return rc < 0 ? report(&err, GST_EXIT_STATS) : GST_EXIT_OK;
@@ -84,6 +119,11 @@ static int run(const struct gst_options *o)
     int64_t pid;
     if (gst_parse_pid(o->target, &pid) && pid < 0) {
         gr_fail(&err, "'%s' is not a valid pid (use ./%s for a file)", o->target, o->target);
+        return report(&err, GST_EXIT_USAGE);
+    }
+    if ((o->callers || o->callees) && gst_profile_is_json(o->target)) {
+        gr_fail(&err, "%s needs a stats file or PID: %s is JSON, which keeps callers only",
+                o->callers ? "--callers" : "--callees", o->target);
         return report(&err, GST_EXIT_USAGE);
     }
     if (o->callers || o->callees)

@@ -190,7 +190,7 @@ static enum top_end handle_key(struct top_model *m, struct top_ui *ui, int ch)
     }
     ui->message[0] = '\0';
     if (ui->help) {
-        ui->help = false;     /* any key leaves the help screen */
+        ui->help = false;     /* q quits, any other key leaves the help (as it says) */
         return ch == 'q' ? TOP_QUIT : TOP_RUNNING;
     }
     if (ch == 'q')

@@ -11,6 +11,17 @@
     { "help", 'h', NULL, GR_OPT_STOP, .help = GR_OPT_HELP("this text"), \
       .man = "This command's usage text.\n" }
 
+/* -w, --wide of a command whose text output is fitted to the terminal
+ * (term.h): into TYPE's bool wide. */
+#define GST_WIDE_OPTION(TYPE)                                                          \
+    { "wide", 'w', NULL, GR_OPT_FLAG, GR_OPT_AT(TYPE, wide),                           \
+      .help = GR_OPT_HELP("full names and paths; by default text is fitted to the",   \
+                          "terminal (or $COLUMNS), long names and paths cut in",      \
+                          "the middle with \u2026 (JSON is never cut)"),               \
+      .man = "Full names and paths. By default text is fitted to the terminal's width\n" \
+             "(or\n.BR $COLUMNS ),\n"                                                 \
+             "long names and paths cut in the middle, marked by an ellipsis; JSON is never cut.\n" }
+
 /* Prints the message and returns GST_EXIT_USAGE. */
 int gst_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

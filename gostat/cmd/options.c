@@ -2,6 +2,7 @@
  * table command): its option table, and the checks of what goes
  * together. */
 #include "gostat/cmd/options.h"
+#include "gostat/cmd/cmdline.h"
 
 #include "gostat/cmd/commands.h"
 #include "gostat/read/statsdir.h"
@@ -47,6 +48,7 @@ static const struct gr_opt table_opts[] = {
       .help = GR_OPT_HELP("table: hide functions with zero calls (JSON shows all)"),
       .man =
           "Table only: hide functions never called.\n" },
+    GST_WIDE_OPTION(struct gst_options),
     { "watch", 0, "SECONDS", GR_OPT_DOUBLE, GR_OPT_AT(struct gst_options, watch_seconds),
       .min = 0, .open_min = 1, .max = 86400,
       .bad = "--watch needs a number of seconds (0 < SECONDS <= 86400), not '%s'",

@@ -14,6 +14,7 @@ struct gst_options {
     bool help;
     bool json;
     bool nonzero;              /* table only: JSON always shows every function */
+    bool wide;                 /* table: never cut to the terminal's width */
     enum gst_sort sort;
     size_t top;                /* 0: all */
     const char *filter;        /* POSIX extended regex, or NULL */

@@ -7,6 +7,7 @@
 #include "gostat/cmd/stop_signals.h"
 #include "gostat/model/callgraph.h"
 #include "gostat/render/table.h"
+#include "gostat/render/term.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -58,7 +59,7 @@ static bool wait_or_interrupt(double seconds, const sigset_t *wait_mask)
 }
 
 static int show(FILE *out, const struct gst_stats *st, const struct gst_view_options *vo,
-                const struct gst_rates *rates, bool first, struct gr_error *err)
+                const struct gst_rates *rates, bool first, bool wide, struct gr_error *err)
 {
     struct gst_view view;
     struct gst_callgraph cg;
@@ -74,7 +75,7 @@ static int show(FILE *out, const struct gst_stats *st, const struct gst_view_opt
         fputs(CLEAR_SCREEN, out);
     else if (!first)
         fputc('\n', out); /* tables in a log stay apart */
-    gst_table_print(out, st, &view, rates, &cg);
+    gst_table_print(out, st, &view, rates, &cg, wide ? 0 : gst_output_columns(out));
     fflush(out);
     gst_view_free(&view);
     gst_callgraph_free(&cg);
@@ -82,7 +83,7 @@ static int show(FILE *out, const struct gst_stats *st, const struct gst_view_opt
 }
 
 static int watch_loop(FILE *out, struct gst_stats *st, const struct gst_view_options *vo,
-                      double interval, const sigset_t *wait_mask, struct gr_error *err)
+                      double interval, bool wide, const sigset_t *wait_mask, struct gr_error *err)
 {
     uint64_t *prev = calloc(st->hdr.nfuncs ? st->hdr.nfuncs : 1, sizeof *prev);
     struct gst_rates rates = { .prev_calls = prev };
@@ -96,7 +97,7 @@ static int watch_loop(FILE *out, struct gst_stats *st, const struct gst_view_opt
         double now = now_seconds();
         rates.seconds = now - last;
         if (rc == 0)
-            rc = show(out, st, vo, &rates, first, err);
+            rc = show(out, st, vo, &rates, first, wide, err);
         if (rc < 0 || !st->live)
             break;
         for (uint32_t i = 0; i < st->hdr.nfuncs; i++)
@@ -111,13 +112,13 @@ static int watch_loop(FILE *out, struct gst_stats *st, const struct gst_view_opt
 }
 
 int gst_watch(FILE *out, struct gst_stats *st, const struct gst_view_options *vo,
-              double interval, struct gr_error *err)
+              double interval, bool wide, struct gr_error *err)
 {
     static const int sigs[] = { SIGINT };
     struct gst_stop_signals stop;
     interrupted = 0;
     gst_stop_signals_catch(&stop, sigs, 1, 0, on_sigint);
-    int rc = watch_loop(out, st, vo, interval, &stop.wait_mask, err);
+    int rc = watch_loop(out, st, vo, interval, wide, &stop.wait_mask, err);
     gst_stop_signals_restore(&stop);
     return rc;
 }

@@ -5,6 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Characters no import path holds, but a type literal does: the methods
+ * of anonymous structs ("go.(*struct { *a/b.T; io.Reader }).Read") are
+ * no package's. */
+#define NOT_IN_PATHS " {}();*"
+
 static bool compiler_generated(const char *name)
 {
     return strncmp(name, "type:", 5) == 0 || strncmp(name, "go:", 3) == 0 ||
@@ -38,7 +43,7 @@ char *gst_go_package(const char *name)
     char *dot = strchr(slash ? slash : s, '.');
     if (dot)
         *dot = '\0';
-    else
+    if (!dot || strpbrk(s, NOT_IN_PATHS))
         s[0] = '\0';
     return s;
 }

@@ -6,8 +6,10 @@
  * "example.com/a/b.(*T).M", "example.com/a/b.F.func1" and
  * "example.com/a/b.G[go.shape.int]" all belong to "example.com/a/b" (a '.'
  * in a path's last element is written %2e in symbols). Compiler-generated
- * functions ("type:.eq.T", "go:...", and before Go 1.20 "type..eq.T") and
- * names without a '.' belong to no package: "". */
+ * functions ("type:.eq.T", "go:...", and before Go 1.20 "type..eq.T"),
+ * methods of anonymous structs (what the rule gives holds a space, brace,
+ * parenthesis, ';' or '*', which no import path does) and names without
+ * a '.' belong to no package: "". */
 #ifndef GOSTAT_GOPKG_H
 #define GOSTAT_GOPKG_H
 

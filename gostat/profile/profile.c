@@ -2,6 +2,7 @@
 #include "gostat/profile/profile.h"
 #include "common/vec.h"
 #include "common/saturate.h"
+#include "gostat/model/hist.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -266,15 +267,56 @@ const struct gst_pfunc *gst_profile_find(const struct gst_profile *p, const char
     return bsearch(name, p->funcs, p->nfuncs, sizeof *p->funcs, by_name_key);
 }
 
-int gst_profile_merge(struct gst_profile *dst, const struct gst_profile *src, struct gr_error *err)
+/* Folds two functions of one name into the one that sorts first (whose
+ * file and line are kept, as gst_profile_sort would) and returns it. */
+static struct gst_pfunc fold_pair(struct gst_pfunc *a, struct gst_pfunc *b)
 {
-    for (size_t i = 0; i < src->nprocs; i++)
-        if (gst_profile_add_process(dst, &src->procs[i], err) < 0)
-            return -1;
-    for (size_t i = 0; i < src->nfuncs; i++)
-        if (gst_profile_add_func(dst, &src->funcs[i], err) < 0)
-            return -1;
-    gst_profile_sort(dst);
+    struct gst_pfunc *into = by_name_file_line(b, a) < 0 ? b : a;
+    fold(into, into == a ? b : a);
+    fold_callers(into);
+    return *into;
+}
+
+static int take_processes(struct gst_profile *dst, struct gst_profile *src, struct gr_error *err)
+{
+    size_t n = dst->nprocs + src->nprocs;
+    struct gst_process *procs = gr_vec_grow(dst->procs, &dst->procs_cap, n, sizeof *procs);
+    if (!procs)
+        return gr_fail(err, "out of memory for %zu processes", n);
+    dst->procs = procs;
+    if (src->nprocs)
+        memcpy(procs + dst->nprocs, src->procs, src->nprocs * sizeof *procs);
+    dst->nprocs = n;
+    src->nprocs = 0;
+    return 0;
+}
+
+int gst_profile_absorb(struct gst_profile *dst, struct gst_profile *src, struct gr_error *err)
+{
+    size_t dn = dst->nfuncs, sn = src->nfuncs, i = 0, j = 0, k = 0;
+    struct gst_pfunc *out = malloc((dn + sn ? dn + sn : 1) * sizeof *out);
+    if (!out || take_processes(dst, src, err) < 0) {
+        if (!out)
+            gr_fail(err, "out of memory for %zu functions", dn + sn);
+        free(out);
+        gst_profile_free(src);
+        return -1;
+    }
+    while (i < dn || j < sn) {
+        int c = i == dn ? 1 : j == sn ? -1 : strcmp(dst->funcs[i].name, src->funcs[j].name);
+        if (c < 0)
+            out[k++] = dst->funcs[i++];
+        else if (c > 0)
+            out[k++] = src->funcs[j++];
+        else
+            out[k++] = fold_pair(&dst->funcs[i++], &src->funcs[j++]);
+    }
+    free(dst->funcs);
+    dst->funcs = out;
+    dst->nfuncs = k;
+    dst->funcs_cap = dn + sn;
+    src->nfuncs = 0;
+    gst_profile_free(src);
     return 0;
 }
 
@@ -296,4 +338,14 @@ uint64_t gst_profile_total_calls(const struct gst_profile *p)
     for (size_t i = 0; i < p->nfuncs; i++)
         total = gr_add_saturating(total, p->funcs[i].calls);
     return total;
+}
+
+bool gst_pfunc_percentile(const struct gst_pfunc *f, unsigned pct, double *ns)
+{
+    if (f->hist_known && f->samples > 0) {
+        *ns = gst_hist_percentile(f->hist, f->min_ticks, f->max_ticks, pct) * f->ns_per_tick;
+        return true;
+    }
+    *ns = f->median_ns;
+    return pct == 50 && f->median_known;
 }

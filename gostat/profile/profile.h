@@ -97,12 +97,21 @@ const struct gst_parc *gst_pfunc_find_caller(const struct gst_pfunc *f, const ch
 /* The function called name, or NULL (needs gst_profile_sort). */
 const struct gst_pfunc *gst_profile_find(const struct gst_profile *p, const char *name);
 
-/* Adds every process and function of src to dst, and sorts dst. */
-int gst_profile_merge(struct gst_profile *dst, const struct gst_profile *src, struct gr_error *err);
+/* Moves src's processes and functions into dst, folding same-named
+ * functions as gst_profile_sort does; both must be sorted, dst stays
+ * sorted and src is left empty (also on error, -1: out of memory, when dst
+ * is unchanged and src freed). Linear in their sizes: a merge of many
+ * inputs holds the result and one input, never all of them. */
+int gst_profile_absorb(struct gst_profile *dst, struct gst_profile *src, struct gr_error *err);
 
 /* Removes the functions whose name filter (a compiled regex) does not
  * match. */
 void gst_profile_keep_matching(struct gst_profile *p, const regex_t *filter);
+
+/* f's pct-th percentile (50, 90 or 99) of durations in *ns: from its
+ * histogram (summed over stats files of one clock), else for 50 the
+ * median read from JSON. False when unknown. */
+bool gst_pfunc_percentile(const struct gst_pfunc *f, unsigned pct, double *ns);
 
 /* Sum of all functions' calls. */
 uint64_t gst_profile_total_calls(const struct gst_profile *p);

@@ -286,8 +286,22 @@ static void put_callers(FILE *out, const struct gst_pfunc *f)
     fputc(']', out);
 }
 
-/* Percentiles need the duration histograms, which a profile does not
- * keep: they are null, as is any duration not measured. */
+/* Percentiles of the summed duration histograms (stats files of one
+ * clock: as gostat --json computes them for one file); else the median of
+ * a single JSON input; else null (JSON keeps no histogram, and medians of
+ * several processes do not make theirs). */
+static void put_percentiles(FILE *out, const struct gst_pfunc *f)
+{
+    static const unsigned pcts[] = { 50, 90, 99 };
+    static const char *const keys[] = { "p50_ns", "p90_ns", "p99_ns" };
+    for (unsigned i = 0; i < 3; i++) {
+        double ns;
+        bool known = gst_pfunc_percentile(f, pcts[i], &ns);
+        put_ns(out, keys[i], known, ns);
+    }
+}
+
+/* Any duration not measured is null. */
 static void put_function(FILE *out, const struct gst_pfunc *f)
 {
     fputs("{\"name\":", out);
@@ -302,7 +316,7 @@ static void put_function(FILE *out, const struct gst_pfunc *f)
         fputs(",\"timed_calls\":null", out);
     put_ns(out, "total_ns", f->time_known, f->total_ns);
     put_ns(out, "mean_ns", f->any_time, f->any_time ? f->timed_ns / (double)f->timed_calls : 0);
-    fputs(",\"p50_ns\":null,\"p90_ns\":null,\"p99_ns\":null", out);
+    put_percentiles(out, f);
     put_ns(out, "min_ns", f->any_time, f->min_ns);
     put_ns(out, "max_ns", f->any_time, f->max_ns);
     if (f->self_known)

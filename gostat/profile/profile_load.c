@@ -7,10 +7,13 @@
 #include "gostat/model/times.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static struct gst_pfunc func_of(const struct gst_stats *st, const struct gst_func *f)
 {
@@ -92,13 +95,20 @@ static int load_stats(const char *target, struct gst_profile *p, struct gr_error
 }
 
 /* JSON starts with '{' (after blanks); a stats file starts with its magic,
- * or with zeros while its program is starting up. Errors opening the file
- * are left to the stats reader, which words them best. */
-static bool looks_like_json(const char *path)
+ * or with zeros while its program is starting up. Errors opening the file,
+ * and what is no regular file, are left to the stats reader, which words
+ * them best. */
+bool gst_profile_is_json(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);   /* a FIFO must not block */
+    struct stat sb;
+    if (fd < 0)
         return false;
+    FILE *f = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        close(fd);
+        return false;
+    }
     int c;
     do
         c = getc(f);
@@ -111,7 +121,7 @@ int gst_profile_load(const char *target, struct gst_profile *p, struct gr_error 
 {
     int64_t pid;
     int rc;
-    if (!gst_parse_pid(target, &pid) && looks_like_json(target))
+    if (!gst_parse_pid(target, &pid) && gst_profile_is_json(target))
         rc = gst_profile_read_json(target, p, err);
     else
         rc = load_stats(target, p, err);

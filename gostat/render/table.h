@@ -20,8 +20,9 @@ struct gst_rates {
 
 /* Prints the header line and one row per function in view. rates NULL: no
  * CALLS/S column. cg: st's call graph, for the CUM column (NULL or not
- * present: no CUM column). */
+ * present: no CUM column). columns: the width rows are fitted to, names
+ * and locations cut in the middle (0: no limit, never cut). */
 void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_view *view,
-                     const struct gst_rates *rates, const struct gst_callgraph *cg);
+                     const struct gst_rates *rates, const struct gst_callgraph *cg, size_t columns);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define CELL 48
 
@@ -95,6 +96,12 @@ void top_format_row(struct gst_line *l, const struct top_model *m, const struct 
     row_cells(r, cells);
     for (int c = 0; c < NCELLS; c++)
         ptrs[c] = cells[c];
+    char *marked = NULL;
+    if (r->shared && asprintf(&marked, "%s (0x%" PRIx64 ")", r->func->name, r->func->entry) >= 0) {
+        put_cells(l, m, *w, ptrs, marked);
+        free(marked);
+        return;
+    }
     put_cells(l, m, *w, ptrs, r->func->name);
 }
 

@@ -6,6 +6,7 @@
 #include "gostat/read/statsdir.h"
 #include "gostat/read/target.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +288,32 @@ static int grow_rows(struct top_model *m, size_t need, struct gr_error *err)
     return 0;
 }
 
+static int by_proc_name(const void *a, const void *b, void *rows)
+{
+    const struct top_row *x = (const struct top_row *)rows + *(const size_t *)a;
+    const struct top_row *y = (const struct top_row *)rows + *(const size_t *)b;
+    uintptr_t px = (uintptr_t)x->proc, py = (uintptr_t)y->proc;
+    return px != py ? (px < py ? -1 : 1) : strcmp(x->func->name, y->func->name);
+}
+
+/* Marks the rows whose name another row of the same process has too (out
+ * of memory: none marked). */
+static void mark_shared(struct top_model *m)
+{
+    size_t *order = malloc((m->nrows ? m->nrows : 1) * sizeof *order);
+    for (size_t i = 0; i < m->nrows; i++)
+        m->rows[i].shared = false;
+    if (!order)
+        return;
+    for (size_t i = 0; i < m->nrows; i++)
+        order[i] = i;
+    qsort_r(order, m->nrows, sizeof *order, by_proc_name, m->rows);
+    for (size_t i = 1; i < m->nrows; i++)
+        if (by_proc_name(&order[i - 1], &order[i], m->rows) == 0)
+            m->rows[order[i - 1]].shared = m->rows[order[i]].shared = true;
+    free(order);
+}
+
 int top_model_build_rows(struct top_model *m, struct gr_error *err)
 {
     size_t need = 0;
@@ -302,6 +329,7 @@ int top_model_build_rows(struct top_model *m, struct gr_error *err)
                 m->rows[m->nrows++] = make_row(p, i, m->sort);
     }
     qsort(m->rows, m->nrows, sizeof *m->rows, m->sort == TOP_SORT_NAME ? by_name : by_key);
+    mark_shared(m);
     return 0;
 }
 

@@ -49,6 +49,8 @@ struct top_row {
     double share;              /* percent of the interval spent in the function */
     struct gst_times times;    /* cumulative */
     double key;                /* what the numeric sorts order by; -1: unknown */
+    bool shared;               /* another row of its process has its name:
+                                  shown with its entry address */
 };
 
 struct top_totals {

@@ -31,7 +31,7 @@ static const char *const help_text[] = {
     "  ? h      this help",
     "  q        quit",
     "",
-    "Press any key to return.",
+    "Press q to quit, any other key to return.",
 };
 
 int top_screen_start(struct gr_error *err)

@@ -129,6 +129,32 @@ expect "--callees main.run: calls, share, callee" "30 50.0% main.alpha
 20 33.3% main.beta
 10 16.7% main.gamma" "$(awk 'NR > 2 { print $1, $2, $5 }' <<<"$out")"
 
+# A FUNC matching never-called functions: one block per called one (in
+# --sort calls order), the uncalled ones counted once at the end.
+RE='^main\.busy$|^runtime\.gc'
+read -r want_called want_uncalled < <(python3 - "$dir/prog.json" "$RE" <<'PY'
+import json, re, sys
+fs = [f for f in json.load(open(sys.argv[1]))["functions"] if re.search(sys.argv[2], f["name"])]
+called = sorted((f for f in fs if f["calls"]), key=lambda f: (-f["calls"], f["name"]))
+print(",".join(f["name"] for f in called), sum(1 for f in fs if not f["calls"]))
+PY
+)
+[ "$want_uncalled" -ge 1 ] && [[ $want_called == *main.busy* ]] || fail "--callers '$RE': no uncalled match to test with"
+run_ok "--callers with uncalled matches" "$stats" --callers "$RE"
+expect "--callers: blocks of the called ones only" "$want_called" \
+    "$(sed -n 's/^callers of \([^:]*\):.*/\1/p' <<<"$out" | paste -sd,)"
+expect "--callers: the uncalled ones said once" \
+    "$want_uncalled functions matching '$RE' never called: not shown" "$(tail -n 1 <<<"$out")"
+expect "--callers: said once" 1 "$(grep -c 'never called' <<<"$out")"
+one=$(python3 - "$dir/prog.json" <<'PY'
+import json, sys
+print(next(f["name"] for f in json.load(open(sys.argv[1]))["functions"]
+           if f["name"].startswith("runtime.gc") and not f["calls"]).replace(".", "\\."))
+PY
+)
+run_ok "--callees of an uncalled one only" "$stats" --callees "^$one\$"
+expect "--callees: only the line" "1 function matching '^$one\$' never called: not shown" "$out"
+
 ########## folded stacks
 "$GOSTAT" folded --value calls -o "$dir/calls.folded" "$stats" 2>"$dir/folded.err" \
     || fail "gostat folded --value calls: $(cat "$dir/folded.err")"

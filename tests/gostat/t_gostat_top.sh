@@ -94,7 +94,8 @@ tty_check='$([ "$tty_before" = "$(stty -g)" ] && echo same || echo changed)'
 synth=$dir/synth
 mkdir -p "$synth"
 "$MKSTATS" "$synth/count" --pid 4194305 --exe /bin/counted \
-    --func main.a:0x10:12 --func $'evil\e[31mred:0x20:3' --func $'bad\nline:0x30:2' --func main.zero:0x40:0
+    --func main.a:0x10:12 --func $'evil\e[31mred:0x20:3' --func $'bad\nline:0x30:2' --func main.zero:0x40:0 \
+    --func main.a:0x50:1
 "$GOSTAT" top "$synth/count" >"$dir/out" 2>"$dir/err"
 expect "not a tty: exit status" 1 $?
 expect "not a tty: message" "gostat: top: standard output is not a terminal (for a refreshed table in a log or pipe use gostat --watch SECONDS PID|FILE)" "$(cat "$dir/err")"
@@ -108,18 +109,20 @@ expect "-d 0: message" "gostat: top: -d wants seconds from 0.01 to 86400, not '0
 # --- synthetic files: exact cells ----------------------------------------
 new_shell
 # A count-only file of an exited process: no rates, no timing ("-"); names
-# with ESC and newline drawn with '?'; a never-called function hidden.
+# with ESC and newline drawn with '?'; a never-called function hidden; two
+# functions named main.a told apart by their entries.
 run_cmd "\$GOSTAT top $synth/count; echo \"rc=\$? tty=$tty_check\""
 wait_for "count-only" "rc=0 tty=same"
 expect "count-only: final frame" "\
 exe /bin/counted  pid 4194305  exited  up -
-calls/s -  calls 17  functions 4 (3 shown)  goroutines created - exited - live -
+calls/s -  calls 18  functions 5 (4 shown)  goroutines created - exited - live -
 sort calls/s
 
 CALLS/S  CALLS  TIME%  MEAN  P99  FUNCTION
-      -     12      -     -    -  main.a
+      -     12      -     -    -  main.a (0x10)
       -      3      -     -    -  evil?[31mred
       -      2      -     -    -  bad?line
+      -      1      -     -    -  main.a (0x50)
 rc=0 tty=same" "$(pane | sed -n '/^exe \/bin\/counted/,/^rc=/p')"
 
 # Timing data of t_gostat_timing.sh (see there for how each value follows):
@@ -266,10 +269,11 @@ keys p
 wait_until "resumed" eval '! pane | grep -qF PAUSED'
 wait_until "resumed: tick counts again" eval '[ "$(cells main.tick)" != "$before" ]'
 
-# Help, and any key back.
+# Help, and any key but q back (q from the help quits: at the end).
 keys '?'
 wait_for "help" "gostat top: keys"
 pane | grep -qF "  /        filter function names by an extended regular expression" || fail "help: no filter line"
+pane | grep -qxF "Press q to quit, any other key to return." || fail "help: no line on leaving it"
 keys x
 wait_for "help left" "sort calls/s  filter main\\.tick"
 
@@ -332,7 +336,9 @@ keys /
 type_in 'main\.alpha'
 keys Enter
 wait_until "vt100: row" eval '[ "$(cells main.alpha | cut -d" " -f2)" = 2000000 ]'
-keys q
+keys '?'
+wait_for "vt100: help" "Press q to quit, any other key to return."
+keys q   # from the help, as it says
 wait_for "vt100: status" "rc=0"
 
 # No target: every live process in $GOSTAT_DIR (the exited demo 1's file

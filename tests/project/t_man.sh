@@ -77,6 +77,22 @@ check_lists() {
     done
     [ $n -ge 15 ] || fail "only $n options found in $page.1's lists"
 }
+# The synopsis's choices ("--sort calls|name|...") are those --help gives.
+synopsis_choices() {
+    awk '/^\.SH SYNOPSIS/ { on = 1; next } /^\.SH / { on = 0 }
+         on && /^\.RB \[ \\-\\-/ { opt = $3; next }
+         on && opt && /^\.BR [a-z]+ \|/ { line = $0; sub(/^\.BR /, "", line); sub(/ \]$/, "", line)
+                                           gsub(/ \| /, "|", line); print opt, line }
+         { opt = "" }' "docs/man/$1.1" | sed 's/\\-/-/g'
+}
+n_choices=0
+while read -r opt choices; do
+    n_choices=$((n_choices + 1))
+    offered=$("$GOSTAT" --help | awk -v o="$opt" '$1 == o { print $2; exit } $2 == o { print $3; exit }')
+    expect "gostat.1 synopsis: $opt as --help offers it" "$offered" "$choices"
+done < <(synopsis_choices gostat)
+[ $n_choices -ge 1 ] || fail "no choices found in gostat.1's synopsis"
+
 check_lists gostat "$GOSTAT"
 check_lists gorewrite "$GOREWRITE"
 
