@@ -215,7 +215,7 @@ static size_t fixed_width(const struct gst_stats *st, const struct widths *w,
 {
     size_t n = 2 + w->calls + 2 + (w->inlined ? 2 : 0);
     for (int c = 0; st->timing && c < NTIMES; c++)
-        n += shown(c, cg) ? 2 + w->times[c] : 0;
+        n += shown(c, st, cg) ? 2 + w->times[c] : 0;
     return n + (rates ? 2 + w->rate : 0);
 }
 
