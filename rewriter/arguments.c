@@ -4,12 +4,14 @@
  * anywhere among INPUT and OUTPUT. */
 #include "rewriter/arguments.h"
 
+#include "common/go_duration.h"
 #include "common/version.h"
 #include "format/gostat_format.h"
 #include "rewriter/find/runtime_offsets.h"
 #include "rewriter/gen/segments.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +89,33 @@ static int max_arcs(const char *value, void *dest)
     if (parse_max_paths(value, &a->opt.max_arcs) < 0 || a->opt.max_arcs == 0)
         return -1;
     return 0;
+}
+
+/* --trace-buffer: bytes, or with a K, M or G suffix (powers of 1024). */
+static int trace_buffer(const char *value, void *dest)
+{
+    struct gr_arguments *a = dest;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (errno || end == value || *value < '0' || *value > '9')
+        return -1;
+    int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : *end == 'G' || *end == 'g' ? 30 : 0;
+    if (shift)
+        end++;
+    if (*end || v > (GS_TRACE_MAX_RING >> shift))
+        return -1;
+    v <<= shift;
+    if (v < GR_TRACE_MIN_BUFFER)
+        return -1;
+    a->opt.trace_buffer = v;
+    return 0;
+}
+
+static int trace_slower(const char *value, void *dest)
+{
+    struct gr_arguments *a = dest;
+    return gr_go_duration_parse(value, &a->opt.trace_slower_ns);
 }
 
 static const struct gr_opt gorewrite_opts[] = {
@@ -175,6 +204,45 @@ static const struct gr_opt gorewrite_opts[] = {
           "Count calls, do not time them: the cheapest (4\\-5 instructions per direct call, one more through a\n"
           "register or in cgo programs),\n"
           "smaller stats file.\n" },
+    { .kind = GR_OPT_TEXT, .help = GR_OPT_HELP("", "Tracing (docs/trace.md):"), .man = "Tracing (docs/trace.md):\n" },
+    { "trace", 0, "REGEX", GR_OPT_REPEAT, GR_OPT_AT(struct gr_arguments, opt.trace),
+      .count = offsetof(struct gr_arguments, opt.ntrace), .max = GR_MAX_TRACE_REGEXES,
+      .bad = "--trace given more than " STR(GR_MAX_TRACE_REGEXES) " times",
+      .help = GR_OPT_HELP("record every call of the functions whose names match",
+                          "REGEX (POSIX extended; repeatable): start, duration,",
+                          "goroutine, thread, caller, arguments and results, for",
+                          "gostat trace. Traced functions are timed on every call;",
+                          "the others keep their mode"),
+      .man =
+          "Record every call of the functions whose names match the POSIX extended\n"
+          "regular expression\n"
+          ".I REGEX\n"
+          "(repeatable) as an event: start, duration, goroutine, thread, caller,\n"
+          "arguments and results, read by\n"
+          ".BR \"gostat trace\" .\n"
+          "Traced functions are timed on every call; the others keep their mode.\n" },
+    { "trace-buffer", 0, "SIZE", GR_OPT_CALL, .call = trace_buffer,
+      .bad = "--trace-buffer takes a size from 4K to 1G (bytes, or K, M, G)",
+      .help = GR_OPT_HELP("each thread's event ring in the stats file (default",
+                          "256K; K, M, G suffixes). A full ring overwrites its",
+                          "oldest events, which readers count as lost"),
+      .man =
+          "Each thread's event ring in the stats file (default 256K; K, M, G\n"
+          "suffixes). A full ring overwrites its oldest events; every reader shows\n"
+          "how many were lost.\n" },
+    { "trace-slower-than", 0, "DURATION", GR_OPT_CALL, .call = trace_slower,
+      .bad = "--trace-slower-than takes a duration as Go writes them (250us, 20ms, 1.5s)",
+      .help = GR_OPT_HELP("keep a traced call's event only when it took longer",
+                          "(Go's duration syntax: 250us, 20ms, 1.5s)"),
+      .man =
+          "Keep a traced call's event only when the call took longer than\n"
+          ".I DURATION\n"
+          "(Go's syntax: 250us, 20ms, 1.5s); the arguments are taken at entry and\n"
+          "kept until the return decides.\n" },
+    { "trace-bytes", 0, "N", GR_OPT_UINT, GR_OPT_AT(struct gr_arguments, opt.trace_bytes), .min = 0, .max = 4096,
+      .bad = "--trace-bytes takes a number from 0 to 4096",
+      .help = GR_OPT_HELP("bytes of a traced string or []byte kept (default 64)"),
+      .man = "Bytes of a traced string or []byte argument or result kept (default 64).\n" },
     { .kind = GR_OPT_TEXT, .help = GR_OPT_HELP("", "Other options:"), .man = "Other options:\n" },
     { NULL, 'v', NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.verbose),
       .help = GR_OPT_HELP("list every function with its decision, and why it is",
@@ -419,6 +487,10 @@ static const char *conflict(const struct gr_arguments *a)
         return "--max-arcs bounds the arcs of --call-graph; add --call-graph";
     if (a->opt.max_arcs && !a->max_paths)
         return "--max-arcs with --max-paths 0: no arcs are recorded without paths";
+    if (a->opt.ntrace && (a->call_graph || a->opt.count_only))
+        return "--trace times the traced calls: not with --count-only or --call-graph";
+    if (!a->opt.ntrace && (a->trace_given))
+        return "--trace-buffer, --trace-slower-than and --trace-bytes need --trace";
     return NULL;
 }
 
@@ -427,7 +499,9 @@ enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arg
 {
     struct gr_opt_result r;
     *a = (struct gr_arguments){
-        .opt = { .max_rows = DEFAULT_MAX_THREADS + 1 }, .max_paths = GR_PATHS_FROM_PROGRAM,
+        .opt = { .max_rows = DEFAULT_MAX_THREADS + 1, .trace_bytes = GR_TRACE_DEFAULT_BYTES,
+                 .trace_buffer = GR_TRACE_DEFAULT_BUFFER },
+        .max_paths = GR_PATHS_FROM_PROGRAM,
     };
     *status = EXIT_USAGE;
     if (gr_opt_parse_exact(&gr_gorewrite_options, argc, argv, a, a->paths, GR_ARGUMENTS_OPERANDS,
@@ -436,6 +510,8 @@ enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arg
         return GR_ACTION_EXIT;
     }
     a->npaths = r.next;
+    a->trace_given = a->opt.trace_bytes != GR_TRACE_DEFAULT_BYTES ||
+                     a->opt.trace_buffer != GR_TRACE_DEFAULT_BUFFER || a->opt.trace_slower_ns;
     const char *why = conflict(a);
     if (why) {
         fprintf(stderr, "gorewrite: %s\n", why);

@@ -255,6 +255,11 @@ gs_sample_enter:
 gs_time_exit:
     EXIT_POP GS_ENT_SIZE, .Lexit
     mov GS_ENT_W(%rcx), %rdx                        /* weight */
+/* gs_time_record: the rest of a return, from gs_trace_exit/commit too:
+ * r12 = record offset, r13 = duration, rdx = weight, rax and rcx at -8
+ * and -16(%rsp). */
+    .globl gs_time_record
+gs_time_record:
     RECORD_PAGE %rcx, .Lexit_out, .Lexit_page
 .Lexit_record:                  /* rax = row, r13 = duration, rdx = weight */
     add %r12, %rax                                  /* struct gs_timing */

@@ -14,6 +14,7 @@ struct gr_stub_routines {
     uint64_t time_enter;
     uint64_t time_exit;
     uint64_t sample_enter;
+    uint64_t trace_enter, trace_exit, trace_commit;  /* --trace (stubs/trace.S) */
 };
 
 struct gr_tramp_addrs {

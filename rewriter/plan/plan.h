@@ -26,6 +26,8 @@ struct gr_plan_func {
     uint32_t timing;           /* index of its timing record, or GR_UNTIMED */
     const char *untimed_reason;/* instrumented but not timed: why */
     size_t first_exit, nexits; /* its returns, in gr_plan.exits */
+    int traced;                /* --trace: index trace in gr_plan.trace (trace_plan.h) */
+    uint32_t trace;
 };
 
 #define GR_UNTIMED GS_UNTIMED  /* the stats file's own marker */
@@ -72,6 +74,8 @@ struct gr_plan {
     /* Direct calls and jumps retargeted at their callee's trampoline
      * (call_sites.h); empty with --keep-call-sites. */
     struct gr_call_sites calls;
+    /* --trace: the traced functions (trace_plan.h), set by rewrite.c */
+    const struct gr_trace_plan *trace;
 };
 
 /* timing: 0 for --count-only; keep_call_sites: leave calls empty
