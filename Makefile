@@ -35,7 +35,8 @@ GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(PROTO_GEN)/profile.pb-c.o
 # An error value's message passes the terminal filter (common/safe_text.c).
 ERROR_OBJ    := $(BUILD)/common/error.o $(BUILD)/common/safe_text.o
 MANGEN       := $(BUILD)/mangen
-TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(BUILD)/tests/dwarfdump_funcs
+TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(BUILD)/tests/dwarfdump_funcs \
+	$(BUILD)/tests/trace_layout_dump
 
 LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # gostat's commands each add the library they read or write through:
@@ -109,6 +110,13 @@ DWARFDUMP_OBJ := $(BUILD)/tests/dwarf/dwarfdump_funcs.o $(BUILD)/rewriter/find/d
 $(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
 $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -ldwarf -lelf -lz
+
+# tests/rewriter/t_trace_layout.sh's driver: gorewrite's find stage and
+# gostat's descriptor reader.
+$(BUILD)/tests/trace/%.o: INC = -I.
+$(BUILD)/tests/trace_layout_dump: $(BUILD)/tests/trace/trace_layout_dump.o \
+	$(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ)) $(BUILD)/gostat/render/trace_desc_read.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 
 # C unit tests (tests/unit/README.md): one program per module under test,
 # linked from that module's objects, common/ and what the module needs,
