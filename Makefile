@@ -123,7 +123,7 @@ $(BUILD)/tests/trace_layout_dump: $(BUILD)/tests/trace/trace_layout_dump.o \
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
-	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable)
+	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable trace_values)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -155,6 +155,10 @@ $(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/ca
 $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_callgraph: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
+$(UNIT)/test_trace_values: $(BUILD)/gostat/render/trace_values.o $(BUILD)/gostat/render/trace_desc_read.o \
+	$(BUILD)/rewriter/find/trace_desc_build.o $(BUILD)/common/strbuf.o $(BUILD)/common/vec.o \
+	$(BUILD)/common/safe_text.o
+$(UNIT)/test_trace_values: UNIT_LIBS := -lm
 $(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.o \
 	$(BUILD)/common/opttable_man.o
 $(UNIT)/test_opttable: UNIT_LIBS := -lm
