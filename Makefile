@@ -35,7 +35,8 @@ GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(PROTO_GEN)/profile.pb-c.o
 # An error value's message passes the terminal filter (common/safe_text.c).
 ERROR_OBJ    := $(BUILD)/common/error.o $(BUILD)/common/safe_text.o
 MANGEN       := $(BUILD)/mangen
-TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(BUILD)/tests/dwarfdump_funcs
+TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(BUILD)/tests/dwarfdump_funcs \
+	$(BUILD)/tests/trace_layout_dump
 
 LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # gostat's commands each add the library they read or write through:
@@ -110,12 +111,19 @@ $(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
 $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -ldwarf -lelf -lz
 
+# tests/rewriter/t_trace_layout.sh's driver: gorewrite's find stage and
+# gostat's descriptor reader.
+$(BUILD)/tests/trace/%.o: INC = -I.
+$(BUILD)/tests/trace_layout_dump: $(BUILD)/tests/trace/trace_layout_dump.o \
+	$(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ)) $(BUILD)/gostat/render/trace_desc_read.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+
 # C unit tests (tests/unit/README.md): one program per module under test,
 # linked from that module's objects, common/ and what the module needs,
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
-	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable)
+	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable trace_values)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -147,6 +155,10 @@ $(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/ca
 $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_callgraph: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
+$(UNIT)/test_trace_values: $(BUILD)/gostat/render/trace_values.o $(BUILD)/gostat/render/trace_desc_read.o \
+	$(BUILD)/rewriter/find/trace_desc_build.o $(BUILD)/common/strbuf.o $(BUILD)/common/vec.o \
+	$(BUILD)/common/safe_text.o
+$(UNIT)/test_trace_values: UNIT_LIBS := -lm
 $(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.o \
 	$(BUILD)/common/opttable_man.o
 $(UNIT)/test_opttable: UNIT_LIBS := -lm

@@ -156,9 +156,9 @@ static int copied_bytes(struct walk *w, const struct gtd_leaf *leaf, uint64_t le
  * {"bytes":…,"len":N,"cut":true}; in text "…"... */
 static void put_bytes(struct walk *w, const struct gtd_leaf *leaf, uint64_t len)
 {
-    const uint8_t *p;
-    uint32_t n;
-    if (!copied_bytes(w, leaf, len, &p, &n)) {
+    const uint8_t *p = (const uint8_t *)"";
+    uint32_t n = 0;
+    if (len && !copied_bytes(w, leaf, len, &p, &n)) {
         gr_strbuf_appendf(w->out, w->json ? "{\"len\":%" PRIu64 "}" : "<%" PRIu64 " bytes>", len);
         return;
     }

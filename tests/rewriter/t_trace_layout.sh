@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# t_trace_layout.sh: gr_trace_layout_of (rewriter/find/trace_layout.c) on
+# testdata/traceargs built by Go 1.15 (stack ABI), 1.19, 1.21, 1.22 and the
+# newest toolchain (register ABI): the captured words and each value's
+# leaves must equal tests/rewriter/trace_layout/{stack-go1.15,regabi}.txt,
+# worked out from cmd/compile/abi-internal.md (registers RAX RBX RCX RDI
+# RSI R8.. and X0..; an error result's type word dereferenced through its
+# itab; int8/int16/int32 sharing a stack slot at shifts 0, 2, 4 in 1.15).
+# Stripped builds: the layout says "stripped". Driver:
+# tests/trace/trace_layout_dump.c (build/tests/trace_layout_dump).
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+source tests/lib.sh
+TMP=$(mktemp -d /tmp/t_trace_layout.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+FAILS=0
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+DUMP=$PWD/build/tests/trace_layout_dump
+[ -x "$DUMP" ] || { echo "FAIL: $DUMP missing (make tools builds it)"; exit 1; }
+FUNCS=(main.add main.widths main.floats main.greet main.sum main.byteCount 'main.(*counter).Inc'
+       main.divmod main.check main.lookup main.norm1 main.describe main.fact)
+NEWEST=$(ls -d build/toolchains/usr/lib/go-1.* /usr/lib/go-1.* 2>/dev/null | sed 's/.*go-//' | sort -t. -k2 -n | tail -1)
+for v in 1.15 1.19 1.21 1.22 "$NEWEST"; do
+    expect=tests/rewriter/trace_layout/regabi.txt
+    [ "$v" = 1.15 ] && expect=tests/rewriter/trace_layout/stack-go1.15.txt
+    build_go "$v" testdata/traceargs "$TMP/ta-$v" || { fail "go$v build"; continue; }
+    build_go "$v" testdata/traceargs "$TMP/ta-$v-s" '-ldflags=-s -w' || { fail "go$v stripped build"; continue; }
+    "$DUMP" "$TMP/ta-$v" "${FUNCS[@]}" > "$TMP/out-$v.txt" || fail "go$v: dump failed"
+    diff -u "$expect" "$TMP/out-$v.txt" > "$TMP/diff" || { fail "go$v layout differs:"; head -40 "$TMP/diff"; }
+    "$DUMP" "$TMP/ta-$v-s" main.add > "$TMP/s.txt" || fail "go$v stripped: dump failed"
+    grep -q ' stripped ' "$TMP/s.txt" || fail "go$v stripped: not flagged stripped: $(cat "$TMP/s.txt")"
+done
+[ "$FAILS" -eq 0 ] && echo "t_trace_layout: PASS" || { echo "t_trace_layout: $FAILS failures"; exit 1; }
