@@ -108,9 +108,13 @@ static void load_part(struct part *p, const uint8_t *slot, uint32_t off, uint32_
 
 static void raw_words(struct gr_strbuf *b, const struct part *p, bool json)
 {
+    if (json)
+        gr_strbuf_appendf(b, "[");
     for (size_t i = 0; i < p->cap.nwords; i++)
         gr_strbuf_appendf(b, json ? "%s{\"name\":null,\"type\":null,\"value\":\"0x%" PRIx64 "\"}"
                                   : "%s0x%" PRIx64, i ? (json ? "," : ", ") : "", p->words[i]);
+    if (json)
+        gr_strbuf_appendf(b, "]");
 }
 
 static void values(const struct gst_stats *st, const struct gst_trace *tr, const struct gst_trace_event *e,
@@ -154,8 +158,7 @@ static void print_event(FILE *o, const struct trace_args *a, const struct gst_st
         fprintf(o, ",\"goid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"start_ns\":%" PRIu64 ",\"dur_ns\":%" PRIu64
                    ",\"caller\":", e->goid, e->tid, start_ns, dur_ns);
         gst_json_put_string(o, caller);
-        fprintf(o, ",\"args\":[%s],\"results\":%s%s%s%s}\n", gr_strbuf_str(&args),
-                panicked ? "" : "[", panicked ? "null" : gr_strbuf_str(&res), panicked ? "" : "]",
+        fprintf(o, ",\"args\":%s,\"results\":%s%s}\n", gr_strbuf_str(&args), gr_strbuf_str(&res),
                 panicked ? ",\"panicked\":true" : "");
     } else {
         fprintf(o, "%12.6f g%-5" PRIu64 " ", (double)start_ns / 1e9, e->goid);
