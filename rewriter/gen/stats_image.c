@@ -201,6 +201,9 @@ static int append_trace(const struct gr_plan *plan, const struct gr_segment_plan
     h->trace_off = off;
     h->trace_size = size;
     img->len = off + size;
+    h->live_off = gr_align_up(img->len, GS_PAGE);   /* the shared part moves past it */
+    h->rows_off = h->live_off + GS_PAGE;
+    h->file_size = h->rows_off + (uint64_t)seg->max_rows * seg->row_stride;
     return 0;
 }
 
