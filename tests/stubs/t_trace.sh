@@ -22,7 +22,7 @@ NEWEST=$(ls -d build/toolchains/usr/lib/go-1.* /usr/lib/go-1.* 2>/dev/null | sed
 traced() {
     local name=$1 bin=$2
     shift 2
-    "$GOREWRITE_REAL" "$@" "$bin" "$WORK/$name.i" 2>"$WORK/$name.rw" ||
+    "$GOREWRITE" "$@" "$bin" "$WORK/$name.i" >/dev/null 2>"$WORK/$name.rw" ||
         { fail "$name: gorewrite $*: $(cat "$WORK/$name.rw")"; return 1; }
 }
 
