@@ -7,6 +7,7 @@
 #include "gostat/read/target.h"
 #include "gostat/read/trace_read.h"
 #include "gostat/render/json.h"
+#include "gostat/render/outfile.h"
 #include "gostat/render/term.h"
 #include "gostat/render/trace_values.h"
 #include "common/go_duration.h"
@@ -23,7 +24,7 @@
 
 struct trace_args {
     bool json, follow;
-    const char *func, *slower, *goroutine;
+    const char *func, *slower, *goroutine, *chrome;
     regex_t func_re;
     uint64_t slower_ns;
     int64_t goid;
@@ -42,6 +43,12 @@ static const struct gr_opt trace_opts[] = {
       .man = "Only calls that took longer than DURATION (Go's syntax: 250us, 20ms, 1.5s)." },
     { "goroutine", 0, "N", GR_OPT_STRING, GR_OPT_AT(struct trace_args, goroutine),
       .help = GR_OPT_HELP("only calls of goroutine N"), .man = "Only calls made by goroutine N." },
+    { "chrome", 0, "FILE", GR_OPT_STRING, GR_OPT_AT(struct trace_args, chrome),
+      .help = GR_OPT_HELP("write the calls as Chrome trace-event JSON to FILE",
+                          "(a track per goroutine; Perfetto, chrome://tracing,",
+                          "speedscope)"),
+      .man = "Write the calls to FILE as Chrome trace-event JSON: one track per goroutine, each call an\n"
+             "event with its arguments, results and caller (Perfetto, chrome://tracing, speedscope)." },
     GST_HELP_OPTION,
 };
 
@@ -138,8 +145,24 @@ static void values(const struct gst_stats *st, const struct gst_trace *tr, const
         raw_words(res, &out, json);
 }
 
+/* One Chrome "complete" event: the goroutine is the track (tid). */
+static void chrome_event(FILE *o, const struct gst_stats *st, const char *name, const char *caller,
+                         const struct gst_trace_event *e, uint64_t start_ns, uint64_t dur_ns,
+                         const char *args, const char *res, bool *first)
+{
+    fputs(*first ? "\n" : ",\n", o);
+    *first = false;
+    fputs("{\"name\":", o);
+    gst_json_put_string(o, name);
+    fprintf(o, ",\"cat\":\"call\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%" PRId64 ",\"tid\":%" PRIu64
+               ",\"args\":{\"caller\":", (double)start_ns / 1e3, (double)dur_ns / 1e3, st->hdr.pid, e->goid);
+    gst_json_put_string(o, caller);
+    fprintf(o, ",\"thread\":%" PRIu64 ",\"args\":%s,\"results\":%s%s}}", e->tid, args, res,
+            e->flags & GS_EVF_PANICKED ? ",\"panicked\":true" : "");
+}
+
 static void print_event(FILE *o, const struct trace_args *a, const struct gst_stats *st,
-                        const struct gst_trace *tr, const struct gst_trace_event *e)
+                        const struct gst_trace *tr, const struct gst_trace_event *e, bool *first)
 {
     const char *name = st->funcs[tr->funcs[e->tfunc].func].name;
     double tick = st->clock.known ? st->clock.ns_per_tick : 0;
@@ -150,9 +173,11 @@ static void print_event(FILE *o, const struct trace_args *a, const struct gst_st
         return;
     struct gr_strbuf args = {0}, res = {0};
     bool panicked = e->flags & GS_EVF_PANICKED;
-    values(st, tr, e, a->json, &args, &res);
+    values(st, tr, e, a->json || a->chrome, &args, &res);
     const char *caller = caller_name(st, e->caller);
-    if (a->json) {
+    if (a->chrome) {
+        chrome_event(o, st, name, caller, e, start_ns, dur_ns, gr_strbuf_str(&args), gr_strbuf_str(&res), first);
+    } else if (a->json) {
         fputs("{\"func\":", o);
         gst_json_put_string(o, name);
         fprintf(o, ",\"goid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"start_ns\":%" PRIu64 ",\"dur_ns\":%" PRIu64
@@ -180,14 +205,50 @@ static void print_event(FILE *o, const struct trace_args *a, const struct gst_st
     gr_strbuf_free(&res);
 }
 
+/* The goroutines' track names. */
+static void chrome_tracks(FILE *o, const struct gst_stats *st, const struct gst_trace_batch *b, bool first)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = b->ev[k].goid == b->ev[i].goid;
+        if (seen)
+            continue;
+        fprintf(o, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%" PRId64 ",\"tid\":%" PRIu64
+                   ",\"args\":{\"name\":\"goroutine %" PRIu64 "\"}}", first ? "\n" : ",\n", st->hdr.pid,
+                b->ev[i].goid, b->ev[i].goid);
+        first = false;
+    }
+}
+
+static int write_chrome(const struct trace_args *a, struct gst_stats *st, struct gst_trace *tr,
+                        const struct gst_trace_batch *b, struct gr_error *err)
+{
+    struct gst_outfile o;
+    bool first = true;
+    if (gst_outfile_open(&o, a->chrome, err) < 0)
+        return -1;
+    fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", o.fp);
+    for (size_t i = 0; i < b->n; i++)
+        print_event(o.fp, a, st, tr, &b->ev[i], &first);
+    chrome_tracks(o.fp, st, b, first);
+    fputs("\n]}\n", o.fp);
+    return gst_outfile_commit(&o, err);
+}
+
 static int print_batch(const struct trace_args *a, struct gst_stats *st, struct gst_trace *tr,
                        uint64_t *lost, uint64_t *dropped, struct gr_error *err)
 {
     struct gst_trace_batch b;
+    bool first = true;
     if (gst_trace_read(st, tr, &b, err) < 0)
         return -1;
-    for (size_t i = 0; i < b.n; i++)
-        print_event(stdout, a, st, tr, &b.ev[i]);
+    if (a->chrome && write_chrome(a, st, tr, &b, err) < 0) {
+        gst_trace_batch_free(&b);
+        return -1;
+    }
+    for (size_t i = 0; i < b.n && !a->chrome; i++)
+        print_event(stdout, a, st, tr, &b.ev[i], &first);
     fflush(stdout);
     *lost += b.lost;
     *dropped = b.dropped;
@@ -222,6 +283,8 @@ static int run(const struct trace_args *a, struct gst_stats *st, struct gr_error
 
 static int check_args(struct trace_args *a, struct gr_error *err)
 {
+    if (a->chrome && (a->follow || a->json))
+        return gr_fail(err, "--chrome writes a file once: not with --follow or --json");
     if (a->func && gr_regex_compile(&a->func_re, a->func, "--func", err) < 0)
         return -1;
     if (a->slower && gr_go_duration_parse(a->slower, &a->slower_ns) < 0)

@@ -1,7 +1,7 @@
 /* trace_plan.c: chooses the traced functions (timed ones only: a traced
  * call is timed on every call, through its entry and return patches) and
- * lays out their events. A function whose layout is not known (no words
- * at entry or exit) keeps raw words: the first integer argument registers
+ * lays out their events. A function whose layout is not known (refused,
+ * or neither words nor descriptor) keeps raw words: the first integer argument registers
  * (register ABI) or stack words (stack ABI), shown without names. */
 #include "rewriter/plan/trace_plan.h"
 
@@ -27,6 +27,7 @@ static void raw_words(struct gr_trace_capture *c, int stack_abi, const uint8_t *
 static void raw_layout(const struct gr_plan *plan, const struct gr_func *f, struct gr_trace_func *tf)
 {
     static const uint8_t in[] = {RAX, RBX, RCX, RDI}, out[] = {RAX, RBX};
+    gr_trace_layout_free(&tf->layout);
     size_t len = f->file ? strlen(f->file) : 0;
     int stack_abi = plan->rt->minor <= 16 || (len >= 2 && strcmp(f->file + len - 2, ".s") == 0);
     raw_words(&tf->layout.entry, stack_abi, in, 4);
@@ -58,9 +59,9 @@ static int add_func(const struct gr_program *prog, struct gr_plan *plan, size_t 
     struct gr_trace_func *tf = &tp->funcs[tp->n];
     memset(tf, 0, sizeof *tf);
     tf->plan_index = i;
-    if (gr_trace_layout_of(prog, plan->funcs[i].func, &tf->layout, err) < 0)
-        return -1;
-    if (tf->layout.entry.nwords == 0 && tf->layout.exit.nwords == 0)
+    struct gr_error unknown;
+    if (gr_trace_layout_of(prog, plan->funcs[i].func, &tf->layout, &unknown) < 0 ||
+        (tf->layout.desc_len == 0 && tf->layout.entry.nwords == 0 && tf->layout.exit.nwords == 0))
         raw_layout(plan, plan->funcs[i].func, tf);
     if (place(tf, tp->bytes_max) > GS_TRACE_MAX_EVENT) {
         gr_trace_layout_free(&tf->layout);
