@@ -1,7 +1,7 @@
 /* trace_plan.c: chooses the traced functions (timed ones only: a traced
  * call is timed on every call, through its entry and return patches) and
  * lays out their events. A function whose layout is not known (refused,
- * or neither words nor descriptor) keeps raw words: the first integer argument registers
+ * or no words in a stripped binary) keeps raw words: the first integer argument registers
  * (register ABI) or stack words (stack ABI), shown without names. */
 #include "rewriter/plan/trace_plan.h"
 
@@ -11,6 +11,7 @@
 
 #include "common/regex_compile.h"
 #include "format/stub_abi.h"
+#include "format/trace_desc.h"
 #include "format/trace_format.h"
 
 enum { RAX = 0, RCX = 1, RBX = 3, RDI = 7 };
@@ -34,6 +35,19 @@ static void raw_layout(const struct gr_plan *plan, const struct gr_func *f, stru
     raw_words(&tf->layout.exit, stack_abi, out, stack_abi ? 6 : 2);
     tf->layout.entry.nbytes = tf->layout.exit.nbytes = 0;
     tf->raw = 1;
+}
+
+/* No words at all, and no types to say the function has no values
+ * (a stripped binary whose metadata gave nothing). */
+static int layout_unknown(const struct gr_trace_layout *l)
+{
+    struct gtd_header h;
+    if (l->entry.nwords || l->exit.nwords)
+        return 0;
+    if (l->desc_len < sizeof h)
+        return 1;
+    memcpy(&h, l->desc, sizeof h);
+    return (h.flags & GTD_F_STRIPPED) != 0;
 }
 
 static uint32_t place(struct gr_trace_func *tf, uint32_t bytes_max)
@@ -60,8 +74,7 @@ static int add_func(const struct gr_program *prog, struct gr_plan *plan, size_t 
     memset(tf, 0, sizeof *tf);
     tf->plan_index = i;
     struct gr_error unknown;
-    if (gr_trace_layout_of(prog, plan->funcs[i].func, &tf->layout, &unknown) < 0 ||
-        (tf->layout.desc_len == 0 && tf->layout.entry.nwords == 0 && tf->layout.exit.nwords == 0))
+    if (gr_trace_layout_of(prog, plan->funcs[i].func, &tf->layout, &unknown) < 0 || layout_unknown(&tf->layout))
         raw_layout(plan, plan->funcs[i].func, tf);
     if (place(tf, tp->bytes_max) > GS_TRACE_MAX_EVENT) {
         gr_trace_layout_free(&tf->layout);
