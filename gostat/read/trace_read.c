@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-static int check_func(const struct gst_stats *st, const struct gs_trace_section *sec,
+static int check_func(const struct gs_header *hdr, const struct gs_trace_section *sec,
                       const struct gs_trace_func *f, uint64_t size)
 {
     uint32_t bm = sec->bytes_max;
-    if (f->func >= st->hdr.nfuncs || f->entry_off != GS_EV_DATA || f->used > sec->event_size ||
+    if (f->func >= hdr->nfuncs || f->entry_off != GS_EV_DATA || f->used > sec->event_size ||
         f->used % 8 || f->entry_nwords > 64 || f->exit_nwords > 64 || f->entry_nbytes > 16 ||
         f->exit_nbytes > 16)
         return -1;
@@ -23,19 +23,19 @@ static int check_func(const struct gst_stats *st, const struct gs_trace_section 
     return 0;
 }
 
-static int check_section(const struct gst_stats *st, const uint8_t *b, uint64_t size)
+int gst_trace_section_check(const struct gs_header *hdr, const uint8_t *b, uint64_t size)
 {
     const struct gs_trace_section *sec = (const struct gs_trace_section *)b;
-    if (size < sizeof *sec || sec->magic != GS_TRACE_MAGIC || sec->nfuncs > GS_TRACE_MAX_FUNCS ||
+    if (size < sizeof *sec || ((uintptr_t)b & 7) || sec->magic != GS_TRACE_MAGIC || sec->nfuncs > GS_TRACE_MAX_FUNCS ||
         sec->event_size < GS_EV_DATA || sec->event_size > GS_TRACE_MAX_EVENT || sec->event_size % 8 ||
         sec->bytes_max > 4096 || sec->funcs_off != sizeof *sec ||
         sec->funcs_off + (uint64_t)sec->nfuncs * sizeof(struct gs_trace_func) > size ||
         sec->ring_size < GS_RING_SLOTS + sec->event_size || sec->ring_size > GS_TRACE_MAX_RING ||
-        sec->ring_off + sec->ring_size > st->hdr.row_stride)
+        sec->ring_off > hdr->row_stride || sec->ring_size > hdr->row_stride - sec->ring_off)
         return -1;
     const struct gs_trace_func *f = (const struct gs_trace_func *)(b + sec->funcs_off);
     for (uint32_t i = 0; i < sec->nfuncs; i++)
-        if (check_func(st, sec, &f[i], size) < 0)
+        if (check_func(hdr, sec, &f[i], size) < 0)
             return -1;
     return 0;
 }
@@ -51,7 +51,7 @@ int gst_trace_open(const struct gst_stats *st, struct gst_trace *tr, struct gr_e
     tr->section = malloc(size ? size : 1);
     if (!tr->section)
         return gr_fail(err, "out of memory");
-    if (pread(st->fd, tr->section, size, (off_t)off) != (ssize_t)size || check_section(st, tr->section, size) < 0) {
+    if (pread(st->fd, tr->section, size, (off_t)off) != (ssize_t)size || gst_trace_section_check(&st->hdr, tr->section, size) < 0) {
         gst_trace_close(tr);
         return gr_fail(err, "%s: invalid trace section", st->path);
     }

@@ -34,6 +34,12 @@ struct gst_trace_batch {
     uint64_t dropped;               /* never reached a ring (all rows, so far) */
 };
 
+/* 0 when the trace section b (size bytes, 8-aligned) of a file with
+ * header hdr is sound: its counts within limits, every part of every
+ * function inside its events, events inside the ring, the ring inside a
+ * row, descriptors inside the section; -1 otherwise. */
+int gst_trace_section_check(const struct gs_header *hdr, const uint8_t *b, uint64_t size);
+
 /* 0 and *tr filled; 1 when the file has no trace section; -1 on a bad one. */
 int gst_trace_open(const struct gst_stats *st, struct gst_trace *tr, struct gr_error *err);
 
