@@ -274,9 +274,12 @@ int gr_trace_layout_of(const struct gr_program *prog, const struct gr_func *f,
     if (prog->trace_types &&
         gr_trace_types_params(prog->trace_types, f->entry, &found, &params, &n, err) < 0)
         return -1;
-    if (found && (n > 0 || !gr_trace_argsinfo_has(prog, f)))
+    if (found && (n > 0 || gr_trace_args_size(prog, f) == 0))
         return layout_from_dwarf(prog, f, params, n, out, err);
-    return gr_trace_argsinfo_layout(prog, f, uses_regabi(prog, f), out, err);
+    /* no DWARF, or DWARF without the parameters it takes: assembly, whose
+     * ABI the name tells (".abi0" since Go 1.17) */
+    return gr_trace_argsinfo_layout(prog, f, uses_regabi(prog, f) && !gr_trace_is_abi0(prog, f->entry),
+                                    out, err);
 }
 
 void gr_trace_layout_free(struct gr_trace_layout *l)

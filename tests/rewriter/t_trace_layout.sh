@@ -6,7 +6,8 @@
 # worked out from cmd/compile/abi-internal.md (registers RAX RBX RCX RDI
 # RSI R8.. and X0..; an error result's type word dereferenced through its
 # itab; int8/int16/int32 sharing a stack slot at shifts 0, 2, 4 in 1.15).
-# Stripped builds: the layout says "stripped". Driver:
+# Stripped builds (no types): raw words, the argument area's on the stack
+# ABI, RAX at the ret on the register ABI (stripped-*.txt). Driver:
 # tests/trace/trace_layout_dump.c (build/tests/trace_layout_dump).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -27,7 +28,15 @@ for v in 1.15 1.19 1.21 1.22 "$NEWEST"; do
     build_go "$v" testdata/traceargs "$TMP/ta-$v-s" '-ldflags=-s -w' || { fail "go$v stripped build"; continue; }
     "$DUMP" "$TMP/ta-$v" "${FUNCS[@]}" > "$TMP/out-$v.txt" || fail "go$v: dump failed"
     diff -u "$expect" "$TMP/out-$v.txt" > "$TMP/diff" || { fail "go$v layout differs:"; head -40 "$TMP/diff"; }
-    "$DUMP" "$TMP/ta-$v-s" main.add > "$TMP/s.txt" || fail "go$v stripped: dump failed"
-    grep -q ' stripped ' "$TMP/s.txt" || fail "go$v stripped: not flagged stripped: $(cat "$TMP/s.txt")"
+    sexpect=tests/rewriter/trace_layout/stripped-regabi.txt
+    [ "$v" = 1.15 ] && sexpect=tests/rewriter/trace_layout/stripped-stack-go1.15.txt
+    "$DUMP" "$TMP/ta-$v-s" main.add main.widths > "$TMP/s.txt" || fail "go$v stripped: dump failed"
+    diff -u "$sexpect" "$TMP/s.txt" > "$TMP/diff" || { fail "go$v stripped layout differs:"; head -20 "$TMP/diff"; }
+    # assembly: runtime.memmove is ABIInternal, IndexByteString's body ABI0 (".abi0" in .symtab)
+    if [ "$v" != 1.15 ]; then
+        "$DUMP" "$TMP/ta-$v" runtime.memmove internal/bytealg.IndexByteString | grep flags: > "$TMP/asm.txt"
+        printf '  flags: regabi stripped results-raw rtypes:no\n  flags: stackabi stripped results-raw rtypes:no\n' |
+            diff -u - "$TMP/asm.txt" || fail "go$v: assembly functions' ABIs"
+    fi
 done
 [ "$FAILS" -eq 0 ] && echo "t_trace_layout: PASS" || { echo "t_trace_layout: $FAILS failures"; exit 1; }
