@@ -123,7 +123,7 @@ $(BUILD)/tests/trace_layout_dump: $(BUILD)/tests/trace/trace_layout_dump.o \
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
-	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable trace_values)
+	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable trace_values trace_layout)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -159,6 +159,7 @@ $(UNIT)/test_trace_values: $(BUILD)/gostat/render/trace_values.o $(BUILD)/gostat
 	$(BUILD)/rewriter/find/trace_desc_build.o $(BUILD)/common/strbuf.o $(BUILD)/common/vec.o \
 	$(BUILD)/common/safe_text.o
 $(UNIT)/test_trace_values: UNIT_LIBS := -lm
+$(UNIT)/test_trace_layout: $(BUILD)/rewriter/find/trace_abi.o
 $(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.o \
 	$(BUILD)/common/opttable_man.o
 $(UNIT)/test_opttable: UNIT_LIBS := -lm
@@ -166,7 +167,7 @@ $(UNIT)/test_prologue $(UNIT)/test_leaf: UNIT_LIBS := -lZydis -lZycore
 $(UNIT)/test_exits $(UNIT)/test_call_sites: UNIT_LIBS := -lZydis -lZycore -lelf
 $(UNIT)/test_pclntab $(UNIT)/test_go_version: UNIT_LIBS := -lelf
 
-REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines)
+REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines trace_layout)
 $(REWRITER_UNITS:=.o) $(UNIT)/fake_elf.o: INC = $(REWRITER_INC)
 $(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile %/test_opttable,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC)

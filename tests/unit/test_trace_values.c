@@ -209,6 +209,6 @@ static void check_rejects_broken(void)
     free(d.d);
 }
 
-UNIT_CASES("test_trace_values", UNIT_CASE(ints_in_registers), UNIT_CASE(widths_and_signs),
+UNIT_CASES("trace_values", UNIT_CASE(ints_in_registers), UNIT_CASE(widths_and_signs),
            UNIT_CASE(floats), UNIT_CASE(strings_whole_and_cut), UNIT_CASE(slices_structs_and_interfaces),
            UNIT_CASE(check_rejects_broken));
