@@ -36,7 +36,7 @@ GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(PROTO_GEN)/profile.pb-c.o
 ERROR_OBJ    := $(BUILD)/common/error.o $(BUILD)/common/safe_text.o
 MANGEN       := $(BUILD)/mangen
 TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(BUILD)/tests/dwarfdump_funcs \
-	$(BUILD)/tests/trace_layout_dump
+	$(BUILD)/tests/trace_layout_dump $(BUILD)/tests/trace_values_render
 
 LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # gostat's commands each add the library they read or write through:
@@ -116,6 +116,10 @@ $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 $(BUILD)/tests/trace/%.o: INC = -I.
 $(BUILD)/tests/trace_layout_dump: $(BUILD)/tests/trace/trace_layout_dump.o \
 	$(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ)) $(BUILD)/gostat/render/trace_desc_read.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+$(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
+	$(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ)) $(BUILD)/gostat/render/trace_desc_read.o \
+	$(BUILD)/gostat/render/trace_values.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 
 # C unit tests (tests/unit/README.md): one program per module under test,

@@ -192,7 +192,7 @@ static int index_die(struct gr_trace_types *t, Dwarf_Die die)
     uint64_t rt = 0;
     int r = attr_udata(t, die, DW_AT_go_runtime_type, &rt);
     if (r <= 0 || rt == 0)
-        return r;
+        return r < 0 ? -1 : 0;
     struct gr_tv_rtype e = {.addr = rt < t->types_base ? t->types_base + rt : rt};
     if (die_name(t, die, &e.name) < 0)
         return -1;
