@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_RTYPES = 512 };
+enum { MAX_RTYPES = 256 }; /* about 10 KiB of descriptor */
 
 struct done_type {
     const struct gr_tv_type *type;
@@ -181,26 +181,33 @@ static void emit_value(struct emitter *e, const struct gr_tv_param *p, const str
     gr_tdb_value(&e->b, p->name, type, (uint16_t)first, (uint16_t)n, p->result ? GTD_V_RESULT : 0);
 }
 
+/* How likely an interface value's dynamic type is name: 0 for the traced
+ * function's own package, 1 for predeclared types and types built of them
+ * ("int", "[]string": no package) and error types, 2 for the rest. */
+static int rtype_rank(const char *name, const char *func, size_t pkg_len)
+{
+    const char *n = name + (name[0] == '*');
+    if (pkg_len && strncmp(n, func, pkg_len) == 0 && n[pkg_len] == '.')
+        return 0;
+    return !strchr(n, '.') || strstr(n, "rror") ? 1 : 2;
+}
+
 /* Which runtime types an interface value may name: as many as fit, the
- * function's own package first (its errors), then the rest by address. */
+ * likeliest first (rtype_rank), by address within a rank. */
 static void emit_rtypes(struct emitter *e, const struct gr_program *prog, const char *func)
 {
     size_t n;
     const struct gr_tv_rtype *rt = gr_trace_types_rtypes(prog->trace_types, &n);
-    const char *dot = strrchr(func, '/');
-    dot = strchr(dot ? dot : func, '.');
+    const char *slash = strrchr(func, '/');
+    const char *dot = strchr(slash ? slash : func, '.');
     size_t pkg_len = dot ? (size_t)(dot - func) : 0;
     size_t kept = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < n && kept < MAX_RTYPES; i++) {
-            const char *name = rt[i].name + (rt[i].name[0] == '*');
-            int own = pkg_len && strncmp(name, func, pkg_len) == 0 && name[pkg_len] == '.';
-            if (own == (pass == 0)) {
+    for (int rank = 0; rank < 3; rank++)
+        for (size_t i = 0; i < n && kept < MAX_RTYPES; i++)
+            if (rtype_rank(rt[i].name, func, pkg_len) == rank) {
                 gr_tdb_rtype(&e->b, rt[i].addr, rt[i].name);
                 kept++;
             }
-        }
-    }
 }
 
 /* Go >= 1.17 passes ABIInternal functions' values in registers. */
