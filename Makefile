@@ -298,14 +298,14 @@ FUZZ_STATS_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_statsfile.c \
 FUZZ_STATS_OBJ += $(BUILD)/fuzz/gen/profile.pb-c.o
 FUZZ_SECONDS ?= 600
 
-fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile
+fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile $(BUILD)/fuzz/fuzz_trace_desc
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_INC) -c -o $@ $<
 
 $(BUILD)/fuzz/common/%.o $(BUILD)/fuzz/elf/%.o $(BUILD)/fuzz/rewriter/%.o $(BUILD)/fuzz/fuzz/fuzz_elf.o: FUZZ_INC = $(REWRITER_INC)
-$(BUILD)/fuzz/gostat/%.o $(BUILD)/fuzz/fuzz/fuzz_statsfile.o: FUZZ_INC = $(GOSTAT_INC)
+$(BUILD)/fuzz/gostat/%.o $(BUILD)/fuzz/fuzz/fuzz_statsfile.o $(BUILD)/fuzz/fuzz/fuzz_trace_desc.o: FUZZ_INC = $(GOSTAT_INC)
 
 $(BUILD)/fuzz/gen/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
 	@mkdir -p $(dir $@)
@@ -318,6 +318,10 @@ $(BUILD)/fuzz/fuzz_elf: $(FUZZ_ELF_OBJ)
 
 $(BUILD)/fuzz/fuzz_statsfile: $(FUZZ_STATS_OBJ)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
+
+$(BUILD)/fuzz/fuzz_trace_desc: $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_trace_desc.c \
+	gostat/render/trace_values.c gostat/render/trace_desc_read.c common/strbuf.c common/vec.c common/safe_text.c)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^
 
 fuzz: deps
 	$(MAKE) all fuzz-build

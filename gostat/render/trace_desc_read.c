@@ -34,39 +34,40 @@ int gst_tdesc_open(const uint8_t *desc, size_t len, struct gst_tdesc *d)
     return off == len ? 0 : -1;
 }
 
+/* Entry i of a table of size-byte entries (in bounds: checked by the caller). */
+static void *entry(const uint8_t *table, unsigned i, void *out, size_t size)
+{
+    return memcpy(out, table + (size_t)i * size, size);
+}
+
 struct gtd_value gst_tdesc_value(const struct gst_tdesc *d, unsigned i)
 {
     struct gtd_value v;
-    memcpy(&v, d->values + (size_t)i * sizeof v, sizeof v);
-    return v;
+    return *(struct gtd_value *)entry(d->values, i, &v, sizeof v);
 }
 
 struct gtd_type gst_tdesc_type(const struct gst_tdesc *d, unsigned i)
 {
     struct gtd_type t;
-    memcpy(&t, d->types + (size_t)i * sizeof t, sizeof t);
-    return t;
+    return *(struct gtd_type *)entry(d->types, i, &t, sizeof t);
 }
 
 struct gtd_field gst_tdesc_field(const struct gst_tdesc *d, unsigned i)
 {
     struct gtd_field f;
-    memcpy(&f, d->fields + (size_t)i * sizeof f, sizeof f);
-    return f;
+    return *(struct gtd_field *)entry(d->fields, i, &f, sizeof f);
 }
 
 struct gtd_leaf gst_tdesc_leaf(const struct gst_tdesc *d, unsigned i)
 {
     struct gtd_leaf l;
-    memcpy(&l, d->leaves + (size_t)i * sizeof l, sizeof l);
-    return l;
+    return *(struct gtd_leaf *)entry(d->leaves, i, &l, sizeof l);
 }
 
 struct gtd_rtype gst_tdesc_rtype(const struct gst_tdesc *d, unsigned i)
 {
     struct gtd_rtype r;
-    memcpy(&r, d->rtypes + (size_t)i * sizeof r, sizeof r);
-    return r;
+    return *(struct gtd_rtype *)entry(d->rtypes, i, &r, sizeof r);
 }
 
 const char *gst_tdesc_name(const struct gst_tdesc *d, uint32_t off)

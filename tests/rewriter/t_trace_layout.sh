@@ -16,14 +16,8 @@ TMP=$(mktemp -d /tmp/t_trace_layout.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 FAILS=0
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-# The driver comes from the tree of the gorewrite under test (a mutant's
-# tree under tests/mutants/run.sh), built there if need be.
-TREE=$PWD
-case ${GOREWRITE:-} in */bin/gorewrite) TREE=$(cd "$(dirname "$GOREWRITE")/.." && pwd) ;; esac
-[ "$TREE" = "$PWD" ] || make -s -C "$TREE" build/tests/trace_layout_dump >/dev/null 2>&1 ||
-    { echo "FAIL: cannot build $TREE/build/tests/trace_layout_dump"; exit 1; }
+source tests/trace/drivers.sh trace_layout_dump
 DUMP=$TREE/build/tests/trace_layout_dump
-[ -x "$DUMP" ] || { echo "FAIL: $DUMP missing (make tools builds it)"; exit 1; }
 FUNCS=(main.add main.widths main.floats main.greet main.sum main.byteCount 'main.(*counter).Inc'
        main.divmod main.check main.lookup main.norm1 main.describe main.fact)
 NEWEST=$(ls -d build/toolchains/usr/lib/go-1.* /usr/lib/go-1.* 2>/dev/null | sed 's/.*go-//' | sort -t. -k2 -n | tail -1)

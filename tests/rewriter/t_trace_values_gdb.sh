@@ -16,13 +16,9 @@ trap 'rm -rf "$TMP"' EXIT
 FAILS=0
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 command -v gdb >/dev/null || { echo "FAIL: gdb missing"; exit 1; }
-TREE=$PWD
-case ${GOREWRITE:-} in */bin/gorewrite) TREE=$(cd "$(dirname "$GOREWRITE")/.." && pwd) ;; esac
-[ "$TREE" = "$PWD" ] || make -s -C "$TREE" build/tests/trace_layout_dump build/tests/trace_values_render >/dev/null 2>&1 ||
-    { echo "FAIL: cannot build the drivers in $TREE"; exit 1; }
+source tests/trace/drivers.sh trace_layout_dump trace_values_render
 DUMP=$TREE/build/tests/trace_layout_dump
 RENDER=$TREE/build/tests/trace_values_render
-[ -x "$DUMP" ] && [ -x "$RENDER" ] || { echo "FAIL: drivers missing (make tools builds them)"; exit 1; }
 FUNCS=(main.add main.widths main.floats main.greet main.sum main.byteCount 'main.(*counter).Inc'
        main.divmod main.check main.lookup main.norm1 main.describe)
 NEWEST=$(ls -d build/toolchains/usr/lib/go-1.* /usr/lib/go-1.* 2>/dev/null | sed 's/.*go-//' | sort -t. -k2 -n | tail -1)
