@@ -248,6 +248,34 @@ static int open_types(const struct gr_program *prog, struct gr_error *err)
     return gr_trace_types_open(p->elf->path, p->elf->fd, types_base(p->elf), &p->trace_types, err);
 }
 
+/* Did DWARF leave parameters out? Go 1.15 and 1.16 omit blank (_) ones:
+ * then a located parameter is not where the assignment put it, or an
+ * unnamed result's index (~rN counts the parameters before it but a
+ * receiver) is too high. */
+static int params_missing(const struct gr_tv_param *params, size_t n, const struct gr_abi_place *places)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned k;
+        char end;
+        if (params[i].has_frame_off && (uint64_t)params[i].frame_off != places[i].stack_off)
+            return 1;
+        if (params[i].result && params[i].name && sscanf(params[i].name, "~r%u%c", &k, &end) == 1 && k > i)
+            return 1;
+    }
+    return 0;
+}
+
+/* DWARF's own offsets when every parameter has one; 0 if some has none. */
+static int use_frame_offsets(const struct gr_tv_param *params, size_t n, struct gr_abi_place *places)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!params[i].has_frame_off)
+            return 0;
+    for (size_t i = 0; i < n; i++)
+        places[i].stack_off = (uint32_t)params[i].frame_off;
+    return 1;
+}
+
 static int layout_from_dwarf(const struct gr_program *prog, const struct gr_func *f,
                              const struct gr_tv_param *params, size_t n, struct gr_trace_layout *out,
                              struct gr_error *err)
@@ -257,6 +285,10 @@ static int layout_from_dwarf(const struct gr_program *prog, const struct gr_func
         return gr_fail(err, "%s: out of memory", f->name);
     int regabi = uses_regabi(prog, f);
     gr_abi_assign(params, n, regabi, places);
+    if (!regabi && params_missing(params, n, places) && !use_frame_offsets(params, n, places)) {
+        free(places); /* the argument area's raw words are exact */
+        return gr_trace_argsinfo_layout(prog, f, 0, out, err);
+    }
     struct emitter e = {.b = {.flags = regabi ? GTD_F_REGABI : 0}};
     for (size_t i = 0; i < n; i++)
         emit_value(&e, &params[i], &places[i], out);

@@ -39,4 +39,28 @@ for v in 1.15 1.19 1.21 1.22 "$NEWEST"; do
             diff -u - "$TMP/asm.txt" || fail "go$v: assembly functions' ABIs"
     fi
 done
+# Blank parameters: Go 1.15 leaves them out of DWARF, so its typed layout
+# would read b and d from _'s slots; the untyped argument area is shown
+# instead (6 words: _, b, _'s two, d, the result). 1.17+ names them ~p0, ~p2.
+mkdir -p "$TMP/blank"
+cat > "$TMP/blank/main.go" <<'GO'
+package main
+
+//go:noinline
+func blank(_ int, b int, _ string, d int) int { return b + d }
+
+func main() { println(blank(1, 2, "x", 4)) }
+GO
+for v in 1.15 1.22; do
+    build_go "$v" "$TMP/blank" "$TMP/blank-$v" || { fail "go$v blank build"; continue; }
+    "$DUMP" "$TMP/blank-$v" main.blank > "$TMP/b.txt"
+    if [ "$v" = 1.15 ]; then
+        want=$'main.blank\n  entry: [rsp+8] [rsp+16] [rsp+24] [rsp+32] [rsp+40] [rsp+48]'
+        [ "$(head -2 "$TMP/b.txt")" = "$want" ] && grep -q 'stackabi stripped' "$TMP/b.txt" ||
+            fail "go1.15 blank parameters: $(cat "$TMP/b.txt")"
+    else
+        grep -q '^  arg ~p0 int: w0$' "$TMP/b.txt" && grep -q '^  arg d int: w4$' "$TMP/b.txt" ||
+            fail "go$v blank parameters: $(cat "$TMP/b.txt")"
+    fi
+done
 [ "$FAILS" -eq 0 ] && echo "t_trace_layout: PASS" || { echo "t_trace_layout: $FAILS failures"; exit 1; }
