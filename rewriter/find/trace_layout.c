@@ -167,6 +167,8 @@ static uint16_t type_index(struct emitter *e, const struct gr_tv_type *t, unsign
 static void emit_value(struct emitter *e, const struct gr_tv_param *p, const struct gr_abi_place *place,
                        struct gr_trace_layout *out)
 {
+    if (p->hidden || (p->name && strcmp(p->name, ".dict") == 0))
+        return;
     uint16_t type = type_index(e, p->type, 0);
     e->cap = p->result ? &out->exit : &out->entry;
     e->place = *place;
@@ -276,6 +278,49 @@ static int use_frame_offsets(const struct gr_tv_param *params, size_t n, struct 
     return 1;
 }
 
+/* A generic function compiled for a shape ("pkg.F[go.shape.int]") takes a
+ * dictionary pointer: first, or right after a method's receiver
+ * (cmd/compile's stenciling); closures inside get it otherwise. DWARF lists
+ * it as ".dict" in Go 1.18-1.19, not since; it is never shown. */
+static size_t dict_position(const char *name, size_t nparams, int *has)
+{
+    *has = 0;
+    const char *shape = strstr(name, "[go.shape.");
+    if (!shape)
+        return 0;
+    const char *close = strrchr(name, ']');
+    const char *last_dot = strrchr(name, '.');
+    int method = close && last_dot > close && strncmp(last_dot, ".func", 5) != 0;
+    if (close && last_dot > close && !method)
+        return 0;
+    *has = 1;
+    return method && nparams > 0 ? 1 : 0;
+}
+
+static struct gr_tv_type dict_type = {.kind = GTD_K_POINTER, .size = 8, .align = 8, .byte_size = 8,
+                                      .name = (char *)"uintptr"};
+
+/* params with the hidden dictionary inserted when f has one: a malloc'd
+ * copy in *with (NULL: none needed). */
+static int with_dictionary(const struct gr_func *f, const struct gr_tv_param *params, size_t n,
+                           struct gr_tv_param **with)
+{
+    int has;
+    size_t at = dict_position(f->name, n, &has);
+    *with = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (params[i].name && strcmp(params[i].name, ".dict") == 0)
+            has = 0; /* Go 1.18-1.19 list it */
+    if (!has)
+        return 0;
+    if (!(*with = calloc(n + 1, sizeof **with)))
+        return -1;
+    memcpy(*with, params, at * sizeof *params);
+    (*with)[at] = (struct gr_tv_param){.name = (char *)".dict", .type = &dict_type, .hidden = 1};
+    memcpy(*with + at + 1, params + at, (n - at) * sizeof *params);
+    return 0;
+}
+
 static int layout_from_dwarf(const struct gr_program *prog, const struct gr_func *f,
                              const struct gr_tv_param *params, size_t n, struct gr_trace_layout *out,
                              struct gr_error *err)
@@ -301,6 +346,18 @@ static int layout_from_dwarf(const struct gr_program *prog, const struct gr_func
     return 0;
 }
 
+static int layout_with_dictionary(const struct gr_program *prog, const struct gr_func *f,
+                                  const struct gr_tv_param *params, size_t n, struct gr_trace_layout *out,
+                                  struct gr_error *err)
+{
+    struct gr_tv_param *with;
+    if (with_dictionary(f, params, n, &with) < 0)
+        return gr_fail(err, "%s: out of memory", f->name);
+    int rc = layout_from_dwarf(prog, f, with ? with : params, with ? n + 1 : n, out, err);
+    free(with);
+    return rc;
+}
+
 int gr_trace_layout_of(const struct gr_program *prog, const struct gr_func *f,
                        struct gr_trace_layout *out, struct gr_error *err)
 {
@@ -314,7 +371,7 @@ int gr_trace_layout_of(const struct gr_program *prog, const struct gr_func *f,
         gr_trace_types_params(prog->trace_types, f->entry, &found, &params, &n, err) < 0)
         return -1;
     if (found && (n > 0 || gr_trace_args_size(prog, f) == 0))
-        return layout_from_dwarf(prog, f, params, n, out, err);
+        return layout_with_dictionary(prog, f, params, n, out, err);
     /* no DWARF, or DWARF without the parameters it takes: assembly, whose
      * ABI the name tells (".abi0" since Go 1.17) */
     return gr_trace_argsinfo_layout(prog, f, uses_regabi(prog, f) && !gr_trace_is_abi0(prog, f->entry),

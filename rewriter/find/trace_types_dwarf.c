@@ -459,6 +459,22 @@ static int read_typedef(struct gr_trace_types *t, Dwarf_Die die, unsigned depth,
         return 0;
     }
     char *name = ty->name;
+    if (name && name[0] == '.' && target->name) {
+        /* a generic shape's local name (.param0): show the shape,
+         * go.shape.int (go.shape.int_0 in Go 1.18-1.19) as int */
+        const char *shape = target->name;
+        size_t len = strlen(shape);
+        if (strncmp(shape, "go.shape.", 9) == 0) {
+            shape += 9;
+            len -= 9;
+            size_t digits = strspn(shape + strcspn(shape, "_"), "_0123456789");
+            if (strcspn(shape, "_") + digits == len && digits > 1)
+                len = strcspn(shape, "_");
+        }
+        free(name);
+        if (!(name = strndup(shape, len)))
+            return fail_oom(t);
+    }
     uint64_t die_off = ty->die;
     *ty = *target;
     ty->die = die_off;

@@ -63,4 +63,38 @@ for v in 1.15 1.22; do
             fail "go$v blank parameters: $(cat "$TMP/b.txt")"
     fi
 done
+# Generic functions compiled for a shape take a dictionary DWARF does not
+# list: first (Max: a in RBX, as its DWARF location says), or after a
+# method's receiver (Get: b in RAX, k in RCX).
+mkdir -p "$TMP/gen"
+cat > "$TMP/gen/main.go" <<'GO'
+package main
+
+//go:noinline
+func Max[T int | float64](a, b T) T {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+type Box[T any] struct{ v T }
+
+//go:noinline
+func (b *Box[T]) Get(k int) T { return b.v }
+
+func main() { println(Max(3, 9), Max(1.5, -2.0)); b := &Box[string]{"x"}; println(b.Get(1)) }
+GO
+# (Go 1.18-1.19 name both instances "main.Max[...]" in pclntab and list the
+# dictionary in DWARF as .dict.)
+for v in 1.21 1.22 "$NEWEST"; do
+    build_go "$v" "$TMP/gen" "$TMP/gen-$v" || { fail "go$v generics build"; continue; }
+    s=
+    "$DUMP" "$TMP/gen-$v" "main.Max[go.shape.int$s]" "main.Max[go.shape.float64$s]" \
+        "main.(*Box[go.shape.string$s]).Get" | grep -E 'entry|arg' > "$TMP/g.txt"
+    printf '%s\n' '  entry: rbx rcx' '  arg a int: w0' '  arg b int: w1' '  entry: x0 x1' \
+        '  arg a float64: w0' '  arg b float64: w1' '  entry: rax rcx' \
+        "  arg b *main.Box[go.shape.string$s]: w0" '  arg k int: w1' | diff -u - "$TMP/g.txt" ||
+        fail "go$v: generic functions' layouts"
+done
 [ "$FAILS" -eq 0 ] && echo "t_trace_layout: PASS" || { echo "t_trace_layout: $FAILS failures"; exit 1; }
