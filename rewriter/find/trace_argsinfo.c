@@ -12,12 +12,102 @@
  * not read yet. Arguments are left out; the result shown is RAX, the
  * first integer result register, raw. */
 #include "rewriter/find/trace_argsinfo.h"
+#include "rewriter/find/trace_abi.h"
 #include "rewriter/find/trace_desc_build.h"
 
 #include <elf.h>
 #include <string.h>
 
-enum { ARGS_SHOWN = 10 };
+enum { ARGS_SHOWN = 10, ARGINFO_MAX = 171 /* runtime.printArgs' maxLen */ };
+
+#define PCLN_MAGIC_GO120 0xfffffff1u
+#define FUNCDATA_ARGINFO 5
+#define MODULEDATA_TEXT 176   /* runtime.moduledata, Go 1.20-1.27 */
+#define MODULEDATA_GOFUNC 320 /* Go 1.20-1.26 */
+#define MODULEDATA_GOFUNC_127 344 /* Go 1.27 added typedesclen, itaboffset, itabsize */
+
+static int u32_at(const struct gr_elf *elf, uint64_t addr, uint32_t *v)
+{
+    const uint8_t *p = gr_elf_bytes_at(elf, addr, 4);
+    return p ? (memcpy(v, p, 4), 0) : -1;
+}
+
+static int u64_at(const struct gr_elf *elf, uint64_t addr, uint64_t *v)
+{
+    const uint8_t *p = gr_elf_bytes_at(elf, addr, 8);
+    return p ? (memcpy(v, p, 8), 0) : -1;
+}
+
+/* Address of f's _func (Go 1.20+ pclntab), 0 when not found. */
+static uint64_t func_record(const struct gr_program *prog, const struct gr_func *f, uint64_t *text)
+{
+    const struct gr_elf *elf = prog->elf;
+    uint64_t hdr = prog->pcln.addr, nfunc, pcln_off;
+    uint32_t magic;
+    if (u32_at(elf, hdr, &magic) < 0 || magic != PCLN_MAGIC_GO120 || u64_at(elf, hdr + 8, &nfunc) < 0 ||
+        u64_at(elf, hdr + 64, &pcln_off) < 0 || nfunc > (1u << 24))
+        return 0;
+    *text = prog->pcln.text_start;
+    uint64_t want = f->entry - *text, lo = 0, hi = nfunc, tab = hdr + pcln_off;
+    while (lo < hi) { /* functab: (entryoff, funcoff) u32 pairs sorted by entry */
+        uint64_t mid = lo + (hi - lo) / 2;
+        uint32_t e, off;
+        if (u32_at(elf, tab + mid * 8, &e) < 0 || u32_at(elf, tab + mid * 8 + 4, &off) < 0)
+            return 0;
+        if (e == want)
+            return tab + off;
+        if (e < want)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+/* moduledata.gofunc, the base of funcdata offsets, found through
+ * runtime.firstmoduledata: the data word that points to pclntab with the
+ * text start 176 bytes further. Its offset moved in Go 1.27, where 320
+ * holds itaboffset, a small number, not an address. */
+static uint64_t gofunc_base(const struct gr_program *prog, uint64_t text)
+{
+    const struct gr_elf *elf = prog->elf;
+    const struct gr_section *s;
+    static const char *homes[] = {".go.module", ".noptrdata", ".data"};
+    for (size_t h = 0; h < sizeof homes / sizeof homes[0]; h++) {
+        if (!(s = gr_elf_section(elf, homes[h])) || s->type == SHT_NOBITS)
+            continue;
+        for (uint64_t a = s->addr; a + MODULEDATA_GOFUNC_127 + 8 <= s->addr + s->size; a += 8) {
+            uint64_t v, t, gofunc;
+            if (u64_at(elf, a, &v) < 0 || v != prog->pcln.addr || u64_at(elf, a + MODULEDATA_TEXT, &t) < 0 ||
+                t != text)
+                continue;
+            if (u64_at(elf, a + MODULEDATA_GOFUNC, &gofunc) == 0 && gr_elf_bytes_at(elf, gofunc, 1))
+                return gofunc;
+            if (u64_at(elf, a + MODULEDATA_GOFUNC_127, &gofunc) == 0 && gr_elf_bytes_at(elf, gofunc, 1))
+                return gofunc;
+        }
+    }
+    return 0;
+}
+
+/* f's FUNCDATA_ArgInfo bytes into buf; their count, 0 when absent. */
+static size_t arginfo(const struct gr_program *prog, const struct gr_func *f, uint8_t *buf)
+{
+    uint64_t text = 0, fn = prog->elf ? func_record(prog, f, &text) : 0, gofunc;
+    uint32_t npcdata, off;
+    const uint8_t *nfd = fn ? gr_elf_bytes_at(prog->elf, fn + 43, 1) : NULL;
+    if (!nfd || *nfd <= FUNCDATA_ARGINFO || u32_at(prog->elf, fn + 28, &npcdata) < 0 || npcdata > 1024 ||
+        u32_at(prog->elf, fn + 44 + 4ull * npcdata + 4 * FUNCDATA_ARGINFO, &off) < 0 || off == 0xffffffffu ||
+        !(gofunc = gofunc_base(prog, text)))
+        return 0;
+    size_t n = 0;
+    for (const uint8_t *b; n < ARGINFO_MAX && (b = gr_elf_bytes_at(prog->elf, gofunc + off + n, 1)); n++) {
+        buf[n] = *b;
+        if (*b == 0xff)
+            return n + 1;
+    }
+    return 0; /* no end mark: not ArgInfo */
+}
 
 int32_t gr_trace_args_size(const struct gr_program *prog, const struct gr_func *f)
 {
@@ -63,12 +153,37 @@ static void raw_value(struct gr_tdb *b, uint16_t raw, struct gr_trace_capture *c
     gr_tdb_value(b, NULL, raw, l, 1, flags);
 }
 
+/* The arguments from ArgInfo: each scalar piece (offset, size) in the
+ * next integer argument register, raw, of its size. */
+static void arginfo_values(struct gr_tdb *b, const struct gr_program *prog, const struct gr_func *f,
+                           struct gr_trace_layout *out)
+{
+    uint8_t info[ARGINFO_MAX];
+    size_t n = arginfo(prog, f, info);
+    unsigned reg = strchr(f->name, '[') ? 1 : 0; /* ArgInfo skips the dictionary */
+    uint16_t sized[9] = {0};
+    for (size_t i = 0; i + 1 < n && info[i] != 0xff && info[i] != 0xfc; i++) {
+        if (info[i] == 0xfe || info[i] == 0xfd)
+            continue;
+        uint8_t size = info[i] == 0xfb ? 8 : info[++i];
+        size = size == 1 || size == 2 || size == 4 ? size : 8;
+        if (!sized[size])
+            sized[size] = gr_tdb_type(b, GTD_K_RAW, size, NULL, 0, 0);
+        struct gr_trace_src src = {.kind = GR_TRACE_SRC_INT_REG, .reg = gr_abi_int_reg(reg)};
+        if (reg++ < GR_ABI_INT_REGS)
+            raw_value(b, sized[size], &out->entry, src, 0);
+        else
+            gr_tdb_value(b, NULL, sized[size], gr_tdb_leaf(b, GTD_NONE, 0, GTD_NONE), 1, 0);
+    }
+}
+
 int gr_trace_argsinfo_layout(const struct gr_program *prog, const struct gr_func *f, int regabi,
                              struct gr_trace_layout *out, struct gr_error *err)
 {
     struct gr_tdb b = {.flags = GTD_F_STRIPPED | GTD_F_RESULTS_RAW | (regabi ? GTD_F_REGABI : 0)};
     uint16_t raw = gr_tdb_type(&b, GTD_K_RAW, 8, NULL, 0, 0);
     if (regabi) {
+        arginfo_values(&b, prog, f, out);
         raw_value(&b, raw, &out->exit, (struct gr_trace_src){.kind = GR_TRACE_SRC_INT_REG, .reg = 0},
                   GTD_V_RESULT);
     } else {

@@ -38,4 +38,20 @@ for v in 1.15 1.19 1.21 1.22 "$NEWEST"; do
             { fail "go$v: JSON differs:"; head -30 "$TMP/diff"; }
     fi
 done
+# Stripped (Go >= 1.20, register ABI): the pieces FUNCDATA_ArgInfo lists,
+# raw and masked to their size, as Go's tracebacks print them; gdb finds
+# the functions by the unstripped build's symbols (the same code).
+for v in 1.22 "$NEWEST"; do
+    bin=$TMP/ta-$v
+    build_go "$v" testdata/traceargs "$bin-s" '-ldflags=-s -w' || { fail "go$v stripped build"; continue; }
+    "$DUMP" "$bin-s" main.add main.widths > "$TMP/layouts"
+    "$(go_bin "$v")" tool nm "$bin" > "$TMP/syms"
+    TRACE_SYMS=$TMP/syms TRACE_LAYOUTS=$TMP/layouts TRACE_CAPTURES=$TMP/captures GODEBUG=asyncpreemptoff=1 \
+        timeout 300 gdb -nx -batch -x tests/trace/gdb_capture.py "$bin-s" > "$TMP/gdb.log" 2>&1 ||
+        { fail "go$v stripped: gdb"; continue; }
+    "$RENDER" "$bin-s" "$TMP/captures" | grep -v '^ ' > "$TMP/out"
+    printf '%s\n' 'main.add(0x3, 0x6) = 0x9' 'main.add(0xfffffffffffffff9, 0x2) = 0xfffffffffffffffb' \
+        'main.widths(0xfe, 0xfed4, 0xfffeee90, 0xfffffffed5fa0e00, 0xc8, 0xea60, 0xee6b2800, 0x8000000000000005) = 0x7fffffffc4650e8f' |
+        diff -u - "$TMP/out" || fail "go$v stripped: values differ"
+done
 [ "$FAILS" -eq 0 ] && echo "t_trace_values_gdb: PASS" || { echo "t_trace_values_gdb: $FAILS failures"; exit 1; }

@@ -47,17 +47,22 @@ def capture(tag, srcs, pairs, rsp):
         data = bytes(gdb.selected_inferior().read_memory(words[p], n)) if n else b''
         out.write('%sB %d %s\n' % (tag, words[l], data.hex() or '-'))
 
-class Ret(gdb.FinishBreakpoint):
-    def __init__(self, layout):
-        super().__init__(gdb.newest_frame(), internal=True)
+class Ret(gdb.Breakpoint):
+    """At the caller's return address (taken at entry): a stack copied
+    meanwhile (growth) does not move it, unlike a frame-based finish."""
+    def __init__(self, layout, ret):
+        super().__init__('*0x%x' % ret, internal=True, temporary=True)
         self.layout = layout
+        self.done = False
     def stop(self):
+        # a breakpoint that does not stop stays: fire once
+        if self.done:
+            return False
+        self.done = True
         rsp = int(gdb.parse_and_eval('$rsp')) - 8   # RSP as it was at the ret
         capture('X', self.layout[3], self.layout[4], rsp)
         out.flush()
         return False
-    def out_of_scope(self):
-        out.write('X-\n')
 
 class Entry(gdb.Breakpoint):
     def __init__(self, addr, layout):
@@ -65,8 +70,9 @@ class Entry(gdb.Breakpoint):
         self.layout = layout
     def stop(self):
         out.write('CALL %s\n' % self.layout[0])
-        capture('E', self.layout[1], self.layout[2], int(gdb.parse_and_eval('$rsp')))
-        Ret(self.layout)
+        rsp = int(gdb.parse_and_eval('$rsp'))
+        capture('E', self.layout[1], self.layout[2], rsp)
+        Ret(self.layout, u64(rsp))
         return False
 
 # `go tool nm` output: ADDRESS T NAME
