@@ -32,10 +32,10 @@ static int u32_at(const struct gr_elf *elf, uint64_t addr, uint32_t *v)
     return p ? (memcpy(v, p, 4), 0) : -1;
 }
 
+/* The word the program sees at addr (a PIE's relocated words included). */
 static int u64_at(const struct gr_elf *elf, uint64_t addr, uint64_t *v)
 {
-    const uint8_t *p = gr_elf_bytes_at(elf, addr, 8);
-    return p ? (memcpy(v, p, 8), 0) : -1;
+    return gr_elf_read_addr(elf, addr, v);
 }
 
 /* Address of f's _func (Go 1.20+ pclntab), 0 when not found. */
@@ -90,6 +90,21 @@ static uint64_t gofunc_base(const struct gr_program *prog, uint64_t text)
     return 0;
 }
 
+/* gofunc_base, found once per input (keyed by its bytes in memory): a
+ * PIE's scan reads relocations for each word. */
+static uint64_t gofunc_cached(const struct gr_program *prog, uint64_t text)
+{
+    static const uint8_t *data;
+    static size_t size;
+    static uint64_t gofunc;
+    if (data != prog->elf->data || size != prog->elf->size) {
+        gofunc = gofunc_base(prog, text);
+        data = prog->elf->data;
+        size = prog->elf->size;
+    }
+    return gofunc;
+}
+
 /* f's FUNCDATA_ArgInfo bytes into buf; their count, 0 when absent. */
 static size_t arginfo(const struct gr_program *prog, const struct gr_func *f, uint8_t *buf)
 {
@@ -98,7 +113,7 @@ static size_t arginfo(const struct gr_program *prog, const struct gr_func *f, ui
     const uint8_t *nfd = fn ? gr_elf_bytes_at(prog->elf, fn + 43, 1) : NULL;
     if (!nfd || *nfd <= FUNCDATA_ARGINFO || u32_at(prog->elf, fn + 28, &npcdata) < 0 || npcdata > 1024 ||
         u32_at(prog->elf, fn + 44 + 4ull * npcdata + 4 * FUNCDATA_ARGINFO, &off) < 0 || off == 0xffffffffu ||
-        !(gofunc = gofunc_base(prog, text)))
+        !(gofunc = gofunc_cached(prog, text)))
         return 0;
     size_t n = 0;
     for (const uint8_t *b; n < ARGINFO_MAX && (b = gr_elf_bytes_at(prog->elf, gofunc + off + n, 1)); n++) {
