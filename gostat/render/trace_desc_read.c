@@ -34,41 +34,21 @@ int gst_tdesc_open(const uint8_t *desc, size_t len, struct gst_tdesc *d)
     return off == len ? 0 : -1;
 }
 
-/* Entry i of a table of size-byte entries (in bounds: checked by the caller). */
-static void *entry(const uint8_t *table, unsigned i, void *out, size_t size)
-{
-    return memcpy(out, table + (size_t)i * size, size);
-}
+/* Entry i of a table (in bounds: checked by the caller), copied out of
+ * possibly unaligned bytes. */
+#define TABLE_ENTRY(type, fn, table)                                        \
+    struct type fn(const struct gst_tdesc *d, unsigned i)                   \
+    {                                                                       \
+        struct type e;                                                      \
+        memcpy(&e, d->table + (size_t)i * sizeof e, sizeof e);              \
+        return e;                                                           \
+    }
 
-struct gtd_value gst_tdesc_value(const struct gst_tdesc *d, unsigned i)
-{
-    struct gtd_value v;
-    return *(struct gtd_value *)entry(d->values, i, &v, sizeof v);
-}
-
-struct gtd_type gst_tdesc_type(const struct gst_tdesc *d, unsigned i)
-{
-    struct gtd_type t;
-    return *(struct gtd_type *)entry(d->types, i, &t, sizeof t);
-}
-
-struct gtd_field gst_tdesc_field(const struct gst_tdesc *d, unsigned i)
-{
-    struct gtd_field f;
-    return *(struct gtd_field *)entry(d->fields, i, &f, sizeof f);
-}
-
-struct gtd_leaf gst_tdesc_leaf(const struct gst_tdesc *d, unsigned i)
-{
-    struct gtd_leaf l;
-    return *(struct gtd_leaf *)entry(d->leaves, i, &l, sizeof l);
-}
-
-struct gtd_rtype gst_tdesc_rtype(const struct gst_tdesc *d, unsigned i)
-{
-    struct gtd_rtype r;
-    return *(struct gtd_rtype *)entry(d->rtypes, i, &r, sizeof r);
-}
+TABLE_ENTRY(gtd_value, gst_tdesc_value, values)
+TABLE_ENTRY(gtd_type, gst_tdesc_type, types)
+TABLE_ENTRY(gtd_field, gst_tdesc_field, fields)
+TABLE_ENTRY(gtd_leaf, gst_tdesc_leaf, leaves)
+TABLE_ENTRY(gtd_rtype, gst_tdesc_rtype, rtypes)
 
 const char *gst_tdesc_name(const struct gst_tdesc *d, uint32_t off)
 {
