@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_RTYPES = 256 }; /* about 10 KiB of descriptor */
+enum { MAX_RTYPES = 256, /* about 10 KiB of descriptor */
+       MAX_VALUE_LEAVES = GR_TRACE_MAX_WORDS / 2 };
 
 struct done_type {
     const struct gr_tv_type *type;
@@ -164,10 +165,46 @@ static uint16_t type_index(struct emitter *e, const struct gr_tv_type *t, unsign
     return idx;
 }
 
+/* Leaves of t (saturating at limit), or limit when it nests deeper than
+ * a descriptor may. */
+static uint64_t leaf_count(const struct gr_tv_type *t, unsigned depth, uint64_t limit)
+{
+    if (depth > GTD_MAX_DEPTH)
+        return limit;
+    uint64_t n = 0;
+    switch (t->kind) {
+    case GTD_K_STRING: case GTD_K_IFACE: case GTD_K_EFACE: case GTD_K_COMPLEX: return 2;
+    case GTD_K_SLICE: return 3;
+    case GTD_K_STRUCT:
+        for (size_t i = 0; i < t->nfields && n < limit; i++)
+            n += leaf_count(t->fields[i].type, depth + 1, limit);
+        return n < limit ? n : limit;
+    case GTD_K_ARRAY:
+        if (t->len > 0xffff)
+            return limit;
+        n = t->len ? leaf_count(t->elem, depth + 1, limit) : 0;
+        return n && t->len >= limit / n ? limit : n * t->len;
+    default: return 1;
+    }
+}
+
+/* A value of more than MAX_VALUE_LEAVES words (an array of 4096 bytes)
+ * is not captured, so that one value cannot take the whole capture and
+ * the call's cost: shown as omitted, under its type's name. */
+static int emit_too_big(struct emitter *e, const struct gr_tv_param *p)
+{
+    if (leaf_count(p->type, 0, MAX_VALUE_LEAVES + 1) <= MAX_VALUE_LEAVES)
+        return 0;
+    uint16_t raw = gr_tdb_type(&e->b, GTD_K_RAW, 8, p->type->name ? p->type->name : "?", 0, 0);
+    gr_tdb_value(&e->b, p->name, raw, gr_tdb_leaf(&e->b, GTD_NONE, 0, GTD_NONE), 1,
+                 p->result ? GTD_V_RESULT : 0);
+    return 1;
+}
+
 static void emit_value(struct emitter *e, const struct gr_tv_param *p, const struct gr_abi_place *place,
                        struct gr_trace_layout *out)
 {
-    if (p->hidden || (p->name && strcmp(p->name, ".dict") == 0))
+    if (p->hidden || (p->name && strcmp(p->name, ".dict") == 0) || emit_too_big(e, p))
         return;
     uint16_t type = type_index(e, p->type, 0);
     e->cap = p->result ? &out->exit : &out->entry;

@@ -99,4 +99,22 @@ for v in 1.21 1.22 "$NEWEST"; do
         "  arg b *main.Box[go.shape.string$s]: w0" '  arg k int: w1' | diff -u - "$TMP/g.txt" ||
         fail "go$v: generic functions' layouts"
 done
+# Values of more than 32 words are not captured (omitted), the others are.
+mkdir -p "$TMP/big"
+cat > "$TMP/big/main.go" <<'GO'
+package main
+
+//go:noinline
+func big(n int, buf [4096]byte, s string) (int, [100]int) { return n + len(s) + int(buf[0]), [100]int{} }
+
+func main() { var b [4096]byte; n, a := big(1, b, "x"); println(n, a[0]) }
+GO
+if build_go 1.22 "$TMP/big" "$TMP/big-1.22"; then
+    "$DUMP" "$TMP/big-1.22" main.big > "$TMP/big.txt"
+    printf '%s\n' main.big '  entry: rax rbx rcx bytes(w1,w2)' '  exit: rax' '  flags: regabi rtypes:no' \
+        '  arg n int: w0' '  arg buf [4096]uint8: none' '  arg s string: w1/b0 w2' '  result ~r0 int: w0' \
+        '  result ~r1 [100]int: none' | diff -u - "$TMP/big.txt" || fail "go1.22: big values"
+else
+    fail "go1.22 big build"
+fi
 [ "$FAILS" -eq 0 ] && echo "t_trace_layout: PASS" || { echo "t_trace_layout: $FAILS failures"; exit 1; }
