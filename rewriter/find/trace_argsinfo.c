@@ -20,11 +20,22 @@
 
 enum { ARGS_SHOWN = 10, ARGINFO_MAX = 171 /* runtime.printArgs' maxLen */ };
 
-#define PCLN_MAGIC_GO120 0xfffffff1u
 #define FUNCDATA_ARGINFO 5
-#define MODULEDATA_TEXT 176   /* runtime.moduledata, Go 1.20-1.27 */
-#define MODULEDATA_GOFUNC 320 /* Go 1.20-1.26 */
-#define MODULEDATA_GOFUNC_127 344 /* Go 1.27 added typedesclen, itaboffset, itabsize */
+#define MODULEDATA_TEXT 176   /* runtime.moduledata, Go 1.18-1.27 */
+
+/* Where Go 1.18+ keep what ArgInfo needs (runtime/runtime2.go _func,
+ * runtime/symtab.go moduledata of each release): funcdata offsets count
+ * from moduledata.gofunc since 1.18. */
+struct argsinfo_format {
+    uint32_t magic;
+    unsigned nfuncdata_off;      /* _func.nfuncdata; pcdata follows it */
+    unsigned gofunc_off[2];      /* in moduledata, tried in order */
+};
+
+static const struct argsinfo_format formats[] = {
+    {0xfffffff0u, 39, {304, 304}}, /* Go 1.18-1.19 */
+    {0xfffffff1u, 43, {320, 344}}, /* 1.20-1.26; 1.27 added typedesclen, itaboffset, itabsize */
+};
 
 static int u32_at(const struct gr_elf *elf, uint64_t addr, uint32_t *v)
 {
@@ -38,14 +49,23 @@ static int u64_at(const struct gr_elf *elf, uint64_t addr, uint64_t *v)
     return gr_elf_read_addr(elf, addr, v);
 }
 
-/* Address of f's _func (Go 1.20+ pclntab), 0 when not found. */
+static const struct argsinfo_format *format_of(const struct gr_program *prog)
+{
+    uint32_t magic;
+    if (u32_at(prog->elf, prog->pcln.addr, &magic) < 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (formats[i].magic == magic)
+            return &formats[i];
+    return NULL;
+}
+
+/* Address of f's _func (Go 1.18+ pclntab), 0 when not found. */
 static uint64_t func_record(const struct gr_program *prog, const struct gr_func *f, uint64_t *text)
 {
     const struct gr_elf *elf = prog->elf;
     uint64_t hdr = prog->pcln.addr, nfunc, pcln_off;
-    uint32_t magic;
-    if (u32_at(elf, hdr, &magic) < 0 || magic != PCLN_MAGIC_GO120 || u64_at(elf, hdr + 8, &nfunc) < 0 ||
-        u64_at(elf, hdr + 64, &pcln_off) < 0 || nfunc > (1u << 24))
+    if (u64_at(elf, hdr + 8, &nfunc) < 0 || u64_at(elf, hdr + 64, &pcln_off) < 0 || nfunc > (1u << 24))
         return 0;
     *text = prog->pcln.text_start;
     uint64_t want = f->entry - *text, lo = 0, hi = nfunc, tab = hdr + pcln_off;
@@ -68,7 +88,7 @@ static uint64_t func_record(const struct gr_program *prog, const struct gr_func 
  * runtime.firstmoduledata: the data word that points to pclntab with the
  * text start 176 bytes further. Its offset moved in Go 1.27, where 320
  * holds itaboffset, a small number, not an address. */
-static uint64_t gofunc_base(const struct gr_program *prog, uint64_t text)
+static uint64_t gofunc_base(const struct gr_program *prog, const struct argsinfo_format *fmt, uint64_t text)
 {
     const struct gr_elf *elf = prog->elf;
     const struct gr_section *s;
@@ -76,15 +96,14 @@ static uint64_t gofunc_base(const struct gr_program *prog, uint64_t text)
     for (size_t h = 0; h < sizeof homes / sizeof homes[0]; h++) {
         if (!(s = gr_elf_section(elf, homes[h])) || s->type == SHT_NOBITS)
             continue;
-        for (uint64_t a = s->addr; a + MODULEDATA_GOFUNC_127 + 8 <= s->addr + s->size; a += 8) {
+        for (uint64_t a = s->addr; a + fmt->gofunc_off[1] + 8 <= s->addr + s->size; a += 8) {
             uint64_t v, t, gofunc;
             if (u64_at(elf, a, &v) < 0 || v != prog->pcln.addr || u64_at(elf, a + MODULEDATA_TEXT, &t) < 0 ||
                 t != text)
                 continue;
-            if (u64_at(elf, a + MODULEDATA_GOFUNC, &gofunc) == 0 && gr_elf_bytes_at(elf, gofunc, 1))
-                return gofunc;
-            if (u64_at(elf, a + MODULEDATA_GOFUNC_127, &gofunc) == 0 && gr_elf_bytes_at(elf, gofunc, 1))
-                return gofunc;
+            for (int k = 0; k < 2; k++)
+                if (u64_at(elf, a + fmt->gofunc_off[k], &gofunc) == 0 && gr_elf_bytes_at(elf, gofunc, 1))
+                    return gofunc;
         }
     }
     return 0;
@@ -92,13 +111,13 @@ static uint64_t gofunc_base(const struct gr_program *prog, uint64_t text)
 
 /* gofunc_base, found once per input (keyed by its bytes in memory): a
  * PIE's scan reads relocations for each word. */
-static uint64_t gofunc_cached(const struct gr_program *prog, uint64_t text)
+static uint64_t gofunc_cached(const struct gr_program *prog, const struct argsinfo_format *fmt, uint64_t text)
 {
     static const uint8_t *data;
     static size_t size;
     static uint64_t gofunc;
     if (data != prog->elf->data || size != prog->elf->size) {
-        gofunc = gofunc_base(prog, text);
+        gofunc = gofunc_base(prog, fmt, text);
         data = prog->elf->data;
         size = prog->elf->size;
     }
@@ -108,12 +127,14 @@ static uint64_t gofunc_cached(const struct gr_program *prog, uint64_t text)
 /* f's FUNCDATA_ArgInfo bytes into buf; their count, 0 when absent. */
 static size_t arginfo(const struct gr_program *prog, const struct gr_func *f, uint8_t *buf)
 {
-    uint64_t text = 0, fn = prog->elf ? func_record(prog, f, &text) : 0, gofunc;
+    const struct argsinfo_format *fmt = prog->elf ? format_of(prog) : NULL;
+    uint64_t text = 0, fn = fmt ? func_record(prog, f, &text) : 0, gofunc;
     uint32_t npcdata, off;
-    const uint8_t *nfd = fn ? gr_elf_bytes_at(prog->elf, fn + 43, 1) : NULL;
+    const uint8_t *nfd = fn ? gr_elf_bytes_at(prog->elf, fn + fmt->nfuncdata_off, 1) : NULL;
+    uint64_t funcdata = fn ? fn + fmt->nfuncdata_off + 1 : 0;
     if (!nfd || *nfd <= FUNCDATA_ARGINFO || u32_at(prog->elf, fn + 28, &npcdata) < 0 || npcdata > 1024 ||
-        u32_at(prog->elf, fn + 44 + 4ull * npcdata + 4 * FUNCDATA_ARGINFO, &off) < 0 || off == 0xffffffffu ||
-        !(gofunc = gofunc_cached(prog, text)))
+        u32_at(prog->elf, funcdata + 4ull * npcdata + 4 * FUNCDATA_ARGINFO, &off) < 0 || off == 0xffffffffu ||
+        !(gofunc = gofunc_cached(prog, fmt, text)))
         return 0;
     size_t n = 0;
     for (const uint8_t *b; n < ARGINFO_MAX && (b = gr_elf_bytes_at(prog->elf, gofunc + off + n, 1)); n++) {

@@ -7,7 +7,7 @@
 # RSI R8.. and X0..; an error result's type word dereferenced through its
 # itab; int8/int16/int32 sharing a stack slot at shifts 0, 2, 4 in 1.15).
 # Stripped builds (no types): raw words, the argument area's on the stack
-# ABI; on the register ABI the pieces FUNCDATA_ArgInfo lists (Go >= 1.20)
+# ABI; on the register ABI the pieces FUNCDATA_ArgInfo lists (Go >= 1.18)
 # in the integer registers, and RAX at the ret (stripped-*.txt). Driver:
 # tests/trace/trace_layout_dump.c (build/tests/trace_layout_dump).
 set -uo pipefail
@@ -31,7 +31,6 @@ for v in 1.15 1.19 1.21 1.22 "$NEWEST"; do
     diff -u "$expect" "$TMP/out-$v.txt" > "$TMP/diff" || { fail "go$v layout differs:"; head -40 "$TMP/diff"; }
     sexpect=tests/rewriter/trace_layout/stripped-regabi.txt
     [ "$v" = 1.15 ] && sexpect=tests/rewriter/trace_layout/stripped-stack-go1.15.txt
-    [ "$v" = 1.19 ] && sexpect=tests/rewriter/trace_layout/stripped-regabi-go1.19.txt # no ArgInfo read
     "$DUMP" "$TMP/ta-$v-s" main.add main.widths > "$TMP/s.txt" || fail "go$v stripped: dump failed"
     diff -u "$sexpect" "$TMP/s.txt" > "$TMP/diff" || { fail "go$v stripped layout differs:"; head -20 "$TMP/diff"; }
     # assembly: runtime.memmove is ABIInternal, IndexByteString's body ABI0 (".abi0" in .symtab)

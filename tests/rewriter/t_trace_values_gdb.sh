@@ -38,10 +38,10 @@ for v in 1.15 1.19 1.21 1.22 "$NEWEST"; do
             { fail "go$v: JSON differs:"; head -30 "$TMP/diff"; }
     fi
 done
-# Stripped (Go >= 1.20, register ABI): the pieces FUNCDATA_ArgInfo lists,
+# Stripped (Go >= 1.18, register ABI): the pieces FUNCDATA_ArgInfo lists,
 # raw and masked to their size, as Go's tracebacks print them; gdb finds
 # the functions by the unstripped build's symbols (the same code).
-for v in 1.22 "$NEWEST"; do
+for v in 1.19 1.22 "$NEWEST"; do
     bin=$TMP/ta-$v
     build_go "$v" testdata/traceargs "$bin-s" '-ldflags=-s -w' || { fail "go$v stripped build"; continue; }
     "$DUMP" "$bin-s" main.add main.widths > "$TMP/layouts"
