@@ -8,9 +8,15 @@
  *
  * Register ABI: _func.args is the spill area, sized by the types of the
  * register arguments (an int8 takes 1 byte), so it does not tell which
- * registers hold arguments; FUNCDATA_ArgInfo, which tracebacks use, is
- * not read yet. Arguments are left out; the result shown is RAX, the
- * first integer result register, raw. */
+ * registers hold arguments. From Go 1.18 (funcdata relative to
+ * moduledata.gofunc) FUNCDATA_ArgInfo, what tracebacks print (cmd/compile
+ * ssagen.EmitArgInfo, runtime.printArgs), lists the arguments' scalar
+ * pieces in order with their sizes (at most 10; aggregates flattened
+ * here); piece k is read from the k-th integer argument register (after a
+ * generic function's dictionary), which is right while no float and no
+ * stack-assigned argument comes first. The result shown is RAX, the first
+ * integer result register, raw. Go 1.17 (absolute funcdata pointers):
+ * no arguments. */
 #include "rewriter/find/trace_argsinfo.h"
 #include "rewriter/find/trace_abi.h"
 #include "rewriter/find/trace_desc_build.h"
