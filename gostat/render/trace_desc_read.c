@@ -34,40 +34,21 @@ int gst_tdesc_open(const uint8_t *desc, size_t len, struct gst_tdesc *d)
     return off == len ? 0 : -1;
 }
 
-struct gtd_value gst_tdesc_value(const struct gst_tdesc *d, unsigned i)
-{
-    struct gtd_value v;
-    memcpy(&v, d->values + (size_t)i * sizeof v, sizeof v);
-    return v;
-}
+/* Entry i of a table (in bounds: checked by the caller), copied out of
+ * possibly unaligned bytes. */
+#define TABLE_ENTRY(type, fn, table)                                        \
+    struct type fn(const struct gst_tdesc *d, unsigned i)                   \
+    {                                                                       \
+        struct type e;                                                      \
+        memcpy(&e, d->table + (size_t)i * sizeof e, sizeof e);              \
+        return e;                                                           \
+    }
 
-struct gtd_type gst_tdesc_type(const struct gst_tdesc *d, unsigned i)
-{
-    struct gtd_type t;
-    memcpy(&t, d->types + (size_t)i * sizeof t, sizeof t);
-    return t;
-}
-
-struct gtd_field gst_tdesc_field(const struct gst_tdesc *d, unsigned i)
-{
-    struct gtd_field f;
-    memcpy(&f, d->fields + (size_t)i * sizeof f, sizeof f);
-    return f;
-}
-
-struct gtd_leaf gst_tdesc_leaf(const struct gst_tdesc *d, unsigned i)
-{
-    struct gtd_leaf l;
-    memcpy(&l, d->leaves + (size_t)i * sizeof l, sizeof l);
-    return l;
-}
-
-struct gtd_rtype gst_tdesc_rtype(const struct gst_tdesc *d, unsigned i)
-{
-    struct gtd_rtype r;
-    memcpy(&r, d->rtypes + (size_t)i * sizeof r, sizeof r);
-    return r;
-}
+TABLE_ENTRY(gtd_value, gst_tdesc_value, values)
+TABLE_ENTRY(gtd_type, gst_tdesc_type, types)
+TABLE_ENTRY(gtd_field, gst_tdesc_field, fields)
+TABLE_ENTRY(gtd_leaf, gst_tdesc_leaf, leaves)
+TABLE_ENTRY(gtd_rtype, gst_tdesc_rtype, rtypes)
 
 const char *gst_tdesc_name(const struct gst_tdesc *d, uint32_t off)
 {

@@ -1,3 +1,4 @@
+/* exported by gostat/render */
 /* trace_desc_read.h: a trace descriptor (format/trace_desc.h) opened for
  * reading: its tables located, each entry read with bounds known. Used by
  * trace_values.c; the checks live in gst_trace_desc_check. */

@@ -298,7 +298,8 @@ static void put_complex(struct walk *w, const struct gtd_type *t)
     }
     gr_strbuf_append(w->out, w->json ? "{\"real\":" : "(");
     put_float_bits(w, re, half);
-    gr_strbuf_append(w->out, w->json ? ",\"imag\":" : "+");
+    uint64_t sign = UINT64_C(1) << (8 * half - 1);
+    gr_strbuf_append(w->out, w->json ? ",\"imag\":" : (im & sign) ? "" : "+");
     put_float_bits(w, im, half);
     gr_strbuf_append(w->out, w->json ? "}" : "i)");
 }

@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_RTYPES = 512 };
+enum { MAX_RTYPES = 256, /* about 10 KiB of descriptor */
+       MAX_VALUE_LEAVES = GR_TRACE_MAX_WORDS / 2 };
 
 struct done_type {
     const struct gr_tv_type *type;
@@ -164,9 +165,47 @@ static uint16_t type_index(struct emitter *e, const struct gr_tv_type *t, unsign
     return idx;
 }
 
+/* Leaves of t (saturating at limit), or limit when it nests deeper than
+ * a descriptor may. */
+static uint64_t leaf_count(const struct gr_tv_type *t, unsigned depth, uint64_t limit)
+{
+    if (depth > GTD_MAX_DEPTH)
+        return limit;
+    uint64_t n = 0;
+    switch (t->kind) {
+    case GTD_K_STRING: case GTD_K_IFACE: case GTD_K_EFACE: case GTD_K_COMPLEX: return 2;
+    case GTD_K_SLICE: return 3;
+    case GTD_K_STRUCT:
+        for (size_t i = 0; i < t->nfields && n < limit; i++)
+            n += leaf_count(t->fields[i].type, depth + 1, limit);
+        return n < limit ? n : limit;
+    case GTD_K_ARRAY:
+        if (t->len > 0xffff)
+            return limit;
+        n = t->len ? leaf_count(t->elem, depth + 1, limit) : 0;
+        return n && t->len >= limit / n ? limit : n * t->len;
+    default: return 1;
+    }
+}
+
+/* A value of more than MAX_VALUE_LEAVES words (an array of 4096 bytes)
+ * is not captured, so that one value cannot take the whole capture and
+ * the call's cost: shown as omitted, under its type's name. */
+static int emit_too_big(struct emitter *e, const struct gr_tv_param *p)
+{
+    if (leaf_count(p->type, 0, MAX_VALUE_LEAVES + 1) <= MAX_VALUE_LEAVES)
+        return 0;
+    uint16_t raw = gr_tdb_type(&e->b, GTD_K_RAW, 8, p->type->name ? p->type->name : "?", 0, 0);
+    gr_tdb_value(&e->b, p->name, raw, gr_tdb_leaf(&e->b, GTD_NONE, 0, GTD_NONE), 1,
+                 p->result ? GTD_V_RESULT : 0);
+    return 1;
+}
+
 static void emit_value(struct emitter *e, const struct gr_tv_param *p, const struct gr_abi_place *place,
                        struct gr_trace_layout *out)
 {
+    if (p->hidden || (p->name && strcmp(p->name, ".dict") == 0) || emit_too_big(e, p))
+        return;
     uint16_t type = type_index(e, p->type, 0);
     e->cap = p->result ? &out->exit : &out->entry;
     e->place = *place;
@@ -181,26 +220,33 @@ static void emit_value(struct emitter *e, const struct gr_tv_param *p, const str
     gr_tdb_value(&e->b, p->name, type, (uint16_t)first, (uint16_t)n, p->result ? GTD_V_RESULT : 0);
 }
 
+/* How likely an interface value's dynamic type is name: 0 for the traced
+ * function's own package, 1 for predeclared types and types built of them
+ * ("int", "[]string": no package) and error types, 2 for the rest. */
+static int rtype_rank(const char *name, const char *func, size_t pkg_len)
+{
+    const char *n = name + (name[0] == '*');
+    if (pkg_len && strncmp(n, func, pkg_len) == 0 && n[pkg_len] == '.')
+        return 0;
+    return !strchr(n, '.') || strstr(n, "rror") ? 1 : 2;
+}
+
 /* Which runtime types an interface value may name: as many as fit, the
- * function's own package first (its errors), then the rest by address. */
+ * likeliest first (rtype_rank), by address within a rank. */
 static void emit_rtypes(struct emitter *e, const struct gr_program *prog, const char *func)
 {
     size_t n;
     const struct gr_tv_rtype *rt = gr_trace_types_rtypes(prog->trace_types, &n);
-    const char *dot = strrchr(func, '/');
-    dot = strchr(dot ? dot : func, '.');
+    const char *slash = strrchr(func, '/');
+    const char *dot = strchr(slash ? slash : func, '.');
     size_t pkg_len = dot ? (size_t)(dot - func) : 0;
     size_t kept = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < n && kept < MAX_RTYPES; i++) {
-            const char *name = rt[i].name + (rt[i].name[0] == '*');
-            int own = pkg_len && strncmp(name, func, pkg_len) == 0 && name[pkg_len] == '.';
-            if (own == (pass == 0)) {
+    for (int rank = 0; rank < 3; rank++)
+        for (size_t i = 0; i < n && kept < MAX_RTYPES; i++)
+            if (rtype_rank(rt[i].name, func, pkg_len) == rank) {
                 gr_tdb_rtype(&e->b, rt[i].addr, rt[i].name);
                 kept++;
             }
-        }
-    }
 }
 
 /* Go >= 1.17 passes ABIInternal functions' values in registers. */
@@ -241,6 +287,77 @@ static int open_types(const struct gr_program *prog, struct gr_error *err)
     return gr_trace_types_open(p->elf->path, p->elf->fd, types_base(p->elf), &p->trace_types, err);
 }
 
+/* Did DWARF leave parameters out? Go 1.15 and 1.16 omit blank (_) ones:
+ * then a located parameter is not where the assignment put it, or an
+ * unnamed result's index (~rN counts the parameters before it but a
+ * receiver) is too high. */
+static int params_missing(const struct gr_tv_param *params, size_t n, const struct gr_abi_place *places)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned k;
+        char end;
+        if (params[i].has_frame_off && (uint64_t)params[i].frame_off != places[i].stack_off)
+            return 1;
+        if (params[i].result && params[i].name && sscanf(params[i].name, "~r%u%c", &k, &end) == 1 && k > i)
+            return 1;
+    }
+    return 0;
+}
+
+/* DWARF's own offsets when every parameter has one; 0 if some has none. */
+static int use_frame_offsets(const struct gr_tv_param *params, size_t n, struct gr_abi_place *places)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!params[i].has_frame_off)
+            return 0;
+    for (size_t i = 0; i < n; i++)
+        places[i].stack_off = (uint32_t)params[i].frame_off;
+    return 1;
+}
+
+/* A generic function compiled for a shape ("pkg.F[go.shape.int]") takes a
+ * dictionary pointer: first, or right after a method's receiver
+ * (cmd/compile's stenciling); closures inside get it otherwise. DWARF lists
+ * it as ".dict" in Go 1.18-1.19, not since; it is never shown. */
+static size_t dict_position(const char *name, size_t nparams, int *has)
+{
+    *has = 0;
+    const char *shape = strstr(name, "[go.shape.");
+    if (!shape)
+        return 0;
+    const char *close = strrchr(name, ']');
+    const char *last_dot = strrchr(name, '.');
+    int method = close && last_dot > close && strncmp(last_dot, ".func", 5) != 0;
+    if (close && last_dot > close && !method)
+        return 0;
+    *has = 1;
+    return method && nparams > 0 ? 1 : 0;
+}
+
+static struct gr_tv_type dict_type = {.kind = GTD_K_POINTER, .size = 8, .align = 8, .byte_size = 8,
+                                      .name = (char *)"uintptr"};
+
+/* params with the hidden dictionary inserted when f has one: a malloc'd
+ * copy in *with (NULL: none needed). */
+static int with_dictionary(const struct gr_func *f, const struct gr_tv_param *params, size_t n,
+                           struct gr_tv_param **with)
+{
+    int has;
+    size_t at = dict_position(f->name, n, &has);
+    *with = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (params[i].name && strcmp(params[i].name, ".dict") == 0)
+            has = 0; /* Go 1.18-1.19 list it */
+    if (!has)
+        return 0;
+    if (!(*with = calloc(n + 1, sizeof **with)))
+        return -1;
+    memcpy(*with, params, at * sizeof *params);
+    (*with)[at] = (struct gr_tv_param){.name = (char *)".dict", .type = &dict_type, .hidden = 1};
+    memcpy(*with + at + 1, params + at, (n - at) * sizeof *params);
+    return 0;
+}
+
 static int layout_from_dwarf(const struct gr_program *prog, const struct gr_func *f,
                              const struct gr_tv_param *params, size_t n, struct gr_trace_layout *out,
                              struct gr_error *err)
@@ -250,6 +367,10 @@ static int layout_from_dwarf(const struct gr_program *prog, const struct gr_func
         return gr_fail(err, "%s: out of memory", f->name);
     int regabi = uses_regabi(prog, f);
     gr_abi_assign(params, n, regabi, places);
+    if (!regabi && params_missing(params, n, places) && !use_frame_offsets(params, n, places)) {
+        free(places); /* the argument area's raw words are exact */
+        return gr_trace_argsinfo_layout(prog, f, 0, out, err);
+    }
     struct emitter e = {.b = {.flags = regabi ? GTD_F_REGABI : 0}};
     for (size_t i = 0; i < n; i++)
         emit_value(&e, &params[i], &places[i], out);
@@ -260,6 +381,18 @@ static int layout_from_dwarf(const struct gr_program *prog, const struct gr_func
     if (gr_tdb_finish(&e.b, &out->desc, &out->desc_len) < 0)
         return gr_fail(err, "%s: its parameters do not fit a trace descriptor", f->name);
     return 0;
+}
+
+static int layout_with_dictionary(const struct gr_program *prog, const struct gr_func *f,
+                                  const struct gr_tv_param *params, size_t n, struct gr_trace_layout *out,
+                                  struct gr_error *err)
+{
+    struct gr_tv_param *with;
+    if (with_dictionary(f, params, n, &with) < 0)
+        return gr_fail(err, "%s: out of memory", f->name);
+    int rc = layout_from_dwarf(prog, f, with ? with : params, with ? n + 1 : n, out, err);
+    free(with);
+    return rc;
 }
 
 int gr_trace_layout_of(const struct gr_program *prog, const struct gr_func *f,
@@ -274,9 +407,12 @@ int gr_trace_layout_of(const struct gr_program *prog, const struct gr_func *f,
     if (prog->trace_types &&
         gr_trace_types_params(prog->trace_types, f->entry, &found, &params, &n, err) < 0)
         return -1;
-    if (found && (n > 0 || !gr_trace_argsinfo_has(prog, f)))
-        return layout_from_dwarf(prog, f, params, n, out, err);
-    return gr_trace_argsinfo_layout(prog, f, uses_regabi(prog, f), out, err);
+    if (found && (n > 0 || gr_trace_args_size(prog, f) == 0))
+        return layout_with_dictionary(prog, f, params, n, out, err);
+    /* no DWARF, or DWARF without the parameters it takes: assembly, whose
+     * ABI the name tells (".abi0" since Go 1.17) */
+    return gr_trace_argsinfo_layout(prog, f, uses_regabi(prog, f) && !gr_trace_is_abi0(prog, f->entry),
+                                    out, err);
 }
 
 void gr_trace_layout_free(struct gr_trace_layout *l)

@@ -34,6 +34,9 @@ struct gr_tv_param {
     char *name;
     struct gr_tv_type *type;
     int result;             /* DW_AT_variable_parameter: a result */
+    int hidden;             /* passed but not shown (a generic function's dictionary) */
+    int has_frame_off;      /* its DW_AT_location at entry is the frame base + */
+    int64_t frame_off;      /* frame_off: its stack offset from the first argument */
 };
 
 /* A runtime type descriptor's address (link-time) and its Go name. */

@@ -192,7 +192,7 @@ static int index_die(struct gr_trace_types *t, Dwarf_Die die)
     uint64_t rt = 0;
     int r = attr_udata(t, die, DW_AT_go_runtime_type, &rt);
     if (r <= 0 || rt == 0)
-        return r;
+        return r < 0 ? -1 : 0;
     struct gr_tv_rtype e = {.addr = rt < t->types_base ? t->types_base + rt : rt};
     if (die_name(t, die, &e.name) < 0)
         return -1;
@@ -459,6 +459,22 @@ static int read_typedef(struct gr_trace_types *t, Dwarf_Die die, unsigned depth,
         return 0;
     }
     char *name = ty->name;
+    if (name && name[0] == '.' && target->name) {
+        /* a generic shape's local name (.param0): show the shape,
+         * go.shape.int (go.shape.int_0 in Go 1.18-1.19) as int */
+        const char *shape = target->name;
+        size_t len = strlen(shape);
+        if (strncmp(shape, "go.shape.", 9) == 0) {
+            shape += 9;
+            len -= 9;
+            size_t digits = strspn(shape + strcspn(shape, "_"), "_0123456789");
+            if (strcspn(shape, "_") + digits == len && digits > 1)
+                len = strcspn(shape, "_");
+        }
+        free(name);
+        if (!(name = strndup(shape, len)))
+            return fail_oom(t);
+    }
     uint64_t die_off = ty->die;
     *ty = *target;
     ty->die = die_off;
@@ -558,6 +574,40 @@ static int read_type(struct gr_trace_types *t, Dwarf_Off off, unsigned depth, st
 
 /* ---- parameters ---- */
 
+/* Where the parameter is at the function's entry when that is on the
+ * stack: the first location's expression is DW_OP_call_frame_cfa (Go's
+ * frame base, the first argument's address) or DW_OP_fbreg N. Go 1.15 and
+ * 1.16 leave blank (_) parameters out of DWARF, so only these offsets
+ * place the others right. 1 found, 0 not, -1 error. */
+static int param_frame_off(struct gr_trace_types *t, Dwarf_Die die, int64_t *off)
+{
+    Dwarf_Attribute a;
+    int r = attr_get(t, die, DW_AT_location, &a);
+    if (r <= 0)
+        return r;
+    Dwarf_Loc_Head_c head = NULL;
+    Dwarf_Unsigned count = 0, nops = 0, op1 = 0, op2 = 0, op3 = 0, branch = 0;
+    Dwarf_Error derr = NULL;
+    Dwarf_Small lle = 0, source = 0, atom = 0;
+    Dwarf_Addr lo = 0, hi = 0;
+    Dwarf_Locdesc_c desc = NULL;
+    Dwarf_Unsigned expr_off = 0, desc_off = 0;
+    int found = 0;
+    if (dwarf_get_loclist_c(a, &head, &count, &derr) == DW_DLV_OK && count > 0 &&
+        dwarf_get_locdesc_entry_c(head, 0, &lle, &lo, &hi, &nops, &desc, &source, &expr_off, &desc_off,
+                                  &derr) == DW_DLV_OK && nops == 1 &&
+        dwarf_get_location_op_value_c(desc, 0, &atom, &op1, &op2, &op3, &branch, &derr) == DW_DLV_OK) {
+        found = atom == DW_OP_call_frame_cfa || atom == DW_OP_fbreg;
+        *off = atom == DW_OP_fbreg ? (int64_t)op1 : 0;
+    }
+    if (derr)
+        dwarf_dealloc_error(t->dbg, derr);
+    if (head)
+        dwarf_loc_head_c_dealloc(head);
+    dwarf_dealloc_attribute(a);
+    return found && *off >= 0 && *off < (1 << 20);
+}
+
 static int read_param(struct gr_trace_types *t, Dwarf_Die die)
 {
     struct gr_tv_param p = {0};
@@ -569,6 +619,12 @@ static int read_param(struct gr_trace_types *t, Dwarf_Die die)
         attr_udata(t, die, DW_AT_variable_parameter, &var) < 0 || die_name(t, die, &p.name) < 0)
         return -1;
     p.result = var != 0;
+    int r = param_frame_off(t, die, &p.frame_off);
+    if (r < 0) {
+        free(p.name);
+        return -1;
+    }
+    p.has_frame_off = r;
     if (gr_vec_append(&t->params, &t->nparams, &t->params_cap, &p, sizeof p) < 0) {
         free(p.name);
         return fail_oom(t);

@@ -106,6 +106,22 @@ static void floats(void)
               "[{\"name\":\"x\",\"type\":\"float32\",\"value\":1.5},{\"name\":\"y\",\"type\":\"float64\","
               "\"value\":-2.25},{\"name\":\"z\",\"type\":\"float32\",\"value\":0.1}] | null");
     free(d.d);
+
+    /* complex64 in two float registers; a NaN float64 */
+    struct gr_tdb c = {0};
+    uint16_t c64 = gr_tdb_type(&c, GTD_K_COMPLEX, 8, "complex64", 0, 0);
+    uint16_t f = gr_tdb_type(&c, GTD_K_FLOAT, 8, "float64", 0, 0);
+    uint16_t l = gr_tdb_leaf(&c, 0, 0, GTD_NONE);
+    gr_tdb_leaf(&c, 1, 0, GTD_NONE);
+    gr_tdb_value(&c, "c", c64, l, 2, 0);
+    gr_tdb_value(&c, "n", f, gr_tdb_leaf(&c, 2, 0, GTD_NONE), 1, 0);
+    d = finish(&c);
+    uint64_t cw[] = {0x3f800000, 0xc0000000, 0x7ff8000000000001ULL}; /* 1, -2, NaN */
+    ci = words(cw, 3);
+    CHECK_STR(render(d, 0, &ci, NULL), "c=(1-2i), n=NaN | ");
+    CHECK_STR(render(d, 1, &ci, NULL), "[{\"name\":\"c\",\"type\":\"complex64\",\"value\":{\"real\":1,"
+                                      "\"imag\":-2}},{\"name\":\"n\",\"type\":\"float64\",\"value\":\"NaN\"}] | null");
+    free(d.d);
 }
 
 static void strings_whole_and_cut(void)
@@ -209,6 +225,6 @@ static void check_rejects_broken(void)
     free(d.d);
 }
 
-UNIT_CASES("test_trace_values", UNIT_CASE(ints_in_registers), UNIT_CASE(widths_and_signs),
+UNIT_CASES("trace_values", UNIT_CASE(ints_in_registers), UNIT_CASE(widths_and_signs),
            UNIT_CASE(floats), UNIT_CASE(strings_whole_and_cut), UNIT_CASE(slices_structs_and_interfaces),
            UNIT_CASE(check_rejects_broken));
