@@ -74,6 +74,18 @@ for v in 1.15 1.22 "$NEWEST"; do
     fi
 done
 
+# A file without --trace, and bad options: refused with their exit status.
+build_go 1.22 testdata/tracego "$WORK/tn" && "$GOREWRITE" "$WORK/tn" "$WORK/tn.i" >/dev/null 2>&1 && {
+    mkdir -p "$WORK/tn.s"
+    GOSTAT_DIR=$WORK/tn.s "$WORK/tn.i" ring 3 >/dev/null
+    "$GOSTAT" trace "$(stats_file_for "$WORK/tn.s")" >/dev/null 2>"$WORK/tn.err"
+    [ $? -eq 2 ] && grep -q 'not traced' "$WORK/tn.err" || fail "untraced file: $(cat "$WORK/tn.err")"
+    "$GOSTAT" trace --slower-than 10 "$(stats_file_for "$WORK/tn.s")" >/dev/null 2>&1
+    [ $? -eq 1 ] || fail "--slower-than 10 (no unit) accepted"
+}
+"$GOREWRITE_REAL" --trace-slower-than 10ms "$WORK/tn" "$WORK/tn2.i" >/dev/null 2>&1 && fail "--trace-slower-than without --trace accepted"
+"$GOREWRITE_REAL" --trace x --trace-buffer 1K "$WORK/tn" "$WORK/tn2.i" >/dev/null 2>&1 && fail "--trace-buffer 1K accepted"
+
 # --follow: the calls of a running program, printed while it runs.
 build_go 1.22 testdata/tracego "$WORK/tf" && traced tf "$WORK/tf" --trace '^main\.work$' && {
     mkdir -p "$WORK/tf.s"
