@@ -35,7 +35,8 @@ GOSTAT_OBJ   := $(GOSTAT_SRC:%.c=$(BUILD)/%.o) $(PROTO_GEN)/profile.pb-c.o
 # An error value's message passes the terminal filter (common/safe_text.c).
 ERROR_OBJ    := $(BUILD)/common/error.o $(BUILD)/common/safe_text.o
 MANGEN       := $(BUILD)/mangen
-TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(BUILD)/tests/dwarfdump_funcs
+TOOLS        := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(BUILD)/tests/dwarfdump_funcs \
+	$(BUILD)/tests/trace_layout_dump $(BUILD)/tests/trace_values_render
 
 LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # gostat's commands each add the library they read or write through:
@@ -110,12 +111,24 @@ $(BUILD)/tests/dwarf/%.o: INC = $(REWRITER_INC)
 $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -ldwarf -lelf -lz
 
+# tests/rewriter/t_trace_layout.sh's driver: gorewrite's find stage and
+# gostat's descriptor reader.
+$(BUILD)/tests/trace/%.o: INC = -I.
+$(BUILD)/tests/trace_layout_dump: $(BUILD)/tests/trace/trace_layout_dump.o \
+	$(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ)) $(BUILD)/gostat/render/trace_desc_read.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+$(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
+	$(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ)) $(BUILD)/gostat/render/trace_desc_read.o \
+	$(BUILD)/gostat/render/trace_values.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+
 # C unit tests (tests/unit/README.md): one program per module under test,
 # linked from that module's objects, common/ and what the module needs,
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
-	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select)
+	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select trace_values \
+	trace_layout trace_read)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -148,6 +161,12 @@ $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_callgraph: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_select: $(BUILD)/rewriter/plan/select.o $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
+$(UNIT)/test_trace_values: $(BUILD)/gostat/render/trace_values.o $(BUILD)/gostat/render/trace_desc_read.o \
+	$(BUILD)/rewriter/find/trace_desc_build.o $(BUILD)/common/strbuf.o $(BUILD)/common/vec.o \
+	$(BUILD)/common/safe_text.o
+$(UNIT)/test_trace_values: UNIT_LIBS := -lm
+$(UNIT)/test_trace_read: $(BUILD)/gostat/read/trace_read.o $(BUILD)/common/go_duration.o $(ERROR_OBJ)
+$(UNIT)/test_trace_layout: $(BUILD)/rewriter/find/trace_abi.o
 $(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.o \
 	$(BUILD)/common/opttable_man.o
 $(UNIT)/test_opttable: UNIT_LIBS := -lm
@@ -155,7 +174,7 @@ $(UNIT)/test_prologue $(UNIT)/test_leaf: UNIT_LIBS := -lZydis -lZycore
 $(UNIT)/test_exits $(UNIT)/test_call_sites: UNIT_LIBS := -lZydis -lZycore -lelf
 $(UNIT)/test_pclntab $(UNIT)/test_go_version: UNIT_LIBS := -lelf
 
-REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines select)
+REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines select trace_layout)
 $(REWRITER_UNITS:=.o) $(UNIT)/fake_elf.o: INC = $(REWRITER_INC)
 $(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile %/test_opttable,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC)
@@ -282,14 +301,14 @@ FUZZ_STATS_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_statsfile.c \
 FUZZ_STATS_OBJ += $(BUILD)/fuzz/gen/profile.pb-c.o
 FUZZ_SECONDS ?= 600
 
-fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile
+fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile $(BUILD)/fuzz/fuzz_trace_desc
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_INC) -c -o $@ $<
 
 $(BUILD)/fuzz/common/%.o $(BUILD)/fuzz/elf/%.o $(BUILD)/fuzz/rewriter/%.o $(BUILD)/fuzz/fuzz/fuzz_elf.o: FUZZ_INC = $(REWRITER_INC)
-$(BUILD)/fuzz/gostat/%.o $(BUILD)/fuzz/fuzz/fuzz_statsfile.o: FUZZ_INC = $(GOSTAT_INC)
+$(BUILD)/fuzz/gostat/%.o $(BUILD)/fuzz/fuzz/fuzz_statsfile.o $(BUILD)/fuzz/fuzz/fuzz_trace_desc.o: FUZZ_INC = $(GOSTAT_INC)
 
 $(BUILD)/fuzz/gen/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
 	@mkdir -p $(dir $@)
@@ -302,6 +321,10 @@ $(BUILD)/fuzz/fuzz_elf: $(FUZZ_ELF_OBJ)
 
 $(BUILD)/fuzz/fuzz_statsfile: $(FUZZ_STATS_OBJ)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
+
+$(BUILD)/fuzz/fuzz_trace_desc: $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_trace_desc.c \
+	gostat/render/trace_values.c gostat/render/trace_desc_read.c common/strbuf.c common/vec.c common/safe_text.c)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^
 
 fuzz: deps
 	$(MAKE) all fuzz-build

@@ -146,7 +146,10 @@ struct gs_header {
     uint32_t probe_inner_ticks;    /* the part of it inside the call's own interval */
     uint32_t probe_untimed_q8;     /* an untimed counted call's, in 1/256 ticks */
     uint32_t reserved32b;
-    uint8_t reserved[320];         /* zero; room for later fields */
+    /* tracing (gorewrite --trace; format/trace_format.h; all zero without) */
+    uint64_t trace_off;            /* struct gs_trace_section, in the prefix */
+    uint64_t trace_size;
+    uint8_t reserved[304];         /* zero; room for later fields */
 };
 
 #define GS_CALIBRATE_NS 200000u

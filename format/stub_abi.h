@@ -43,6 +43,15 @@
 #define GS_CFG_FIRST_OFF 184
 #define GS_CFG_ARCIDX_OFF 192
 #define GS_CFG_ARCIDX_MASK 200
+/* tracing (--trace; format/trace_format.h) */
+#define GS_CFG_G_GOID 208
+#define GS_CFG_TRACE_M 216        /* pending record offset = (entry offset - GS_SLOT_ENTRIES) * this */
+#define GS_CFG_TRACE_LIMIT 224    /* pending record offsets from this on do not fit */
+#define GS_CFG_TRACE_SLOT 232     /* bytes of a goroutine's pending records */
+#define GS_CFG_TRACE_RING 240     /* in a row: the ring */
+#define GS_CFG_TRACE_EVENT 248    /* an event's (and a pending record's) bytes */
+#define GS_CFG_TRACE_END 256      /* in a ring: the end of its last whole slot */
+#define GS_CFG_TRACE_MIN_NS 264   /* --trace-slower-than (start-up turns it into GS_PRIV_TRACE_MIN) */
 
 #define GS_PAGE_SIZE 4096
 
@@ -63,6 +72,9 @@
 #define GS_PRIV_PROBE 32        /* the probe's cost, measured at start-up: */
 #define GS_PRIV_INNER 40        /* gs_private.probe_* (docs/timing.md, "Compensation") */
 #define GS_PRIV_UNTIMED 48
+#define GS_PRIV_TRACE_BASE 1024 /* tracing: the goroutines' pending records, */
+#define GS_PRIV_TRACE_SLOTS 1032 /* and how many goroutines have them */
+#define GS_PRIV_TRACE_MIN 1040  /* ticks: a traced call is kept when at least this long */
 
 /* struct gs_live (gostat_format.h) */
 #define GS_LIVE_ROWS_CLAIMED 0
@@ -126,6 +138,12 @@
  * descheduled (TSC; 0 while it runs). An entry keeps OFF as at its start. */
 #define GS_SLOT_OFF 40
 #define GS_SLOT_OFF_SINCE 48
+/* Tracing: the goroutine's pending records (0: not looked up yet, 1:
+ * none), and a save area for the routines that commit an unwound call's
+ * event from inside the other routines (stubs/trace.S). */
+#define GS_SLOT_TRACE 256      /* inside the path fold area: --trace excludes --call-graph */
+#define GS_SLOT_TSAVE 264      /* 8 words */
+#define GS_SLOT_TMIN 328       /* gs_private.trace_min, copied in with GS_SLOT_TRACE */
 #define GS_SLOT_ENTRIES 512    /* the first entry; a sentinel entry of depth 0 just before */
 #define GS_SLOT_LAST (GS_SLOT_SIZE - GS_ENT_SIZE) /* top above this: full */
 #define GS_ENT_DEPTH 0
@@ -239,6 +257,10 @@ struct gs_blob_header {
     uint32_t sched_off_off;          /* in: r12 = a goroutine the scheduler takes off
                                         its thread, r13 = continue (stubs/oncpu.S) */
     uint32_t sched_on_off;           /* in: r12 = a goroutine about to run again */
+    uint32_t trace_enter_off;        /* in: r12 = record | traced | function << 32, r13 = capture */
+    uint32_t trace_exit_off;         /* in: r12d = record | traced, r13 = capture */
+    uint32_t trace_commit_off;       /* in: r12 = the pending record; returns for the function */
+    uint32_t reserved;
 };
 
 struct gs_stub_config {
@@ -277,6 +299,10 @@ struct gs_stub_config {
                                bytes before it */
     uint64_t arcidx_mask;   /* (its slots - 1) * 4: a key's slot offset is
                                key & mask */
+    uint64_t g_goid;        /* tracing (GS_CFG_G_GOID ...): g.goid */
+    uint64_t trace_m, trace_limit, trace_slot, trace_ring, trace_event, trace_end;
+    uint64_t trace_min_ns;  /* --trace-slower-than: kept when longer */
+    uint64_t trace_nslots;  /* goroutines with pending records (0: not tracing) */
 };
 
 /* Process-private state; first page of the RW segment. */
@@ -288,7 +314,11 @@ struct gs_private {
     uint64_t probe;         /* ticks a timed call's probe adds to its callers */
     uint64_t probe_inner;   /* ticks of it inside the call's own interval */
     uint64_t probe_untimed; /* an untimed counted call's, in 1/256 ticks */
-    uint64_t reserved[505];
+    uint64_t reserved[121];
+    uint64_t trace_base;    /* tracing: pending records of goroutine stack 0 */
+    uint64_t trace_slots;   /* stacks that have pending records */
+    uint64_t trace_min;     /* ticks, from gs_stub_config.trace_min_ns */
+    uint64_t reserved_trace[381];
 };
 
 /* Each offset macro above is its struct field's offset. */
@@ -313,6 +343,17 @@ GS_OFFSET_IS(struct gs_stub_config, filter_mask, GS_CFG_FILTER_MASK);
 GS_OFFSET_IS(struct gs_stub_config, first_off, GS_CFG_FIRST_OFF);
 GS_OFFSET_IS(struct gs_stub_config, arcidx_off, GS_CFG_ARCIDX_OFF);
 GS_OFFSET_IS(struct gs_stub_config, arcidx_mask, GS_CFG_ARCIDX_MASK);
+GS_OFFSET_IS(struct gs_stub_config, g_goid, GS_CFG_G_GOID);
+GS_OFFSET_IS(struct gs_stub_config, trace_m, GS_CFG_TRACE_M);
+GS_OFFSET_IS(struct gs_stub_config, trace_limit, GS_CFG_TRACE_LIMIT);
+GS_OFFSET_IS(struct gs_stub_config, trace_slot, GS_CFG_TRACE_SLOT);
+GS_OFFSET_IS(struct gs_stub_config, trace_ring, GS_CFG_TRACE_RING);
+GS_OFFSET_IS(struct gs_stub_config, trace_event, GS_CFG_TRACE_EVENT);
+GS_OFFSET_IS(struct gs_stub_config, trace_end, GS_CFG_TRACE_END);
+GS_OFFSET_IS(struct gs_stub_config, trace_min_ns, GS_CFG_TRACE_MIN_NS);
+GS_OFFSET_IS(struct gs_private, trace_min, GS_PRIV_TRACE_MIN);
+GS_OFFSET_IS(struct gs_private, trace_base, GS_PRIV_TRACE_BASE);
+GS_OFFSET_IS(struct gs_private, trace_slots, GS_PRIV_TRACE_SLOTS);
 /* struct gs_drops */
 GS_OFFSET_IS(struct gs_drops, no_space, GS_DROP_NO_SPACE);
 GS_OFFSET_IS(struct gs_drops, path_overflow, GS_DROP_PATH_OVERFLOW);

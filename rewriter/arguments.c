@@ -4,6 +4,7 @@
  * anywhere among INPUT and OUTPUT. */
 #include "rewriter/arguments.h"
 
+#include "common/go_duration.h"
 #include "common/version.h"
 #include "format/gostat_format.h"
 #include "rewriter/find/runtime_offsets.h"
@@ -95,6 +96,32 @@ static int max_arcs(const char *value, void *dest)
     name, 0, "REGEX", GR_OPT_REPEAT, GR_OPT_AT(struct gr_arguments, opt.select.list),      \
         .count = offsetof(struct gr_arguments, opt.select.n), .max = GR_SELECT_MAX,    \
         .bad = "--" name " given more than " GR_SELECT_MAX_TEXT " times"
+/* --trace-buffer: bytes, or with a K, M or G suffix (powers of 1024). */
+static int trace_buffer(const char *value, void *dest)
+{
+    struct gr_arguments *a = dest;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (errno || end == value || *value < '0' || *value > '9')
+        return -1;
+    int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : *end == 'G' || *end == 'g' ? 30 : 0;
+    if (shift)
+        end++;
+    if (*end || v > (GS_TRACE_MAX_RING >> shift))
+        return -1;
+    v <<= shift;
+    if (v < GR_TRACE_MIN_BUFFER)
+        return -1;
+    a->opt.trace_buffer = v;
+    return 0;
+}
+
+static int trace_slower(const char *value, void *dest)
+{
+    struct gr_arguments *a = dest;
+    return gr_go_duration_parse(value, &a->opt.trace_slower_ns);
+}
 
 static const struct gr_opt gorewrite_opts[] = {
     { .kind = GR_OPT_TEXT,
@@ -200,17 +227,18 @@ static const struct gr_opt gorewrite_opts[] = {
           "for package main). Repeatable: a function is chosen when any\n"
           ".B \\-\\-only\n"
           "matches. The others keep their code as it is: not counted, not timed,\n"
-          "no row in gostat. Two runtime functions stay instrumented whatever the\n"
-          "patterns say, because gostat's goroutine counts are their call counts:\n"
+          "no row in gostat. The runtime functions gostat's goroutine counts and\n"
+          "on-CPU time need stay instrumented whatever the patterns say:\n"
           ".B runtime.newproc1\n"
           "and\n"
-          ".BR runtime.goexit1 .\n"
+          ".BR runtime.goexit1 ,\n"
+          "and the scheduler's hand-offs (docs/selection.md).\n"
           "A bad pattern is a usage error (exit status 1, nothing written).\n" },
     { PATTERNS("exclude", exclude, nexclude),
       .help = GR_OPT_HELP("leave out the functions whose name REGEX matches,",
                           "even those an --only chose; repeatable.",
-                          "runtime.newproc1 and runtime.goexit1 (gostat's",
-                          "goroutine counts) stay instrumented regardless"),
+                          "runtime.newproc1, runtime.goexit1 and the scheduler's",
+                          "hand-offs (goroutine counts, on-CPU time) stay"),
       .man =
           "Leave out the functions whose name\n"
           ".I REGEX\n"
@@ -220,11 +248,50 @@ static const struct gr_opt gorewrite_opts[] = {
           ".B \\-\\-only\n"
           "(or none is given) and no\n"
           ".BR \\-\\-exclude ,\n"
-          "or is one of the two runtime functions above.\n"
+          "or is one of the runtime functions above.\n"
           ".B \\-v\n"
           "lists the others as\n"
           ".B left out\n"
           "and counts them.\n" },
+    { .kind = GR_OPT_TEXT, .help = GR_OPT_HELP("", "Tracing (docs/trace.md):"), .man = "Tracing (docs/trace.md):\n" },
+    { "trace", 0, "REGEX", GR_OPT_REPEAT, GR_OPT_AT(struct gr_arguments, opt.trace),
+      .count = offsetof(struct gr_arguments, opt.ntrace), .max = GR_MAX_TRACE_REGEXES,
+      .bad = "--trace given more than " STR(GR_MAX_TRACE_REGEXES) " times",
+      .help = GR_OPT_HELP("record every call of the functions whose names match",
+                          "REGEX (POSIX extended; repeatable): start, duration,",
+                          "goroutine, thread, caller, arguments and results, for",
+                          "gostat trace. Traced functions are timed on every call;",
+                          "the others keep their mode"),
+      .man =
+          "Record every call of the functions whose names match the POSIX extended\n"
+          "regular expression\n"
+          ".I REGEX\n"
+          "(repeatable) as an event: start, duration, goroutine, thread, caller,\n"
+          "arguments and results, read by\n"
+          ".BR \"gostat trace\" .\n"
+          "Traced functions are timed on every call; the others keep their mode.\n" },
+    { "trace-buffer", 0, "SIZE", GR_OPT_CALL, .call = trace_buffer,
+      .bad = "--trace-buffer takes a size from 4K to 1G (bytes, or K, M, G)",
+      .help = GR_OPT_HELP("each thread's event ring in the stats file (default",
+                          "256K; K, M, G suffixes). A full ring overwrites its",
+                          "oldest events, which readers count as lost"),
+      .man =
+          "Each thread's event ring in the stats file (default 256K; K, M, G\n"
+          "suffixes). A full ring overwrites its oldest events; every reader shows\n"
+          "how many were lost.\n" },
+    { "trace-slower-than", 0, "DURATION", GR_OPT_CALL, .call = trace_slower,
+      .bad = "--trace-slower-than takes a duration as Go writes them (250us, 20ms, 1.5s)",
+      .help = GR_OPT_HELP("keep a traced call's event only when it took longer",
+                          "(Go's duration syntax: 250us, 20ms, 1.5s)"),
+      .man =
+          "Keep a traced call's event only when the call took longer than\n"
+          ".I DURATION\n"
+          "(Go's syntax: 250us, 20ms, 1.5s); the arguments are taken at entry and\n"
+          "kept until the return decides.\n" },
+    { "trace-bytes", 0, "N", GR_OPT_UINT, GR_OPT_AT(struct gr_arguments, opt.trace_bytes), .min = 0, .max = 4096,
+      .bad = "--trace-bytes takes a number from 0 to 4096",
+      .help = GR_OPT_HELP("bytes of a traced string or []byte kept (default 64)"),
+      .man = "Bytes of a traced string or []byte argument or result kept (default 64).\n" },
     { .kind = GR_OPT_TEXT, .help = GR_OPT_HELP("", "Other options:"), .man = "Other options:\n" },
     { NULL, 'v', NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.verbose),
       .help = GR_OPT_HELP("list every function with its decision, and why it is",
@@ -470,6 +537,10 @@ static const char *conflict(const struct gr_arguments *a)
         return "--max-arcs bounds the arcs of --call-graph; add --call-graph";
     if (a->opt.max_arcs && !a->max_paths)
         return "--max-arcs with --max-paths 0: no arcs are recorded without paths";
+    if (a->opt.ntrace && (a->call_graph || a->opt.count_only))
+        return "--trace times the traced calls: not with --count-only or --call-graph";
+    if (!a->opt.ntrace && (a->trace_given))
+        return "--trace-buffer, --trace-slower-than and --trace-bytes need --trace";
     return NULL;
 }
 
@@ -492,7 +563,9 @@ enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arg
 {
     struct gr_opt_result r;
     *a = (struct gr_arguments){
-        .opt = { .max_rows = DEFAULT_MAX_THREADS + 1 }, .max_paths = GR_PATHS_FROM_PROGRAM,
+        .opt = { .max_rows = DEFAULT_MAX_THREADS + 1, .trace_bytes = GR_TRACE_DEFAULT_BYTES,
+                 .trace_buffer = GR_TRACE_DEFAULT_BUFFER },
+        .max_paths = GR_PATHS_FROM_PROGRAM,
     };
     *status = EXIT_USAGE;
     if (gr_opt_parse_exact(&gr_gorewrite_options, argc, argv, a, a->paths, GR_ARGUMENTS_OPERANDS,
@@ -501,6 +574,8 @@ enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arg
         return GR_ACTION_EXIT;
     }
     a->npaths = r.next;
+    a->trace_given = a->opt.trace_bytes != GR_TRACE_DEFAULT_BYTES ||
+                     a->opt.trace_buffer != GR_TRACE_DEFAULT_BUFFER || a->opt.trace_slower_ns;
     const char *why = conflict(a);
     if (why) {
         fprintf(stderr, "gorewrite: %s\n", why);

@@ -6,6 +6,7 @@
 #define GR_ARGUMENTS_H
 
 #include "common/opttable.h"
+#include "format/trace_format.h"
 #include "rewriter/rewrite.h"
 
 #include <stdint.h>
@@ -19,7 +20,12 @@ struct gr_arguments {
     const char *print_layout;   /* --print-layout INPUT, or NULL */
     int call_graph, max_paths_given;
     uint32_t max_paths;         /* --max-paths, or the default */
+    int trace_given;            /* a --trace-* option other than --trace */
 };
+
+#define GR_TRACE_DEFAULT_BYTES 64
+#define GR_TRACE_DEFAULT_BUFFER (256u << 10)
+#define GR_TRACE_MIN_BUFFER 4096u
 
 /* What gorewrite is to do after gr_arguments_parse. */
 enum gr_arguments_action {

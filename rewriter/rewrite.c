@@ -18,6 +18,7 @@
 #include "rewriter/gen/segments.h"
 #include "rewriter/plan/plan.h"
 #include "rewriter/plan/report.h"
+#include "rewriter/plan/trace_plan.h"
 
 #define GR_TEXT_SECTION ".gorewrite.text"
 #define GR_DATA_SECTION ".gorewrite.data"
@@ -98,12 +99,21 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
                                   .max_paths = opt->max_paths,
                                   .max_arcs = opt->max_arcs};
     struct gr_image image = {0};
+    struct gr_trace_plan trace = {0};
     int rc = read_input(in_path, opt, &elf, err);
     if (rc == 0)
         rc = gr_find_program(&elf, opt->strict_release, &prog, err);
     if (rc == 0) {
         gr_find_warn(log, &elf, &prog);
         rc = plan_selected(&elf, &prog, opt, &plan, err);
+    }
+    if (rc == 0 && opt->ntrace) {
+        rc = gr_trace_plan_build(&prog, &plan, opt->trace, opt->ntrace, opt->trace_bytes, &trace, err);
+        trace.slower_ns = opt->trace_slower_ns;
+        plan.trace = &trace;
+        seg.trace_ring_size = trace.n ? opt->trace_buffer : 0;
+        if (rc == 0 && !trace.n)
+            fprintf(log, "gorewrite: warning: --trace matches no timed function\n");
     }
     if (rc == 0 && opt->verbose)
         gr_report_plan(log, &plan);
@@ -124,6 +134,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
         snprintf(res->go_version, sizeof res->go_version, "%s", prog.go_version);
     }
     gr_image_free(&image);
+    gr_trace_plan_free(&trace);
     gr_plan_free(&plan);
     gr_program_free(&prog);
     gr_elf_free(&elf);

@@ -10,6 +10,8 @@
 #include "common/error.h"
 #include "rewriter/plan/select.h"
 
+#define GR_MAX_TRACE_REGEXES 64
+
 struct gr_options {
     int verbose;            /* list every function's decision on the log */
     int count_only;         /* no timing: entry patches only */
@@ -27,6 +29,13 @@ struct gr_options {
     int keep_setuid;        /* copy the input's setuid/setgid bits (dropped by default) */
     int strict_release;     /* refuse a Go release newer than every verified row */
     struct gr_select_patterns select;   /* --only, --exclude (select.h) */
+    /* --trace (docs/trace.md): functions whose names match one of these
+       are traced: timed on every call, each call an event with its values */
+    const char *trace[GR_MAX_TRACE_REGEXES];
+    size_t ntrace;
+    uint64_t trace_buffer;  /* bytes of each thread's ring */
+    uint64_t trace_slower_ns; /* --trace-slower-than; 0: every call */
+    uint32_t trace_bytes;   /* bytes of a string or []byte kept */
 };
 
 struct gr_result {

@@ -31,6 +31,8 @@ bin/gorewrite --time-all "$OUT/bench" "$OUT/bench.timed" >/dev/null
 bin/gorewrite --call-graph "$OUT/bench" "$OUT/bench.graph" >/dev/null
 bin/gorewrite --sample 16 "$OUT/bench" "$OUT/bench.sampled" >/dev/null
 bin/gorewrite --sample 1000000 "$OUT/bench" "$OUT/bench.unsampled" >/dev/null
+bin/gorewrite --time-all --trace '^main\.args4$' --trace-buffer 1M "$OUT/bench" "$OUT/bench.traced" >/dev/null
+bin/gorewrite --time-all --trace '^main\.args4$' --trace-slower-than 1s "$OUT/bench" "$OUT/bench.tracedslow" >/dev/null
 cc -O2 -o "$OUT/rdtsc_cost" scripts/rdtsc_cost.c
 
 LOOP_N=20000000
@@ -77,6 +79,23 @@ for w in "loop $CG_LOOP_N" "fib $CG_FIB_N" "leaf $CG_LOOP_N"; do
     c2=$(counted_calls)
     echo "| $1 $2 -> $n2 | unsampled, marginal | +$((o2 - o)) | +$((i2 - i)) | +$((c2 - c)) | $(python3 -c "print(f'{(($i2-$o2)-($i-$o))/($c2-$c):.2f}')") |"
 done
+echo
+echo "### Tracing (valgrind --tool=callgrind): a call of main.args4(a, b, c, d int) int"
+echo
+echo "| mode | instructions, $CG_LOOP_N calls | instructions, $((2 * CG_LOOP_N)) calls | per call | over --time-all |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+declare -A PER
+for mode in "" timed traced tracedslow; do
+    rm -f "$GOSTAT_DIR"/*
+    a=$(callgrind_insns "$OUT/bench${mode:+.$mode}" args4 "$CG_LOOP_N")
+    rm -f "$GOSTAT_DIR"/*
+    b=$(callgrind_insns "$OUT/bench${mode:+.$mode}" args4 $((2 * CG_LOOP_N)))
+    PER[${mode:-original}]=$(python3 -c "print(f'{($b-$a)/$CG_LOOP_N:.1f}')")
+    echo "| ${mode:-original} | $a | $b | ${PER[${mode:-original}]} | $( [ -n "$mode" ] && python3 -c "print(f'{${PER[${mode:-original}]}-${PER[timed]:-0}:+.1f}')" ) |"
+done
+echo
+echo "traced = --time-all --trace '^main\\.args4$' (every call an event); tracedslow = the same with"
+echo "--trace-slower-than 1s (the arguments taken, no call kept). Marginal: the second run's extra calls only."
 echo
 echo "Modes: count = --count-only; viaentry = --count-only --keep-call-sites (direct calls take the entry's jmp, as before"
 echo "call sites were retargeted); default = the default mode; timed = --time-all; graph = --call-graph"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/speedscope_shot.sh FOLDED OUT.png [DOM.html]: loads a folded-stacks
-# file (`frame;frame;frame VALUE` lines, root first) into speedscope
+# file (`frame;frame;frame VALUE` lines, root first; or Chrome trace-event
+# JSON, gostat trace --chrome) into speedscope
 # (build/npm/speedscope, scripts/npm_progs.sh) in Debian's headless Chromium
 # and writes a screenshot of its flame graph ("left heavy" view) to OUT.png;
 # DOM.html, when given, gets the page's DOM in the "sandwich" view (a table
@@ -71,13 +72,18 @@ title = re.search(r"<title>(.*?)</title>", dom, re.S)
 if not title or html.unescape(title.group(1)) != f"{name} - speedscope":
     fail(f"page title is {title.group(1) if title else 'missing'!r}, not {name + ' - speedscope'!r}")
 frames = set()
-for line in open(sys.argv[2], encoding="utf-8", errors="replace"):
-    stack = line.rstrip("\n").rsplit(" ", 1)[0]
+text = open(sys.argv[2], encoding="utf-8", errors="replace").read()
+if text.startswith("{"):    # Chrome trace-event JSON (gostat trace --chrome): its events' names
+    import json
+    frames.update(e["name"] for e in json.loads(text)["traceEvents"] if e.get("ph") == "X")
+for line in text.splitlines() if not text.startswith("{") else []:
+    stack = line.rsplit(" ", 1)[0]
     frames.update(stack.split(";"))
 shown = [html.unescape(s) for s in re.findall(r"</span>([^<]+)</td></tr>", dom)]
 if not shown:
     fail("the sandwich view lists no frame")
-strangers = [s for s in shown if s not in frames]
+# speedscope names a Chrome event's frame by its name and its args
+strangers = [s for s in shown if s not in frames and s.split(" {", 1)[0] not in frames]
 if strangers:
     fail(f"frames not in the file are listed: {strangers[:3]}")
 PY

@@ -18,6 +18,10 @@ gs_blob_header:
     .long gs_path_exit - gs_blob_header
     .long gs_sched_off - gs_blob_header
     .long gs_sched_on - gs_blob_header
+    .long gs_trace_enter - gs_blob_header
+    .long gs_trace_exit - gs_blob_header
+    .long gs_trace_commit - gs_blob_header
+    .long 0
 
     .text
     .globl gs_entry

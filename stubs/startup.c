@@ -287,6 +287,29 @@ static uint64_t map_timing_stacks(uint64_t want, uint64_t *base)
     return 0;
 }
 
+/* Tracing (--trace): the goroutines' pending records, one range beside
+ * the timing stacks (reserved without commit charge: a page costs memory
+ * once calls nest that deep), and the --trace-slower-than bound in ticks. */
+static void start_tracing(struct gs_private *priv, const struct gs_header *hdr)
+{
+    uint64_t n = gs_config.trace_nslots < priv->slots_max ? gs_config.trace_nslots : priv->slots_max;
+    if (!n || !gs_config.trace_slot)
+        return;
+    for (; n >= 64; n /= 2) {
+        long p = gs_syscall6(GS_SYS_mmap, 0, (long)(n * gs_config.trace_slot), GS_PROT_READ | GS_PROT_WRITE,
+                             GS_MAP_PRIVATE | GS_MAP_ANONYMOUS | GS_MAP_NORESERVE, -1, 0);
+        if (p < 0 && p > -4096)
+            continue;
+        priv->trace_base = (uint64_t)p;
+        priv->trace_slots = n;
+        break;
+    }
+    uint64_t dt = hdr->tsc1 - hdr->tsc0, dns = hdr->mono1_ns - hdr->mono0_ns;
+    if (gs_config.trace_min_ns && dns)   /* longer than: at least one tick more */
+        priv->trace_min = (gs_config.trace_min_ns < UINT64_MAX / dt ? gs_config.trace_min_ns * dt / dns
+                                                                    : gs_config.trace_min_ns / dns * dt) + 1;
+}
+
 /* Timing needs an invariant TSC and timing stacks; without them the
  * trampolines find no stack for any goroutine and only count. */
 static void start_timing(const struct startup_env *env, struct gs_private *priv, uint8_t *rw,
@@ -308,6 +331,8 @@ static void start_timing(const struct startup_env *env, struct gs_private *priv,
         gs_measure_probe_cost(priv, hdr);
     read_boot_id(hdr->boot_id);
     finish_calibration(hdr);
+    if (priv->slots_max)
+        start_tracing(priv, hdr);
 }
 
 static const char *base_name(const char *path)

@@ -7,6 +7,8 @@
 #ifndef GS_STUB_MACROS_H
 #define GS_STUB_MACROS_H
 
+#include "format/trace_format.h"
+
 #define SYS_madvise 28
 #define MADV_POPULATE_WRITE 23
 #define EINVAL 22
@@ -115,12 +117,27 @@
 .Lstale_out\@:
 .endm
 
+/* A traced call's entry being dropped (at rax + GS_SLOT_TOP): its
+ * event, panicked, goes to the ring (stubs/trace.S gs_trace_unwound).
+ * Keeps every register. */
+.macro TRACE_STALE
+    mov %rbx, GS_SLOT_TSAVE(%rax)
+    mov GS_SLOT_TOP(%rax), %ebx
+    testl $GS_ENT_TRACED, GS_ENT_REC(%rax,%rbx)
+    jz 6f
+    lea 6f(%rip), %rbx
+    mov %rbx, GS_SLOT_TSAVE+8(%rax)
+    jmp gs_trace_unwound
+6:  mov GS_SLOT_TSAVE(%rax), %rbx
+.endm
+
 /* An entry below this call's depth belongs to a frame that left without
  * returning: pops it (\top = the stack's top offset) and searches on. */
 .macro DROP_STALE size, top, prefix
 \prefix\()_stale:
     sub $\size, \top
     mov \top, GS_SLOT_TOP(%rax)
+    TRACE_STALE
     COUNT_STALE
     jmp \prefix\()_pop
 .endm

@@ -264,6 +264,11 @@ gs_time_exit:
     jns 1f
     xor %eax, %eax                                  /* the clocks' residuals */
 1:  mov %rax, -24(%rsp)
+/* gs_time_record: the rest of a return, from gs_trace_exit/commit too:
+ * r12 = record offset, r13 = duration, rdx = weight, rax and rcx at -8
+ * and -16(%rsp), the on-CPU ticks at -24(%rsp). */
+    .globl gs_time_record
+gs_time_record:
     RECORD_PAGE %rcx, .Lexit_out, .Lexit_page
 .Lexit_record:                  /* rax = row, r13 = duration, rdx = weight, -24(%rsp) = on-CPU */
     add %r12, %rax                                  /* struct gs_timing */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 static const struct gst_command commands[] = {
+    { "trace", "the calls gorewrite --trace recorded, with their arguments and results", gst_cmd_trace, &gst_trace_options },
     { "clean", "remove stats files of processes that have exited", gst_cmd_clean, &gst_clean_options },
     { "merge", "sum several processes' counts by function into one JSON profile", gst_cmd_merge, &gst_merge_options },
     { "diff", "functions whose calls or time changed between two profiles (CI)", gst_cmd_diff, &gst_diff_options },

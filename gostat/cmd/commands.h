@@ -28,11 +28,13 @@ void gst_commands_print(FILE *out);
  * NULL: what the manual page's options lists are made from. */
 const struct gr_opt_table *gst_command_options(const char *program);
 
+extern const struct gr_opt_table gst_trace_options;
 extern const struct gr_opt_table gst_table_options, gst_clean_options, gst_merge_options,
     gst_diff_options, gst_coverage_options, gst_pprof_options, gst_folded_options,
     gst_callgrind_options, gst_serve_options, gst_top_options;
 
 int gst_cmd_clean(int argc, char **argv);
+int gst_cmd_trace(int argc, char **argv);
 int gst_cmd_merge(int argc, char **argv);
 int gst_cmd_diff(int argc, char **argv);
 int gst_cmd_coverage(int argc, char **argv);

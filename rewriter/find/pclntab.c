@@ -247,6 +247,7 @@ static int decode_func(const struct tables *t, uint64_t funcoff, struct gr_pcln_
     const uint8_t *p = t->funcdata.p + funcoff;
     uint32_t nameoff, pcfile, pcln, cu = 0;
     memcpy(&nameoff, p + l->func_name_off, 4);
+    memcpy(&f->args, p + l->func_name_off + 4, 4); /* args follows nameoff in every format */
     memcpy(&pcfile, p + l->func_pcfile_off, 4);
     memcpy(&pcln, p + l->func_pcln_off, 4);
     if (l->func_cu_off >= 0)

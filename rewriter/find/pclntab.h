@@ -16,6 +16,8 @@ struct gr_pcln_func {
     const char *name;       /* inside the input file's bytes, NUL-terminated */
     const char *file;       /* likewise; NULL when unknown */
     uint32_t line;          /* declaration line (Go >= 1.20) or line at entry; 0 unknown */
+    int32_t args;           /* _func.args: bytes of its argument area (results included;
+                               with the register ABI, the spill area's) */
 };
 
 struct gr_pclntab {

@@ -4,6 +4,7 @@
 #include "rewriter/find/program.h"
 
 #include "rewriter/find/go_version.h"
+#include "rewriter/find/trace_types.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@ static int links_runtime_cgo(const struct gr_program *prog)
 int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr_error *err)
 {
     memset(prog, 0, sizeof *prog);
+    prog->elf = elf;
     if (gr_pclntab_read(elf, &prog->pcln, err) < 0)
         return -1;
     prog->nfuncs = prog->pcln.nfuncs;
@@ -97,6 +99,7 @@ int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr
 
 void gr_program_free(struct gr_program *prog)
 {
+    gr_trace_types_close(prog->trace_types);
     gr_dwarf_free(&prog->dwarf);
     gr_pclntab_free(&prog->pcln);
     free(prog->funcs);

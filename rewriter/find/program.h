@@ -14,6 +14,8 @@
 #include "rewriter/find/runtime_offsets.h"
 #include "rewriter/find/pclntab.h"
 
+struct gr_trace_types;
+
 struct gr_func {
     uint64_t entry;
     uint64_t end;
@@ -37,6 +39,9 @@ struct gr_program {
     int offsets_unverified;   /* a release newer than every verified row */
     struct gr_func *funcs;    /* sorted by entry */
     size_t nfuncs;
+    const struct gr_elf *elf; /* the input read (outlives prog) */
+    struct gr_trace_types *trace_types; /* trace_layout.c's DWARF types, opened on first need */
+    int trace_types_tried;
 };
 
 int gr_program_read(const struct gr_elf *elf, struct gr_program *prog, struct gr_error *err);

@@ -90,6 +90,7 @@ static uint64_t path_pages(struct gr_segment_plan *seg)
 }
 
 /* A row (gostat_format.h): drops and the page map, the counters, the
+ * trace ring (--trace; backed with them when a thread claims the row), the
  * timing pages, then the path and arc tables. The map's size depends on
  * the row's, hence the loop. */
 static void plan_row(struct gr_segment_plan *seg)
@@ -100,7 +101,8 @@ static void plan_row(struct gr_segment_plan *seg)
     for (;;) {
         uint64_t map_end = GS_ROW_PAGEMAP + head_pages + timing_pages + paths;
         seg->counts_off = gr_align_up(map_end, 64);
-        uint64_t need = gr_align_up(seg->counts_off + 8ull * (seg->nfuncs ? seg->nfuncs : 1), GR_PAGE) / GR_PAGE;
+        seg->trace_ring_off = gr_align_up(seg->counts_off + 8ull * (seg->nfuncs ? seg->nfuncs : 1), GR_PAGE);
+        uint64_t need = (seg->trace_ring_off + gr_align_up(seg->trace_ring_size, GR_PAGE)) / GR_PAGE;
         if (need <= head_pages)
             break;
         head_pages = need;

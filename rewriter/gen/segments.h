@@ -43,6 +43,10 @@ struct gr_segment_plan {
     uint64_t filter_off;
     uint64_t arcidx_off;      /* the arc index; the arcs taken in the 8 bytes before */
 
+    uint64_t trace_ring_size; /* --trace: each row's event ring (0: none; set by
+                                 the caller), in the row's head after the counters */
+    uint64_t trace_ring_off;
+
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;
     uint64_t rx_vaddr;

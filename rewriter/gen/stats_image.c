@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "format/gostat_format.h"
+#include "format/trace_format.h"
+#include "rewriter/plan/trace_plan.h"
 
 /* Bytes of strings the functions need (names and files, NUL-terminated),
  * before sharing: the string table's upper bound. With call paths, the
@@ -154,6 +156,57 @@ static int fill_functions(const struct gr_plan *plan, struct gs_func *tab, struc
     return 0;
 }
 
+void gr_stats_image_free(struct gr_stats_image *img);
+
+/* --trace: the trace section (trace_format.h) after the strings: the
+ * traced functions, where their values lie in an event, their descriptors. */
+static int append_trace(const struct gr_plan *plan, const struct gr_segment_plan *seg,
+                        struct gr_stats_image *img)
+{
+    const struct gr_trace_plan *tp = plan->trace;
+    if (!tp || !tp->n)
+        return 0;
+    size_t off = (img->len + 7) & ~(size_t)7;
+    size_t size = sizeof(struct gs_trace_section) + tp->n * sizeof(struct gs_trace_func);
+    for (size_t i = 0; i < tp->n; i++)
+        size += tp->funcs[i].raw ? 0 : tp->funcs[i].layout.desc_len;
+    uint8_t *bytes = realloc(img->bytes, off + size);
+    if (!bytes)
+        return -1;
+    memset(bytes + img->len, 0, off + size - img->len);
+    img->bytes = bytes;
+    struct gs_trace_section *sec = (struct gs_trace_section *)(bytes + off);
+    *sec = (struct gs_trace_section){.magic = GS_TRACE_MAGIC, .nfuncs = (uint32_t)tp->n,
+                                     .event_size = tp->event_size, .ring_off = seg->trace_ring_off,
+                                     .ring_size = seg->trace_ring_size, .funcs_off = sizeof *sec,
+                                     .slower_than_ns = tp->slower_ns, .bytes_max = tp->bytes_max};
+    struct gs_trace_func *tab = (struct gs_trace_func *)(sec + 1);
+    size_t desc = sizeof *sec + tp->n * sizeof *tab;
+    for (size_t i = 0; i < tp->n; i++) {
+        const struct gr_trace_func *tf = &tp->funcs[i];
+        const struct gr_trace_layout *l = &tf->layout;
+        tab[i] = (struct gs_trace_func){.func = plan->funcs[tf->plan_index].counter,
+                                        .entry_nwords = l->entry.nwords, .entry_nbytes = l->entry.nbytes,
+                                        .exit_nwords = l->exit.nwords, .exit_nbytes = l->exit.nbytes,
+                                        .entry_off = tf->entry_off, .exit_off = tf->exit_off,
+                                        .used = tf->used};
+        if (!tf->raw && l->desc_len) {
+            tab[i].desc_off = (uint32_t)desc;
+            tab[i].desc_len = (uint32_t)l->desc_len;
+            memcpy((uint8_t *)sec + desc, l->desc, l->desc_len);
+            desc += l->desc_len;
+        }
+    }
+    struct gs_header *h = (struct gs_header *)bytes;
+    h->trace_off = off;
+    h->trace_size = size;
+    img->len = off + size;
+    h->live_off = gr_align_up(img->len, GS_PAGE);   /* the shared part moves past it */
+    h->rows_off = h->live_off + GS_PAGE;
+    h->file_size = h->rows_off + (uint64_t)seg->max_rows * seg->row_stride;
+    return 0;
+}
+
 int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *prog,
                          const struct gr_segment_plan *seg, struct gr_stats_image *img,
                          struct gr_error *err)
@@ -189,6 +242,10 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     if (paths) {
         h->syms_off = syms_off;
         h->nsyms = (uint32_t)nsyms;
+    }
+    if (append_trace(plan, seg, img) < 0) {
+        gr_stats_image_free(img);
+        return gr_fail(err, "out of memory for the stats image");
     }
     return 0;
 }

@@ -5,6 +5,8 @@
 
 #include "common/x86.h"
 #include "format/stub_abi.h"
+#include "format/trace_format.h"
+#include "rewriter/plan/trace_plan.h"
 
 extern const uint8_t gr_stub_blob[];
 extern const uint8_t gr_stub_blob_end[];
@@ -44,13 +46,46 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
                                      .time_exit = blob + (paths ? h->path_exit_off : h->time_exit_off),
                                      .sample_enter = blob + h->sample_enter_off,
                                      .sched_off = blob + h->sched_off_off,
-                                     .sched_on = blob + h->sched_on_off};
+                                     .sched_on = blob + h->sched_on_off,
+
+                                     .trace_enter = blob + h->trace_enter_off,
+                                     .trace_exit = blob + h->trace_exit_off,
+                                     .trace_commit = blob + h->trace_commit_off};
 }
 
 uint64_t gr_stub_entry(const struct gr_codebuf *code, size_t blob_off,
                        const struct gr_segment_plan *seg)
 {
     return seg->blob_addr + blob_header(code, blob_off)->entry_off;
+}
+
+/* --trace: a goroutine's pending records, one per timing-entry position
+ * up to GR_TRACE_DEPTH (fewer for large events: at most GR_TRACE_SLOT_MAX
+ * bytes a goroutine, of address space reserved without commit charge),
+ * and at most GR_TRACE_SPACE bytes of them in all. */
+#define GR_TRACE_DEPTH 16384u
+#define GR_TRACE_SLOT_MAX (8ull << 20)
+#define GR_TRACE_SPACE (64ull << 30)
+
+static void configure_trace(struct gs_stub_config *cfg, const struct gr_plan *plan,
+                            const struct gr_segment_plan *seg)
+{
+    const struct gr_trace_plan *tp = plan->trace;
+    if (!tp || !tp->n || !seg->nslots)
+        return;
+    uint64_t depth = GR_TRACE_DEPTH;
+    while (depth > 256 && depth * tp->event_size > GR_TRACE_SLOT_MAX)
+        depth /= 2;
+    cfg->g_goid = gr_trace_goid_offset(plan->rt->minor);
+    cfg->trace_m = tp->event_size / GS_ENT_SIZE;
+    cfg->trace_slot = depth * tp->event_size;
+    cfg->trace_limit = cfg->trace_slot;
+    cfg->trace_ring = seg->trace_ring_off;
+    cfg->trace_event = tp->event_size;
+    cfg->trace_end = GS_RING_SLOTS + (seg->trace_ring_size - GS_RING_SLOTS) / tp->event_size * tp->event_size;
+    cfg->trace_min_ns = tp->slower_ns;
+    cfg->trace_nslots = GR_TRACE_SPACE / cfg->trace_slot < seg->nslots ? GR_TRACE_SPACE / cfg->trace_slot
+                                                                        : seg->nslots;
 }
 
 void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr_elf *elf,
@@ -87,5 +122,6 @@ void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr
                            : 0,
         .first_off = seg->slots_off > seg->first_off ? seg->first_off : 0,
     };
+    configure_trace(&cfg, plan, seg);
     memcpy(code->bytes + blob_off + blob_header(code, blob_off)->config_off, &cfg, sizeof cfg);
 }

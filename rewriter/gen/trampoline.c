@@ -97,6 +97,7 @@
 #include "format/gostat_format.h"
 #include "format/stub_abi.h"
 #include "common/x86.h"
+#include "rewriter/gen/trace_capture.h"
 
 #define R12 ZYDIS_REGISTER_R12
 #define R13 ZYDIS_REGISTER_R13
@@ -270,6 +271,9 @@ static int emit_sample_test(struct gr_codebuf *c, const struct func_ctx *fc, uin
 static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
                           struct gr_error *err)
 {
+    if (fc->pf->traced)         /* --trace: gs_trace_enter, then the capture (trace_capture.c) */
+        return gr_trace_emit_entry(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
+                                   fc->stubs->trace_enter, back, err);
     if (fc->seg->sample == 1 && fc->seg->max_paths) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(GS_PATH_CALLEE_WORD(record_offset(fc)))));
         TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
@@ -300,6 +304,8 @@ static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint6
 static int emit_time_entry(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
                            struct gr_error *err)
 {
+    if (fc->pf->traced)         /* every call: no sampling test */
+        return emit_time_call(c, fc, back, err);
     TRY(emit_sample_test(c, fc, back, err));
     return emit_time_call(c, fc, back, err);
 }
@@ -423,7 +429,7 @@ static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const
 static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
                                struct gr_error *err)
 {
-    if (fc->seg->sample != 1) {                 /* emit_sample_test, to B not yet placed */
+    if (fc->seg->sample != 1 && !fc->pf->traced) { /* emit_sample_test, to B not yet placed */
         TRY(JUMP(JS, lb->later));
         TRY(refer(lb, c, LABEL_B, err));
     }
@@ -454,6 +460,9 @@ static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, co
         patch_rel32(c, to_ret[k]);
     TRY(gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err));
     patch_rel32(c, jbe_field);                                      /* jbe Y */
+    if (fc->pf->traced)
+        return gr_trace_emit_exit(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
+                                  fc->stubs->trace_exit, fc->stubs->trace_commit, err);
     TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
     return JUMP(JMP, fc->stubs->time_exit);
 }

@@ -16,6 +16,7 @@ struct gr_stub_routines {
     uint64_t sample_enter;
     uint64_t sched_off;     /* stubs/oncpu.S */
     uint64_t sched_on;
+    uint64_t trace_enter, trace_exit, trace_commit;  /* --trace (stubs/trace.S) */
 };
 
 struct gr_tramp_addrs {

@@ -28,6 +28,8 @@ struct gr_plan_func {
     const char *untimed_reason;/* instrumented but not timed: why */
     size_t first_exit, nexits; /* its returns, in gr_plan.exits */
     uint8_t sched_hook;        /* enum gr_sched_hook (sched_hooks.h) */
+    int traced;                /* --trace: index trace in gr_plan.trace (trace_plan.h) */
+    uint32_t trace;
 };
 
 #define GR_UNTIMED GS_UNTIMED  /* the stats file's own marker */
@@ -78,6 +80,8 @@ struct gr_plan {
     /* On-CPU time (sched_hooks.h): the hand-offs hooked, off and on; kept
      * only when both are (gr_plan_oncpu). */
     size_t hooks_off, hooks_on;
+    /* --trace: the traced functions (trace_plan.h), set by rewrite.c */
+    const struct gr_trace_plan *trace;
 };
 
 /* Whether the plan hooks the scheduler's hand-offs both ways. */

@@ -19,6 +19,11 @@ func leaf(x int) int { return x*3 + 1 }
 //go:noinline
 func step(x int) int { return leaf(x) ^ x }
 
+// args4 takes four integer arguments (make bench's trace rows).
+//
+//go:noinline
+func args4(a, b, c, d int) int { return (a+b)^c - d }
+
 //go:noinline
 func fib(n int) int {
 	if n < 2 {
@@ -29,7 +34,7 @@ func fib(n int) int {
 
 func main() {
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: bench loop|fib|leaf N")
+		fmt.Fprintln(os.Stderr, "usage: bench loop|fib|leaf|args4 N")
 		os.Exit(1)
 	}
 	n, _ := strconv.Atoi(os.Args[2])
@@ -42,6 +47,12 @@ func main() {
 		fmt.Println(s)
 	case "fib":
 		fmt.Println(fib(n))
+	case "args4":
+		s := 0
+		for i := 0; i < n; i++ {
+			s = args4(s, i, 3, 5)
+		}
+		fmt.Println(s)
 	case "leaf":
 		s := 0
 		for i := 0; i < n; i++ {

@@ -33,6 +33,8 @@ for peer in ("gostat/profile", "gostat/top", "gostat/serve"):
 allowed["gostat/cmd"] = allowed["gostat/render"] + ["gostat/render", "gostat/profile", "gostat/top", "gostat/serve"]
 allowed["gostat"] = allowed["gostat/cmd"] + ["gostat/cmd"]
 allowed["tests/tools"] = ["format"]
+# the --trace layout drivers: gorewrite's find stage and gostat's decoder
+allowed["tests/trace"] = R + ["format", "rewriter/find", "gostat/render"]
 allowed["scripts"] = []
 # the manual pages' generators: linked with their program, they read its option tables
 allowed["mangen"] = G + ["gostat/cmd", "rewriter"]

@@ -1,0 +1,121 @@
+/* trace_capture.c: see trace_capture.h. Per captured word (R12 = the
+ * pending record, off = where the part starts in it):
+ *     mov [r12 + off + 8i], reg          ; an integer register
+ *     movq [r12 + off + 8i], xmmN        ; a float register
+ *     mov r13, [rsp + k]; mov [..], r13  ; a stack word
+ *   with deref: mov r13, <word>; test r13, r13; jz 1f; mov r13, [r13 + 8]; 1: mov [..], r13
+ * then per string or []byte (RDI, RSI, RCX kept in the red zone, which is
+ * free at an entry and at a ret):
+ *     mov rcx, [len word]; mov r13d, max; cmp rcx, r13; cmova rcx, r13
+ *     mov [r12 + lens + 4j], ecx; mov rsi, [ptr word]; lea rdi, [r12 + data + j*size]
+ *     rep movsb                          ; exactly min(len, max) bytes
+ * Only R12, R13, the flags and the red zone change: every register the
+ * function reads or returns is as it was. */
+#include "rewriter/gen/trace_capture.h"
+
+#include <string.h>
+
+#include "format/stub_abi.h"
+#include "format/trace_format.h"
+
+#define R12 ZYDIS_REGISTER_R12
+#define R13 ZYDIS_REGISTER_R13
+#define RSP ZYDIS_REGISTER_RSP
+
+#define TRY(emit) \
+    do {                      \
+        if ((emit) < 0)       \
+            return -1;        \
+    } while (0)
+
+static int emit_word(struct gr_codebuf *c, const struct gr_trace_src *w, int64_t at, struct gr_error *err)
+{
+    if (w->kind == GR_TRACE_SRC_FLOAT_REG)
+        return GR_EMIT(c, err, MOVQ, GR_MEM(R12, at), GR_REG(ZYDIS_REGISTER_XMM0 + w->reg));
+    if (w->kind == GR_TRACE_SRC_INT_REG && !w->deref)
+        return GR_EMIT(c, err, MOV, GR_MEM(R12, at), GR_REG(ZYDIS_REGISTER_RAX + w->reg));
+    if (w->kind == GR_TRACE_SRC_INT_REG)
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_REG(ZYDIS_REGISTER_RAX + w->reg)));
+    else
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(RSP, w->stack_off)));
+    if (w->deref) {
+        TRY(GR_EMIT(c, err, TEST, GR_REG(R13), GR_REG(R13)));
+        TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, gr_code_here(c), err));
+        size_t field = c->len - 4;
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, 8)));
+        int32_t rel = (int32_t)(gr_code_here(c) - (c->base + field + 4));
+        memcpy(c->bytes + field, &rel, sizeof rel);
+    }
+    return GR_EMIT(c, err, MOV, GR_MEM(R12, at), GR_REG(R13));
+}
+
+static int emit_copies(struct gr_codebuf *c, const struct gr_trace_capture *cap, uint32_t off,
+                       uint32_t bytes_max, struct gr_error *err)
+{
+    static const uint8_t rep_movsb[] = {0xf3, 0xa4};
+    uint32_t lens = gs_trace_lens_off(off, cap->nwords);
+    uint32_t data = gs_trace_data_off(off, cap->nwords, cap->nbytes);
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, -8), GR_REG(ZYDIS_REGISTER_RDI)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, -16), GR_REG(ZYDIS_REGISTER_RSI)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, -24), GR_REG(ZYDIS_REGISTER_RCX)));
+    for (unsigned j = 0; j < cap->nbytes; j++) {
+        const struct gr_trace_bytes *b = &cap->bytes[j];
+        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RCX), GR_MEM(R12, off + 8u * b->len_word)));
+        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R13D), GR_IMM(bytes_max)));
+        TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_RCX), GR_REG(R13)));
+        TRY(GR_EMIT(c, err, CMOVNBE, GR_REG(ZYDIS_REGISTER_RCX), GR_REG(R13)));
+        TRY(GR_EMIT(c, err, MOV, GR_MEM32(R12, lens + 4u * j), GR_REG(ZYDIS_REGISTER_ECX)));
+        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RSI), GR_MEM(R12, off + 8u * b->ptr_word)));
+        TRY(GR_EMIT(c, err, LEA, GR_REG(ZYDIS_REGISTER_RDI),
+                    GR_MEM(R12, data + j * gs_trace_copy_size(bytes_max))));
+        TRY(gr_code_append(c, rep_movsb, sizeof rep_movsb, err));
+    }
+    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RDI), GR_MEM(RSP, -8)));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RSI), GR_MEM(RSP, -16)));
+    return GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RCX), GR_MEM(RSP, -24));
+}
+
+static int emit_capture(struct gr_codebuf *c, const struct gr_trace_capture *cap, uint32_t off,
+                        uint32_t bytes_max, struct gr_error *err)
+{
+    for (unsigned i = 0; i < cap->nwords; i++)
+        TRY(emit_word(c, &cap->words[i], off + 8 * i, err));
+    return cap->nbytes ? emit_copies(c, cap, off, bytes_max, err) : 0;
+}
+
+/* lea r13, [rip + the code after the jmp]; jmp to. */
+static int emit_call_with_capture(struct gr_codebuf *c, uint64_t to, struct gr_error *err)
+{
+    uint64_t at = gr_code_here(c);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(at)));        /* placeholder */
+    size_t field = c->len - 4;
+    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, to, err));
+    int32_t rel = (int32_t)(gr_code_here(c) - (c->base + field + 4));
+    memcpy(c->bytes + field, &rel, sizeof rel);
+    return 0;
+}
+
+int gr_trace_emit_entry(struct gr_codebuf *c, const struct gr_trace_plan *tp, uint32_t trace,
+                        uint32_t record, uint64_t trace_enter, uint64_t back, struct gr_error *err)
+{
+    const struct gr_trace_func *tf = &tp->funcs[trace];
+    uint64_t word = (uint64_t)(record | GS_ENT_TRACED) | (uint64_t)trace << 32;
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(word)));
+    TRY(emit_call_with_capture(c, trace_enter, err));
+    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, back, err));
+    TRY(gr_emit_store32(c, R12, GS_EV_USED, tf->used, err));
+    TRY(emit_capture(c, &tf->layout.entry, tf->entry_off, tp->bytes_max, err));
+    return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err);
+}
+
+int gr_trace_emit_exit(struct gr_codebuf *c, const struct gr_trace_plan *tp, uint32_t trace,
+                       uint32_t record, uint64_t trace_exit, uint64_t trace_commit,
+                       struct gr_error *err)
+{
+    const struct gr_trace_func *tf = &tp->funcs[trace];
+    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM((int32_t)(record | GS_ENT_TRACED))));
+    TRY(emit_call_with_capture(c, trace_exit, err));
+    TRY(emit_capture(c, &tf->layout.exit, tf->exit_off, tp->bytes_max, err));
+    return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, trace_commit, err);
+}

@@ -1,0 +1,101 @@
+/* test_trace_read.c: gostat/read/trace_read.c's check of an untrusted
+ * trace section (gst_trace_section_check): a sound section passes, and
+ * each field pushed out of bounds is refused; common/go_duration.c's
+ * parsing of Go durations. */
+#include "common/go_duration.h"
+#include "gostat/read/trace_read.h"
+#include "tests/unit/unit.h"
+
+#include <string.h>
+
+struct fixture {
+    struct gs_header hdr;
+    uint64_t buf[64];           /* the section, 8-aligned */
+};
+
+/* A section with one function: 2 words and a 64-byte copy at entry, 1 word at exit. */
+static void sound(struct fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    f->hdr.nfuncs = 3;
+    f->hdr.row_stride = 65536;
+    struct gs_trace_section *sec = (struct gs_trace_section *)f->buf;
+    struct gs_trace_func *fn = (struct gs_trace_func *)(sec + 1);
+    *sec = (struct gs_trace_section){.magic = GS_TRACE_MAGIC, .nfuncs = 1, .event_size = 168,
+                                     .ring_off = 8192, .ring_size = 4096, .funcs_off = sizeof *sec,
+                                     .bytes_max = 64};
+    *fn = (struct gs_trace_func){.func = 2, .entry_nwords = 2, .entry_nbytes = 1, .exit_nwords = 1,
+                                 .entry_off = GS_EV_DATA, .desc_off = sizeof *sec + sizeof *fn, .desc_len = 8};
+    fn->exit_off = gs_trace_part_end(fn->entry_off, 2, 1, 64);
+    fn->used = gs_trace_part_end(fn->exit_off, 1, 0, 64);
+}
+
+static int check(struct fixture *f)
+{
+    return gst_trace_section_check(&f->hdr, (const uint8_t *)f->buf,
+                                   sizeof(struct gs_trace_section) + sizeof(struct gs_trace_func) + 8);
+}
+
+static void accepts_sound(void)
+{
+    struct fixture f;
+    sound(&f);
+    CHECK_INT(check(&f), 0);
+    CHECK_INT(((struct gs_trace_func *)((struct gs_trace_section *)f.buf + 1))->used, 152);
+}
+
+static void refuses_each_bad_field(void)
+{
+    struct fixture f;
+    struct gs_trace_section *sec = (struct gs_trace_section *)f.buf;
+    struct gs_trace_func *fn = (struct gs_trace_func *)(sec + 1);
+#define BAD(change) do { sound(&f); change; CHECK_INT(check(&f), -1); } while (0)
+    BAD(sec->magic++);
+    BAD(sec->nfuncs = 2);                       /* the table runs past the section */
+    BAD(sec->nfuncs = GS_TRACE_MAX_FUNCS + 1);
+    BAD(sec->event_size = 144);                 /* the function's events do not fit */
+    BAD(sec->event_size = 172);                 /* not a multiple of 8 */
+    BAD(sec->event_size = GS_TRACE_MAX_EVENT + 8);
+    BAD(sec->bytes_max = 4097);
+    BAD(sec->funcs_off = 0);
+    BAD(sec->ring_size = 64);                   /* no slot */
+    BAD(sec->ring_off = 65536 - 1024);          /* past the row */
+    BAD(sec->ring_off = UINT64_MAX - 100);      /* wraps */
+    BAD(fn->func = 3);                          /* no such function */
+    BAD(fn->entry_nwords = 65);
+    BAD(fn->exit_nbytes = 17);
+    BAD(fn->exit_off = GS_EV_DATA + 8);         /* inside the entry part */
+    BAD(fn->used = 136);                        /* the exit part past the end */
+    BAD(fn->used = 148);                        /* not a multiple of 8 */
+    BAD(fn->entry_off = 0);
+    BAD(fn->desc_len = 9);                      /* past the section */
+    BAD(fn->desc_off = UINT32_MAX);
+#undef BAD
+}
+
+static void durations(void)
+{
+    uint64_t ns = 1;
+    CHECK_INT(gr_go_duration_parse("250us", &ns), 0);
+    CHECK_INT(ns, 250000);
+    CHECK_INT(gr_go_duration_parse("20ms", &ns), 0);
+    CHECK_INT(ns, 20000000);
+    CHECK_INT(gr_go_duration_parse("1.5s", &ns), 0);
+    CHECK_INT(ns, 1500000000);
+    CHECK_INT(gr_go_duration_parse("1m30s", &ns), 0);
+    CHECK_INT(ns, 90000000000);
+    CHECK_INT(gr_go_duration_parse("2h", &ns), 0);
+    CHECK_INT(ns, 7200000000000);
+    CHECK_INT(gr_go_duration_parse("0", &ns), 0);
+    CHECK_INT(ns, 0);
+    CHECK_INT(gr_go_duration_parse("7\xc2\xb5s", &ns), 0);
+    CHECK_INT(ns, 7000);
+    CHECK_INT(gr_go_duration_parse("", &ns), -1);
+    CHECK_INT(gr_go_duration_parse("10", &ns), -1);
+    CHECK_INT(gr_go_duration_parse("ms", &ns), -1);
+    CHECK_INT(gr_go_duration_parse("-1s", &ns), -1);
+    CHECK_INT(gr_go_duration_parse("5d", &ns), -1);
+    CHECK_INT(gr_go_duration_parse("99999999999999999999h", &ns), -1);
+}
+
+UNIT_CASES("trace_read", UNIT_CASE(accepts_sound), UNIT_CASE(refuses_each_bad_field), UNIT_CASE(durations));
