@@ -41,7 +41,7 @@ static void accepts_sound(void)
     struct fixture f;
     sound(&f);
     CHECK_INT(check(&f), 0);
-    CHECK_INT(((struct gs_trace_func *)((struct gs_trace_section *)f.buf + 1))->used, 152);
+    CHECK_INT(((struct gs_trace_func *)((struct gs_trace_section *)f.buf + 1))->used, GS_EV_DATA + 96);
 }
 
 static void refuses_each_bad_field(void)
