@@ -10,7 +10,7 @@
  *               [--sample-every N]
  *               [--untimed INDEX:REASON]... [--time INDEX:ROW:TOTAL:MIN:MAX:B=N[,B=N...]]...
  *               [--drops ROW:UNWOUND:TOO_DEEP:NO_SLOT:UNMATCHED:NO_SPACE[:ABANDONED]]...
- *               [--pagemap ROW:PAGE:VALUE]... [--next ROW:N]... [--chain N]
+ *               [--pagemap ROW:PAGE:VALUE]... [--next ROW:N]... [--chain N [--chain-calls C]]
  *               --func NAME:ENTRY:CALLS[:FILE:LINE[:inlined]] ...
  *   mkstats --bump FILE INDEX N [ROW]   add N to function INDEX's counter
  *                                       (in ROW, default 0), as a program would
@@ -37,7 +37,7 @@
  * above it, the first from unknown code), each context 1 call of N - depth
  * ticks, 1 of them its own; a symbol table of the functions (which must be
  * given sorted by entry); tables of the next power of two >= N paths and
- * 64 arcs. */
+ * 64 arcs. --chain-calls C gives each context C calls instead of 1. */
 #include "format/gostat_format.h"
 
 #include <fcntl.h>
@@ -91,6 +91,7 @@ struct spec {
     const char *boot_id;
     uint32_t sample_every;
     uint32_t chain;            /* --chain: nested calls in row 1 (0: no paths) */
+    uint64_t chain_calls;      /* --chain-calls: each context's calls (1) */
     uint64_t probe[3];         /* probe_ticks, probe_inner_ticks, probe_untimed_q8 */
     uint32_t ntimed;
     struct func_spec funcs[MAX_FUNCS];
@@ -251,6 +252,8 @@ static void parse_args(int argc, char **argv, struct spec *s)
             s->untimed[s->nuntimed++] = next_arg(argc, argv, &i);
         else if (strcmp(a, "--chain") == 0)
             s->chain = (uint32_t)parse_u64(next_arg(argc, argv, &i), a);
+        else if (strcmp(a, "--chain-calls") == 0)
+            s->chain_calls = parse_u64(next_arg(argc, argv, &i), a);
         else if ((strcmp(a, "--time") == 0 || strcmp(a, "--drops") == 0 || strcmp(a, "--pagemap") == 0
                   || strcmp(a, "--next") == 0) && s->nedits < MAX_EDITS)
             s->edits[s->nedits++] = (struct edit){ a[2], next_arg(argc, argv, &i) };
@@ -429,7 +432,7 @@ static void fill_chain(unsigned char *buf, const struct spec *s, const struct pl
         struct gs_path e = {
             .key = d + 1, .parent = d, .ret = up ? up->entry + 4 : 0,
             .rec = (uint32_t)gs_timing_offset(p->timing_off, f->timing),
-            .calls = 1, .total = s->chain - d, .self = 1,
+            .calls = s->chain_calls ? s->chain_calls : 1, .total = s->chain - d, .self = 1,
         };
         memcpy(row + p->paths_off + (uint64_t)d * sizeof e, &e, sizeof e);
     }
