@@ -17,9 +17,7 @@ cd "$(dirname "$0")/../.."
 
 trap 'stop_pids; rm -rf "$dir"' EXIT
 
-my_ticks=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
-"$MKSTATS" "$dir/gostat.app.$$" --pid $$ --start-ticks "$my_ticks" --func main.work:0x10:10 >/dev/null ||
-    fail "mkstats failed"
+stats_of_this_shell
 head -c 32 /dev/urandom | base64 >"$dir/token"
 chmod 600 "$dir/token"
 
