@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz/fuzz_input.h"
 #include "gostat/profile/profdiff.h"
 #include "gostat/profile/profile.h"
 #include "gostat/profile/profile_json.h"
@@ -37,16 +38,10 @@ static void use(FILE *out, const struct gst_profile *p)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static FILE *devnull;
-    if (!devnull)
-        devnull = fopen("/dev/null", "w");
-    int fd = memfd_create("gostat-fuzz-json", MFD_CLOEXEC);
+    FILE *devnull = fuzz_sink();
+    int fd = fuzz_input_fd(data, size);
     if (fd < 0 || !devnull)
         return 0;
-    if (size && write(fd, data, size) != (ssize_t)size) {
-        close(fd);
-        return 0;
-    }
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     struct gst_profile p;

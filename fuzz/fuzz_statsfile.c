@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz/fuzz_input.h"
 #include "gostat/render/arcs.h"
 #include "gostat/model/callgraph.h"
 #include "gostat/render/callgrind.h"
@@ -29,18 +30,6 @@
 #include "gostat/top/top_model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int memfd_with(const uint8_t *data, size_t size)
-{
-    int fd = memfd_create("gostat-fuzz", MFD_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    if (size && write(fd, data, size) != (ssize_t)size) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
 
 /* What gostat top does with the file, without a terminal. */
 static void top(FILE *out, int fd)
@@ -67,10 +56,8 @@ static void top(FILE *out, int fd)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static FILE *devnull;
-    if (!devnull)
-        devnull = fopen("/dev/null", "w");
-    int fd = memfd_with(data, size);
+    FILE *devnull = fuzz_sink();
+    int fd = fuzz_input_fd(data, size);
     if (fd < 0 || !devnull)
         return 0;
     struct gst_stats st;
