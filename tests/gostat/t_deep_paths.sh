@@ -11,9 +11,9 @@
 #    samples with as many locations, and its comment says how many were cut;
 #    the table's cum (JSON cum_ns) is exact (each function once per path);
 #  - a real program (testdata/deeppath, 60,000 nested calls through 10
-#    functions, --call-graph --max-paths 262144, Go $GO): folded has the
-#    60,001 contexts of the chain with min(depth + 3, 65) frames, pprof
-#    the same samples.
+#    functions, --call-graph --max-paths 262144, Go $GO, default 1.22):
+#    folded has the 60,001 contexts of the chain with min(depth + 3, 65)
+#    frames, pprof the same samples.
 # Every gostat here runs under a 1 GB address-space limit (not under
 # ASan), a 256 MB file size limit and a 120 s timeout; /usr/bin/time's
 # figures are printed, not checked (sizes are).
@@ -23,7 +23,9 @@ require_tools
 
 GO=${GO:-1.22}
 mkdir -p "$dir/home"
-pprof_go() { HOME=$dir/home go_env $GO "$(go_bin $GO)" tool pprof "$@"; }
+# The reader is Go 1.22's pprof whatever built the program (older ones
+# wrap long samples in -raw).
+pprof_go() { HOME=$dir/home go_env 1.22 "$(go_bin 1.22)" tool pprof "$@"; }
 
 # bounded NAME ARGS...: gostat ARGS under the limits, stdout to $dir/NAME.out.
 bounded() {
