@@ -299,16 +299,19 @@ FUZZ_ELF_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_elf.c \
 FUZZ_STATS_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_statsfile.c \
 	$(filter-out gostat/main.c,$(GOSTAT_SRC)))
 FUZZ_STATS_OBJ += $(BUILD)/fuzz/gen/profile.pb-c.o
+FUZZ_JSON_OBJ := $(BUILD)/fuzz/fuzz/fuzz_profile_json.o \
+	$(filter-out $(BUILD)/fuzz/fuzz/fuzz_statsfile.o,$(FUZZ_STATS_OBJ))
 FUZZ_SECONDS ?= 600
 
-fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile $(BUILD)/fuzz/fuzz_trace_desc
+fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile $(BUILD)/fuzz/fuzz_trace_desc $(BUILD)/fuzz/fuzz_profile_json
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_INC) -c -o $@ $<
 
 $(BUILD)/fuzz/common/%.o $(BUILD)/fuzz/elf/%.o $(BUILD)/fuzz/rewriter/%.o $(BUILD)/fuzz/fuzz/fuzz_elf.o: FUZZ_INC = $(REWRITER_INC)
-$(BUILD)/fuzz/gostat/%.o $(BUILD)/fuzz/fuzz/fuzz_statsfile.o $(BUILD)/fuzz/fuzz/fuzz_trace_desc.o: FUZZ_INC = $(GOSTAT_INC)
+$(BUILD)/fuzz/gostat/%.o $(BUILD)/fuzz/fuzz/fuzz_statsfile.o $(BUILD)/fuzz/fuzz/fuzz_trace_desc.o \
+	$(BUILD)/fuzz/fuzz/fuzz_profile_json.o: FUZZ_INC = $(GOSTAT_INC)
 
 $(BUILD)/fuzz/gen/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
 	@mkdir -p $(dir $@)
@@ -325,6 +328,8 @@ $(BUILD)/fuzz/fuzz_statsfile: $(FUZZ_STATS_OBJ)
 $(BUILD)/fuzz/fuzz_trace_desc: $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_trace_desc.c \
 	gostat/render/trace_values.c gostat/render/trace_desc_read.c common/strbuf.c common/vec.c common/safe_text.c)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^
+$(BUILD)/fuzz/fuzz_profile_json: $(FUZZ_JSON_OBJ)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
 
 fuzz: deps
 	$(MAKE) all fuzz-build
@@ -335,7 +340,7 @@ fuzz-corpus: deps
 	bash scripts/fuzz.sh corpus
 
 # Header dependencies, written by -MMD -MP beside each object.
--include $(patsubst %.o,%.d,$(REWRITER_OBJ) $(GOSTAT_OBJ) $(FUZZ_ELF_OBJ) $(FUZZ_STATS_OBJ)) $(TOOLS:=.d) $(DWARFDUMP_OBJ:.o=.d) \
+-include $(patsubst %.o,%.d,$(REWRITER_OBJ) $(GOSTAT_OBJ) $(FUZZ_ELF_OBJ) $(FUZZ_STATS_OBJ) $(FUZZ_JSON_OBJ)) $(TOOLS:=.d) $(DWARFDUMP_OBJ:.o=.d) \
 	$(UNIT_OBJ:.o=.d)
 
 clean:

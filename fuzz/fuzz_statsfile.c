@@ -3,8 +3,10 @@
  * the views and outputs built from a file that passed (view.c, json.c,
  * table.c, pprof.c, callgrind.c, openmetrics.c), and the call graph
  * (callgraph.c) with the outputs that read it (folded.c, arcs.c, pprof.c
- * and callgrind.c with paths). The input is served from a memfd, as a file in $GOSTAT_DIR
- * would be. Run with -malloc_limit_mb so that sizing a buffer from an
+ * and callgrind.c with paths), and top's model (top_model.c: two
+ * refreshes, the rows in every sort, a filter) with its text frame
+ * (top_format.c). The input is served from a memfd, as a file in $GOSTAT_DIR
+ * would be (top opens it by its /proc/self/fd path). Run with -malloc_limit_mb so that sizing a buffer from an
  * unchecked header field counts as a crash. */
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz/fuzz_input.h"
 #include "gostat/render/arcs.h"
 #include "gostat/model/callgraph.h"
 #include "gostat/render/callgrind.h"
@@ -23,27 +26,38 @@
 #include "gostat/read/statsfile.h"
 #include "gostat/render/table.h"
 #include "gostat/model/view.h"
+#include "gostat/top/top_format.h"
+#include "gostat/top/top_model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int memfd_with(const uint8_t *data, size_t size)
+/* What gostat top does with the file, without a terminal. */
+static void top(FILE *out, int fd)
 {
-    int fd = memfd_create("gostat-fuzz", MFD_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    if (size && write(fd, data, size) != (ssize_t)size) {
-        close(fd);
-        return -1;
+    static const enum top_sort sorts[] = { TOP_SORT_RATE, TOP_SORT_CALLS, TOP_SORT_TIME,
+                                           TOP_SORT_MEAN, TOP_SORT_P99, TOP_SORT_NAME };
+    char path[64];
+    struct top_model m;
+    struct gr_error err;
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    if (top_model_open_target(&m, path, &err) == 0 && top_model_refresh(&m, &err) == 0) {
+        m.show_uncalled = true;
+        for (size_t k = 0; k < sizeof sorts / sizeof sorts[0]; k++) {
+            m.sort = sorts[k];
+            if (top_model_build_rows(&m, &err) == 0)
+                top_format_print(out, &m, k % 2 == 0, 0, 50, 120);
+        }
+        if (top_model_set_filter(&m, "main\\.", &err) == 0 && top_model_build_rows(&m, &err) == 0)
+            top_format_print(out, &m, false, 1, 10, 60);
+        top_model_totals(&m);
     }
-    return fd;
+    top_model_close(&m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static FILE *devnull;
-    if (!devnull)
-        devnull = fopen("/dev/null", "w");
-    int fd = memfd_with(data, size);
+    FILE *devnull = fuzz_sink();
+    int fd = fuzz_input_fd(data, size);
     if (fd < 0 || !devnull)
         return 0;
     struct gst_stats st;
@@ -72,6 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct gst_stats *procs[] = { &st };
         struct gst_scrape scrape = { .procs = procs, .nprocs = 1 };
         gst_expo_write(devnull, GST_EXPO_OPENMETRICS, &scrape);
+        top(devnull, fd);
     }
     gst_view_free(&view);
     gst_stats_close(&st);

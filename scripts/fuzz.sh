@@ -3,7 +3,8 @@
 # fuzz/ (built by `make fuzz-build` into build/fuzz/).
 #   fuzz.sh seeds            fresh seeds into build/fuzz/seeds/<harness>
 #   fuzz.sh run SECONDS [HARNESS...]
-#                            fuzz each harness (default: elf statsfile)
+#                            fuzz each harness (default: elf statsfile
+#                            profile_json)
 #                            SECONDS on one core (nice 19), then merge what
 #                            it found into the corpus
 #   fuzz.sh corpus [HARNESS...]
@@ -29,6 +30,7 @@ harness_opts() {
     case $1 in
         elf) echo "-max_len=2500000 -malloc_limit_mb=512 -rss_limit_mb=2048 -timeout=30" ;;
         statsfile) echo "-max_len=262144 -malloc_limit_mb=64 -rss_limit_mb=1024 -timeout=10" ;;
+        profile_json) echo "-max_len=4194304 -malloc_limit_mb=64 -rss_limit_mb=1024 -timeout=10" ;;
     esac
 }
 
@@ -65,6 +67,30 @@ statsfile_seeds() {
     rm -rf "$tmp"
 }
 
+# JSON seeds: what gostat --json prints for the stats-file seeds and for a
+# crafted file with a chain of 2000 nested calls (deep paths, many arcs),
+# and what gostat merge writes of them (the "processes" form).
+profile_json_seeds() {
+    local d=$SEEDS/profile_json s
+    rm -rf "$d"; mkdir -p "$d"
+    [ -d "$SEEDS/statsfile" ] || statsfile_seeds
+    local args=() i
+    for i in 0 1 2 3 4 5 6 7 8 9; do args+=(--func "main.f$i:$((0x1000 + 0x100 * i)):200"); done
+    "$ROOT/build/tests/mkstats" "$d/chain.stats" --pid 4194305 --timing --tsc 1000:0:1001000:1000000 \
+        --rows 2 --chain 2000 "${args[@]}"
+    for s in "$SEEDS"/statsfile/* "$d/chain.stats"; do
+        "$GOSTAT" --json "$s" >"$d/$(basename "$s").json"
+    done
+    rm "$d/chain.stats"
+    "$GOSTAT" merge --force -o "$d/merged.json" "$d"/*.json >/dev/null
+}
+seeds_for() {
+    case $1 in
+        elf) elf_seeds ;;
+        statsfile) statsfile_seeds ;;
+        profile_json) profile_json_seeds ;;
+    esac
+}
 # corpus_dir H: the committed corpus of harness H unpacked into a directory.
 corpus_dir() {
     local d=$B/corpus/$1
@@ -94,8 +120,8 @@ run() {
     local secs=$1 h
     shift
     local hs=("$@")
-    [ ${#hs[@]} -gt 0 ] || hs=(elf statsfile)
-    elf_seeds; statsfile_seeds
+    [ ${#hs[@]} -gt 0 ] || hs=(elf statsfile profile_json)
+    for h in "${hs[@]}"; do seeds_for "$h"; done
     for h in "${hs[@]}"; do
         local corpus work=$B/work/$h
         corpus=$(corpus_dir "$h")
@@ -113,8 +139,8 @@ run() {
 
 corpus() {
     local h hs=("$@")
-    [ ${#hs[@]} -gt 0 ] || hs=(elf statsfile)
-    elf_seeds; statsfile_seeds
+    [ ${#hs[@]} -gt 0 ] || hs=(elf statsfile profile_json)
+    for h in "${hs[@]}"; do seeds_for "$h"; done
     for h in "${hs[@]}"; do
         merge "$h" "$B/merged-$h" "$SEEDS/$h"
         store_corpus "$h" "$B/merged-$h"
@@ -122,7 +148,7 @@ corpus() {
 }
 
 case ${1:-} in
-    seeds) elf_seeds; statsfile_seeds ;;
+    seeds) elf_seeds; statsfile_seeds; profile_json_seeds ;;
     run) shift; run "${1:-600}" ${2:+"${@:2}"} ;;
     corpus) shift; corpus "$@" ;;
     *) echo "usage: fuzz.sh seeds|run SECONDS|corpus" >&2; exit 1 ;;

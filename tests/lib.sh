@@ -364,6 +364,15 @@ stop_pids() {
     done
 }
 
+# stats_of_this_shell: a stats file of this shell's process in $dir (one
+# function, main.work, 10 calls), so a server has a live process to read.
+stats_of_this_shell() {
+    local ticks
+    ticks=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
+    "$MKSTATS" "$dir/gostat.app.$$" --pid $$ --start-ticks "$ticks" --func main.work:0x10:10 >/dev/null ||
+        fail "mkstats failed"
+}
+
 # start_serve NAME ARGS...: `gostat serve ARGS` in the background, its
 # stdout and stderr in $dir/NAME.out and $dir/NAME.err ($dir: the test's
 # temporary directory); waits for its "serving" line, then sets $serve_pid

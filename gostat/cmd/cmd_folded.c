@@ -83,7 +83,10 @@ const struct gr_opt_table gst_folded_options = {
         "whose value rounds to 0 are left out. In a name, ';' becomes ',' and\n"
         "control characters '?'. Calls whose path did not fit in the program's\n"
         "path tables are in no path: with --value calls they are one last line\n"
-        "\"(path overflow) N\"; otherwise their count goes to stderr.\n"
+        "\"(path overflow) N\"; otherwise their count goes to stderr. A path\n"
+        "deeper than 64 frames keeps its 64 innermost under a first frame\n"
+        "\"(truncated)\", as Go's CPU profiles cap stack depth (so the output\n"
+        "grows with the paths, not with their depth squared).\n"
         "\n"
         "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable or\n"
         "invalid, built without --call-graph, or FILE could not be written\n",

@@ -5,7 +5,9 @@
  * summed over threads, contexts become nodes level by level from the
  * goroutines' first calls (contexts reached from the same parent node by
  * the same caller function and callee are one node, whatever the call
- * site), and every entry adds its calls to the arc (caller, callee). */
+ * site), and every entry adds its calls to the arc (caller, callee).
+ * Counts from the file are summed saturating: a hostile or absurd file
+ * shows the largest value, never a small wrapped one. */
 #include "gostat/model/callgraph.h"
 
 #include <inttypes.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "gostat/read/syms.h"
+#include "common/saturate.h"
 #include "common/vec.h"
 
 /* A path key summed over threads, on its way to a node. */
@@ -74,10 +77,10 @@ static int merge_paths(struct builder *b)
                                  .callee = v[i]->callee, .depth = UINT32_MAX};
             resolve_caller(st, m->ret, &m->caller_entry, &m->caller_name);
         }
-        m->calls += v[i]->calls;
-        m->total_ticks += v[i]->total_ticks;
-        m->self_ticks += v[i]->self_ticks;
-        m->oncpu_ticks += v[i]->oncpu_ticks;
+        m->calls = gr_add_saturating(m->calls, v[i]->calls);
+        m->total_ticks = gr_add_saturating(m->total_ticks, v[i]->total_ticks);
+        m->self_ticks = gr_add_saturating(m->self_ticks, v[i]->self_ticks);
+        m->oncpu_ticks = gr_add_saturating(m->oncpu_ticks, v[i]->oncpu_ticks);
     }
     free(v);
     return 0;
@@ -176,7 +179,7 @@ static int add_node(struct builder *b, struct merged *m, uint32_t parent)
     }
     double k = b->st->clock.ns_per_tick;
     last->truncated |= m->truncated;
-    last->calls += m->calls;
+    last->calls = gr_add_saturating(last->calls, m->calls);
     last->total_ns += (double)m->total_ticks * k;
     last->self_ns += (double)m->self_ticks * k;
     last->oncpu_ns += (double)m->oncpu_ticks * k;
@@ -195,7 +198,8 @@ static int build_nodes(struct builder *b)
     }
     for (size_t i = 0; i < b->nm; i++) {
         if (b->m[i].depth == UNREACHED)
-            b->cg->path_overflow_calls += b->m[i].calls;   /* corrupt: arcs only */
+            b->cg->path_overflow_calls = gr_add_saturating(b->cg->path_overflow_calls,
+                                                           b->m[i].calls);   /* corrupt: arcs only */
         else
             order[n++] = &b->m[i];
     }
@@ -268,7 +272,7 @@ static int build_arcs(struct builder *b)
     size_t out = 0;
     for (size_t i = 0; i < n; i++) {
         if (out > 0 && same_arc(&all[out - 1], &all[i])) {
-            all[out - 1].calls += all[i].calls;
+            all[out - 1].calls = gr_add_saturating(all[out - 1].calls, all[i].calls);
             all[out - 1].total_ns += all[i].total_ns;
         } else {
             all[out++] = all[i];

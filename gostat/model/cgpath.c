@@ -22,22 +22,38 @@ static int push(struct gst_cg_path *p, struct gst_cg_frame f, struct gr_error *e
     return 0;
 }
 
-/* Collected leaf first, then reversed: a node knows only its parent. */
+/* Adds f unless the path is full, which makes it truncated; 1 when added,
+ * 0 when full, -1 when out of memory. */
+static int add(struct gst_cg_path *p, struct gst_cg_frame f, struct gr_error *err)
+{
+    if (p->count == GST_CG_MAX_FRAMES) {
+        p->truncated = true;
+        return 0;
+    }
+    return push(p, f, err) < 0 ? -1 : 1;
+}
+
+/* Collected leaf first, then reversed: a node knows only its parent. The
+ * walk stops at GST_CG_MAX_FRAMES, so its cost is bounded too. */
 int gst_cg_path_of(const struct gst_callgraph *cg, size_t i, struct gst_cg_path *p,
                    struct gr_error *err)
 {
+    int rc = 1;
     p->count = 0;
-    for (size_t k = i;; k = cg->nodes[k].parent) {
+    p->truncated = false;
+    for (size_t k = i; rc == 1; k = cg->nodes[k].parent) {
         const struct gst_cg_node *n = &cg->nodes[k];
         struct gst_cg_frame callee = { n->func->name, n->func->entry, n->func };
         struct gst_cg_frame caller = { n->caller_name, n->caller_entry, NULL };
-        if (push(p, callee, err) < 0)
-            return -1;
-        if (gst_cg_caller_is_frame(cg, k) && push(p, caller, err) < 0)
-            return -1;
+        rc = add(p, callee, err);
+        if (rc == 1 && gst_cg_caller_is_frame(cg, k))
+            rc = add(p, caller, err);
         if (n->parent == GST_CG_ROOT)
             break;
     }
+    struct gst_cg_frame cut = { GST_CG_TRUNCATED_FRAME, 0, NULL };
+    if (rc < 0 || (p->truncated && push(p, cut, err) < 0))
+        return -1;
     for (size_t a = 0, b = p->count - 1; a < b; a++, b--) {
         struct gst_cg_frame t = p->frames[a];
         p->frames[a] = p->frames[b];

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define NONE UINT32_MAX
 
@@ -68,40 +69,116 @@ static uint32_t *caller_frames(const struct gst_callgraph *cg)
     return caller;
 }
 
-/* Adds node i's self time once to every function of its path: seen[f]
- * holds the last node that added to f. */
-static void add_to_path(struct gst_callgraph *cg, size_t i, uint64_t value, const uint32_t *caller,
-                        uint32_t *seen)
+/* Each node's self time plus its descendants' (nodes come parents first,
+ * so children are summed into parents from the end). */
+static uint64_t *subtree_sums(const struct gst_callgraph *cg)
 {
-    uint32_t stamp = (uint32_t)i;
-    for (size_t k = i;; k = cg->nodes[k].parent) {
-        uint32_t fs[2] = { func_index(cg, cg->nodes[k].func), caller[k] };
-        for (int j = 0; j < 2; j++)
-            if (fs[j] != NONE && seen[fs[j]] != stamp) {
-                seen[fs[j]] = stamp;
-                cg->cum_ns[fs[j]] = gr_add_saturating(cg->cum_ns[fs[j]], value);
-            }
-        if (cg->nodes[k].parent == GST_CG_ROOT)
-            break;
+    uint64_t *sum = malloc((cg->nnodes ? cg->nnodes : 1) * sizeof *sum);
+    if (!sum)
+        return NULL;
+    for (size_t i = 0; i < cg->nnodes; i++)
+        sum[i] = gst_cg_whole_ns(cg->nodes[i].self_ns);
+    for (size_t i = cg->nnodes; i-- > 0;)
+        if (cg->nodes[i].parent != GST_CG_ROOT)
+            sum[cg->nodes[i].parent] = gr_add_saturating(sum[cg->nodes[i].parent], sum[i]);
+    return sum;
+}
+
+/* The children of node i are child[first[i] .. first[i + 1]). */
+struct children {
+    uint32_t *first, *child;
+};
+
+static int children_of(const struct gst_callgraph *cg, struct children *c)
+{
+    size_t nn = cg->nnodes;
+    c->first = calloc(nn + 1, sizeof *c->first);
+    c->child = malloc((nn ? nn : 1) * sizeof *c->child);
+    uint32_t *fill = malloc((nn ? nn : 1) * sizeof *fill);
+    if (!c->first || !c->child || !fill) {
+        free(fill);
+        return -1;
+    }
+    for (size_t i = 0; i < nn; i++)
+        if (cg->nodes[i].parent != GST_CG_ROOT)
+            c->first[cg->nodes[i].parent + 1]++;
+    for (size_t i = 0; i < nn; i++)
+        c->first[i + 1] += c->first[i];
+    memcpy(fill, c->first, nn * sizeof *fill);
+    for (size_t i = 0; i < nn; i++)
+        if (cg->nodes[i].parent != GST_CG_ROOT)
+            c->child[fill[cg->nodes[i].parent]++] = (uint32_t)i;
+    free(fill);
+    return 0;
+}
+
+struct cum_walk {
+    struct gst_callgraph *cg;
+    const uint32_t *caller;         /* per node: its caller frame's function */
+    const uint64_t *subtree;        /* per node */
+    uint32_t *on_path;              /* per function: its frames on the path */
+};
+
+/* Enters (+1) or leaves (-1) node k: a function of its frames that is not
+ * on the path above gets the node's subtree, which holds every node whose
+ * path holds the function from here on. */
+static void visit(struct cum_walk *w, uint32_t k, int delta)
+{
+    uint32_t fs[2] = { func_index(w->cg, w->cg->nodes[k].func), w->caller[k] };
+    int n = fs[1] != NONE && fs[1] != fs[0] ? 2 : 1;
+    for (int j = 0; j < n; j++) {
+        if (delta < 0)
+            w->on_path[fs[j]]--;
+        else if (w->on_path[fs[j]]++ == 0)
+            w->cg->cum_ns[fs[j]] = gr_add_saturating(w->cg->cum_ns[fs[j]], w->subtree[k]);
     }
 }
 
+/* Depth first from one root, without recursion (paths may be 200,000
+ * deep): stack[d] is a node on the path and the next child to enter. */
+static void walk_from(struct cum_walk *w, const struct children *c, uint32_t root, uint32_t (*stack)[2])
+{
+    size_t depth = 0;
+    visit(w, root, 1);
+    stack[depth][0] = root;
+    stack[depth++][1] = c->first[root];
+    while (depth > 0) {
+        uint32_t *top = stack[depth - 1];
+        if (top[1] == c->first[top[0] + 1]) {
+            visit(w, top[0], -1);
+            depth--;
+            continue;
+        }
+        uint32_t k = c->child[top[1]++];
+        visit(w, k, 1);
+        stack[depth][0] = k;
+        stack[depth++][1] = c->first[k];
+    }
+}
+
+/* pprof's cum: every node's self time once to each function of its path.
+ * Linear in the nodes, however deep the paths: adding each node's time up
+ * its whole path would cost depth^2/2 for a chain of nested calls. */
 static int sum_cum(struct gst_callgraph *cg, struct gr_error *err)
 {
-    uint32_t *caller = caller_frames(cg);
-    uint32_t *seen = malloc((cg->nfuncs ? cg->nfuncs : 1) * sizeof *seen);
-    if (!caller || !seen) {
-        free(caller);
-        free(seen);
-        return gr_fail(err, "out of memory for the cum times of %zu nodes", cg->nnodes);
-    }
-    for (size_t f = 0; f < cg->nfuncs; f++)
-        seen[f] = NONE;
-    for (size_t i = 0; i < cg->nnodes; i++)
-        add_to_path(cg, i, gst_cg_whole_ns(cg->nodes[i].self_ns), caller, seen);
-    free(caller);
-    free(seen);
-    return 0;
+    size_t nn = cg->nnodes;
+    struct children c = { 0 };
+    struct cum_walk w = { .cg = cg, .caller = caller_frames(cg), .subtree = subtree_sums(cg),
+                          .on_path = calloc(cg->nfuncs ? cg->nfuncs : 1, sizeof *w.on_path) };
+    uint32_t (*stack)[2] = malloc((nn ? nn : 1) * sizeof *stack);
+    int rc = 0;
+    if (!w.caller || !w.subtree || !w.on_path || !stack || children_of(cg, &c) < 0)
+        rc = gr_fail(err, "out of memory for the cum times of %zu nodes", nn);
+    for (size_t i = 0; i < nn && rc == 0; i++)
+        if (cg->nodes[i].parent == GST_CG_ROOT)
+            walk_from(&w, &c, (uint32_t)i, stack);
+    free((void *)w.caller);
+    free((void *)w.subtree);
+    free(w.on_path);
+    free(c.first);
+    free(c.child);
+    free(stack);
+    return rc;
 }
 
 /* Self: each node's rounded self time to its function; what the

@@ -224,19 +224,32 @@ static uint64_t load_u64(const unsigned char *p)
     return __atomic_load_n((const uint64_t *)(const void *)p, __ATOMIC_RELAXED);
 }
 
+/* Re-reads of torn sampled counters allowed in one refresh (below). */
+#define COUNT_RETRIES 100000
+
+/* What one refresh (a pass over the rows) decides once and keeps: each
+ * row's page map is copied once, so the pages counted against the read
+ * budget are exactly the pages then read (the file's owner cannot flip a
+ * byte in between); torn sampled counters are re-read from one budget for
+ * the whole refresh, and only in a live process's file (in a file nobody
+ * writes, a pair that looks torn stays so). */
+struct pass {
+    unsigned char *pagemap;         /* the current row's, as read once */
+    uint64_t pagemap_len;
+    uint64_t retries_left;
+    uint64_t touched, budget;       /* bytes of the mapping */
+    uint64_t occupied;              /* bytes the file really occupies */
+};
+
 /* The record of a timed function in a thread's row, or NULL while its
  * page is not backed (read as zero: a read through the mapping would make
  * the kernel allocate it). */
-static const unsigned char *timing_record(const struct gst_stats *st, const unsigned char *row,
-                                          const struct gst_func *f)
+static const unsigned char *timing_record(const struct gst_stats *st, const struct pass *ps,
+                                          const unsigned char *row, const struct gst_func *f)
 {
     uint64_t off = gs_timing_offset(st->hdr.timing_off, f->timing);
-    if (__atomic_load_n(row + GS_ROW_PAGEMAP + off / GS_PAGE, __ATOMIC_ACQUIRE) != 1)
-        return NULL;
-    return row + off;
+    return ps->pagemap[off / GS_PAGE] == 1 ? row + off : NULL;
 }
-
-#define COUNT_RETRIES 100000
 
 /* When sampling, a thread's counter holds calls - next, next in the
  * function's timing record (stub_abi.h, gs_sample_enter). The program
@@ -244,30 +257,32 @@ static const unsigned char *timing_record(const struct gst_stats *st, const unsi
  * counter, next with next unchanged is consistent when the counter is
  * negative or next is still 0 (the first call, before its record was
  * written); otherwise the thread is between the two stores: read again. */
-static uint64_t calls_in_row(const struct gst_stats *st, const unsigned char *row, uint32_t i)
+static uint64_t calls_in_row(const struct gst_stats *st, struct pass *ps, const unsigned char *row,
+                             uint32_t i)
 {
     const uint64_t *counter = (const uint64_t *)(const void *)(row + st->hdr.counts_off +
                                                                (uint64_t)i * st->hdr.counter_size);
     const struct gst_func *f = &st->funcs[i];
-    const unsigned char *rec = st->sampling && f->timed ? timing_record(st, row, f) : NULL;
+    const unsigned char *rec = st->sampling && f->timed ? timing_record(st, ps, row, f) : NULL;
     if (!rec)
         return __atomic_load_n(counter, __ATOMIC_ACQUIRE);
     const uint64_t *next = (const uint64_t *)(const void *)(rec + offsetof(struct gs_timing, next));
     uint64_t n1, s, n2;
-    for (unsigned k = 0;; k++) {
+    for (;;) {
         n1 = __atomic_load_n(next, __ATOMIC_ACQUIRE);
         s = __atomic_load_n(counter, __ATOMIC_ACQUIRE);
         n2 = __atomic_load_n(next, __ATOMIC_ACQUIRE);
-        if ((n1 == n2 && (n1 == 0 || (int64_t)s < 0)) || k == COUNT_RETRIES)
+        if ((n1 == n2 && (n1 == 0 || (int64_t)s < 0)) || ps->retries_left == 0)
             break;   /* (a thread killed between the stores: off by one gap at most) */
+        ps->retries_left--;
     }
     return s + n2;
 }
 
-static void sum_calls(struct gst_stats *st, const unsigned char *row)
+static void sum_calls(struct gst_stats *st, struct pass *ps, const unsigned char *row)
 {
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++)
-        st->funcs[i].calls = gr_add_saturating(st->funcs[i].calls, calls_in_row(st, row, i));
+        st->funcs[i].calls = gr_add_saturating(st->funcs[i].calls, calls_in_row(st, ps, row, i));
 }
 
 static void sum_drops(struct gst_drops *d, const unsigned char *row)
@@ -343,13 +358,13 @@ static int add_path(struct gst_stats *st, const unsigned char *e, bool arc)
 
 /* The entries of one table of a thread's row, on the pages its page map
  * says are backed; how full the table is goes to fill. */
-static void read_path_table(struct gst_stats *st, const unsigned char *row, uint64_t off,
-                            uint32_t entries, bool arc, struct gst_table_fill *fill)
+static void read_path_table(struct gst_stats *st, const struct pass *ps, const unsigned char *row,
+                            uint64_t off, uint32_t entries, bool arc, struct gst_table_fill *fill)
 {
     uint64_t end = off + (uint64_t)entries * sizeof(struct gs_path);
     uint64_t used = 0;
     for (uint64_t p = off; p < end; p += GS_PAGE) {
-        if (__atomic_load_n(row + GS_ROW_PAGEMAP + p / GS_PAGE, __ATOMIC_ACQUIRE) != 1)
+        if (ps->pagemap[p / GS_PAGE] != 1)
             continue;
         for (uint64_t e = p; e < p + GS_PAGE; e += sizeof(struct gs_path))
             used += (uint64_t)add_path(st, row + e, arc);
@@ -379,11 +394,11 @@ static void add_timing(struct gst_func *f, const unsigned char *rec)
 }
 
 /* Only records on pages the row's page map says are backed are read. */
-static void sum_timing_row(struct gst_stats *st, const unsigned char *row)
+static void sum_timing_row(struct gst_stats *st, const struct pass *ps, const unsigned char *row)
 {
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
         struct gst_func *f = &st->funcs[i];
-        const unsigned char *rec = f->timed ? timing_record(st, row, f) : NULL;
+        const unsigned char *rec = f->timed ? timing_record(st, ps, row, f) : NULL;
         if (rec)
             add_timing(f, rec);
     }
@@ -423,59 +438,68 @@ static bool row_backed(const unsigned char *live, uint64_t r)
     return r == 0 || (__atomic_load_n((const uint64_t *)(const void *)word, __ATOMIC_ACQUIRE) >> (r % 64) & 1);
 }
 
-/* Bytes of the mapping a refresh will touch: the live page, each backed
- * row's head (drops, page map, counters), and the timing pages its page
- * map marks ready. Reads only pages the sum reads anyway. */
-static uint64_t bytes_to_touch(const struct gst_stats *st)
+/* Copies row's page map into the pass (once: acquire, as the writer sets
+ * a byte after backing its page) and adds what reading the row will touch
+ * to the budget: its head (drops, page map, counters) and, in a timing
+ * file, the pages the copy marks ready. Fails, touching none of them,
+ * when that goes over the file's budget. */
+static int admit_row(const struct gst_stats *st, struct pass *ps, const unsigned char *row,
+                     struct gr_error *err)
+{
+    const struct gs_header *h = &st->hdr;
+    uint64_t head = h->counts_off + (uint64_t)h->nfuncs * h->counter_size;
+    uint64_t pages = (head + GS_PAGE - 1) / GS_PAGE;
+    for (uint64_t p = 0; p < ps->pagemap_len; p++)
+        ps->pagemap[p] = __atomic_load_n(row + GS_ROW_PAGEMAP + p, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (!st->timing)
+        memset(ps->pagemap, 0, ps->pagemap_len);
+    for (uint64_t p = h->timing_off / GS_PAGE; st->timing && p < ps->pagemap_len; p++)
+        pages += ps->pagemap[p] == 1;
+    ps->touched += pages * GS_PAGE;
+    if (ps->touched <= ps->budget)
+        return 0;
+    return gr_fail(err, "%s: corrupt: its counter rows claim %" PRIu64 " bytes but the file "
+                   "occupies only %" PRIu64 " (a sparse file?)", st->path, ps->touched, ps->occupied);
+}
+
+static void sum_row(struct gst_stats *st, struct pass *ps, const unsigned char *row, uint64_t r)
+{
+    const struct gs_header *h = &st->hdr;
+    sum_calls(st, ps, row);
+    if (!st->timing)
+        return;
+    sum_drops(&st->drops, row);
+    if (r == 0)   /* row 0 holds no timing */
+        return;
+    sum_timing_row(st, ps, row);
+    if (st->paths) {
+        read_path_table(st, ps, row, h->paths_off, h->max_paths, false, &st->path_fill);
+        read_path_table(st, ps, row, h->arcs_off, h->max_arcs, true, &st->arc_fill);
+    }
+}
+
+/* One pass over the rows in use, row-major: each row is one contiguous
+ * run of counters. The live page is read once too. */
+static int sum_counters(struct gst_stats *st, struct pass *ps, struct gr_error *err)
 {
     const struct gs_header *h = &st->hdr;
     const unsigned char *live = st->map + st->map_skew;
     const unsigned char *rows = live + (h->rows_off - h->live_off);
     uint64_t nrows = gst_geometry_rows_in_use(h, load_u64(live + offsetof(struct gs_live, rows_claimed)));
-    uint64_t head = h->counts_off + (uint64_t)h->nfuncs * h->counter_size;
-    uint64_t head_pages = (head + GS_PAGE - 1) / GS_PAGE;
-    uint64_t pages = 1;
-
-    for (uint64_t r = 0; r < nrows; r++) {
-        if (!row_backed(live, r))
-            continue;
-        pages += head_pages;
-        if (!st->timing || r == 0 || h->ntimed == 0)
-            continue;
-        const unsigned char *pagemap = rows + r * h->row_stride + GS_ROW_PAGEMAP;
-        for (uint64_t p = h->timing_off / GS_PAGE; p < h->row_stride / GS_PAGE; p++)
-            pages += __atomic_load_n(pagemap + p, __ATOMIC_RELAXED) == 1;
-    }
-    return pages * GS_PAGE;
-}
-
-static void sum_counters(struct gst_stats *st)
-{
-    const struct gs_header *h = &st->hdr;
-    const unsigned char *live = st->map + st->map_skew;
-    const unsigned char *rows = live + (h->rows_off - h->live_off);
-    uint64_t claimed = load_u64(live + offsetof(struct gs_live, rows_claimed));
-    uint64_t nrows = gst_geometry_rows_in_use(h, claimed);
+    int rc = 0;
 
     reset_sums(st);
-    /* Row-major: each row is one contiguous run of counters. Row 0 holds
-     * no timing. */
-    for (uint64_t r = 0; r < nrows; r++) {
+    for (uint64_t r = 0; r < nrows && rc == 0; r++) {
         const unsigned char *row = rows + r * h->row_stride;
         if (!row_backed(live, r))
             continue;
-        sum_calls(st, row);
-        if (st->timing) {
-            sum_drops(&st->drops, row);
-            if (r > 0)
-                sum_timing_row(st, row);
-            if (r > 0 && st->paths) {
-                read_path_table(st, row, h->paths_off, h->max_paths, false, &st->path_fill);
-                read_path_table(st, row, h->arcs_off, h->max_arcs, true, &st->arc_fill);
-            }
-        }
+        rc = admit_row(st, ps, row, err);
+        if (rc == 0)
+            sum_row(st, ps, row, r);
     }
     finish_sums(st);
+    return rc;
 }
 
 /* If someone truncates the file after we mapped it, touching the lost pages
@@ -499,6 +523,13 @@ static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
 
     if (fstat(st->fd, &sb) < 0)
         return gr_fail(err, "%s: cannot stat: %s", st->path, strerror(errno));
+    struct pass ps = { .pagemap_len = st->hdr.row_stride / GS_PAGE, .touched = GS_PAGE,
+                       .budget = read_budget(&sb), .occupied = (uint64_t)sb.st_blocks * 512,
+                       .retries_left = st->live ? COUNT_RETRIES : 0 };
+    ps.pagemap = malloc(ps.pagemap_len ? ps.pagemap_len : 1);   /* outside the jump's reach */
+    if (!ps.pagemap)
+        return gr_fail(err, "%s: out of memory for a %" PRIu64 "-byte page map", st->path,
+                       ps.pagemap_len);
 
     memset(&guard, 0, sizeof guard);
     guard.sa_handler = on_sigbus;
@@ -506,18 +537,13 @@ static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
     sigaction(SIGBUS, &guard, &saved);
     if (sigsetjmp(sigbus_jump, 1) == 0) {
         sigbus_guard_armed = 1;
-        uint64_t touch = bytes_to_touch(st);
-        if (touch > read_budget(&sb))
-            rc = gr_fail(err, "%s: corrupt: its counter rows claim %" PRIu64 " bytes but the file "
-                         "occupies only %" PRIu64 " (a sparse file?)", st->path, touch,
-                         (uint64_t)sb.st_blocks * 512);
-        else
-            sum_counters(st);
+        rc = sum_counters(st, &ps, err);
     } else {
         rc = gr_fail(err, "%s: file shrank while reading its counters", st->path);
     }
     sigbus_guard_armed = 0;
     sigaction(SIGBUS, &saved, NULL);
+    free(ps.pagemap);
     return rc;
 }
 

@@ -6,6 +6,7 @@
 #include "gostat/render/duration.h"
 #include "gostat/render/term.h"
 #include "gostat/model/times.h"
+#include "common/saturate.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -68,7 +69,7 @@ static void put_callers(FILE *out, const struct gst_stats *st, const struct gst_
     put_heading(out, f, GST_ARCS_CALLERS, &t);
     for (size_t i = 0; i < n; i++) {
         put_row(out, arcs[i].calls, true, arcs[i].total_ns, arcs[i].caller_name, &w);
-        in_arcs += arcs[i].calls;
+        in_arcs = gr_add_saturating(in_arcs, arcs[i].calls);
     }
     if (f->timed && f->calls > in_arcs)
         put_row(out, f->calls - in_arcs, false, 0, NO_ARC_NAME, &w);
@@ -87,7 +88,7 @@ static int put_callees(FILE *out, const struct gst_stats *st, const struct gst_c
     if (n < 0)
         return -1;
     for (long i = 0; i < n; i++)
-        w.calls += arcs[i]->calls;
+        w.calls = gr_add_saturating(w.calls, arcs[i]->calls);
     put_heading(out, f, GST_ARCS_CALLEES, &t);
     for (long i = 0; i < n; i++)
         put_row(out, arcs[i]->calls, true, arcs[i]->total_ns, arcs[i]->callee->name, &w);

@@ -35,7 +35,7 @@ typedef Perftools__Profiles__Line pb_line;
 typedef Perftools__Profiles__Function pb_function;
 
 enum { VALUE_CALLS, VALUE_TIME, VALUE_ONCPU, NVALUES }; /* VALUE_ONCPU: files with on-CPU time */
-#define MAX_COMMENTS 8
+#define MAX_COMMENTS 10
 #define MAPPING_ID 1
 #define OVERFLOW_FRAME "(path overflow)"
 
@@ -79,6 +79,7 @@ struct builder {
     pb_sample **sample_ptrs;
     pb_location **location_ptrs;
     pb_function **function_ptrs;
+    size_t truncated_paths;            /* cut to GST_CG_MAX_FRAMES */
     struct gr_error *err;
     bool failed;
 };
@@ -244,6 +245,7 @@ static void add_path_sample(struct builder *b, size_t i, struct gst_cg_path *p)
         b->failed = true;
         return;
     }
+    b->truncated_paths += p->truncated;
     struct sample *s = new_sample(b);
     if (!s)
         return;
@@ -335,6 +337,10 @@ static void add_path_comments(struct builder *b)
     add_comment(b, "frames are timed functions; a caller that ran untimed between two "
                    "is a frame of its own");
     uint64_t in_no_path = b->cg->path_overflow_calls;
+    if (b->truncated_paths > 0)
+        add_comment_f(b, "%zu samples deeper than %d frames keep their %d innermost frames under "
+                      "a root frame '" GST_CG_TRUNCATED_FRAME "', as Go's CPU profiles cap stack "
+                      "depth", b->truncated_paths, GST_CG_MAX_FRAMES, GST_CG_MAX_FRAMES);
     add_comment_f(b, "path tables: the fullest thread's held %" PRIu64 " of %" PRIu64 " paths, %" PRIu64
                   " of %" PRIu64 " arcs", b->cg->path_fill.fullest, b->cg->max_paths, b->cg->arc_fill.fullest,
                   b->cg->max_arcs);

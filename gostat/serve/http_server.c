@@ -5,6 +5,7 @@
 #include "gostat/render/gzip.h"
 
 #include <microhttpd.h>
+#include <netinet/in.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,14 +13,18 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* Bounds that keep one client from holding the server (issue 16): many
- * connections in all, few per client address; headers due within a
- * deadline (any byte restarts libmicrohttpd's own idle timeout); a few
- * metrics replies in memory at once, each possibly hundreds of MB. */
+/* Bounds that keep one client from holding the server (issues 16, 32):
+ * many connections in all, few per client address, the one waiting
+ * longest evicted for a new one (conn_deadline.h); each request answered
+ * within a deadline (any byte restarts libmicrohttpd's own idle timeout);
+ * a few metrics replies in memory at once, each possibly hundreds of MB.
+ * libmicrohttpd's own bound leaves room for the connections evicted but
+ * not yet closed. */
 #define CONNECTION_LIMIT 256
 #define PER_IP_CONNECTION_LIMIT 16
+#define EVICTED_SLACK 32
 #define CONNECTION_TIMEOUT_S 30
-#define HEADER_DEADLINE_S 10
+#define REQUEST_DEADLINE_S 10
 #define MAX_SCRAPES_IN_FLIGHT 4
 
 static const char index_page[] =
@@ -163,25 +168,19 @@ static enum MHD_Result refuse(struct gst_http_server *srv, struct MHD_Connection
     return MHD_YES;
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version, const char *upload_data,
-                                  size_t *upload_data_size, void **req_cls)
+/* Does the request announce a body? We never read one. */
+static bool has_body(struct MHD_Connection *c)
 {
-    struct gst_http_server *srv = cls;
-    (void)version;
-    (void)upload_data;
+    const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    return MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING) ||
+           (len && strspn(len, "0") != strlen(len));
+}
 
-    if (*req_cls == NULL) {
-        /* First call: headers only. Any request body arrives in later
-         * calls and is ignored. */
-        *req_cls = srv;
-        gst_deadlines_headers_done(srv->deadlines, deadline_of(c));
-        return MHD_YES;
-    }
-    if (*upload_data_size) {
-        *upload_data_size = 0;
-        return MHD_YES;
-    }
+/* The reply to a request whose headers are complete: Host and token
+ * first, then the route; a body is refused unread. */
+static enum MHD_Result answer(struct gst_http_server *srv, struct MHD_Connection *c, const char *url,
+                              const char *method, void **req_cls)
+{
     bool refused;
     enum MHD_Result denied = refuse(srv, c, &refused);
     if (refused)
@@ -192,9 +191,32 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
         return send_static(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
                            "method not allowed\n", "GET, HEAD");
+    if (has_body(c))
+        return send_static(c, MHD_HTTP_CONTENT_TOO_LARGE, "text/plain; charset=utf-8",
+                           "gostat serve: requests with a body are refused\n", NULL);
     if (is_index)
         return send_static(c, MHD_HTTP_OK, "text/html; charset=utf-8", index_page, NULL);
     return send_metrics(srv, c, req_cls);
+}
+
+/* Every request is answered at the first call, when its headers are
+ * complete, before any body arrives: a body can neither bypass the
+ * deadline nor come before Host and token are checked. libmicrohttpd
+ * then closes a connection whose body it has not read. */
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **req_cls)
+{
+    struct gst_http_server *srv = cls;
+    (void)version;
+    (void)upload_data;
+    (void)upload_data_size;
+    if (*req_cls != NULL)
+        return MHD_NO;    /* only after a reply failed to queue: close */
+    *req_cls = srv;
+    enum MHD_Result ok = answer(srv, c, url, method, req_cls);
+    gst_deadlines_answered(srv->deadlines, deadline_of(c));
+    return ok;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
@@ -208,13 +230,35 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
     gst_deadlines_restart(srv->deadlines, deadline_of(c));
 }
 
+static socklen_t peer_len(const struct sockaddr *addr)
+{
+    switch (addr->sa_family) {
+    case AF_INET: return sizeof(struct sockaddr_in);
+    case AF_INET6: return sizeof(struct sockaddr_in6);
+    default: return sizeof(sa_family_t);
+    }
+}
+
+/* libmicrohttpd's accept policy: room for a new connection, by eviction
+ * if need be (conn_deadline.h). */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+    struct gst_http_server *srv = cls;
+    return gst_deadlines_admit(srv->deadlines, addr, addrlen) ? MHD_YES : MHD_NO;
+}
+
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                           enum MHD_ConnectionNotificationCode toe)
 {
     struct gst_http_server *srv = cls;
     if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
-        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-        *socket_context = ci ? gst_deadlines_add(srv->deadlines, ci->connect_fd) : NULL;
+        const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *peer =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        const struct sockaddr *addr = peer ? peer->client_addr : NULL;
+        *socket_context = fd ? gst_deadlines_add(srv->deadlines, fd->connect_fd, addr,
+                                                 addr ? peer_len(addr) : 0)
+                             : NULL;
     } else {
         gst_deadlines_remove(srv->deadlines, *socket_context);
         *socket_context = NULL;
@@ -234,7 +278,8 @@ struct gst_http_server *gst_http_start(int listen_fd, bool per_ip_limit,
     srv->metrics = metrics;
     srv->ctx = ctx;
     srv->access = access;
-    srv->deadlines = gst_deadlines_new(HEADER_DEADLINE_S, err);
+    struct gst_conn_limits limits = { per_ip_limit ? PER_IP_CONNECTION_LIMIT : 0, CONNECTION_LIMIT };
+    srv->deadlines = gst_deadlines_new(REQUEST_DEADLINE_S, limits, err);
     if (!srv->deadlines) {
         close(listen_fd);
         free(srv);
@@ -243,12 +288,11 @@ struct gst_http_server *gst_http_start(int listen_fd, bool per_ip_limit,
     /* Single thread: the metrics callback never runs concurrently. poll,
      * not select: no FD_SETSIZE bound on descriptors. No library error
      * log: it would print a line for each connection over a limit. */
-    srv->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL,
+    srv->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, on_accept, srv,
                                    on_request, srv,
                                    MHD_OPTION_LISTEN_SOCKET, listen_fd,
-                                   MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTION_LIMIT,
-                                   MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-                                   per_ip_limit ? (unsigned)PER_IP_CONNECTION_LIMIT : 0u,
+                                   MHD_OPTION_CONNECTION_LIMIT,
+                                   (unsigned)(CONNECTION_LIMIT + EVICTED_SLACK),
                                    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
                                    MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
                                    MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,

@@ -1,13 +1,14 @@
 /* exported by gostat/serve */
 /* http_server.h: the HTTP side of gostat serve (libmicrohttpd): GET and
  * HEAD of /metrics answered by a callback (gzip-compressed when the client
- * accepts it), a small index page at /, 405 for other methods there and
- * 404 elsewhere. Requests are served one at a
- * time by a single thread, so the callback never runs concurrently.
- * Every request must pass the Host check and, when set, the bearer token
- * (http_access.h); connections are bounded in number, per client address
- * and in how long their headers may take (conn_deadline.h), and at most a
- * few metrics replies are held at once (503 beyond). */
+ * accepts it), a small index page at /, 405 for other methods there,
+ * 413 for a request with a body (never read) and 404 elsewhere. Requests
+ * are served one at a time by a single thread, so the callback never runs
+ * concurrently. Every request must pass the Host check and, when set, the
+ * bearer token (http_access.h), as soon as its headers are in;
+ * connections are bounded in number, per client address and in how long
+ * a request may take (conn_deadline.h), and at most a few metrics replies
+ * are held at once (503 beyond). */
 #ifndef GOSTAT_HTTP_SERVER_H
 #define GOSTAT_HTTP_SERVER_H
 

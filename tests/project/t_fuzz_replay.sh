@@ -5,15 +5,16 @@
 # each input runs once (-runs=0, deterministic) and any memory error,
 # undefined behaviour, leak, or allocation above the harness's limit fails
 # the test. The stats-file reader also gets a stats file written by a real
-# run now and every corruption tests/tools/mkstats makes, so the replay
-# follows the current file format.
+# run now, every corruption tests/tools/mkstats makes and a chain of 4096
+# nested calls, so the replay follows the current file format; the JSON
+# reader (fuzz_profile_json) gets gostat --json of those.
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
 B=$ROOT/build/fuzz
 MKSTATS=$ROOT/build/tests/mkstats
 work_dir
-for h in elf statsfile; do
+for h in elf statsfile profile_json; do
     [ -x "$B/fuzz_$h" ] || { echo "FAIL: $B/fuzz_$h missing; run 'make fuzz-build'"; exit 1; }
 done
 export ASAN_OPTIONS=detect_leaks=1
@@ -57,7 +58,7 @@ copy_crashes() {
     done
 }
 
-mkdir -p "$WORK/elf" "$WORK/statsfile"
+mkdir -p "$WORK/elf" "$WORK/statsfile" "$WORK/profile_json"
 tar -xJf "$ROOT/fuzz/corpus/elf.tar.xz" -C "$WORK/elf" || fail "cannot unpack fuzz/corpus/elf.tar.xz"
 [ "$(ls "$WORK/elf" | wc -l)" -ge 6 ] || fail "the ELF corpus has fewer than 6 inputs"
 copy_crashes elf
@@ -84,6 +85,23 @@ for kind in $(grep -o 'strcmp(kind, "[a-z-]*")' "$ROOT/tests/tools/mkstats.c" | 
         fail "mkstats --corrupt $kind"
 done
 [ "$(ls "$WORK/statsfile" | grep -c '^mkstats-')" -ge 10 ] || fail "mkstats listed fewer than 10 corruptions"
+# and a chain of 4096 nested calls (deep paths: every path output capped)
+args=()
+for i in 0 1 2 3 4 5 6 7 8 9; do args+=(--func "main.f$i:$((0x1000 + 0x100 * i)):410"); done
+"$MKSTATS" "$WORK/statsfile/mkstats-chain" --pid 4194305 --timing --tsc 1000:0:1001000:1000000 --rows 2 \
+    --chain 4096 "${args[@]}" || fail "mkstats --chain"
 replay statsfile "-max_len=4194304 -malloc_limit_mb=64 -rss_limit_mb=1024" "$WORK/statsfile"
+
+# The JSON reader: its corpus, its reproducers, and what gostat --json
+# prints now of the fresh files and the chain (so the replay follows the
+# current JSON form).
+tar -xJf "$ROOT/fuzz/corpus/profile_json.tar.xz" -C "$WORK/profile_json" ||
+    fail "cannot unpack fuzz/corpus/profile_json.tar.xz"
+[ "$(ls "$WORK/profile_json" | wc -l)" -ge 3 ] || fail "the JSON corpus has fewer than 3 inputs"
+copy_crashes profile_json
+for f in fresh-run fresh-run-paths mkstats-chain; do
+    "$GOSTAT" --json "$WORK/statsfile/$f" >"$WORK/profile_json/$f.json" || fail "gostat --json $f"
+done
+replay profile_json "-max_len=4194304 -malloc_limit_mb=64 -rss_limit_mb=1024" "$WORK/profile_json"
 
 [ $fails -eq 0 ]

@@ -20,9 +20,7 @@ cd "$(dirname "$0")/../.."
 
 trap 'stop_pids; rm -rf "$dir"' EXIT
 
-my_ticks=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
-"$MKSTATS" "$dir/gostat.app.$$" --pid $$ --start-ticks "$my_ticks" --func main.work:0x10:10 >/dev/null ||
-    fail "mkstats failed"
+stats_of_this_shell
 
 code() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$@"; }
 

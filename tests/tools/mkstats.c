@@ -11,7 +11,7 @@
  *               [--untimed INDEX:REASON]... [--time INDEX:ROW:TOTAL:MIN:MAX:B=N[,B=N...]]...
  *               [--oncpu INDEX:ROW:TICKS]...
  *               [--drops ROW:UNWOUND:TOO_DEEP:NO_SLOT:UNMATCHED:NO_SPACE[:ABANDONED]]...
- *               [--pagemap ROW:PAGE:VALUE]...
+ *               [--pagemap ROW:PAGE:VALUE]... [--next ROW:N]... [--chain N [--chain-calls C]]
  *               --func NAME:ENTRY:CALLS[:FILE:LINE[:inlined]] ...
  *   mkstats --bump FILE INDEX N [ROW]   add N to function INDEX's counter
  *                                       (in ROW, default 0), as a program would
@@ -30,7 +30,17 @@
  * --drops fills a row's struct gs_drops (ABANDONED 0 when left out). --sample-every sets the header's
  * sample_every (sampled timing: about 1 call in N timed). --probe
  * TIMED:INSIDE:UNTIMED_Q8 sets the calibration (probe_ticks,
- * probe_inner_ticks, probe_untimed_q8). */
+ * probe_inner_ticks, probe_untimed_q8). --next ROW:N sets every timed
+ * function's record in ROW to next = N (sampling: the number of the call
+ * timed next) and marks its pages backed.
+ *
+ * Call paths: --chain N (with --timing) writes a --call-graph file whose
+ * row 1 holds one chain of N nested calls through the timed functions in
+ * turn (N calling contexts, each call's caller the function of the one
+ * above it, the first from unknown code), each context 1 call of N - depth
+ * ticks, 1 of them its own; a symbol table of the functions (which must be
+ * given sorted by entry); tables of the next power of two >= N paths and
+ * 64 arcs. --chain-calls C gives each context C calls instead of 1. */
 #include "format/gostat_format.h"
 
 #include <fcntl.h>
@@ -83,6 +93,8 @@ struct spec {
     uint64_t tsc[4];           /* tsc0, mono0_ns, tsc1, mono1_ns */
     const char *boot_id;
     uint32_t sample_every;
+    uint32_t chain;            /* --chain: nested calls in row 1 (0: no paths) */
+    uint64_t chain_calls;      /* --chain-calls: each context's calls (1) */
     uint64_t probe[3];         /* probe_ticks, probe_inner_ticks, probe_untimed_q8 */
     uint32_t ntimed;
     struct func_spec funcs[MAX_FUNCS];
@@ -97,6 +109,8 @@ struct spec {
 struct plan {
     uint64_t strtab_size, functab_off, strtab_off, live_off, rows_off, row_stride, file_size;
     uint64_t counts_off, timing_off;
+    uint64_t syms_off, paths_off, arcs_off;    /* --chain */
+    uint32_t max_paths, max_arcs;
 };
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -239,9 +253,12 @@ static void parse_args(int argc, char **argv, struct spec *s)
             parse_numbers(next_arg(argc, argv, &i), s->probe, 3, a);
         else if (strcmp(a, "--untimed") == 0 && s->nuntimed < MAX_EDITS)
             s->untimed[s->nuntimed++] = next_arg(argc, argv, &i);
-        else if ((strcmp(a, "--time") == 0 || strcmp(a, "--drops") == 0 || strcmp(a, "--pagemap") == 0 ||
-                  strcmp(a, "--oncpu") == 0)
-                 && s->nedits < MAX_EDITS)
+        else if (strcmp(a, "--chain") == 0)
+            s->chain = (uint32_t)parse_u64(next_arg(argc, argv, &i), a);
+        else if (strcmp(a, "--chain-calls") == 0)
+            s->chain_calls = parse_u64(next_arg(argc, argv, &i), a);
+        else if ((strcmp(a, "--time") == 0 || strcmp(a, "--drops") == 0 || strcmp(a, "--pagemap") == 0
+                  || strcmp(a, "--next") == 0 || strcmp(a, "--oncpu") == 0) && s->nedits < MAX_EDITS)
             s->edits[s->nedits++] = (struct edit){ a[2], next_arg(argc, argv, &i) };
         else if (strcmp(a, "--func") == 0) {
             if (s->nfuncs == MAX_FUNCS)
@@ -257,6 +274,8 @@ static void parse_args(int argc, char **argv, struct spec *s)
     if (!s->out || s->pid < 0 || s->rows == 0)
         die("usage: mkstats OUT --pid N [--rows R>=1] [--func NAME:ENTRY:CALLS[:FILE:LINE[:inlined]]]...");
     assign_timing(s);
+    if (s->chain && (s->ntimed == 0 || s->rows < 2 || s->chain > GS_MAX_PATHS))
+        die("--chain wants --timing, timed functions, --rows >= 2 and N <= %u", GS_MAX_PATHS);
 }
 
 static uint64_t string_size(const char *str)
@@ -270,9 +289,16 @@ static uint64_t string_size(const char *str)
 static void plan_row(const struct spec *s, struct plan *p)
 {
     uint64_t timing_pages = (s->ntimed + GS_TIMING_PER_PAGE - 1) / GS_TIMING_PER_PAGE;
+    uint64_t path_pages = 0;
+    if (s->chain) {
+        for (p->max_paths = GS_PATHS_PER_PAGE; p->max_paths < s->chain; p->max_paths *= 2)
+            ;
+        p->max_arcs = GS_PATHS_PER_PAGE;
+        path_pages = ((uint64_t)p->max_paths + p->max_arcs) / GS_PATHS_PER_PAGE;
+    }
     uint64_t head_pages = 1;
     for (;;) {
-        p->counts_off = round_up(GS_ROW_PAGEMAP + head_pages + timing_pages, 64);
+        p->counts_off = round_up(GS_ROW_PAGEMAP + head_pages + timing_pages + path_pages, 64);
         uint64_t need = round_up(p->counts_off + sizeof(struct gs_counter) * (s->nfuncs ? s->nfuncs : 1),
                                  GS_PAGE) / GS_PAGE;
         if (need <= head_pages)
@@ -280,7 +306,9 @@ static void plan_row(const struct spec *s, struct plan *p)
         head_pages = need;
     }
     p->timing_off = head_pages * GS_PAGE;
-    p->row_stride = (head_pages + timing_pages) * GS_PAGE;
+    p->paths_off = (head_pages + timing_pages) * GS_PAGE;
+    p->arcs_off = p->paths_off + (uint64_t)p->max_paths * sizeof(struct gs_path);
+    p->row_stride = (head_pages + timing_pages + path_pages) * GS_PAGE;
 }
 
 static struct plan plan_layout(const struct spec *s)
@@ -291,7 +319,9 @@ static struct plan plan_layout(const struct spec *s)
                          + string_size(s->funcs[i].untimed);
     p.functab_off = sizeof(struct gs_header);
     p.strtab_off = p.functab_off + (uint64_t)s->nfuncs * sizeof(struct gs_func);
-    p.live_off = round_up(p.strtab_off + p.strtab_size, GS_PAGE);
+    p.syms_off = round_up(p.strtab_off + p.strtab_size, 8);
+    uint64_t syms_len = s->chain ? (uint64_t)s->nfuncs * sizeof(struct gs_sym) : 0;
+    p.live_off = round_up(p.syms_off + syms_len, GS_PAGE);
     p.rows_off = p.live_off + GS_PAGE;
     plan_row(s, &p);
     p.file_size = p.rows_off + p.row_stride * s->rows;
@@ -349,6 +379,16 @@ static void fill_header(unsigned char *buf, const struct spec *s, const struct p
     h.counts_off = p->counts_off;
     if (s->timing)
         fill_timing_header(&h, s, p);
+    if (s->chain) {
+        h.flags |= GS_HDR_PATHS | GS_HDR_PATH_TOTALS;
+        h.syms_off = p->syms_off;
+        h.nsyms = s->nfuncs;
+        h.path_size = sizeof(struct gs_path);
+        h.paths_off = p->paths_off;
+        h.arcs_off = p->arcs_off;
+        h.max_paths = p->max_paths;
+        h.max_arcs = p->max_arcs;
+    }
     snprintf(h.exe, sizeof h.exe, "%s", s->exe);
     snprintf(h.build_id, sizeof h.build_id, "%s", s->build_id);
     snprintf(h.go_version, sizeof h.go_version, "%s", s->go_version);
@@ -371,7 +411,36 @@ static void fill_tables(unsigned char *buf, const struct spec *s, const struct p
             .untimed_off = f->untimed ? add_string(buf + p->strtab_off, &used, f->untimed) : 0,
         };
         memcpy(buf + p->functab_off + i * sizeof g, &g, sizeof g);
+        struct gs_sym sym = { .entry = g.entry, .size = g.size, .name_off = g.name_off };
+        if (s->chain)
+            memcpy(buf + p->syms_off + i * sizeof sym, &sym, sizeof sym);
     }
+}
+
+/* --chain: row 1's path table holds nested calls 0 .. chain-1, call d of
+ * the d-th timed function (in turn), made from call d-1's function. */
+static void fill_chain(unsigned char *buf, const struct spec *s, const struct plan *p)
+{
+    uint32_t timed[MAX_FUNCS], ntimed = 0;
+    for (uint32_t i = 0; i < s->nfuncs; i++)
+        if (s->funcs[i].timing != GS_UNTIMED)
+            timed[ntimed++] = i;
+    unsigned char *row = buf + p->rows_off + p->row_stride;
+    struct gs_live *live = (struct gs_live *)(void *)(buf + p->live_off);
+    if (live->rows_claimed < 1)
+        live->rows_claimed = 1;   /* row 1 is in use */
+    for (uint32_t d = 0; d < s->chain; d++) {
+        const struct func_spec *f = &s->funcs[timed[d % ntimed]];
+        const struct func_spec *up = d ? &s->funcs[timed[(d - 1) % ntimed]] : NULL;
+        struct gs_path e = {
+            .key = d + 1, .parent = d, .ret = up ? up->entry + 4 : 0,
+            .rec = (uint32_t)gs_timing_offset(p->timing_off, f->timing),
+            .calls = s->chain_calls ? s->chain_calls : 1, .total = s->chain - d, .self = 1,
+        };
+        memcpy(row + p->paths_off + (uint64_t)d * sizeof e, &e, sizeof e);
+    }
+    for (uint64_t off = p->paths_off; off < p->row_stride; off += GS_PAGE)
+        row[GS_ROW_PAGEMAP + off / GS_PAGE] = 1;
 }
 
 static void put_counter(unsigned char *buf, const struct plan *p, uint32_t row, uint32_t i, uint64_t v)
@@ -436,10 +505,27 @@ static void edit_time(unsigned char *buf, const struct spec *s, const struct pla
     row[GS_ROW_PAGEMAP + off / GS_PAGE] = 1;
 }
 
+/* ROW:N: next = N in every timed function's record of ROW. */
+static void edit_next(unsigned char *buf, const struct spec *s, const struct plan *p, const char *arg)
+{
+    uint64_t v[2];
+    parse_numbers(arg, v, 2, "--next");
+    unsigned char *row = row_at(buf, s, p, v[0]);
+    for (uint32_t i = 0; i < s->nfuncs; i++) {
+        if (s->funcs[i].timing == GS_UNTIMED)
+            continue;
+        uint64_t off = gs_timing_offset(p->timing_off, s->funcs[i].timing);
+        memcpy(row + off + offsetof(struct gs_timing, next), &v[1], sizeof v[1]);
+        row[GS_ROW_PAGEMAP + off / GS_PAGE] = 1;
+    }
+}
+
 static void apply_edit(unsigned char *buf, const struct spec *s, const struct plan *p, const struct edit *e)
 {
     uint64_t v[7] = { 0 };
-    if (e->kind == 't') {
+    if (e->kind == 'n') {
+        edit_next(buf, s, p, e->arg);
+    } else if (e->kind == 't') {
         edit_time(buf, s, p, e->arg);
     } else if (e->kind == 'o') {
         parse_numbers(e->arg, v, 3, "--oncpu");
@@ -575,6 +661,8 @@ int main(int argc, char **argv)
     fill_header(buf, &s, &p);
     fill_tables(buf, &s, &p);
     fill_counters(buf, &s, &p);
+    if (s.chain)
+        fill_chain(buf, &s, &p);
     for (uint32_t k = 0; k < s.nedits; k++)
         apply_edit(buf, &s, &p, &s.edits[k]);
     write_file(s.out, buf, corrupt(buf, s.corrupt, &p));

@@ -8,7 +8,8 @@
  * (render/callgrind.c: self cost, calls= with inclusive time, a block for a
  * caller that is not written otherwise), and the per-function sums every
  * output shares (model/cgsums.c: cum once per path however deep the
- * recursion, self with the time in no path, totals that agree). */
+ * recursion, self with the time in no path, totals that agree); a chain
+ * deeper than a path may hold (the cap's boundary, the leaf kept). */
 #include "gostat/render/arcs.h"
 #include "gostat/render/callgrind.h"
 #include "gostat/model/cgpath.h"
@@ -318,6 +319,45 @@ static void totals_agree(void)
     free_sums(&cg);
 }
 
+/* A chain of 200 nested calls alternating main.alpha and main.beta (each
+ * called from the one above, the first from runtime.main), 1 ns of self
+ * time each: paths keep their GST_CG_MAX_FRAMES innermost frames, the
+ * boundary exactly; cum counts each function once per path. */
+#define CHAIN 200
+static void deep_chain(void)
+{
+    static struct gst_cg_node chain[CHAIN];
+    struct gst_stats st = stats();
+    struct gr_error err;
+    for (uint32_t d = 0; d < CHAIN; d++) {
+        int f = d % 2 ? F_BETA : F_ALPHA;
+        const struct gst_func *up = d ? &funcs[d % 2 ? F_ALPHA : F_BETA] : NULL;
+        chain[d] = (struct gst_cg_node){ .parent = d ? d - 1 : GST_CG_ROOT, .func = &funcs[f],
+                                         .caller_entry = up ? up->entry : RUNTIME_MAIN,
+                                         .caller_name = up ? up->name : "runtime.main",
+                                         .calls = 1, .total_ns = CHAIN - d, .self_ns = 1 };
+    }
+    struct gst_callgraph cg = { .present = true, .nodes = chain, .nnodes = CHAIN };
+    struct gst_cg_path p = { 0 };
+    /* node d has d + 2 frames: runtime.main, then d + 1 calls */
+    CHECK_INT(gst_cg_path_of(&cg, GST_CG_MAX_FRAMES - 2, &p, &err), 0);
+    CHECK_U64(p.count, GST_CG_MAX_FRAMES);
+    CHECK(!p.truncated && strcmp(p.frames[0].name, "runtime.main") == 0);
+    CHECK_INT(gst_cg_path_of(&cg, GST_CG_MAX_FRAMES - 1, &p, &err), 0);
+    CHECK_U64(p.count, GST_CG_MAX_FRAMES + 1);
+    CHECK(p.truncated && strcmp(p.frames[0].name, GST_CG_TRUNCATED_FRAME) == 0 && p.frames[0].func == NULL);
+    CHECK(strcmp(p.frames[1].name, "main.alpha") == 0);   /* node 0's call, runtime.main cut */
+    CHECK_INT(gst_cg_path_of(&cg, CHAIN - 1, &p, &err), 0);
+    CHECK_U64(p.count, GST_CG_MAX_FRAMES + 1);
+    CHECK(p.frames[GST_CG_MAX_FRAMES].func == &funcs[F_BETA]);   /* the leaf is kept */
+    gst_cg_path_free(&p);
+    CHECK_INT(gst_callgraph_sum_functions(&cg, &st, &err), 0);
+    CHECK_U64(gst_callgraph_cum_ns(&cg, &funcs[F_ALPHA]), CHAIN);       /* on every path */
+    CHECK_U64(gst_callgraph_cum_ns(&cg, &funcs[F_BETA]), CHAIN - 1);    /* from depth 1 */
+    CHECK_U64(gst_callgraph_self_ns(&cg, &funcs[F_ALPHA]), CHAIN / 2);
+    free_sums(&cg);
+}
+
 UNIT_CASES("cg_outputs", UNIT_CASE(path_frames), UNIT_CASE(folded_values), UNIT_CASE(callers_listing),
            UNIT_CASE(callees_listing), UNIT_CASE(callgrind_calls), UNIT_CASE(cum_and_self),
-           UNIT_CASE(totals_agree));
+           UNIT_CASE(totals_agree), UNIT_CASE(deep_chain));
