@@ -17,6 +17,8 @@ gs_blob_header:
     .long gs_path_enter - gs_blob_header
     .long gs_path_exit - gs_blob_header
     .long 0
+    .long gs_site_create - gs_blob_header
+    .long gs_site_exit - gs_blob_header
 
     .text
     .globl gs_entry

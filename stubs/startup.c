@@ -418,14 +418,23 @@ static long zero_fill(long fd, uint64_t off, uint64_t n)
  * and the program dies. Reserving them here makes "full" an error that
  * start-up handles (unlink, count in memory, one line on stderr). Rows
  * 1.. are populated by the thread that claims them. */
+static long reserve_range(long fd, uint64_t off, uint64_t len)
+{
+    long rc = gs_syscall6(GS_SYS_fallocate, fd, 0, (long)off, (long)len, 0, 0);
+    if (rc != -GS_EOPNOTSUPP)
+        return rc;
+    return zero_fill(fd, off, len);
+}
+
 static long reserve_eager_pages(long fd, const struct gs_header *hdr)
 {
     /* row 0 holds no timing: its head is all of it that is ever touched */
     uint64_t len = hdr->rows_off + (hdr->timing_off ? hdr->timing_off : hdr->row_stride);
-    long rc = gs_syscall6(GS_SYS_fallocate, fd, 0, 0, (long)len, 0, 0);
-    if (rc != -GS_EOPNOTSUPP)
+    long rc = reserve_range(fd, hdr->live_off, len - hdr->live_off);
+    if (rc < 0 || !(hdr->flags & GS_HDR_SITES))
         return rc;
-    return zero_fill(fd, hdr->live_off, len - hdr->live_off);
+    /* the goroutine sites: written by every thread */
+    return reserve_range(fd, hdr->sites_off, hdr->file_size - hdr->sites_off);
 }
 
 /* Writes the prefix with the run-time header fields, maps the shared part
@@ -500,6 +509,9 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
     uint8_t *shared = rw + GS_PAGE;
 
     priv->rows_base = (uint64_t)(shared + GS_PAGE);
+    priv->load_bias = (uint64_t)blob - gs_config.blob_link_addr;
+    if (gs_config.sites_off)
+        priv->sites_base = (uint64_t)(rw + gs_config.sites_off);
 
     struct startup_env env;
     char **argv = (char **)(kernel_sp + 1);

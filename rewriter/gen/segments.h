@@ -43,6 +43,11 @@ struct gr_segment_plan {
     uint64_t filter_off;
     uint64_t arcidx_off;      /* the arc index; the arcs taken in the 8 bytes before */
 
+    uint32_t max_sites;       /* goroutine sites (a power of two; 0: none) */
+    uint32_t max_glive;       /* live goroutines kept (a power of two) */
+    uint64_t sites_off;       /* from rw_vaddr: the sites section, after the rows */
+    uint64_t glive_off;       /* from sites_off: the live table */
+
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;
     uint64_t rx_vaddr;
@@ -65,7 +70,11 @@ struct gr_segment_plan {
                                     stack reserves GS_SLOT_SIZE of address
                                     space (256 GiB in all, MAP_NORESERVE) */
 
-/* Fills *seg (whose sample, max_paths and max_arcs the caller set) for
+/* Goroutine sites: entries of the site table and of the live table. */
+#define GR_SITES 2048u
+#define GR_GLIVE 65536u
+
+/* Fills *seg (whose sample, max_paths, max_arcs and max_sites the caller set) for
  * nfuncs instrumented and ntimed timed functions. */
 int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed,
                       uint32_t max_rows, int timing, struct gr_segment_plan *seg,

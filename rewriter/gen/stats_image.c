@@ -90,6 +90,16 @@ static void fill_counting(struct gs_header *h, const struct gr_program *prog,
     h->counter_size = sizeof(struct gs_counter);
     h->counts_off = seg->counts_off;
     h->file_size = h->rows_off + (uint64_t)seg->max_rows * seg->row_stride;
+    if (seg->max_sites) {
+        h->flags |= GS_HDR_SITES;
+        h->sites_off = h->live_off + seg->sites_off - GS_PAGE;
+        h->glive_off = seg->glive_off;
+        h->max_sites = seg->max_sites;
+        h->max_glive = seg->max_glive;
+        h->site_size = sizeof(struct gs_site);
+        h->glive_size = sizeof(struct gs_glive);
+        h->file_size = seg->first_off - GS_PAGE + h->live_off;
+    }
     snprintf(h->build_id, GS_BUILDID_MAX, "%s", prog->build_id);
     snprintf(h->go_version, GS_GOVERSION_MAX, "%s", prog->go_version);
 }

@@ -42,7 +42,9 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
     return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
                                      .time_enter = blob + (paths ? h->path_enter_off : h->time_enter_off),
                                      .time_exit = blob + (paths ? h->path_exit_off : h->time_exit_off),
-                                     .sample_enter = blob + h->sample_enter_off};
+                                     .sample_enter = blob + h->sample_enter_off,
+                                     .site_create = blob + h->site_create_off,
+                                     .site_exit = blob + h->site_exit_off};
 }
 
 uint64_t gr_stub_entry(const struct gr_codebuf *code, size_t blob_off,
@@ -84,6 +86,12 @@ void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr
                            ? ((uint64_t)seg->max_arcs * GS_ARCIDX_SLOTS_PER_ARC - 1) * GS_ARCIDX_SLOT_SIZE
                            : 0,
         .first_off = seg->slots_off > seg->first_off ? seg->first_off : 0,
+        .g_gopc = plan->rt->g_gopc,
+        .g_startpc = plan->rt->g_startpc,
+        .sites_mask = seg->max_sites ? seg->max_sites - 1 : 0,
+        .glive_off = seg->glive_off,
+        .glive_mask = seg->max_glive ? seg->max_glive - 1 : 0,
+        .sites_off = seg->max_sites ? seg->sites_off : 0,
     };
     memcpy(code->bytes + blob_off + blob_header(code, blob_off)->config_off, &cfg, sizeof cfg);
 }

@@ -14,6 +14,8 @@ struct gr_stub_routines {
     uint64_t time_enter;
     uint64_t time_exit;
     uint64_t sample_enter;
+    uint64_t site_create;     /* stubs/sites.S */
+    uint64_t site_exit;
 };
 
 struct gr_tramp_addrs {

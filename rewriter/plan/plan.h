@@ -25,7 +25,9 @@ struct gr_plan_func {
     uint32_t counter;          /* index into the counter rows */
     uint32_t timing;           /* index of its timing record, or GR_UNTIMED */
     const char *untimed_reason;/* instrumented but not timed: why */
-    size_t first_exit, nexits; /* its returns, in gr_plan.exits */
+    size_t first_exit, nexits; /* its returns, in gr_plan.exits (timed, or
+                                  newproc1's for goroutine sites) */
+    int site_role;             /* enum gr_site_role (goroutine_sites.h) */
 };
 
 #define GR_UNTIMED GS_UNTIMED  /* the stats file's own marker */
@@ -50,6 +52,9 @@ struct gr_plan {
     size_t ninstrumented;
     size_t ntimed;
     struct gr_exit_list exits;  /* every timed function's returns */
+    int sites;                  /* goroutines are kept by creation site: the
+                                   g offsets are known, newproc1's returns and
+                                   goexit1's entry are hooked */
     /* The program's own load of g from TLS (the entry of a function that
      * starts with one, and its instruction count): entry trampolines of
      * functions without a stack check replay it to find g, since they may
