@@ -9,6 +9,8 @@
  *   0                 struct gs_header
  *   functab_off       struct gs_func[nfuncs], sorted by entry address
  *   strtab_off        NUL-terminated strings; offset 0 is the empty string
+ *   gostmts_off       struct gs_gostmt[ngostmts] (GS_HDR_SITES): every go
+ *                     statement's creator PC with its function, file, line
  *   syms_off          struct gs_sym[nsyms]: every function of the program,
  *                     instrumented or not, sorted by entry (call paths only:
  *                     callers are found from return addresses)
@@ -156,7 +158,10 @@ struct gs_header {
     uint32_t max_glive;            /* entries of the live table, a power of two */
     uint32_t site_size;            /* sizeof(struct gs_site) */
     uint32_t glive_size;           /* sizeof(struct gs_glive) */
-    uint8_t reserved[288];         /* zero; room for later fields */
+    uint64_t gostmts_off;          /* struct gs_gostmt[ngostmts], sorted by pc */
+    uint32_t ngostmts;
+    uint32_t gostmt_size;          /* sizeof(struct gs_gostmt) */
+    uint8_t reserved[272];         /* zero; room for later fields */
 };
 
 #define GS_CALIBRATE_NS 200000u
@@ -271,6 +276,16 @@ struct gs_path {
 #define GS_MAX_SITES (1u << 16)
 #define GS_MAX_GLIVE (1u << 22)
 
+/* A go statement: the return address of its call of runtime.newproc,
+ * which the runtime keeps as g.gopc, and where it is. */
+struct gs_gostmt {
+    uint64_t pc;                   /* link-time */
+    uint32_t func_off;             /* into strtab: the function holding it */
+    uint32_t file_off;             /* into strtab; 0 when unknown */
+    uint32_t line;                 /* of the go statement; 0 when unknown */
+    uint32_t reserved;
+};
+
 struct gs_site_head {
     uint64_t no_site;              /* creations and exits whose site found no entry
                                       (table full, or an address beyond 32 bits) */
@@ -322,6 +337,7 @@ _Static_assert(sizeof(struct gs_header) % 8 == 0, "gs_header alignment");
 _Static_assert(sizeof(struct gs_site_head) == GS_PAGE, "gs_site_head is one page");
 _Static_assert(sizeof(struct gs_site) == 64 + 8 * GS_HIST_BUCKETS, "gs_site layout");
 _Static_assert(sizeof(struct gs_glive) == 32, "gs_glive layout");
+_Static_assert(sizeof(struct gs_gostmt) == 24, "gs_gostmt layout");
 #endif
 
 #endif

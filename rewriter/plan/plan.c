@@ -224,6 +224,8 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     gr_exit_scan_free(&scan);
     gr_asm_targets_free(&asm_targets);
     decide_sites(plan);
+    if (rc == 0 && plan->sites)
+        rc = gr_go_stmts_find(elf, prog, &plan->go_stmts);
     if (rc < 0)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
     if (!keep_call_sites && gr_call_sites_find(elf, plan, &plan->calls) < 0)
@@ -236,5 +238,6 @@ void gr_plan_free(struct gr_plan *plan)
     free(plan->funcs);
     gr_exit_list_free(&plan->exits);
     gr_call_sites_free(&plan->calls);
+    gr_go_stmts_free(&plan->go_stmts);
     memset(plan, 0, sizeof *plan);
 }

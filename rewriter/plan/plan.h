@@ -15,6 +15,7 @@
 #include "rewriter/find/runtime_offsets.h"
 #include "rewriter/find/go_sigpanic.h"
 #include "format/gostat_format.h"
+#include "rewriter/plan/goroutine_sites.h"
 #include "rewriter/plan/leaf.h"
 #include "rewriter/plan/prologue.h"
 
@@ -55,6 +56,7 @@ struct gr_plan {
     int sites;                  /* goroutines are kept by creation site: the
                                    g offsets are known, newproc1's returns and
                                    goexit1's entry are hooked */
+    struct gr_go_stmts go_stmts;  /* sites: every go statement's gopc and line */
     /* The program's own load of g from TLS (the entry of a function that
      * starts with one, and its instruction count): entry trampolines of
      * functions without a stack check replay it to find g, since they may
