@@ -310,6 +310,18 @@ static void start_timing(const struct startup_env *env, struct gs_private *priv,
     finish_calibration(hdr);
 }
 
+/* --count-only keeping goroutine sites: their ages and lifetimes are
+ * TSC ticks too. */
+static void calibrate_for_sites(struct gs_header *hdr)
+{
+    if (!tsc_is_invariant()) {
+        hdr->flags |= GS_HDR_NO_TSC;
+        return;
+    }
+    read_boot_id(hdr->boot_id);
+    finish_calibration(hdr);
+}
+
 static const char *base_name(const char *path)
 {
     const char *b = path;
@@ -533,6 +545,8 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
     }
 
     start_timing(&env, priv, rw, &hdr);
+    if (!gs_config.nslots && gs_config.sites_off)
+        calibrate_for_sites(&hdr);
 
     char path[GS_PATH_MAX];
     long fd = create_stats_file(&env, hdr.exe, hdr.pid, path, sizeof path);

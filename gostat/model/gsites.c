@@ -78,7 +78,7 @@ int gst_gsites_build(const struct gst_stats *st, const struct gst_sites *s, stru
     out->no_site = s->no_site;
     out->no_live = s->no_live;
     out->unborn = s->unborn;
-    struct gst_clock clock = gst_clock_for(&st->hdr);
+    struct gst_clock clock = gst_clock_for_sites(&st->hdr);
     double ns_per_tick = clock.known ? clock.ns_per_tick : 0;
     uint64_t now_tick = 0, now_ns;
     if (st->live && clock.known) {
