@@ -89,6 +89,7 @@ int gst_gsites_build(const struct gst_stats *st, const struct gst_sites *s, stru
         const struct gst_site *in = &s->items[i];
         struct gst_gsite *g = &out->items[out->n++];
         name_site(st, s, in, g);
+        g->raw = in;
         g->created = in->created;
         g->exited = in->exited;
         g->live = in->created > in->exited ? in->created - in->exited : 0;

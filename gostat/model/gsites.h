@@ -22,6 +22,7 @@ struct gst_gsite {
     uint64_t timed;            /* ended goroutines with a known lifetime */
     double p50_ns, p90_ns, p99_ns, max_ns;
     char creator_hex[24], start_hex[24];
+    const struct gst_site *raw;  /* its entry in the snapshot (histogram, ticks) */
 };
 
 struct gst_gsites {
