@@ -1,5 +1,6 @@
 /* profile.c: building, folding and looking up a profile's functions. */
 #include "gostat/profile/profile.h"
+#include "gostat/profile/psites.h"
 #include "common/vec.h"
 #include "common/saturate.h"
 
@@ -42,6 +43,7 @@ void gst_profile_free(struct gst_profile *p)
         free_func(&p->funcs[i]);
     free(p->procs);
     free(p->funcs);
+    gst_profile_free_sites(p);
     gst_profile_init(p);
 }
 
@@ -227,6 +229,7 @@ static void fold(struct gst_pfunc *into, struct gst_pfunc *from)
 
 void gst_profile_sort(struct gst_profile *p)
 {
+    gst_profile_sort_sites(p);
     if (p->nfuncs == 0)
         return;
     qsort(p->funcs, p->nfuncs, sizeof *p->funcs, by_name_file_line);
@@ -273,6 +276,9 @@ int gst_profile_merge(struct gst_profile *dst, const struct gst_profile *src, st
             return -1;
     for (size_t i = 0; i < src->nfuncs; i++)
         if (gst_profile_add_func(dst, &src->funcs[i], err) < 0)
+            return -1;
+    for (size_t i = 0; i < src->nsites; i++)
+        if (gst_profile_add_site(dst, &src->sites[i], err) < 0)
             return -1;
     gst_profile_sort(dst);
     return 0;
