@@ -299,8 +299,8 @@ struct gs_site {
     uint64_t key;                  /* gopc << 32 | startpc, link-time; 0: free */
     uint64_t created;              /* goroutines started here */
     uint64_t exited;               /* of them, those that ended */
-    uint64_t timed;                /* exits whose creation time was known: the
-                                      histogram's count */
+    uint64_t reserved0;            /* zero (the exits with a known lifetime are
+                                      the sum of hist: one locked add less) */
     uint64_t total;                /* ticks lived, summed over those */
     uint64_t max;                  /* ticks: the longest of those */
     uint64_t reserved[2];

@@ -78,7 +78,6 @@
 #define GS_SITE_KEY 0
 #define GS_SITE_CREATED 8
 #define GS_SITE_EXITED 16
-#define GS_SITE_TIMED 24
 #define GS_SITE_TOTAL 32
 #define GS_SITE_MAX 40
 #define GS_SITE_HIST 64
@@ -351,7 +350,6 @@ GS_OFFSET_IS(struct gs_site_head, unborn, GS_SHEAD_UNBORN);
 GS_OFFSET_IS(struct gs_site, key, GS_SITE_KEY);
 GS_OFFSET_IS(struct gs_site, created, GS_SITE_CREATED);
 GS_OFFSET_IS(struct gs_site, exited, GS_SITE_EXITED);
-GS_OFFSET_IS(struct gs_site, timed, GS_SITE_TIMED);
 GS_OFFSET_IS(struct gs_site, total, GS_SITE_TOTAL);
 GS_OFFSET_IS(struct gs_site, max, GS_SITE_MAX);
 GS_OFFSET_IS(struct gs_site, hist, GS_SITE_HIST);

@@ -159,8 +159,7 @@ gs_site_exit:
     sub %r8, %rdx                                   /* the lifetime */
     jae 5f
     xor %edx, %edx                                  /* another CPU's TSC was ahead */
-5:  lock incq GS_SITE_TIMED(%rdi)
-    lock add %rdx, GS_SITE_TOTAL(%rdi)
+5:  lock add %rdx, GS_SITE_TOTAL(%rdi)
     mov GS_SITE_MAX(%rdi), %rax
 6:  cmp %rax, %rdx
     jbe 7f
