@@ -3,7 +3,8 @@
  * the views and outputs built from a file that passed (view.c, json.c,
  * table.c, pprof.c, callgrind.c, openmetrics.c), and the call graph
  * (callgraph.c) with the outputs that read it (folded.c, arcs.c, pprof.c
- * and callgrind.c with paths). The input is served from a memfd, as a file in $GOSTAT_DIR
+ * and callgrind.c with paths), and the goroutine sites (sites.c, gsites.c,
+ * gsites_out.c). The input is served from a memfd, as a file in $GOSTAT_DIR
  * would be. Run with -malloc_limit_mb so that sizing a buffer from an
  * unchecked header field counts as a crash. */
 #include <stdbool.h>
@@ -23,6 +24,9 @@
 #include "gostat/read/statsfile.h"
 #include "gostat/render/table.h"
 #include "gostat/model/view.h"
+#include "gostat/model/gsites.h"
+#include "gostat/read/sites.h"
+#include "gostat/render/gsites_out.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -72,6 +76,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct gst_stats *procs[] = { &st };
         struct gst_scrape scrape = { .procs = procs, .nprocs = 1 };
         gst_expo_write(devnull, GST_EXPO_OPENMETRICS, &scrape);
+        struct gst_sites sites;
+        struct gst_gsites g;
+        if (gst_sites_read(&st, &sites, &err) == 0) {
+            if (gst_gsites_build(&st, &sites, &g) == 0) {
+                gst_gsites_table(devnull, &g, 0);
+                gst_gsites_json(devnull, &g, 1000000);
+                gst_gsites_free(&g);
+            }
+            gst_sites_free(&sites);
+        }
     }
     gst_view_free(&view);
     gst_stats_close(&st);
