@@ -79,6 +79,24 @@
 4:
 .endm
 
+/* r8 = the live table's first index for goroutine \g, r9 = tries left. */
+.macro GLIVE_START g
+    mov $GS_SITE_HASH, %r8
+    imul \g, %r8
+    shr $32, %r8
+    mov $GS_GLIVE_TRIES, %r9d
+.endm
+
+/* rdx = the live entry at index r8 (wrapped), rax = its g. */
+.macro GLIVE_ENTRY
+    and gs_config+GS_CFG_GLIVE_MASK(%rip), %r8
+    mov %r8, %rdx
+    shl $GS_GLIVE_SHIFT, %rdx
+    add gs_config+GS_CFG_GLIVE_OFF(%rip), %rdx
+    add %rsi, %rdx
+    mov GS_GLIVE_G(%rdx), %rax
+.endm
+
 /* gs_site_create: in r12 = the new g (newproc1's result), r13 = where to
  * continue (the function's ret). */
     .globl gs_site_create
@@ -90,16 +108,8 @@ gs_site_create:
     lock incq GS_SITE_CREATED(%rcx)
     sub %rsi, %rcx                                  /* the site's offset */
 1:  mov %rcx, %rdi
-    mov $GS_SITE_HASH, %r8
-    imul %r12, %r8
-    shr $32, %r8
-    mov $GS_GLIVE_TRIES, %r9d
-2:  and gs_config+GS_CFG_GLIVE_MASK(%rip), %r8
-    mov %r8, %rdx
-    shl $GS_GLIVE_SHIFT, %rdx
-    add gs_config+GS_CFG_GLIVE_OFF(%rip), %rdx
-    add %rsi, %rdx                                  /* the entry */
-    mov GS_GLIVE_G(%rdx), %rax
+    GLIVE_START %r12
+2:  GLIVE_ENTRY
     cmp $GS_GLIVE_FREE1, %rax
     ja 3f                                           /* a live goroutine's */
     lock cmpxchg %r12, GS_GLIVE_G(%rdx)
@@ -127,16 +137,8 @@ gs_site_exit:
     jz 1f
     lock incq GS_SITE_EXITED(%rcx)
 1:  mov %rcx, %rdi                                  /* the site or 0 */
-    mov $GS_SITE_HASH, %r8
-    imul %r14, %r8
-    shr $32, %r8
-    mov $GS_GLIVE_TRIES, %r9d
-2:  and gs_config+GS_CFG_GLIVE_MASK(%rip), %r8
-    mov %r8, %rdx
-    shl $GS_GLIVE_SHIFT, %rdx
-    add gs_config+GS_CFG_GLIVE_OFF(%rip), %rdx
-    add %rsi, %rdx
-    mov GS_GLIVE_G(%rdx), %rax
+    GLIVE_START %r14
+2:  GLIVE_ENTRY
     cmp %r14, %rax
     je 4f
     test %rax, %rax

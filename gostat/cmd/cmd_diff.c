@@ -12,6 +12,7 @@
 #include "gostat/profile/profile.h"
 #include "gostat/profile/profile_load.h"
 #include "gostat/profile/psites.h"
+#include "gostat/render/gsites_out.h"
 #include "gostat/render/term.h"
 
 #include <inttypes.h>
@@ -443,14 +444,7 @@ struct site_report {
 
 static void put_site(FILE *out, const struct gst_psite *s)
 {
-    gst_put_cell(out, s->creator, 0, false);
-    if (s->file[0]) {
-        fputs(" (", out);
-        gst_put_cell(out, s->file, 0, false);
-        fprintf(out, ":%" PRIu32 ")", s->line);
-    }
-    fputs(" -> ", out);
-    gst_put_cell(out, s->start, 0, false);
+    gst_gsite_put_name(out, s->creator, s->file, s->line, s->start);
 }
 
 static void print_sites(const struct site_report *r)

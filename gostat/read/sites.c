@@ -13,22 +13,6 @@
 
 #include "gostat/read/statsfile_check.h"
 
-static int read_at(int fd, void *buf, size_t len, uint64_t off)
-{
-    unsigned char *p = buf;
-    while (len > 0) {
-        ssize_t n = pread(fd, p, len, (off_t)off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        off += (uint64_t)n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 static int read_stmts(const struct gst_stats *st, struct gst_sites *out, struct gr_error *err)
 {
     const struct gs_header *h = &st->hdr;
@@ -40,7 +24,7 @@ static int read_stmts(const struct gst_stats *st, struct gst_sites *out, struct 
         free(raw);
         return gr_fail(err, "%s: out of memory for %" PRIu32 " go statements", st->path, h->ngostmts);
     }
-    if (read_at(st->fd, raw, (size_t)h->ngostmts * sizeof *raw, h->gostmts_off) < 0) {
+    if (gst_read_exact(st->fd, raw, (size_t)h->ngostmts * sizeof *raw, h->gostmts_off) < 0) {
         free(raw);
         return gr_fail(err, "%s: cannot read the go statements: %s", st->path, strerror(errno));
     }
@@ -125,7 +109,7 @@ int gst_sites_read(const struct gst_stats *st, struct gst_sites *out, struct gr_
     unsigned char *sec = malloc(len);
     if (!sec)
         return gr_fail(err, "%s: out of memory for the goroutine sites", st->path);
-    int rc = read_at(st->fd, sec, len, h->sites_off);
+    int rc = gst_read_exact(st->fd, sec, len, h->sites_off);
     if (rc < 0)
         gr_fail(err, "%s: cannot read the goroutine sites: %s", st->path, strerror(errno));
     else if ((rc = take_section(h, sec, out)) < 0)

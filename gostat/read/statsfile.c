@@ -34,7 +34,7 @@
  * heap holding only the converted entries. */
 #define CHUNK_BYTES (128 * sizeof(struct gs_func))
 
-static int read_exact(int fd, void *buf, size_t len, uint64_t off)
+int gst_read_exact(int fd, void *buf, size_t len, uint64_t off)
 {
     unsigned char *p = buf;
     while (len > 0) {
@@ -88,7 +88,7 @@ static int read_header(struct gst_stats *st, int fd, uint64_t *actual_size, stru
     if (*actual_size < want)
         want = (size_t)*actual_size;
     memset(&st->hdr, 0, sizeof st->hdr);
-    if (read_exact(fd, &st->hdr, want, 0) < 0)
+    if (gst_read_exact(fd, &st->hdr, want, 0) < 0)
         return gr_fail(err, "%s: cannot read header: %s", st->path, strerror(errno));
     if (gst_geometry_check(&st->hdr, *actual_size, st->path, err) < 0)
         return -1;
@@ -103,7 +103,7 @@ static int load_strtab(struct gst_stats *st, int fd, struct gr_error *err)
     if (!st->strtab)
         return gr_fail(err, "%s: out of memory for a %" PRIu64 "-byte string table",
                         st->path, h->strtab_size);
-    if (read_exact(fd, st->strtab, h->strtab_size, h->strtab_off) < 0)
+    if (gst_read_exact(fd, st->strtab, h->strtab_size, h->strtab_off) < 0)
         return gr_fail(err, "%s: cannot read string table: %s", st->path, strerror(errno));
     if (st->strtab[0] != '\0')
         return gr_fail(err, "%s: corrupt: string table does not start with the empty string", st->path);
@@ -123,7 +123,7 @@ static int read_table(struct gst_stats *st, int fd, uint64_t off, uint32_t n, si
     uint32_t per_chunk = (uint32_t)(sizeof chunk / size);
     for (uint32_t done = 0; done < n;) {
         uint32_t k = n - done < per_chunk ? n - done : per_chunk;
-        if (read_exact(fd, chunk, k * size, off + (uint64_t)done * size) < 0)
+        if (gst_read_exact(fd, chunk, k * size, off + (uint64_t)done * size) < 0)
             return gr_fail(err, "%s: cannot read %s: %s", st->path, what, strerror(errno));
         for (uint32_t i = 0; i < k; i++)
             if (take(st, chunk + i * size, done + i, err) < 0)

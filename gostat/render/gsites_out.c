@@ -28,6 +28,19 @@ static void put_u64(FILE *out, uint64_t v)
     gst_put_cell(out, buf, 9, true);
 }
 
+void gst_gsite_put_name(FILE *out, const char *creator, const char *file, uint32_t line,
+                        const char *start)
+{
+    gst_put_cell(out, creator, 0, false);
+    if (file[0]) {
+        fputs(" (", out);
+        gst_put_cell(out, file, 0, false);
+        fprintf(out, ":%" PRIu32 ")", line);
+    }
+    fputs(" -> ", out);
+    gst_put_cell(out, start, 0, false);
+}
+
 void gst_gsites_table(FILE *out, const struct gst_gsites *g, uint64_t older_than_ns)
 {
     fprintf(out, "     LIVE   CREATED    EXITED    OLDEST       P50       P90       P99       MAX"
@@ -49,14 +62,7 @@ void gst_gsites_table(FILE *out, const struct gst_gsites *g, uint64_t older_than
             put_duration(out, q[k], s->timed > 0);
         }
         fputs("  ", out);
-        gst_put_cell(out, s->creator, 0, false);
-        if (s->file[0]) {
-            fputs(" (", out);
-            gst_put_cell(out, s->file, 0, false);
-            fprintf(out, ":%" PRIu32 ")", s->line);
-        }
-        fputs(" -> ", out);
-        gst_put_cell(out, s->start, 0, false);
+        gst_gsite_put_name(out, s->creator, s->file, s->line, s->start);
         fputc('\n', out);
     }
     if (g->no_site || g->no_live || g->unborn)

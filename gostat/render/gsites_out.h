@@ -14,6 +14,11 @@
  * goroutine at least that old. */
 bool gst_gsite_shown(const struct gst_gsite *g, uint64_t older_than_ns);
 
+/* "CREATOR (FILE:LINE) -> START" (no parentheses when the file is
+ * unknown), made safe for a terminal. */
+void gst_gsite_put_name(FILE *out, const char *creator, const char *file, uint32_t line,
+                        const char *start);
+
 /* One line per shown site: LIVE CREATED EXITED OLDEST P50 P90 P99 MAX
  * CREATOR (FILE:LINE) -> START, then a line of what was not kept. */
 void gst_gsites_table(FILE *out, const struct gst_gsites *g, uint64_t older_than_ns);

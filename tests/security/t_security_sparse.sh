@@ -33,7 +33,11 @@ nfuncs, functab_off, strtab_off, strtab_size = u32(real, 56), u64(real, 64), u64
 live_off, rows_off, stride, max_rows = u64(real, 88), u64(real, 96), u64(real, 104), u32(real, 112)
 up = lambda n: (n + PAGE - 1) // PAGE * PAGE
 
+GS_HDR_SITES = 64   # the goroutine sites after the rows: dropped, as the cases move the rows
+
 def write_sparse(name, hdr, parts, size):
+    hdr = bytearray(hdr)
+    struct.pack_into('<I', hdr, 60, u32(hdr, 60) & ~GS_HDR_SITES)
     with open(f'{work}/{name}', 'wb') as f:
         f.truncate(size)
         f.seek(0); f.write(hdr)
