@@ -5,7 +5,8 @@
 // started through a method value (one ends, one stays blocked). Once
 // every goroutine that ends has ended, it prints what it started per
 // site, then (after a second) "oldest_live_ns N": the age of its first
-// blocked goroutine, and "ready", and waits for a line on stdin.
+// blocked goroutine, and "ready", and waits for a line on stdin; then it
+// prints that age again ("oldest_live_ns_after N") and exits.
 package main
 
 import (
@@ -90,4 +91,5 @@ func main() {
 	time.Sleep(1500 * time.Millisecond)
 	fmt.Printf("oldest_live_ns %d\nready\n", time.Since(born).Nanoseconds())
 	bufio.NewReader(os.Stdin).ReadString('\n')
+	fmt.Printf("oldest_live_ns_after %d\n", time.Since(born).Nanoseconds())
 }
