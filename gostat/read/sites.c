@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gostat/read/statsfile_check.h"
@@ -106,6 +107,12 @@ int gst_sites_read(const struct gst_stats *st, struct gst_sites *out, struct gr_
         return 0;
     out->present = true;
     size_t len = (size_t)(h->glive_off + (uint64_t)h->max_glive * sizeof(struct gs_glive));
+    struct stat sb;
+    if (fstat(st->fd, &sb) < 0)
+        return gr_fail(err, "%s: cannot stat: %s", st->path, strerror(errno));
+    if (len > gst_read_budget(&sb))
+        return gr_fail(err, "%s: corrupt: its goroutine sites claim %zu bytes but the file occupies "
+                       "only %" PRIu64 " (a sparse file?)", st->path, len, (uint64_t)sb.st_blocks * 512);
     unsigned char *sec = malloc(len);
     if (!sec)
         return gr_fail(err, "%s: out of memory for the goroutine sites", st->path);

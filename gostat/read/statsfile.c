@@ -54,7 +54,7 @@ int gst_read_exact(int fd, void *buf, size_t len, uint64_t off)
     return 0;
 }
 
-static uint64_t read_budget(const struct stat *sb)
+uint64_t gst_read_budget(const struct stat *sb)
 {
     return (uint64_t)sb->st_blocks * 512 * ALLOC_FACTOR + ALLOC_SLACK;
 }
@@ -67,7 +67,7 @@ static int check_prefix_allocated(const struct gst_stats *st, const struct stat 
     uint64_t functab_end = h->functab_off + (uint64_t)h->nfuncs * sizeof(struct gs_func);
     uint64_t strtab_end = h->strtab_off + h->strtab_size;
     uint64_t end = functab_end > strtab_end ? functab_end : strtab_end;
-    if (end <= read_budget(sb))
+    if (end <= gst_read_budget(sb))
         return 0;
     return gr_fail(err, "%s: corrupt: its tables claim %" PRIu64 " bytes but the file occupies only %"
                    PRIu64 " (a sparse file?)", st->path, end, (uint64_t)sb->st_blocks * 512);
@@ -506,7 +506,7 @@ static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
     if (sigsetjmp(sigbus_jump, 1) == 0) {
         sigbus_guard_armed = 1;
         uint64_t touch = bytes_to_touch(st);
-        if (touch > read_budget(&sb))
+        if (touch > gst_read_budget(&sb))
             rc = gr_fail(err, "%s: corrupt: its counter rows claim %" PRIu64 " bytes but the file "
                          "occupies only %" PRIu64 " (a sparse file?)", st->path, touch,
                          (uint64_t)sb.st_blocks * 512);
