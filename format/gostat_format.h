@@ -9,11 +9,16 @@
  *   0                 struct gs_header
  *   functab_off       struct gs_func[nfuncs], sorted by entry address
  *   strtab_off        NUL-terminated strings; offset 0 is the empty string
+ *   gostmts_off       struct gs_gostmt[ngostmts] (GS_HDR_SITES): every go
+ *                     statement's creator PC with its function, file, line
  *   syms_off          struct gs_sym[nsyms]: every function of the program,
  *                     instrumented or not, sorted by entry (call paths only:
  *                     callers are found from return addresses)
  *   live_off          struct gs_live, one page          \  mapped MAP_SHARED
- *   rows_off          max_rows rows of counters         /  by the program
+ *   rows_off          max_rows rows of counters         |  by the program
+ *   sites_off         goroutine sites (GS_HDR_SITES)    /
+ *                     struct gs_site_head (one page), struct gs_site[max_sites],
+ *                     then, page aligned, struct gs_glive[max_glive]
  *
  * Row r (at rows_off + r * row_stride) holds:
  *   + 0               struct gs_drops: why calls went untimed (timing mode)
@@ -92,6 +97,9 @@
                                       hand-offs are hooked (docs/timing.md
                                       "On-CPU time") */
 
+#define GS_HDR_SITES 64u          /* goroutines are kept by creation site: the
+                                      sites section (sites_off) is present */
+
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */
 
@@ -149,7 +157,18 @@ struct gs_header {
     /* tracing (gorewrite --trace; format/trace_format.h; all zero without) */
     uint64_t trace_off;            /* struct gs_trace_section, in the prefix */
     uint64_t trace_size;
-    uint8_t reserved[304];         /* zero; room for later fields */
+    /* goroutine sites (GS_HDR_SITES; all zero without): shared, written by
+       every thread with locked instructions */
+    uint64_t sites_off;            /* page aligned, after the rows */
+    uint64_t glive_off;            /* from sites_off: the live table, page aligned */
+    uint32_t max_sites;            /* entries of the site table, a power of two */
+    uint32_t max_glive;            /* entries of the live table, a power of two */
+    uint32_t site_size;            /* sizeof(struct gs_site) */
+    uint32_t glive_size;           /* sizeof(struct gs_glive) */
+    uint64_t gostmts_off;          /* struct gs_gostmt[ngostmts], sorted by pc */
+    uint32_t ngostmts;
+    uint32_t gostmt_size;          /* sizeof(struct gs_gostmt) */
+    uint8_t reserved[256];         /* zero; room for later fields */
 };
 
 #define GS_CALIBRATE_NS 200000u
@@ -254,6 +273,59 @@ struct gs_path {
                                       the goroutine spent descheduled */
 };
 
+/* Goroutines by creation site (docs/goroutines.md). The site table is an
+ * open-addressing hash keyed by (gopc, startpc) as link-time addresses:
+ * key = gopc << 32 | startpc (0: a free entry); both are below 2^32 in
+ * every Go executable (the text starts at 0x400000, PIE links at 0). A
+ * creation or an exit that finds no entry in GS_SITE_PROBES tries is
+ * counted in gs_site_head.no_site. The live table holds each goroutine
+ * alive now, keyed by its g's address (g structures are reused only after
+ * their goroutine ended): g 0 is a free entry, 1 one freed. */
+#define GS_SITE_PROBES 16u
+#define GS_GLIVE_PROBES 32u
+#define GS_GLIVE_FREED 1u
+#define GS_MAX_SITES (1u << 16)
+#define GS_MAX_GLIVE (1u << 22)
+
+/* A go statement: the return address of its call of runtime.newproc,
+ * which the runtime keeps as g.gopc, and where it is. */
+struct gs_gostmt {
+    uint64_t pc;                   /* link-time */
+    uint32_t func_off;             /* into strtab: the function holding it */
+    uint32_t file_off;             /* into strtab; 0 when unknown */
+    uint32_t line;                 /* of the go statement; 0 when unknown */
+    uint32_t reserved;
+};
+
+struct gs_site_head {
+    uint64_t no_site;              /* creations and exits whose site found no entry
+                                      (table full, or an address beyond 32 bits) */
+    uint64_t no_live;              /* creations that found no live entry: their
+                                      exits are counted, their lifetimes are not */
+    uint64_t unborn;               /* exits of goroutines not in the live table */
+    uint64_t reserved[509];
+};
+
+struct gs_site {
+    uint64_t key;                  /* gopc << 32 | startpc, link-time; 0: free */
+    uint64_t created;              /* goroutines started here */
+    uint64_t exited;               /* of them, those that ended */
+    uint64_t reserved0;            /* zero (the exits with a known lifetime are
+                                      the sum of hist: one locked add less) */
+    uint64_t total;                /* ticks lived, summed over those */
+    uint64_t max;                  /* ticks: the longest of those */
+    uint64_t reserved[2];
+    uint64_t hist[GS_HIST_BUCKETS];/* lifetimes, as gs_timing.hist */
+};
+
+struct gs_glive {
+    uint64_t g;                    /* the g's address; 0 free, GS_GLIVE_FREED freed */
+    uint64_t tick;                 /* TSC at creation; 0 while being written */
+    uint32_t site;                 /* offset of its gs_site from sites_off; 0: none */
+    uint32_t reserved;
+    uint64_t reserved2;
+};
+
 #define GS_PATHS_PER_PAGE (GS_PAGE / sizeof(struct gs_path))
 
 #define GS_TIMING_PER_PAGE (GS_PAGE / sizeof(struct gs_timing))
@@ -273,6 +345,10 @@ _Static_assert(sizeof(struct gs_path) == 64, "gs_path layout");
 _Static_assert(sizeof(struct gs_sym) == 16, "gs_sym layout");
 _Static_assert(sizeof(struct gs_live) == GS_PAGE, "gs_live is one page");
 _Static_assert(sizeof(struct gs_header) % 8 == 0, "gs_header alignment");
+_Static_assert(sizeof(struct gs_site_head) == GS_PAGE, "gs_site_head is one page");
+_Static_assert(sizeof(struct gs_site) == 64 + 8 * GS_HIST_BUCKETS, "gs_site layout");
+_Static_assert(sizeof(struct gs_glive) == 32, "gs_glive layout");
+_Static_assert(sizeof(struct gs_gostmt) == 24, "gs_gostmt layout");
 #endif
 
 #endif

@@ -52,6 +52,11 @@
 #define GS_CFG_TRACE_EVENT 248    /* an event's (and a pending record's) bytes */
 #define GS_CFG_TRACE_END 256      /* in a ring: the end of its last whole slot */
 #define GS_CFG_TRACE_MIN_NS 264   /* --trace-slower-than (start-up turns it into GS_PRIV_TRACE_MIN) */
+#define GS_CFG_G_GOPC 280       /* goroutine sites (stubs/sites.S) */
+#define GS_CFG_G_STARTPC 288
+#define GS_CFG_SITES_MASK 296
+#define GS_CFG_GLIVE_OFF 304
+#define GS_CFG_GLIVE_MASK 312
 
 #define GS_PAGE_SIZE 4096
 
@@ -72,6 +77,29 @@
 #define GS_PRIV_PROBE 32        /* the probe's cost, measured at start-up: */
 #define GS_PRIV_INNER 40        /* gs_private.probe_* (docs/timing.md, "Compensation") */
 #define GS_PRIV_UNTIMED 48
+#define GS_PRIV_SITES_BASE 56   /* run-time address of the sites section; 0: none */
+#define GS_PRIV_LOAD_BIAS 64    /* run-time minus link-time address */
+
+/* The sites section (gostat_format.h: gs_site_head, gs_site, gs_glive) */
+#define GS_SHEAD_NO_SITE 0
+#define GS_SHEAD_NO_LIVE 8
+#define GS_SHEAD_UNBORN 16
+#define GS_SITE_KEY 0
+#define GS_SITE_CREATED 8
+#define GS_SITE_EXITED 16
+#define GS_SITE_TOTAL 32
+#define GS_SITE_MAX 40
+#define GS_SITE_HIST 64
+#define GS_SITE_SIZE 320
+#define GS_GLIVE_G 0
+#define GS_GLIVE_TICK 8
+#define GS_GLIVE_SITE 16
+#define GS_GLIVE_SHIFT 5
+#define GS_SITE_TRIES 16        /* gostat_format.h GS_SITE_PROBES */
+#define GS_GLIVE_TRIES 32       /* gostat_format.h GS_GLIVE_PROBES */
+#define GS_GLIVE_FREE1 1        /* gostat_format.h GS_GLIVE_FREED */
+#define GS_SITE_HASH 0x9e3779b97f4a7c15 /* keys are spread by the high half of key * this */
+
 #define GS_PRIV_TRACE_BASE 1024 /* tracing: the goroutines' pending records, */
 #define GS_PRIV_TRACE_SLOTS 1032 /* and how many goroutines have them */
 #define GS_PRIV_TRACE_MIN 1040  /* ticks: a traced call is kept when at least this long */
@@ -261,6 +289,8 @@ struct gs_blob_header {
     uint32_t trace_exit_off;         /* in: r12d = record | traced, r13 = capture */
     uint32_t trace_commit_off;       /* in: r12 = the pending record; returns for the function */
     uint32_t reserved;
+    uint32_t site_create_off;        /* in: r12 = the new g, r13 = continue */
+    uint32_t site_exit_off;          /* in: r14 = the ending g, r13 = continue */
 };
 
 struct gs_stub_config {
@@ -303,6 +333,12 @@ struct gs_stub_config {
     uint64_t trace_m, trace_limit, trace_slot, trace_ring, trace_event, trace_end;
     uint64_t trace_min_ns;  /* --trace-slower-than: kept when longer */
     uint64_t trace_nslots;  /* goroutines with pending records (0: not tracing) */
+    uint64_t g_gopc;        /* goroutine sites: g.gopc, g.startpc */
+    uint64_t g_startpc;
+    uint64_t sites_mask;    /* entries of the site table - 1 */
+    uint64_t glive_off;     /* from the sites section: the live table */
+    uint64_t glive_mask;    /* entries of the live table - 1 */
+    uint64_t sites_off;     /* from rw: the sites section; 0: none */
 };
 
 /* Process-private state; first page of the RW segment. */
@@ -314,7 +350,9 @@ struct gs_private {
     uint64_t probe;         /* ticks a timed call's probe adds to its callers */
     uint64_t probe_inner;   /* ticks of it inside the call's own interval */
     uint64_t probe_untimed; /* an untimed counted call's, in 1/256 ticks */
-    uint64_t reserved[121];
+    uint64_t sites_base;    /* run-time address of the sites section, or 0 */
+    uint64_t load_bias;     /* run-time minus link-time address */
+    uint64_t reserved[119];
     uint64_t trace_base;    /* tracing: pending records of goroutine stack 0 */
     uint64_t trace_slots;   /* stacks that have pending records */
     uint64_t trace_min;     /* ticks, from gs_stub_config.trace_min_ns */
@@ -354,6 +392,28 @@ GS_OFFSET_IS(struct gs_stub_config, trace_min_ns, GS_CFG_TRACE_MIN_NS);
 GS_OFFSET_IS(struct gs_private, trace_min, GS_PRIV_TRACE_MIN);
 GS_OFFSET_IS(struct gs_private, trace_base, GS_PRIV_TRACE_BASE);
 GS_OFFSET_IS(struct gs_private, trace_slots, GS_PRIV_TRACE_SLOTS);
+GS_OFFSET_IS(struct gs_stub_config, g_gopc, GS_CFG_G_GOPC);
+GS_OFFSET_IS(struct gs_stub_config, g_startpc, GS_CFG_G_STARTPC);
+GS_OFFSET_IS(struct gs_stub_config, sites_mask, GS_CFG_SITES_MASK);
+GS_OFFSET_IS(struct gs_stub_config, glive_off, GS_CFG_GLIVE_OFF);
+GS_OFFSET_IS(struct gs_stub_config, glive_mask, GS_CFG_GLIVE_MASK);
+/* the sites section */
+GS_OFFSET_IS(struct gs_site_head, no_site, GS_SHEAD_NO_SITE);
+GS_OFFSET_IS(struct gs_site_head, no_live, GS_SHEAD_NO_LIVE);
+GS_OFFSET_IS(struct gs_site_head, unborn, GS_SHEAD_UNBORN);
+GS_OFFSET_IS(struct gs_site, key, GS_SITE_KEY);
+GS_OFFSET_IS(struct gs_site, created, GS_SITE_CREATED);
+GS_OFFSET_IS(struct gs_site, exited, GS_SITE_EXITED);
+GS_OFFSET_IS(struct gs_site, total, GS_SITE_TOTAL);
+GS_OFFSET_IS(struct gs_site, max, GS_SITE_MAX);
+GS_OFFSET_IS(struct gs_site, hist, GS_SITE_HIST);
+GS_OFFSET_IS(struct gs_glive, g, GS_GLIVE_G);
+GS_OFFSET_IS(struct gs_glive, tick, GS_GLIVE_TICK);
+GS_OFFSET_IS(struct gs_glive, site, GS_GLIVE_SITE);
+_Static_assert(sizeof(struct gs_site) == GS_SITE_SIZE && sizeof(struct gs_glive) == 1 << GS_GLIVE_SHIFT,
+               "sites");
+_Static_assert(GS_SITE_TRIES == GS_SITE_PROBES && GS_GLIVE_TRIES == GS_GLIVE_PROBES &&
+               GS_GLIVE_FREE1 == GS_GLIVE_FREED, "sites");
 /* struct gs_drops */
 GS_OFFSET_IS(struct gs_drops, no_space, GS_DROP_NO_SPACE);
 GS_OFFSET_IS(struct gs_drops, path_overflow, GS_DROP_PATH_OVERFLOW);
@@ -371,6 +431,8 @@ GS_OFFSET_IS(struct gs_private, slots_max, GS_PRIV_SLOTS_MAX);
 GS_OFFSET_IS(struct gs_private, probe, GS_PRIV_PROBE);
 GS_OFFSET_IS(struct gs_private, probe_inner, GS_PRIV_INNER);
 GS_OFFSET_IS(struct gs_private, probe_untimed, GS_PRIV_UNTIMED);
+GS_OFFSET_IS(struct gs_private, sites_base, GS_PRIV_SITES_BASE);
+GS_OFFSET_IS(struct gs_private, load_bias, GS_PRIV_LOAD_BIAS);
 /* struct gs_live */
 GS_OFFSET_IS(struct gs_live, rows_claimed, GS_LIVE_ROWS_CLAIMED);
 GS_OFFSET_IS(struct gs_live, rows_backed, GS_LIVE_ROWS_BACKED);

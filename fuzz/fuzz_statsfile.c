@@ -3,10 +3,11 @@
  * the views and outputs built from a file that passed (view.c, json.c,
  * table.c, pprof.c, callgrind.c, openmetrics.c), and the call graph
  * (callgraph.c) with the outputs that read it (folded.c, arcs.c, pprof.c
- * and callgrind.c with paths), and top's model (top_model.c: two
- * refreshes, the rows in every sort, a filter) with its text frame
- * (top_format.c). The input is served from a memfd, as a file in $GOSTAT_DIR
- * would be (top opens it by its /proc/self/fd path). Run with -malloc_limit_mb so that sizing a buffer from an
+ * and callgrind.c with paths), top's model (top_model.c: two refreshes,
+ * the rows in every sort, a filter) with its text frame (top_format.c),
+ * and the goroutine sites (sites.c, gsites.c, gsites_out.c). The input is
+ * served from a memfd, as a file in $GOSTAT_DIR would be (top opens it by
+ * its /proc/self/fd path). Run with -malloc_limit_mb so that sizing a buffer from an
  * unchecked header field counts as a crash. */
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,6 +29,9 @@
 #include "gostat/model/view.h"
 #include "gostat/top/top_format.h"
 #include "gostat/top/top_model.h"
+#include "gostat/model/gsites.h"
+#include "gostat/read/sites.h"
+#include "gostat/render/gsites_out.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -87,6 +91,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct gst_scrape scrape = { .procs = procs, .nprocs = 1 };
         gst_expo_write(devnull, GST_EXPO_OPENMETRICS, &scrape);
         top(devnull, fd);
+        struct gst_sites sites;
+        struct gst_gsites g;
+        if (gst_sites_read(&st, &sites, &err) == 0) {
+            if (gst_gsites_build(&st, &sites, &g) == 0) {
+                gst_gsites_table(devnull, &g, 0);
+                gst_gsites_json(devnull, &g, 1000000);
+                gst_gsites_free(&g);
+            }
+            gst_sites_free(&sites);
+        }
     }
     gst_view_free(&view);
     gst_stats_close(&st);

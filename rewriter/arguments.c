@@ -123,6 +123,28 @@ static int trace_slower(const char *value, void *dest)
     return gr_go_duration_parse(value, &a->opt.trace_slower_ns);
 }
 
+/* A power of two from 1 to max (rounded up). */
+static int parse_power_of_two(const char *s, uint32_t max, uint32_t *out)
+{
+    uint32_t n, p = 1;
+    if (parse_number(s, max, &n) < 0)
+        return -1;
+    while (p < n)
+        p *= 2;
+    *out = p;
+    return 0;
+}
+
+static int max_sites(const char *value, void *dest)
+{
+    return parse_power_of_two(value, GS_MAX_SITES, &((struct gr_arguments *)dest)->opt.max_sites);
+}
+
+static int max_glive(const char *value, void *dest)
+{
+    return parse_power_of_two(value, GS_MAX_GLIVE, &((struct gr_arguments *)dest)->opt.max_glive);
+}
+
 static const struct gr_opt gorewrite_opts[] = {
     { .kind = GR_OPT_TEXT,
       .help = GR_OPT_HELP("Timing modes (each counts every call exactly; instructions per call from",
@@ -356,6 +378,26 @@ static const struct gr_opt gorewrite_opts[] = {
           "at a time. A call that finds room in neither table is counted (gostat\n"
           "says so and names this option) and keeps its counts and times in its\n"
           "function's totals.\n" },
+    { "max-goroutine-sites", 0, "N", GR_OPT_CALL, .call = max_sites,
+      .bad = "--max-goroutine-sites takes a number from 1 to 65536",
+      .help = GR_OPT_HELP("distinct (go statement, start function) pairs kept",
+                          "(default 2048, 320 bytes each; rounded up to a power",
+                          "of two); more are counted as not kept (docs/goroutines.md)"),
+      .man =
+          "Distinct (go statement, start function) pairs whose goroutines are kept\n"
+          "by site (default 2048, 320 bytes each in the stats file; rounded up to a\n"
+          "power of two). Goroutines of further sites are counted as not kept\n"
+          "(docs/goroutines.md).\n" },
+    { "max-live-goroutines", 0, "N", GR_OPT_CALL, .call = max_glive,
+      .bad = "--max-live-goroutines takes a number from 1 to 4194304",
+      .help = GR_OPT_HELP("live goroutines whose creation time is kept (default",
+                          "65536, 32 bytes each; rounded up to a power of two):",
+                          "beyond, their lifetimes and ages are unknown, their",
+                          "counts still exact"),
+      .man =
+          "Live goroutines whose creation time is kept, for their age and\n"
+          "lifetime (default 65536, 32 bytes each in the stats file; rounded up to\n"
+          "a power of two). Beyond, counts stay exact and lifetimes are unknown.\n" },
     { "layout-report", 0, "FILE", GR_OPT_STRING, GR_OPT_AT(struct gr_arguments, opt.layout_report),
       .help = GR_OPT_HELP("once OUTPUT is written, describe it in FILE: entry",
                           "point, program headers, added sections, symbol table,",

@@ -117,6 +117,8 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     }
     if (rc == 0 && opt->verbose)
         gr_report_plan(log, &plan);
+    seg.max_sites = plan.sites ? (opt->max_sites ? opt->max_sites : GR_SITES) : 0;
+    seg.max_glive = opt->max_glive;
     if (rc == 0)
         rc = gr_segments_place(&elf, (uint32_t)plan.ninstrumented, (uint32_t)plan.ntimed,
                                opt->max_rows, !opt->count_only, &seg, err);

@@ -48,19 +48,21 @@ elf_seeds() {
 # Stats-file seeds: real files written by instrumented runs of the seed
 # program (two counter rows, so a file is ~100 KB), never built by hand, so
 # they follow the format in format/gostat_format.h whatever it becomes.
+# Goroutine sites' tables small enough for -max_len (the defaults take 2.7 MB).
+SITES="--max-goroutine-sites 16 --max-live-goroutines 64"
 statsfile_seeds() {
     local d=$SEEDS/statsfile v tmp
     rm -rf "$d"; mkdir -p "$d"
     tmp=$(mktemp -d)
     for v in 1.19 1.24; do
         build_go $v fuzz/seedprog "$tmp/p$v" -trimpath "-ldflags=-s -w"
-        "$GOREWRITE" --max-threads 1 "$tmp/p$v" "$tmp/p$v.instr" >/dev/null
+        "$GOREWRITE" --max-threads 1 $SITES "$tmp/p$v" "$tmp/p$v.instr" >/dev/null
         mkdir -p "$tmp/s$v"
         GOSTAT_DIR=$tmp/s$v "$tmp/p$v.instr" >/dev/null 2>&1
         cp "$(stats_file_for "$tmp/s$v")" "$d/run-go$v"
     done
     # every call timed with its call paths (path and arc tables, symbols)
-    "$GOREWRITE" --call-graph --max-threads 1 --max-paths 64 "$tmp/p1.24" "$tmp/paths.instr" >/dev/null
+    "$GOREWRITE" --call-graph --max-threads 1 --max-paths 64 $SITES "$tmp/p1.24" "$tmp/paths.instr" >/dev/null
     mkdir -p "$tmp/paths"
     GOSTAT_DIR=$tmp/paths "$tmp/paths.instr" >/dev/null 2>&1
     cp "$(stats_file_for "$tmp/paths")" "$d/run-paths-go1.24"

@@ -22,6 +22,8 @@ gs_blob_header:
     .long gs_trace_exit - gs_blob_header
     .long gs_trace_commit - gs_blob_header
     .long 0
+    .long gs_site_create - gs_blob_header
+    .long gs_site_exit - gs_blob_header
 
     .text
     .globl gs_entry

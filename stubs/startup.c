@@ -335,6 +335,18 @@ static void start_timing(const struct startup_env *env, struct gs_private *priv,
         start_tracing(priv, hdr);
 }
 
+/* --count-only keeping goroutine sites: their ages and lifetimes are
+ * TSC ticks too. */
+static void calibrate_for_sites(struct gs_header *hdr)
+{
+    if (!tsc_is_invariant()) {
+        hdr->flags |= GS_HDR_NO_TSC;
+        return;
+    }
+    read_boot_id(hdr->boot_id);
+    finish_calibration(hdr);
+}
+
 static const char *base_name(const char *path)
 {
     const char *b = path;
@@ -443,14 +455,23 @@ static long zero_fill(long fd, uint64_t off, uint64_t n)
  * and the program dies. Reserving them here makes "full" an error that
  * start-up handles (unlink, count in memory, one line on stderr). Rows
  * 1.. are populated by the thread that claims them. */
+static long reserve_range(long fd, uint64_t off, uint64_t len)
+{
+    long rc = gs_syscall6(GS_SYS_fallocate, fd, 0, (long)off, (long)len, 0, 0);
+    if (rc != -GS_EOPNOTSUPP)
+        return rc;
+    return zero_fill(fd, off, len);
+}
+
 static long reserve_eager_pages(long fd, const struct gs_header *hdr)
 {
     /* row 0 holds no timing: its head is all of it that is ever touched */
     uint64_t len = hdr->rows_off + (hdr->timing_off ? hdr->timing_off : hdr->row_stride);
-    long rc = gs_syscall6(GS_SYS_fallocate, fd, 0, 0, (long)len, 0, 0);
-    if (rc != -GS_EOPNOTSUPP)
+    long rc = reserve_range(fd, hdr->live_off, len - hdr->live_off);
+    if (rc < 0 || !(hdr->flags & GS_HDR_SITES))
         return rc;
-    return zero_fill(fd, hdr->live_off, len - hdr->live_off);
+    /* the goroutine sites: written by every thread */
+    return reserve_range(fd, hdr->sites_off, hdr->file_size - hdr->sites_off);
 }
 
 /* Writes the prefix with the run-time header fields, maps the shared part
@@ -525,6 +546,9 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
     uint8_t *shared = rw + GS_PAGE;
 
     priv->rows_base = (uint64_t)(shared + GS_PAGE);
+    priv->load_bias = (uint64_t)blob - gs_config.blob_link_addr;
+    if (gs_config.sites_off)
+        priv->sites_base = (uint64_t)(rw + gs_config.sites_off);
 
     struct startup_env env;
     char **argv = (char **)(kernel_sp + 1);
@@ -546,6 +570,8 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
     }
 
     start_timing(&env, priv, rw, &hdr);
+    if (!gs_config.nslots && gs_config.sites_off)
+        calibrate_for_sites(&hdr);
 
     char path[GS_PATH_MAX];
     long fd = create_stats_file(&env, hdr.exe, hdr.pid, path, sizeof path);

@@ -11,6 +11,8 @@
 #include "gostat/profile/profdiff.h"
 #include "gostat/profile/profile.h"
 #include "gostat/profile/profile_load.h"
+#include "gostat/profile/psites.h"
+#include "gostat/render/gsites_out.h"
 #include "gostat/render/term.h"
 
 #include <inttypes.h>
@@ -201,9 +203,17 @@ const struct gr_opt_table gst_diff_options = {
         "table, CALLER -> CALLEE first. Arcs are shown, not counted as regressions:\n"
         "a callee whose calls grew is one already.\n"
         "\n"
+        "Goroutine sites (programs rewritten to keep them, or JSON with\n"
+        "\"goroutine_sites\"): a site whose live goroutines (at exit: goroutines\n"
+        "left behind) grew as calls must, by X and Z sqrt(BASE + NEW), is listed\n"
+        "after the summary\n"
+        "(JSON \"goroutine_sites_grew\") and is a regression; sites the runtime\n"
+        "creates count only with --runtime (docs/goroutines.md).\n"
+        "\n"
         "exit status: 0 ok (also when functions changed, without\n"
         "--fail-on-regression), 1 usage error, 2 an input is missing or invalid,\n"
-        "3 --fail-on-regression and a function grew (named on stderr)\n",
+        "3 --fail-on-regression and a function or a goroutine site grew (named on\n"
+        "stderr)\n",
     GR_OPT_TABLE_OPTS(diff_opts),
     .min_operands = 2, .max_operands = 2,
     .too_few = "wants BASE and NEW", .too_many = "wants only BASE and NEW",
@@ -447,7 +457,49 @@ static void put_verdict(const struct gst_delta *c, const char *grew_key)
            c->grew ? "true" : "false");
 }
 
-static void print_json(const struct gst_diff_options *o, const struct gst_diff *d)
+/* The goroutine sites whose live goroutines grew (both profiles keep
+ * sites): a leak caught between two runs. */
+struct site_report {
+    const struct gst_site_growth *grew;
+    size_t n;
+};
+
+static void put_site(FILE *out, const struct gst_psite *s)
+{
+    gst_gsite_put_name(out, s->creator, s->file, s->line, s->start);
+}
+
+static void print_sites(const struct site_report *r)
+{
+    if (!r->n)
+        return;
+    puts("\n BASE LIVE   NEW LIVE  GOROUTINE SITE (go statement) -> START");
+    for (size_t i = 0; i < r->n; i++) {
+        printf("%10" PRIu64 " %10" PRIu64 "  ", r->grew[i].base_live, r->grew[i].site->live);
+        put_site(stdout, r->grew[i].site);
+        putchar('\n');
+    }
+    printf("%zu goroutine site%s with more live goroutines in NEW\n", r->n, r->n == 1 ? "" : "s");
+}
+
+static void print_sites_json(const struct site_report *r)
+{
+    printf(",\n\"goroutine_sites_grew\":[");
+    for (size_t i = 0; i < r->n; i++) {
+        const struct gst_psite *s = r->grew[i].site;
+        fputs(i ? ",\n{\"creator\":" : "\n{\"creator\":", stdout);
+        gst_json_put_string(stdout, s->creator);
+        fputs(",\"file\":", stdout);
+        gst_json_put_string(stdout, s->file);
+        printf(",\"line\":%" PRIu32 ",\"start\":", s->line);
+        gst_json_put_string(stdout, s->start);
+        printf(",\"base_live\":%" PRIu64 ",\"new_live\":%" PRIu64 "}", r->grew[i].base_live, s->live);
+    }
+    putchar(']');
+}
+
+static void print_json(const struct gst_diff_options *o, const struct gst_diff *d,
+                       const struct site_report *sites)
 {
     printf("{\"threshold\":%.17g,\"min_calls\":%" PRIu64 ",\"metric\":\"%s\",\"sigma\":%.17g,"
            "\"min_timed\":%" PRIu64 ",\"min_time_ns\":%.17g,\"min_delta_ns\":%.17g,\"runtime\":%s,"
@@ -478,7 +530,20 @@ static void print_json(const struct gst_diff_options *o, const struct gst_diff *
         put_totals(&a->d);
         put_verdict(&a->d, "grew");
     }
-    puts("]}");
+    putchar(']');
+    print_sites_json(sites);
+    puts("}");
+}
+
+static void report_site(const struct site_report *r)
+{
+    const struct gst_site_growth *g = &r->grew[0];
+    fprintf(stderr, "gostat: diff: regression: live goroutines from ");
+    put_site(stderr, g->site);
+    fprintf(stderr, ": %" PRIu64 " -> %" PRIu64, g->base_live, g->site->live);
+    if (r->n > 1)
+        fprintf(stderr, "; and %zu more goroutine site%s grew", r->n - 1, r->n == 2 ? "" : "s");
+    fputc('\n', stderr);
 }
 
 /* One stderr line naming the worst regression and how many more. */
@@ -526,8 +591,17 @@ static int compare(const struct diff_cli *c, const struct gst_profile *base,
         fprintf(stderr, "gostat: diff: %s\n", err.msg);
         return GST_EXIT_STATS;
     }
+    struct gst_site_growth *grew = NULL;
+    struct site_report sites = {0};
+    if (base->sites_known && next->sites_known &&
+        gst_diff_sites(base, next, &c->diff, &grew, &sites.n) < 0) {
+        fprintf(stderr, "gostat: diff: out of memory comparing goroutine sites\n");
+        gst_diff_free(&d);
+        return GST_EXIT_STATS;
+    }
+    sites.grew = grew;
     if (c->json) {
-        print_json(&c->diff, &d);
+        print_json(&c->diff, &d, &sites);
     } else {
         size_t columns = c->wide ? 0 : gst_output_columns(stdout);
         if (d.count)
@@ -535,12 +609,18 @@ static int compare(const struct diff_cli *c, const struct gst_profile *base,
         if (d.narcs)
             print_arcs(&d, columns);
         print_summary(&c->diff, &d);
+        print_sites(&sites);
     }
     int status = GST_EXIT_OK;
     if (c->fail_on_regression && d.regressions) {
         report_regressions(&d);
         status = GST_EXIT_REGRESSION;
     }
+    if (c->fail_on_regression && sites.n) {
+        report_site(&sites);
+        status = GST_EXIT_REGRESSION;
+    }
+    free(grew);
     gst_diff_free(&d);
     return status;
 }

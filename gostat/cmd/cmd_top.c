@@ -82,7 +82,8 @@ const struct gr_opt_table gst_top_options = {
         "\n"
         "Keys: c n t m 9 f sort by calls/s, calls, time%, mean, p99, name;\n"
         "/ filter by extended regex (Enter applies, Esc cancels, empty clears);\n"
-        "space or p pause; arrows, PgUp, PgDn, Home, End scroll; ? or h help; q quit.\n"
+        "space or p pause; g goroutines by creation site (again: functions);\n"
+        "arrows, PgUp, PgDn, Home, End scroll; ? or h help; q quit.\n"
         "\n"
         "When the one process watched exits, its final numbers are shown marked\n"
         "exited, and printed again to standard output after the screen is restored,\n"
@@ -201,6 +202,10 @@ static enum top_end handle_key(struct top_model *m, struct top_ui *ui, int ch)
         ui->paused = !ui->paused;
     else if (ch == 'a')
         m->show_uncalled = !m->show_uncalled;
+    else if (ch == 'g') {
+        ui->goroutines = !ui->goroutines;
+        ui->scroll = 0;
+    }
     else if (ch == '/') {
         ui->prompting = true;
         snprintf(ui->input, sizeof ui->input, "%s", m->filter_text);

@@ -13,6 +13,7 @@ static const struct gst_command commands[] = {
     { "folded", "call paths as folded stacks for flame graphs (--call-graph builds)", gst_cmd_folded, &gst_folded_options },
     { "callgrind", "write a Callgrind profile (with the call graph) for KCachegrind", gst_cmd_callgrind, &gst_callgrind_options },
     { "serve", "serve live processes' metrics to Prometheus over HTTP", gst_cmd_serve, &gst_serve_options },
+    { "goroutines", "goroutines by creation site: created, exited, live, oldest, lifetimes", gst_cmd_goroutines, &gst_goroutines_options },
     { "top", "full-screen live view of functions' calls/s and time, like top(1)", gst_cmd_top, &gst_top_options },
 };
 

@@ -31,7 +31,7 @@ const struct gr_opt_table *gst_command_options(const char *program);
 extern const struct gr_opt_table gst_trace_options;
 extern const struct gr_opt_table gst_table_options, gst_clean_options, gst_merge_options,
     gst_diff_options, gst_coverage_options, gst_pprof_options, gst_folded_options,
-    gst_callgrind_options, gst_serve_options, gst_top_options;
+    gst_callgrind_options, gst_serve_options, gst_top_options, gst_goroutines_options;
 
 int gst_cmd_clean(int argc, char **argv);
 int gst_cmd_trace(int argc, char **argv);
@@ -43,6 +43,7 @@ int gst_cmd_callgrind(int argc, char **argv);
 int gst_cmd_folded(int argc, char **argv);
 int gst_cmd_serve(int argc, char **argv);
 int gst_cmd_top(int argc, char **argv);
+int gst_cmd_goroutines(int argc, char **argv);
 /* "gostat [options] [PID|FILE]": the table; argv as main received it. */
 int gst_cmd_table(int argc, char **argv);
 

@@ -1,5 +1,6 @@
 /* profile.c: building, folding and looking up a profile's functions. */
 #include "gostat/profile/profile.h"
+#include "gostat/profile/psites.h"
 #include "common/vec.h"
 #include "common/saturate.h"
 #include "gostat/model/hist.h"
@@ -43,6 +44,7 @@ void gst_profile_free(struct gst_profile *p)
         free_func(&p->funcs[i]);
     free(p->procs);
     free(p->funcs);
+    gst_profile_free_sites(p);
     gst_profile_init(p);
 }
 
@@ -228,6 +230,7 @@ static void fold(struct gst_pfunc *into, struct gst_pfunc *from)
 
 void gst_profile_sort(struct gst_profile *p)
 {
+    gst_profile_sort_sites(p);
     if (p->nfuncs == 0)
         return;
     qsort(p->funcs, p->nfuncs, sizeof *p->funcs, by_name_file_line);
@@ -291,6 +294,16 @@ static int take_processes(struct gst_profile *dst, struct gst_profile *src, stru
     return 0;
 }
 
+/* src's goroutine sites added to dst's (copies: src is freed after). */
+static int take_sites(struct gst_profile *dst, const struct gst_profile *src, struct gr_error *err)
+{
+    for (size_t i = 0; i < src->nsites; i++)
+        if (gst_profile_add_site(dst, &src->sites[i], err) < 0)
+            return -1;
+    gst_profile_sort_sites(dst);
+    return 0;
+}
+
 int gst_profile_absorb(struct gst_profile *dst, struct gst_profile *src, struct gr_error *err)
 {
     size_t dn = dst->nfuncs, sn = src->nfuncs, i = 0, j = 0, k = 0;
@@ -316,7 +329,10 @@ int gst_profile_absorb(struct gst_profile *dst, struct gst_profile *src, struct 
     dst->nfuncs = k;
     dst->funcs_cap = dn + sn;
     src->nfuncs = 0;
+    int rc = take_sites(dst, src, err);
     gst_profile_free(src);
+    if (rc < 0)
+        return -1;
     return 0;
 }
 

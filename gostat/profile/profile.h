@@ -64,12 +64,24 @@ struct gst_pfunc {
     size_t ncallers;
 };
 
+/* Goroutines by creation site (psites.h). */
+struct gst_psite {
+    char *creator;             /* the function holding the go statement */
+    char *file;                /* "" when unknown */
+    uint32_t line;             /* of the go statement; 0 when unknown */
+    char *start;               /* the goroutine's function */
+    uint64_t created, exited, live;
+};
+
 struct gst_profile {
     struct gst_process *procs;
     size_t nprocs, procs_cap;
     struct gst_pfunc *funcs;   /* by name (strcmp), one per name, once
                                   gst_profile_sort ran */
     size_t nfuncs, funcs_cap;
+    bool sites_known;          /* a source kept goroutines by site */
+    struct gst_psite *sites;   /* sorted by key once gst_profile_sort ran */
+    size_t nsites, sites_cap;
 };
 
 void gst_profile_init(struct gst_profile *p);

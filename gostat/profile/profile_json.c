@@ -5,6 +5,7 @@
 #include "gostat/profile/profile_json.h"
 
 #include "gostat/model/goroutines.h"
+#include "gostat/profile/psites.h"
 #include "gostat/render/json.h"
 
 #include <inttypes.h>
@@ -232,6 +233,37 @@ static int read_functions(struct where *w, json_t *root, struct gst_profile *p)
     return read_objects(w, funcs, "functions", read_function, p);
 }
 
+static int read_site(struct where *w, json_t *obj, struct gst_profile *p)
+{
+    struct gst_psite s = {.creator = "", .file = "", .start = ""};
+    uint64_t line = 0;
+    bool present;
+    if (get_string(w, obj, "creator", (const char **)&s.creator) < 0 ||
+        get_string(w, obj, "file", (const char **)&s.file) < 0 ||
+        get_string(w, obj, "start", (const char **)&s.start) < 0 ||
+        get_uint(w, obj, "line", UINT32_MAX, &line, &present) < 0 ||
+        need_uint(w, obj, "created", &s.created) < 0 || need_uint(w, obj, "exited", &s.exited) < 0 ||
+        need_uint(w, obj, "live", &s.live) < 0)
+        return -1;
+    s.line = (uint32_t)line;
+    return gst_profile_add_site(p, &s, w->err);
+}
+
+/* "goroutine_sites" (gostat merge) or "goroutines" as an array (gostat
+ * goroutines --json); absent: the profile keeps none. */
+static int read_sites(struct where *w, json_t *root, struct gst_profile *p)
+{
+    json_t *sites = json_object_get(root, "goroutine_sites");
+    if (!sites)
+        sites = json_is_array(json_object_get(root, "goroutines")) ? json_object_get(root, "goroutines") : NULL;
+    if (!sites || json_is_null(sites))
+        return 0;
+    if (!json_is_array(sites))
+        return bad(w, "goroutine_sites", "an array");
+    p->sites_known = true;
+    return read_objects(w, sites, "goroutine_sites", read_site, p);
+}
+
 int gst_profile_read_json(const char *path, struct gst_profile *p, struct gr_error *err)
 {
     struct where w = { .file = path, .err = err };
@@ -246,7 +278,8 @@ int gst_profile_read_json(const char *path, struct gst_profile *p, struct gr_err
     if (!json_is_object(root))
         rc = gr_fail(err, "%s: expected a JSON object (gostat --json or gostat merge output)", path);
     else
-        rc = read_processes(&w, root, p) < 0 || read_functions(&w, root, p) < 0 ? -1 : 0;
+        rc = read_processes(&w, root, p) < 0 || read_functions(&w, root, p) < 0 ||
+             read_sites(&w, root, p) < 0 ? -1 : 0;
     json_decref(root);
     return rc;
 }
@@ -340,6 +373,25 @@ static void put_goroutines(FILE *out, const struct gst_profile *p)
             g.created, g.exited, g.live);
 }
 
+static void put_sites(FILE *out, const struct gst_profile *p)
+{
+    if (!p->sites_known)
+        return;
+    fputs(",\n\"goroutine_sites\":[", out);
+    for (size_t i = 0; i < p->nsites; i++) {
+        const struct gst_psite *s = &p->sites[i];
+        fputs(i ? ",\n{\"creator\":" : "\n{\"creator\":", out);
+        gst_json_put_string(out, s->creator);
+        fputs(",\"file\":", out);
+        gst_json_put_string(out, s->file);
+        fprintf(out, ",\"line\":%" PRIu32 ",\"start\":", s->line);
+        gst_json_put_string(out, s->start);
+        fprintf(out, ",\"created\":%" PRIu64 ",\"exited\":%" PRIu64 ",\"live\":%" PRIu64 "}",
+                s->created, s->exited, s->live);
+    }
+    fputs("]", out);
+}
+
 void gst_profile_write_json(FILE *out, const struct gst_profile *p)
 {
     fputs("{\"processes\":[", out);
@@ -349,6 +401,7 @@ void gst_profile_write_json(FILE *out, const struct gst_profile *p)
     }
     fprintf(out, "],\n\"total_calls\":%" PRIu64, gst_profile_total_calls(p));
     put_goroutines(out, p);
+    put_sites(out, p);
     fputs(",\n\"functions\":[", out);
     for (size_t i = 0; i < p->nfuncs; i++) {
         fputs(i ? ",\n" : "\n", out);

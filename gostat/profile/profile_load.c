@@ -4,7 +4,10 @@
 #include "gostat/model/callgraph.h"
 #include "gostat/profile/profile_json.h"
 #include "gostat/read/target.h"
+#include "gostat/model/gsites.h"
 #include "gostat/model/times.h"
+#include "gostat/profile/psites.h"
+#include "gostat/read/sites.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -69,6 +72,31 @@ static int add_funcs(struct gst_profile *p, const struct gst_stats *st,
     return 0;
 }
 
+/* The file's goroutine sites, when it keeps them. */
+static int add_sites(struct gst_profile *p, const struct gst_stats *st, struct gr_error *err)
+{
+    struct gst_sites sites;
+    struct gst_gsites g;
+    if (gst_sites_read(st, &sites, err) < 0)
+        return -1;
+    int rc = 0;
+    if (sites.present && gst_gsites_build(st, &sites, &g) < 0)
+        rc = gr_fail(err, "%s: out of memory for the goroutine sites", st->path);
+    else if (sites.present) {
+        p->sites_known = true;
+        for (size_t i = 0; i < g.n && rc == 0; i++) {
+            const struct gst_gsite *s = &g.items[i];
+            struct gst_psite ps = {.creator = (char *)s->creator, .file = (char *)s->file, .line = s->line,
+                                   .start = (char *)s->start, .created = s->created, .exited = s->exited,
+                                   .live = s->live};
+            rc = gst_profile_add_site(p, &ps, err);
+        }
+        gst_gsites_free(&g);
+    }
+    gst_sites_free(&sites);
+    return rc;
+}
+
 int gst_profile_add_stats(struct gst_profile *p, const struct gst_stats *st, struct gr_error *err)
 {
     struct gst_process proc = {
@@ -81,7 +109,7 @@ int gst_profile_add_stats(struct gst_profile *p, const struct gst_stats *st, str
         return -1;
     int rc = add_funcs(p, st, &cg, err);
     gst_callgraph_free(&cg);
-    return rc;
+    return rc < 0 ? rc : add_sites(p, st, err);
 }
 
 static int load_stats(const char *target, struct gst_profile *p, struct gr_error *err)

@@ -75,10 +75,11 @@ static bool rate(uint64_t tsc_a, uint64_t ns_a, uint64_t tsc_b, uint64_t ns_b, d
     return true;
 }
 
-struct gst_clock gst_clock_for(const struct gs_header *hdr)
+/* As gst_clock_for, for a file with any of the flags in calibrated. */
+static struct gst_clock clock_for(const struct gs_header *hdr, uint32_t calibrated)
 {
     struct gst_clock c = { 0 };
-    if ((hdr->flags & GS_HDR_NO_TSC) || !(hdr->flags & GS_HDR_TIMING))
+    if ((hdr->flags & GS_HDR_NO_TSC) || !(hdr->flags & calibrated))
         return c;
     if (same_boot(hdr)) {
         uint64_t tsc, ns;
@@ -94,6 +95,16 @@ struct gst_clock gst_clock_for(const struct gs_header *hdr)
         c.source = GST_CLOCK_STARTUP;
     }
     return c;
+}
+
+struct gst_clock gst_clock_for(const struct gs_header *hdr)
+{
+    return clock_for(hdr, GS_HDR_TIMING);
+}
+
+struct gst_clock gst_clock_for_sites(const struct gs_header *hdr)
+{
+    return clock_for(hdr, GS_HDR_TIMING | GS_HDR_SITES);
 }
 
 struct gst_clock gst_clock_startup(const struct gs_header *hdr)

@@ -24,6 +24,11 @@ struct gst_clock {
  * calibration pair (tsc0, mono0_ns) .. (tsc1, mono1_ns). */
 struct gst_clock gst_clock_for(const struct gs_header *hdr);
 
+/* As gst_clock_for, also for a --count-only file that keeps goroutine
+ * sites (GS_HDR_SITES: its start-up code calibrates the clock for their
+ * ages and lifetimes). */
+struct gst_clock gst_clock_for_sites(const struct gs_header *hdr);
+
 /* The start-up calibration alone: a constant for the file's life, for
  * outputs whose durations must never decrease from one read to the next
  * (Prometheus counters); its baseline is at least GS_CALIBRATE_NS. */

@@ -34,7 +34,7 @@
  * heap holding only the converted entries. */
 #define CHUNK_BYTES (128 * sizeof(struct gs_func))
 
-static int read_exact(int fd, void *buf, size_t len, uint64_t off)
+int gst_read_exact(int fd, void *buf, size_t len, uint64_t off)
 {
     unsigned char *p = buf;
     while (len > 0) {
@@ -54,7 +54,7 @@ static int read_exact(int fd, void *buf, size_t len, uint64_t off)
     return 0;
 }
 
-static uint64_t read_budget(const struct stat *sb)
+uint64_t gst_read_budget(const struct stat *sb)
 {
     return (uint64_t)sb->st_blocks * 512 * ALLOC_FACTOR + ALLOC_SLACK;
 }
@@ -67,7 +67,7 @@ static int check_prefix_allocated(const struct gst_stats *st, const struct stat 
     uint64_t functab_end = h->functab_off + (uint64_t)h->nfuncs * sizeof(struct gs_func);
     uint64_t strtab_end = h->strtab_off + h->strtab_size;
     uint64_t end = functab_end > strtab_end ? functab_end : strtab_end;
-    if (end <= read_budget(sb))
+    if (end <= gst_read_budget(sb))
         return 0;
     return gr_fail(err, "%s: corrupt: its tables claim %" PRIu64 " bytes but the file occupies only %"
                    PRIu64 " (a sparse file?)", st->path, end, (uint64_t)sb->st_blocks * 512);
@@ -88,7 +88,7 @@ static int read_header(struct gst_stats *st, int fd, uint64_t *actual_size, stru
     if (*actual_size < want)
         want = (size_t)*actual_size;
     memset(&st->hdr, 0, sizeof st->hdr);
-    if (read_exact(fd, &st->hdr, want, 0) < 0)
+    if (gst_read_exact(fd, &st->hdr, want, 0) < 0)
         return gr_fail(err, "%s: cannot read header: %s", st->path, strerror(errno));
     if (gst_geometry_check(&st->hdr, *actual_size, st->path, err) < 0)
         return -1;
@@ -103,7 +103,7 @@ static int load_strtab(struct gst_stats *st, int fd, struct gr_error *err)
     if (!st->strtab)
         return gr_fail(err, "%s: out of memory for a %" PRIu64 "-byte string table",
                         st->path, h->strtab_size);
-    if (read_exact(fd, st->strtab, h->strtab_size, h->strtab_off) < 0)
+    if (gst_read_exact(fd, st->strtab, h->strtab_size, h->strtab_off) < 0)
         return gr_fail(err, "%s: cannot read string table: %s", st->path, strerror(errno));
     if (st->strtab[0] != '\0')
         return gr_fail(err, "%s: corrupt: string table does not start with the empty string", st->path);
@@ -123,7 +123,7 @@ static int read_table(struct gst_stats *st, int fd, uint64_t off, uint32_t n, si
     uint32_t per_chunk = (uint32_t)(sizeof chunk / size);
     for (uint32_t done = 0; done < n;) {
         uint32_t k = n - done < per_chunk ? n - done : per_chunk;
-        if (read_exact(fd, chunk, k * size, off + (uint64_t)done * size) < 0)
+        if (gst_read_exact(fd, chunk, k * size, off + (uint64_t)done * size) < 0)
             return gr_fail(err, "%s: cannot read %s: %s", st->path, what, strerror(errno));
         for (uint32_t i = 0; i < k; i++)
             if (take(st, chunk + i * size, done + i, err) < 0)
@@ -524,7 +524,7 @@ static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
     if (fstat(st->fd, &sb) < 0)
         return gr_fail(err, "%s: cannot stat: %s", st->path, strerror(errno));
     struct pass ps = { .pagemap_len = st->hdr.row_stride / GS_PAGE, .touched = GS_PAGE,
-                       .budget = read_budget(&sb), .occupied = (uint64_t)sb.st_blocks * 512,
+                       .budget = gst_read_budget(&sb), .occupied = (uint64_t)sb.st_blocks * 512,
                        .retries_left = st->live ? COUNT_RETRIES : 0 };
     ps.pagemap = malloc(ps.pagemap_len ? ps.pagemap_len : 1);   /* outside the jump's reach */
     if (!ps.pagemap)

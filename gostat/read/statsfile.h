@@ -124,4 +124,13 @@ int gst_stats_refresh(struct gst_stats *st, struct gr_error *err);
 
 void gst_stats_close(struct gst_stats *st);
 
+/* What gostat may read of a file, from the disk space it occupies (a
+ * hostile sparse file must not cost more than a small multiple of it). */
+struct stat;
+uint64_t gst_read_budget(const struct stat *sb);
+
+/* Reads len bytes at off of fd (pread, EINTR retried). Returns 0, or -1
+ * with errno set (EIO when the file ended first). */
+int gst_read_exact(int fd, void *buf, size_t len, uint64_t off);
+
 #endif

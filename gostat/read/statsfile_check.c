@@ -187,6 +187,44 @@ static int check_path_geometry(const struct gs_header *h, const char *path, stru
     return 0;
 }
 
+static bool power_of_two_upto(uint32_t n, uint32_t max)
+{
+    return n && n <= max && !(n & (n - 1));
+}
+
+/* The goroutine sites section (GS_HDR_SITES): after the rows, its head
+ * page, the site table, the live table from a page boundary, inside the
+ * file; the go statements' table inside the prefix. rows_end: the end of
+ * the rows, already checked to lie inside the file. */
+static int check_sites_geometry(const struct gs_header *h, uint64_t rows_end, const char *path,
+                                struct gr_error *err)
+{
+    if (!(h->flags & GS_HDR_SITES))
+        return 0;
+    if (h->site_size != sizeof(struct gs_site) || h->glive_size != sizeof(struct gs_glive)
+        || !power_of_two_upto(h->max_sites, GS_MAX_SITES) || !power_of_two_upto(h->max_glive, GS_MAX_GLIVE))
+        return gr_fail(err, "%s: corrupt: goroutine sites: %" PRIu32 " sites of %" PRIu32 " bytes, %"
+                       PRIu32 " live entries of %" PRIu32 " bytes (must be powers of two up to %u and %u,"
+                       " of %zu and %zu bytes)", path, h->max_sites, h->site_size, h->max_glive,
+                       h->glive_size, GS_MAX_SITES, GS_MAX_GLIVE, sizeof(struct gs_site),
+                       sizeof(struct gs_glive));
+    uint64_t sites_end = GS_PAGE + (uint64_t)h->max_sites * sizeof(struct gs_site);
+    if (h->sites_off % GS_PAGE != 0 || h->sites_off < rows_end || h->glive_off % GS_PAGE != 0
+        || h->glive_off < sites_end
+        || !fits(h->sites_off, h->glive_off, h->file_size)
+        || !fits(h->sites_off + h->glive_off, (uint64_t)h->max_glive * sizeof(struct gs_glive), h->file_size))
+        return gr_fail(err, "%s: corrupt: goroutine sites at offset %" PRIu64 " (live table at +%" PRIu64
+                       ") must be page aligned, after the rows, inside the %" PRIu64 "-byte file",
+                       path, h->sites_off, h->glive_off, h->file_size);
+    if (h->ngostmts && (h->gostmt_size != sizeof(struct gs_gostmt) || h->ngostmts > GS_MAX_FUNCS
+                        || h->gostmts_off % 8 != 0 || h->gostmts_off < h->header_size
+                        || !fits(h->gostmts_off, (uint64_t)h->ngostmts * sizeof(struct gs_gostmt), h->live_off)))
+        return gr_fail(err, "%s: corrupt: %" PRIu32 " go statements of %" PRIu32 " bytes at offset %" PRIu64
+                       " (must be %zu bytes each, before the counters at %" PRIu64 ")", path, h->ngostmts,
+                       h->gostmt_size, h->gostmts_off, sizeof(struct gs_gostmt), h->live_off);
+    return 0;
+}
+
 static int check_counter_area(const struct gs_header *h, const char *path, struct gr_error *err)
 {
     uint64_t rows_len;
@@ -206,6 +244,8 @@ static int check_counter_area(const struct gs_header *h, const char *path, struc
                         " extend beyond the %" PRIu64 "-byte file",
                         path, h->max_rows, h->row_stride, h->rows_off, h->file_size);
     if (check_timing_geometry(h, path, err) < 0)   /* row_stride is now below the file size */
+        return -1;
+    if (check_sites_geometry(h, h->rows_off + rows_len, path, err) < 0)
         return -1;
     return check_path_geometry(h, path, err);
 }

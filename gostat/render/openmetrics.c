@@ -8,6 +8,7 @@
 
 #include "gostat/read/clock.h"
 #include "gostat/model/goroutines.h"
+#include "gostat/model/gsites.h"
 #include "common/safe_text.h"
 #include "gostat/render/utf8.h"
 #include "common/saturate.h"
@@ -54,6 +55,14 @@ static const struct family
                       "Goroutines created (calls of runtime.newproc1)." },
     fam_exits = { "gostat_goroutine_exits", COUNTER, NULL,
                   "Goroutines that exited (calls of runtime.goexit1)." },
+    fam_site_live = { "gostat_goroutines_live", GAUGE, NULL,
+                      "Goroutines alive now, by creation site (go statement) and start function." },
+    fam_site_created = { "gostat_goroutines_created", COUNTER, NULL,
+                         "Goroutines created, by creation site and start function." },
+    fam_site_oldest = { "gostat_goroutines_oldest_live_seconds", GAUGE, "seconds",
+                        "Age of the oldest live goroutine, by creation site and start function." },
+    fam_site_lifetime = { "gostat_goroutine_lifetime_seconds", HISTOGRAM, "seconds",
+                          "Lifetimes of the goroutines that ended, by creation site and start function." },
     fam_sample = { "gostat_timing_sample_every", GAUGE, NULL,
                    "About 1 call in this many of a timed function is timed (1: all)." },
     fam_drops = { "gostat_timing_drops", COUNTER, NULL,
@@ -140,6 +149,10 @@ struct proc {
     struct gst_clock clock;    /* start-up calibration: constant */
     struct gst_goroutines goroutines;
     unsigned char bucket_of[GS_HIST_BUCKETS]; /* source bucket -> bounds index */
+    struct gst_sites sites;    /* goroutine sites (empty when the file keeps none) */
+    struct gst_gsites named;
+    struct strbuf *site_labels; /* per exported site (GST_EXPO_MAX_SITES, then other) */
+    size_t nsite_series;
 };
 
 struct expo {
@@ -167,6 +180,42 @@ static void map_buckets(struct proc *p)
     }
 }
 
+/* The labels of a process's goroutine-site series: the GST_EXPO_MAX_SITES
+ * sites with most live goroutines (then most created) each get creator,
+ * location (file:line of the go statement) and start; the rest are summed
+ * under creator="(other)". */
+static void site_label(struct strbuf *b, const struct proc *p, const char *creator,
+                       const char *location, const char *start)
+{
+    sb_puts(b, p->labels.p);
+    sb_label(b, "creator", creator);
+    sb_label(b, "location", location);
+    sb_label(b, "start", start);
+}
+
+static void prepare_sites(struct proc *p)
+{
+    struct gr_error err;
+    if (gst_sites_read(p->st, &p->sites, &err) < 0 || !p->sites.present ||
+        gst_gsites_build(p->st, &p->sites, &p->named) < 0 || !p->named.n)
+        return;
+    size_t n = p->named.n < GST_EXPO_MAX_SITES ? p->named.n : GST_EXPO_MAX_SITES + 1;
+    p->site_labels = calloc(n, sizeof *p->site_labels);
+    if (!p->site_labels)
+        return;
+    p->nsite_series = n;
+    for (size_t i = 0; i < n; i++) {
+        const struct gst_gsite *g = &p->named.items[i];
+        char location[64 + 16];
+        const char *base = strrchr(g->file, '/');
+        snprintf(location, sizeof location, "%.64s:%" PRIu32, base ? base + 1 : g->file, g->line);
+        if (i < GST_EXPO_MAX_SITES)
+            site_label(&p->site_labels[i], p, g->creator, g->file[0] ? location : "", g->start);
+        else
+            site_label(&p->site_labels[i], p, "(other)", "", "(other)");
+    }
+}
+
 static void prepare(struct proc *p, const struct gst_stats *st)
 {
     char pid[24];
@@ -178,6 +227,7 @@ static void prepare(struct proc *p, const struct gst_stats *st)
     p->goroutines = gst_goroutines_of(st);
     if (p->clock.known)
         map_buckets(p);
+    prepare_sites(p);
 }
 
 /* Shortest of %.15g and %.17g that reads back as v. */
@@ -281,6 +331,85 @@ static void put_goroutines(struct expo *x)
     put_process_family(x, &fam_goroutines, goroutines_known, goroutines_live);
     put_process_family(x, &fam_creations, goroutines_known, goroutines_created);
     put_process_family(x, &fam_exits, goroutines_known, goroutines_exited);
+}
+
+/* Series k of p's sites: the site itself, or (the last, past
+ * GST_EXPO_MAX_SITES) the sum of the rest. */
+struct site_sum {
+    uint64_t live, created, count, oldest_ns, total_ticks;
+    uint64_t hist[GS_HIST_BUCKETS];
+};
+
+static struct site_sum site_series(const struct proc *p, size_t k)
+{
+    struct site_sum sum = { 0 };
+    size_t last = k < GST_EXPO_MAX_SITES ? k + 1 : p->named.n;
+    for (size_t i = k; i < last; i++) {
+        const struct gst_gsite *g = &p->named.items[i];
+        sum.live = gr_add_saturating(sum.live, g->live);
+        sum.created = gr_add_saturating(sum.created, g->created);
+        sum.count = gr_add_saturating(sum.count, g->raw->timed);
+        sum.total_ticks = gr_add_saturating(sum.total_ticks, g->raw->total_ticks);
+        if (g->oldest_live_ns > sum.oldest_ns)
+            sum.oldest_ns = g->oldest_live_ns;
+        for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
+            sum.hist[b] = gr_add_saturating(sum.hist[b], g->raw->hist[b]);
+    }
+    return sum;
+}
+
+static void put_site_histogram(struct expo *x, const struct proc *p, const char *labels,
+                               const struct site_sum *sum)
+{
+    uint64_t in_bound[NBOUNDS + 1] = { 0 }, cumulative = 0;
+    char le[40];
+    for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
+        in_bound[p->bucket_of[b]] = gr_add_saturating(in_bound[p->bucket_of[b]], sum->hist[b]);
+    for (unsigned i = 0; i <= NBOUNDS; i++) {
+        cumulative = gr_add_saturating(cumulative, in_bound[i]);
+        snprintf(le, sizeof le, "le=\"%s\"", i < NBOUNDS ? bounds[i].label : "+Inf");
+        put_series(x, &fam_site_lifetime, "_bucket", labels, le);
+        fprintf(x->out, "%" PRIu64 "\n", cumulative);
+    }
+    put_series(x, &fam_site_lifetime, "_sum", labels, NULL);
+    put_double(x->out, (double)sum->total_ticks * p->clock.ns_per_tick / 1e9);
+    fputc('\n', x->out);
+    put_series(x, &fam_site_lifetime, "_count", labels, NULL);
+    fprintf(x->out, "%" PRIu64 "\n", cumulative);
+}
+
+enum site_metric { SITE_LIVE, SITE_CREATED, SITE_OLDEST, SITE_LIFETIME };
+
+static void put_site_family(struct expo *x, const struct family *fam, enum site_metric m)
+{
+    put_header(x, fam);
+    for (size_t i = 0; i < x->s->nprocs; i++) {
+        const struct proc *p = &x->procs[i];
+        for (size_t k = 0; k < p->nsite_series; k++) {
+            const char *labels = p->site_labels[k].p;
+            struct site_sum sum = site_series(p, k);
+            if (!labels || p->site_labels[k].failed)
+                continue;
+            if (m == SITE_LIVE || m == SITE_CREATED) {
+                put_series(x, fam, m == SITE_CREATED ? "_total" : "", labels, NULL);
+                fprintf(x->out, "%" PRIu64 "\n", m == SITE_LIVE ? sum.live : sum.created);
+            } else if (m == SITE_OLDEST && sum.live && p->named.ages_known) {
+                put_series(x, fam, "", labels, NULL);
+                put_double(x->out, (double)sum.oldest_ns / 1e9);
+                fputc('\n', x->out);
+            } else if (m == SITE_LIFETIME && p->clock.known) {
+                put_site_histogram(x, p, labels, &sum);
+            }
+        }
+    }
+}
+
+static void put_goroutine_sites(struct expo *x)
+{
+    put_site_family(x, &fam_site_live, SITE_LIVE);
+    put_site_family(x, &fam_site_created, SITE_CREATED);
+    put_site_family(x, &fam_site_oldest, SITE_OLDEST);
+    put_site_family(x, &fam_site_lifetime, SITE_LIFETIME);
 }
 
 static bool timed(const struct proc *p)
@@ -431,6 +560,7 @@ int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape 
     if (!failed) {
         put_process(&x);
         put_goroutines(&x);
+        put_goroutine_sites(&x);
         put_timing_health(&x);
         put_function_family(&x, &fam_calls, exported, put_calls);
         put_function_family(&x, &fam_seconds, has_durations, put_seconds);
@@ -441,8 +571,14 @@ int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape 
             fputs("# EOF\n", out);
         failed = x.failed || x.func.failed;
     }
-    for (size_t i = 0; i < s->nprocs; i++)
+    for (size_t i = 0; i < s->nprocs; i++) {
         free(x.procs[i].labels.p);
+        for (size_t k = 0; k < x.procs[i].nsite_series; k++)
+            free(x.procs[i].site_labels[k].p);
+        free(x.procs[i].site_labels);
+        gst_gsites_free(&x.procs[i].named);
+        gst_sites_free(&x.procs[i].sites);
+    }
     free(x.procs);
     free(x.func.p);
     return failed || ferror(out) ? -1 : 0;

@@ -9,6 +9,11 @@
 
 #include <stdio.h>
 
+/* Goroutine sites exported per process (docs/metrics.md): those with most
+ * live goroutines, then most created; the rest are one series with
+ * creator="(other)". Bounds the label sets to about this many per process. */
+#define GST_EXPO_MAX_SITES 100
+
 enum gst_expo_format {
     GST_EXPO_PROMETHEUS,       /* text/plain; version=0.0.4 */
     GST_EXPO_OPENMETRICS,      /* application/openmetrics-text; version=1.0.0 */

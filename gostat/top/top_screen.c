@@ -2,6 +2,7 @@
 #include "gostat/top/top_screen.h"
 
 #include "gostat/top/top_format.h"
+#include "gostat/top/top_gsites.h"
 
 #include <curses.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 static SCREEN *screen;
 
 static const char *const footer_text =
-    "q quit  ? help  / filter  space pause  a uncalled  "
+    "q quit  ? help  / filter  space pause  a uncalled  g goroutines  "
     "sort: c calls/s  n calls  t time%  m mean  9 p99  f function";
 
 static const char *const help_text[] = {
@@ -26,6 +27,8 @@ static const char *const help_text[] = {
     "  /        filter function names by an extended regular expression",
     "           (Enter applies, Esc cancels, an empty one shows all)",
     "  a        show or hide functions that were never called",
+    "  g        goroutines by creation site (go statement), most live",
+    "           first; g again: back to functions",
     "  space p  pause or resume refreshing",
     "  arrows, PgUp, PgDn, Home, End   scroll",
     "  ? h      this help",
@@ -156,6 +159,39 @@ static void draw_rows(const struct top_model *m, size_t first)
     }
 }
 
+struct gsites_arg {
+    const struct top_gsites *g;
+    size_t i;
+};
+
+static void fill_gsite_names(struct gst_line *l, const void *arg)
+{
+    top_gsites_format_names(l, ((const struct gsites_arg *)arg)->g);
+}
+
+static void fill_gsite(struct gst_line *l, const void *arg)
+{
+    const struct gsites_arg *a = arg;
+    top_gsites_format_row(l, a->g, a->i);
+}
+
+/* The goroutines view: sites instead of functions; the number of its rows. */
+static size_t draw_gsites(const struct top_model *m, size_t first)
+{
+    struct top_gsites g;
+    if (top_gsites_collect(m, &g) < 0)
+        return 0;
+    struct gsites_arg a = { .g = &g };
+    draw_line(FIRST_ROW_LINE - 1, fill_gsite_names, &a, A_REVERSE, true);
+    for (size_t i = 0; i < top_screen_rows() && first + i < g.nrows; i++) {
+        a.i = first + i;
+        draw_line(FIRST_ROW_LINE + (int)i, fill_gsite, &a, A_NORMAL, false);
+    }
+    size_t n = g.nrows;
+    top_gsites_free(&g);
+    return n;
+}
+
 void top_screen_draw(const struct top_model *m, struct top_ui *ui)
 {
     size_t shown = top_screen_rows();
@@ -171,7 +207,13 @@ void top_screen_draw(const struct top_model *m, struct top_ui *ui)
             struct header_arg h = { m, i, ui->paused };
             draw_line((int)i, fill_header, &h, i == 0 ? A_BOLD : A_NORMAL, false);
         }
-        draw_rows(m, ui->scroll);
+        if (ui->goroutines) {
+            size_t n = draw_gsites(m, ui->scroll);
+            if (ui->scroll > 0 && ui->scroll >= n)
+                ui->scroll = n ? n - 1 : 0;   /* clamped: next frame */
+        } else {
+            draw_rows(m, ui->scroll);
+        }
     }
     draw_bottom_line(ui);
     refresh();

@@ -17,6 +17,7 @@
 struct top_ui {
     bool paused;
     bool help;                 /* the help screen instead of the rows */
+    bool goroutines;           /* goroutine sites instead of functions (key g) */
     size_t scroll;             /* first row shown */
     bool prompting;            /* typing a filter on the bottom line */
     char input[256];           /* the filter typed so far */

@@ -20,6 +20,8 @@ static const struct wanted wanted[] = {
     {"runtime.g", "sigcode0", GR_DW_G_SIGCODE0},
     {"runtime.g", "sigcode1", GR_DW_G_SIGCODE1},
     {"runtime.g", "sigpc", GR_DW_G_SIGPC},
+    {"runtime.g", "gopc", GR_DW_G_GOPC},
+    {"runtime.g", "startpc", GR_DW_G_STARTPC},
 };
 
 static int note_member(Dwarf_Die die, const char *type, struct gr_dwarf_members *m,
@@ -87,7 +89,7 @@ struct gr_go_found gr_dwarf_offsets_found(const struct gr_dwarf_members *m)
         gr_go_found_set(&f, GR_G_RACECTX, (uint32_t)m->off[GR_DW_G_RACECTX]);
     if (m->have & (1u << GR_DW_M_TLS))
         gr_go_found_set(&f, GR_M_TLS, (uint32_t)m->off[GR_DW_M_TLS]);
-    for (int i = 0; i < 4; i++)   /* sig, sigcode0, sigcode1, sigpc: in the same order */
+    for (int i = 0; i < 6; i++)   /* sig .. sigpc, gopc, startpc: in the same order */
         if (m->have & (1u << (GR_DW_G_SIG + i)))
             gr_go_found_set(&f, GR_G_SIG + i, (uint32_t)m->off[GR_DW_G_SIG + i]);
     return f;

@@ -110,6 +110,21 @@ static void sig_fields(const struct gr_offsets_evidence *ev, struct gr_runtime_o
     }
 }
 
+/* The creation-site fields, when some source states both (they agree by
+ * now); none: have_site stays 0 and goroutines are not kept by site. */
+static void site_fields(const struct gr_offsets_evidence *ev, struct gr_runtime_offsets *out)
+{
+    for (int s = 0; s < GR_NSOURCES; s++) {
+        const struct gr_go_found *f = &ev->src[s];
+        if ((f->have & GR_GO_SITE_FIELDS) != GR_GO_SITE_FIELDS)
+            continue;
+        out->have_site = 1;
+        out->g_gopc = f->off[GR_G_GOPC];
+        out->g_startpc = f->off[GR_G_STARTPC];
+        return;
+    }
+}
+
 int gr_offsets_decide(const char *path, const char *version, const struct gr_offsets_evidence *ev,
                      int strict, struct gr_runtime_offsets *out, int *unverified, struct gr_error *err)
 {
@@ -124,6 +139,7 @@ int gr_offsets_decide(const char *path, const char *version, const struct gr_off
     if (row) {
         *out = *row;
         sig_fields(ev, out);
+        site_fields(ev, out);
         return 0;
     }
     if (ev->minor < gr_offsets_newest())
@@ -137,5 +153,6 @@ int gr_offsets_decide(const char *path, const char *version, const struct gr_off
     if (from_binary(path, version, ev, out, err) < 0)
         return -1;
     sig_fields(ev, out);
+    site_fields(ev, out);
     return 0;
 }

@@ -153,7 +153,8 @@ static int sub_field(const struct gotype *outer, const char *field, int deref, c
 }
 
 /* g.sig (uint32), g.sigcode0, g.sigcode1 and g.sigpc (uintptr): what
- * the runtime's signal handler stores before sigpanic (go_sigpanic.h). */
+ * the runtime's signal handler stores before sigpanic (go_sigpanic.h);
+ * g.gopc and g.startpc (uintptr): the goroutine's creation site. */
 static void sig_from_types(const struct gotype *g, struct gr_go_found *out)
 {
     static const struct {
@@ -162,7 +163,9 @@ static void sig_from_types(const struct gotype *g, struct gr_go_found *out)
     } sig[] = {{"sig", KIND_UINT32, GR_G_SIG},
                {"sigcode0", KIND_UINTPTR, GR_G_SIGCODE0},
                {"sigcode1", KIND_UINTPTR, GR_G_SIGCODE1},
-               {"sigpc", KIND_UINTPTR, GR_G_SIGPC}};
+               {"sigpc", KIND_UINTPTR, GR_G_SIGPC},
+               {"gopc", KIND_UINTPTR, GR_G_GOPC},
+               {"startpc", KIND_UINTPTR, GR_G_STARTPC}};
     for (size_t i = 0; i < sizeof sig / sizeof sig[0]; i++) {
         uint64_t off, type;
         if (field_offset(g, sig[i].name, &off) == 0 && field_type(g, sig[i].name, &type) == 0 &&

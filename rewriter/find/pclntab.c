@@ -252,6 +252,9 @@ static int decode_func(const struct tables *t, uint64_t funcoff, struct gr_pcln_
     memcpy(&pcln, p + l->func_pcln_off, 4);
     if (l->func_cu_off >= 0)
         memcpy(&cu, p + l->func_cu_off, 4);
+    f->pcfile = pcfile;
+    f->pcln = pcln;
+    f->cu = cu;
     f->name = span_str(t->funcnames, nameoff);
     if (!f->name)
         return -1;
@@ -311,7 +314,53 @@ int gr_pclntab_read(const struct gr_elf *elf, struct gr_pclntab *tab, struct gr_
         gr_pclntab_free(tab);
         return -1;
     }
+    tab->pctab = t.pctab.p;
+    tab->pctab_size = t.pctab.size;
+    tab->cutab = t.cutab.p;
+    tab->cutab_size = t.cutab.size;
+    tab->filetab = t.filetab.p;
+    tab->filetab_size = t.filetab.size;
     return 0;
+}
+
+/* The value table_off holds at pc (runtime/symtab.go pcvalue and step:
+ * pairs of a zig-zag value delta and a pc delta, the value applying up to
+ * the pc reached; a zero value delta after the first ends the table). */
+static int pcvalue_at(struct span pctab, uint32_t table_off, uint64_t entry, uint64_t pc,
+                      int32_t *value)
+{
+    uint64_t off = table_off, at = entry;
+    int32_t val = -1;
+    if (table_off == 0)
+        return -1;
+    for (int first = 1;; first = 0) {
+        uint32_t uv, pcdelta;
+        if (read_uvarint(pctab, &off, &uv) < 0 || (uv == 0 && !first))
+            return -1;
+        val += (uv & 1) ? -(int32_t)((uv + 1) >> 1) : (int32_t)(uv >> 1);
+        if (read_uvarint(pctab, &off, &pcdelta) < 0)
+            return -1;
+        at += pcdelta;
+        if (pc < at) {
+            *value = val;
+            return 0;
+        }
+    }
+}
+
+int gr_pclntab_line_at(const struct gr_pclntab *tab, const struct gr_pcln_func *f, uint64_t pc,
+                       const char **file, uint32_t *line)
+{
+    struct tables t = {.pctab = {tab->pctab, tab->pctab_size},
+                       .cutab = {tab->cutab, tab->cutab_size},
+                       .filetab = {tab->filetab, tab->filetab_size}};
+    int32_t ln, fileno;
+    if (pc < f->entry || pc >= f->end || pcvalue_at(t.pctab, f->pcln, f->entry, pc, &ln) < 0 ||
+        ln <= 0 || pcvalue_at(t.pctab, f->pcfile, f->entry, pc, &fileno) < 0)
+        return -1;
+    *line = (uint32_t)ln;
+    *file = file_name(&t, f->cu, fileno);
+    return *file ? 0 : -1;
 }
 
 void gr_pclntab_free(struct gr_pclntab *tab)

@@ -18,6 +18,7 @@ struct gr_pcln_func {
     uint32_t line;          /* declaration line (Go >= 1.20) or line at entry; 0 unknown */
     int32_t args;           /* _func.args: bytes of its argument area (results included;
                                with the register ABI, the spill area's) */
+    uint32_t pcfile, pcln, cu; /* its pc-value tables and file-table base */
 };
 
 struct gr_pclntab {
@@ -26,9 +27,17 @@ struct gr_pclntab {
     uint64_t text_start;      /* base of function entry offsets */
     struct gr_pcln_func *funcs;
     size_t nfuncs;
+    /* the pc-value and file tables, inside the input's bytes */
+    const uint8_t *pctab, *cutab, *filetab;
+    uint64_t pctab_size, cutab_size, filetab_size;
 };
 
 int gr_pclntab_read(const struct gr_elf *elf, struct gr_pclntab *tab, struct gr_error *err);
 void gr_pclntab_free(struct gr_pclntab *tab);
+
+/* The file and line of the code at pc inside f (pc-value tables, as the
+ * runtime's funcline). Returns -1 when the tables do not say. */
+int gr_pclntab_line_at(const struct gr_pclntab *tab, const struct gr_pcln_func *f, uint64_t pc,
+                       const char **file, uint32_t *line);
 
 #endif

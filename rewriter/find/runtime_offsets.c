@@ -39,7 +39,8 @@ static const struct gr_runtime_offsets rows[] = {
 const char *gr_go_field_name(int field)
 {
     static const char *names[GR_GO_NFIELDS] = {"g.m", "g.stack.hi", "g.racectx", "m.tls",
-                                               "g.sig", "g.sigcode0", "g.sigcode1", "g.sigpc"};
+                                               "g.sig", "g.sigcode0", "g.sigcode1", "g.sigpc",
+                                               "g.gopc", "g.startpc"};
     return field >= 0 && field < GR_GO_NFIELDS ? names[field] : "?";
 }
 
@@ -52,10 +53,13 @@ void gr_go_found_set(struct gr_go_found *f, int field, uint32_t off)
 struct gr_go_found gr_offsets_as_found(const struct gr_runtime_offsets *l)
 {
     struct gr_go_found f = {.off = {l->g_m, l->g_stack_hi, l->g_racectx, l->m_tls, l->g_sig,
-                                    l->g_sigcode0, l->g_sigcode1, l->g_sigpc},
+                                    l->g_sigcode0, l->g_sigcode1, l->g_sigpc, l->g_gopc,
+                                    l->g_startpc},
                             .have = (1u << GR_GO_NCORE) - 1};
     if (l->have_sig)
         f.have |= GR_GO_SIG_FIELDS;
+    if (l->have_site)
+        f.have |= GR_GO_SITE_FIELDS;
     return f;
 }
 

@@ -23,16 +23,23 @@ struct gr_runtime_offsets {
      * go_sigpanic.c and the binary, which must agree. */
     int have_sig;
     uint32_t g_sig, g_sigcode0, g_sigcode1, g_sigpc;
+    /* The creation site every goroutine keeps (g.gopc: the go statement's
+     * PC; g.startpc: its function), when have_site: from the binary's type
+     * descriptors and DWARF, which must agree (goroutine sites,
+     * docs/goroutines.md). */
+    int have_site;
+    uint32_t g_gopc, g_startpc;
 };
 
 /* The offsets by index, for code that treats them alike: the four every
  * program needs (GR_GO_NCORE), then the optional signal fields. */
 enum gr_go_field {
     GR_G_M, GR_G_STACK_HI, GR_G_RACECTX, GR_M_TLS,
-    GR_G_SIG, GR_G_SIGCODE0, GR_G_SIGCODE1, GR_G_SIGPC, GR_GO_NFIELDS
+    GR_G_SIG, GR_G_SIGCODE0, GR_G_SIGCODE1, GR_G_SIGPC, GR_G_GOPC, GR_G_STARTPC, GR_GO_NFIELDS
 };
 #define GR_GO_NCORE GR_G_SIG
-#define GR_GO_SIG_FIELDS (((1u << GR_GO_NFIELDS) - 1) & ~((1u << GR_GO_NCORE) - 1))
+#define GR_GO_SIG_FIELDS (((1u << GR_G_GOPC) - 1) & ~((1u << GR_GO_NCORE) - 1))
+#define GR_GO_SITE_FIELDS ((1u << GR_G_GOPC) | (1u << GR_G_STARTPC))
 
 /* What one source found: off[i] is meaningful when bit i of have is set. */
 struct gr_go_found {

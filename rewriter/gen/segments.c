@@ -126,6 +126,28 @@ static uint64_t first_calls_bytes(const struct gr_segment_plan *seg, int timing)
     return gr_align_up((seg->counts_off + 8ull * (seg->nfuncs ? seg->nfuncs : 1)) / 2, GR_PAGE);
 }
 
+/* The goroutine sites section after the rows (gostat_format.h): its head
+ * page, the site table, then the live table from a page boundary. */
+static void place_sites(struct gr_segment_plan *seg)
+{
+    seg->sites_off = rows_end(seg);
+    if (!seg->max_sites) {
+        seg->max_glive = 0;
+        seg->glive_off = 0;
+        return;
+    }
+    if (!seg->max_glive)
+        seg->max_glive = GR_GLIVE;
+    seg->glive_off = gr_align_up(GR_PAGE + (uint64_t)seg->max_sites * sizeof(struct gs_site), GR_PAGE);
+}
+
+static uint64_t sites_bytes(const struct gr_segment_plan *seg)
+{
+    if (!seg->max_sites)
+        return 0;
+    return gr_align_up(seg->glive_off + (uint64_t)seg->max_glive * sizeof(struct gs_glive), GR_PAGE);
+}
+
 int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed,
                       uint32_t max_rows, int timing, struct gr_segment_plan *seg,
                       struct gr_error *err)
@@ -142,7 +164,8 @@ int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed
     seg->rw_vaddr = gr_align_up(gr_elf_load_end(elf), GR_PAGE) + GR_PAGE;
     while (rows_end(seg) > MAX_REACH / 2 && seg->max_rows > 2)
         seg->max_rows /= 2;   /* huge programs: fewer thread rows, still exact */
-    seg->first_off = rows_end(seg);   /* the shared part ends here */
+    place_sites(seg);
+    seg->first_off = seg->sites_off + sites_bytes(seg);   /* the shared part ends here */
     seg->slots_off = seg->first_off + first_calls_bytes(seg, timing);
     seg->nslots = timing ? GR_TIMING_STACKS : 0;
     seg->rw_memsz = seg->slots_off;   /* the timing stacks are mapped at start-up */

@@ -46,6 +46,10 @@ struct gr_segment_plan {
     uint64_t trace_ring_size; /* --trace: each row's event ring (0: none; set by
                                  the caller), in the row's head after the counters */
     uint64_t trace_ring_off;
+    uint32_t max_sites;       /* goroutine sites (a power of two; 0: none) */
+    uint32_t max_glive;       /* live goroutines kept (a power of two) */
+    uint64_t sites_off;       /* from rw_vaddr: the sites section, after the rows */
+    uint64_t glive_off;       /* from sites_off: the live table */
 
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;
@@ -69,7 +73,11 @@ struct gr_segment_plan {
                                     stack reserves GS_SLOT_SIZE of address
                                     space (256 GiB in all, MAP_NORESERVE) */
 
-/* Fills *seg (whose sample, max_paths and max_arcs the caller set) for
+/* Goroutine sites: entries of the site table and of the live table. */
+#define GR_SITES 2048u
+#define GR_GLIVE 65536u
+
+/* Fills *seg (whose sample, max_paths, max_arcs and max_sites the caller set) for
  * nfuncs instrumented and ntimed timed functions. */
 int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed,
                       uint32_t max_rows, int timing, struct gr_segment_plan *seg,

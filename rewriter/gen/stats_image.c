@@ -23,6 +23,10 @@
 static size_t strings_size(const struct gr_plan *plan, int syms)
 {
     size_t n = 1;  /* offset 0: the empty string */
+    for (size_t i = 0; i < plan->go_stmts.n; i++) {
+        const struct gr_go_stmt *g = &plan->go_stmts.items[i];
+        n += strlen(g->creator->name) + 1 + (g->file ? strlen(g->file) + 1 : 0);
+    }
     for (size_t i = 0; i < plan->nfuncs; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
         if (pf->skip_reason) {
@@ -92,6 +96,16 @@ static void fill_counting(struct gs_header *h, const struct gr_program *prog,
     h->counter_size = sizeof(struct gs_counter);
     h->counts_off = seg->counts_off;
     h->file_size = h->rows_off + (uint64_t)seg->max_rows * seg->row_stride;
+    if (seg->max_sites) {
+        h->flags |= GS_HDR_SITES;
+        h->sites_off = h->live_off + seg->sites_off - GS_PAGE;
+        h->glive_off = seg->glive_off;
+        h->max_sites = seg->max_sites;
+        h->max_glive = seg->max_glive;
+        h->site_size = sizeof(struct gs_site);
+        h->glive_size = sizeof(struct gs_glive);
+        h->file_size = seg->first_off - GS_PAGE + h->live_off;
+    }
     snprintf(h->build_id, GS_BUILDID_MAX, "%s", prog->build_id);
     snprintf(h->go_version, GS_GOVERSION_MAX, "%s", prog->go_version);
 }
@@ -132,6 +146,19 @@ static void fill_syms(const struct gr_plan *plan, const struct gs_func *tab, str
             .name_off = pf->skip_reason ? add_string(st, pf->func->name) : tab[pf->counter].name_off,
         };
     }
+}
+
+/* The go statements (goroutine sites), their strings shared. */
+static int fill_gostmts(const struct gr_plan *plan, struct gs_gostmt *tab, struct strings *st)
+{
+    for (size_t i = 0; i < plan->go_stmts.n; i++) {
+        const struct gr_go_stmt *g = &plan->go_stmts.items[i];
+        tab[i] = (struct gs_gostmt){.pc = g->pc, .line = g->line};
+        if (add_shared_string(st, g->creator->name, &tab[i].func_off) < 0 ||
+            add_shared_string(st, g->file, &tab[i].file_off) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Fills the function table and the strings. */
@@ -217,13 +244,15 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     if (strtab_max > UINT32_MAX || nsyms > GS_MAX_FUNCS)
         return gr_fail(err, "function names too large for the stats format");
     size_t syms_off = sizeof(struct gs_header) + (size_t)seg->nfuncs * sizeof(struct gs_func);
-    size_t strtab_off = syms_off + nsyms * sizeof(struct gs_sym);
+    size_t gostmts_off = syms_off + nsyms * sizeof(struct gs_sym);
+    size_t ngostmts = plan->go_stmts.n;
+    size_t strtab_off = gostmts_off + ngostmts * sizeof(struct gs_gostmt);
     img->bytes = calloc(1, strtab_off + strtab_max);
     if (!img->bytes)
         return gr_fail(err, "out of memory for the stats image");
     /* at most 2 shared strings per function: file, why untimed */
     struct strings st = {.bytes = img->bytes + strtab_off, .used = 1};
-    if (!hcreate_r(2 * (size_t)seg->nfuncs + 1, &st.seen)) {
+    if (!hcreate_r(2 * (size_t)seg->nfuncs + 2 * ngostmts + 1, &st.seen)) {
         gr_stats_image_free(img);
         return gr_fail(err, "out of memory for the stats image");
     }
@@ -231,6 +260,8 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     int rc = fill_functions(plan, tab, &st);
     if (rc == 0 && paths)
         fill_syms(plan, tab, (struct gs_sym *)(img->bytes + syms_off), &st);
+    if (rc == 0)
+        rc = fill_gostmts(plan, (struct gs_gostmt *)(img->bytes + gostmts_off), &st);
     hdestroy_r(&st.seen);
     if (rc < 0)
         return gr_fail(err, "internal error: string table of the stats image is full");
@@ -239,6 +270,11 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     fill_header(h, prog, seg, strtab_off, st.used);
     if (seg->nslots && gr_plan_oncpu(plan))
         h->flags |= GS_HDR_ONCPU;
+    if (ngostmts) {
+        h->gostmts_off = gostmts_off;
+        h->ngostmts = (uint32_t)ngostmts;
+        h->gostmt_size = sizeof(struct gs_gostmt);
+    }
     if (paths) {
         h->syms_off = syms_off;
         h->nsyms = (uint32_t)nsyms;

@@ -47,10 +47,12 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
                                      .sample_enter = blob + h->sample_enter_off,
                                      .sched_off = blob + h->sched_off_off,
                                      .sched_on = blob + h->sched_on_off,
-
                                      .trace_enter = blob + h->trace_enter_off,
                                      .trace_exit = blob + h->trace_exit_off,
-                                     .trace_commit = blob + h->trace_commit_off};
+                                     .trace_commit = blob + h->trace_commit_off,
+
+                                     .site_create = blob + h->site_create_off,
+                                     .site_exit = blob + h->site_exit_off};
 }
 
 uint64_t gr_stub_entry(const struct gr_codebuf *code, size_t blob_off,
@@ -121,6 +123,12 @@ void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr
                            ? ((uint64_t)seg->max_arcs * GS_ARCIDX_SLOTS_PER_ARC - 1) * GS_ARCIDX_SLOT_SIZE
                            : 0,
         .first_off = seg->slots_off > seg->first_off ? seg->first_off : 0,
+        .g_gopc = plan->rt->g_gopc,
+        .g_startpc = plan->rt->g_startpc,
+        .sites_mask = seg->max_sites ? seg->max_sites - 1 : 0,
+        .glive_off = seg->glive_off,
+        .glive_mask = seg->max_glive ? seg->max_glive - 1 : 0,
+        .sites_off = seg->max_sites ? seg->sites_off : 0,
     };
     configure_trace(&cfg, plan, seg);
     memcpy(code->bytes + blob_off + blob_header(code, blob_off)->config_off, &cfg, sizeof cfg);

@@ -94,6 +94,7 @@
 
 #include "rewriter/find/runtime_offsets.h"
 #include "rewriter/plan/sched_hooks.h"
+#include "rewriter/plan/goroutine_sites.h"
 #include "format/gostat_format.h"
 #include "format/stub_abi.h"
 #include "common/x86.h"
@@ -169,6 +170,9 @@ static void patch_rel32(struct gr_codebuf *c, size_t field)
             return -1;        \
     } while (0)
 #define JUMP(m, target) gr_emit_branch(c, ZYDIS_MNEMONIC_##m, (target), err)
+
+struct func_ctx;
+static int stack_abi(const struct func_ctx *fc);
 
 struct func_ctx {
     const struct gr_runtime_offsets *rt;
@@ -333,6 +337,29 @@ static int emit_sched_hook(struct gr_codebuf *c, const struct func_ctx *fc, stru
     return 0;
 }
 
+/* Goroutine sites (stubs/sites.S): lea r13, [rip + next]; jmp routine;
+ * next: the code that follows. */
+static int emit_site_hook(struct gr_codebuf *c, uint64_t routine, struct gr_error *err)
+{
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(gr_code_here(c))));   /* placeholder */
+    size_t disp_field = c->len - 4;
+    TRY(JUMP(JMP, routine));
+    patch_rel32(c, disp_field);
+    return 0;
+}
+
+/* At a return of newproc1 (RSP at the return address): r12 = the new g,
+ * the result (RAX; Go <= 1.16: the stack slot after its five 8-byte
+ * arguments), then gs_site_create. */
+static int emit_site_create(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+{
+    if (stack_abi(fc))
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(ZYDIS_REGISTER_RSP, 48)));
+    else
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RAX)));
+    return emit_site_hook(c, fc->stubs->site_create, err);
+}
+
 /* The entry trampoline in the comment at the top of this file. */
 static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
@@ -349,6 +376,8 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
         TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
     if (fc->pf->sched_hook != GR_HOOK_NONE)
         TRY(emit_sched_hook(c, fc, err));
+    if (fc->plan->sites && fc->pf->site_role == GR_SITE_EXIT)
+        TRY(emit_site_hook(c, fc->stubs->site_exit, err));
     if (fc->plan->row_from_fs) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));
     } else {
@@ -587,6 +616,10 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
         TRY(gr_emit_relocated(c, &in, err));
         off += in.insn.length;
     }
+    if (fc->plan->sites && fc->pf->site_role == GR_SITE_CREATE)
+        TRY(emit_site_create(c, fc, err));
+    if (fc->pf->timing == GR_UNTIMED)
+        return gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err);   /* hooked for sites only */
     if (fc->pf->prologue.shape == GR_PROLOGUE_LEAF)
         return emit_leaf_exit(c, fc, err);
     TRY(reload_g(c, fc, err));
@@ -657,7 +690,7 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
         int leaf = fc.pf->prologue.shape == GR_PROLOGUE_LEAF;
         if ((leaf ? emit_leaf(code, &fc, err) : emit_function(code, &fc, err)) < 0)
             return -1;
-        if (fc.pf->timing != GR_UNTIMED &&
+        if ((fc.pf->timing != GR_UNTIMED || fc.pf->site_role == GR_SITE_CREATE) &&
             emit_exits(code, elf, &fc, &plan->exits, out->exit, err) < 0)
             return -1;
     }

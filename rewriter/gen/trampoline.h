@@ -17,6 +17,8 @@ struct gr_stub_routines {
     uint64_t sched_off;     /* stubs/oncpu.S */
     uint64_t sched_on;
     uint64_t trace_enter, trace_exit, trace_commit;  /* --trace (stubs/trace.S) */
+    uint64_t site_create;     /* stubs/sites.S */
+    uint64_t site_exit;
 };
 
 struct gr_tramp_addrs {

@@ -20,6 +20,7 @@
 #include "rewriter/find/go_version.h"
 #include "rewriter/plan/goroutine_end.h"
 #include "rewriter/plan/sched_hooks.h"
+#include "rewriter/plan/goroutine_sites.h"
 #include "rewriter/plan/leaf_timing.h"
 #include "common/x86.h"
 
@@ -115,6 +116,14 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
         pf->untimed_reason = gr_leaf_untimed_reason(f);
     if (!pf->untimed_reason)
         pf->untimed_reason = gr_goroutine_end_reason(f);
+    pf->site_role = plan->rt->have_site && !leaf ? (int)gr_site_role(f) : GR_SITE_NONE;
+    if (pf->site_role == GR_SITE_CREATE && body.untimed_reason)
+        pf->site_role = GR_SITE_NONE;   /* a return that cannot be patched */
+    if (pf->untimed_reason && pf->site_role == GR_SITE_CREATE) {
+        pf->first_exit = body.first_exit;   /* untimed, but its returns are hooked */
+        pf->nexits = body.nexits;
+        return 0;
+    }
     if (pf->untimed_reason) {
         plan->exits.n -= body.nexits;   /* timing is off: its returns stay */
         return 0;
@@ -206,6 +215,17 @@ static void find_tls_load(const struct gr_elf *elf, const struct gr_program *pro
     }
 }
 
+/* Sites are kept when both a creation and an exit hook are planned; else
+ * no function gets one (newproc1's returns then just return). */
+static void decide_sites(struct gr_plan *plan)
+{
+    unsigned roles = 0;
+    for (size_t i = 0; i < plan->nfuncs; i++)
+        if (!plan->funcs[i].skip_reason)
+            roles |= 1u << plan->funcs[i].site_role;
+    plan->sites = (roles & (1u << GR_SITE_CREATE)) && (roles & (1u << GR_SITE_EXIT));
+}
+
 int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
                   int keep_call_sites, const struct gr_select *select, struct gr_plan *plan,
                   struct gr_error *err)
@@ -248,6 +268,9 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     }
     gr_exit_scan_free(&c->scan);
     gr_asm_targets_free(&c->asm_targets);
+    decide_sites(plan);
+    if (rc == 0 && plan->sites)
+        rc = gr_go_stmts_find(elf, prog, &plan->go_stmts);
     if (rc < 0)
         return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
     if (!keep_call_sites && gr_call_sites_find(elf, plan, &plan->calls) < 0)
@@ -260,5 +283,6 @@ void gr_plan_free(struct gr_plan *plan)
     free(plan->funcs);
     gr_exit_list_free(&plan->exits);
     gr_call_sites_free(&plan->calls);
+    gr_go_stmts_free(&plan->go_stmts);
     memset(plan, 0, sizeof *plan);
 }

@@ -15,6 +15,7 @@
 #include "rewriter/find/runtime_offsets.h"
 #include "rewriter/find/go_sigpanic.h"
 #include "format/gostat_format.h"
+#include "rewriter/plan/goroutine_sites.h"
 #include "rewriter/plan/leaf.h"
 #include "rewriter/plan/prologue.h"
 #include "rewriter/plan/select.h"
@@ -26,7 +27,9 @@ struct gr_plan_func {
     uint32_t counter;          /* index into the counter rows */
     uint32_t timing;           /* index of its timing record, or GR_UNTIMED */
     const char *untimed_reason;/* instrumented but not timed: why */
-    size_t first_exit, nexits; /* its returns, in gr_plan.exits */
+    size_t first_exit, nexits; /* its returns, in gr_plan.exits (timed, or
+                                  newproc1's for goroutine sites) */
+    int site_role;             /* enum gr_site_role (goroutine_sites.h) */
     uint8_t sched_hook;        /* enum gr_sched_hook (sched_hooks.h) */
     int traced;                /* --trace: index trace in gr_plan.trace (trace_plan.h) */
     uint32_t trace;
@@ -55,6 +58,10 @@ struct gr_plan {
     size_t ntimed;
     size_t nleft_out;           /* skipped as GR_SELECT_LEFT_OUT (--only, --exclude) */
     struct gr_exit_list exits;  /* every timed function's returns */
+    int sites;                  /* goroutines are kept by creation site: the
+                                   g offsets are known, newproc1's returns and
+                                   goexit1's entry are hooked */
+    struct gr_go_stmts go_stmts;  /* sites: every go statement's gopc and line */
     /* The program's own load of g from TLS (the entry of a function that
      * starts with one, and its instruction count): entry trampolines of
      * functions without a stack check replay it to find g, since they may

@@ -98,7 +98,7 @@ done
 
 # Every command words its usage errors alike (gostat/cmd/cmdline.c) and exits 1.
 cmds=$(sed -n '/^commands:/,/^$/p' <<<"$out" | awk '$1 == "gostat" {print $2}')
-[ "$(wc -w <<<"$cmds")" -eq 9 ] || fail "--help lists commands: $cmds"
+[ "$(wc -w <<<"$cmds")" -eq 10 ] || fail "--help lists commands: $cmds"
 for c in $cmds; do
     got=$("$GOSTAT" "$c" --bogus 2>&1); rc=$?
     expect "$c --bogus" "1 gostat: $c: unknown option '--bogus' (see gostat $c --help)" "$rc $got"
@@ -109,6 +109,8 @@ got=$("$GOSTAT" merge -o 2>&1); rc=$?
 expect "merge -o without a value" "1 gostat: merge: -o needs a value (see gostat merge --help)" "$rc $got"
 got=$("$GOSTAT" diff --threshold 2>&1); rc=$?
 expect "diff --threshold without a value" "1 gostat: diff: --threshold needs a value (see gostat diff --help)" "$rc $got"
+got=$("$GOSTAT" goroutines --older-than 5 x 2>&1); rc=$?
+expect "goroutines --older-than without a unit" "1 gostat: goroutines: --older-than takes a Go duration above 0 (300ms, 1m30s, 2h), not '5' (see gostat goroutines --help)" "$rc $got"
 got=$("$GOSTAT" top $'\e[2J' x 2>&1); rc=$?
 expect "escapes in arguments are shown harmless" "1 gostat: top: unexpected argument 'x' (see gostat top --help)" "$rc $got"
 got=$("$GOSTAT" clean $'\e[2J' 2>&1); rc=$?

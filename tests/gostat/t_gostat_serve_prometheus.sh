@@ -4,7 +4,7 @@
 # scraped by a real Prometheus server (OpenMetrics): exact call counts,
 # time > 0, a histogram_quantile no lower than the true durations,
 # goroutine counters equal to gostat --json's and up by exactly the
-# goroutines the program starts, the sample rate, and its series gone once
+# goroutines the program starts (in all and at their go statement), the sample rate, and its series gone once
 # it exits; promtool and the strict OpenMetrics parser accept the replies,
 # also with no process left.
 cd "$(dirname "$0")/../.."
@@ -152,6 +152,16 @@ expect "Prometheus: creations + 100" $((c1 + 100)) \
 expect "Prometheus: exits + 100" $((e1 + 100)) "$(wait_query "gostat_goroutine_exits_total{$T}" $((e1 + 100)))"
 expect "Prometheus: live goroutines" $((c1 - e1)) "$(query "gostat_goroutines{$T}")"
 expect "gostat --json after spawn" "$((c1 + 100)) $((e1 + 100))" "$(json_calls)"
+# By creation site (docs/goroutines.md): spawn's go statement started
+# exactly those 100, all ended, each with a lifetime; the main goroutine
+# (started by the runtime) is live and has an age.
+SPAWN="$T,creator=\"main.spawn\",location=\"main.go:$(grep -n 'go child(&wg)' testdata/servedemo/main.go | cut -d: -f1)\""
+expect "Prometheus: created at main.spawn's go statement" 100 \
+    "$(wait_query "gostat_goroutines_created_total{$SPAWN}" 100)"
+expect "Prometheus: live from main.spawn" 0 "$(query "gostat_goroutines_live{$SPAWN}")"
+expect "Prometheus: lifetimes from main.spawn" 100 "$(query "gostat_goroutine_lifetime_seconds_count{$SPAWN}")"
+expect "Prometheus: the main goroutine is live and old" 1 \
+    "$(query "gostat_goroutines_live{$T,start=\"runtime.main\"} * (gostat_goroutines_oldest_live_seconds{$T,start=\"runtime.main\"} > bool 0)")"
 
 # The program exits: its series go stale at the next scrape.
 echo exit >&"$timed_fd"

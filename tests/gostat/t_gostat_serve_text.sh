@@ -102,6 +102,14 @@ expect "text: families" "\
 # TYPE gostat_goroutine_creations_total counter
 # HELP gostat_goroutine_exits_total Goroutines that exited (calls of runtime.goexit1).
 # TYPE gostat_goroutine_exits_total counter
+# HELP gostat_goroutines_live Goroutines alive now, by creation site (go statement) and start function.
+# TYPE gostat_goroutines_live gauge
+# HELP gostat_goroutines_created_total Goroutines created, by creation site and start function.
+# TYPE gostat_goroutines_created_total counter
+# HELP gostat_goroutines_oldest_live_seconds Age of the oldest live goroutine, by creation site and start function.
+# TYPE gostat_goroutines_oldest_live_seconds gauge
+# HELP gostat_goroutine_lifetime_seconds Lifetimes of the goroutines that ended, by creation site and start function.
+# TYPE gostat_goroutine_lifetime_seconds histogram
 # HELP gostat_timing_sample_every About 1 call in this many of a timed function is timed (1: all).
 # TYPE gostat_timing_sample_every gauge
 # HELP gostat_timing_drops_total Calls of timed functions that got no duration, by reason.
@@ -140,6 +148,16 @@ expect "openmetrics: families" "\
 # TYPE gostat_goroutine_creations counter
 # HELP gostat_goroutine_exits Goroutines that exited (calls of runtime.goexit1).
 # TYPE gostat_goroutine_exits counter
+# HELP gostat_goroutines_live Goroutines alive now, by creation site (go statement) and start function.
+# TYPE gostat_goroutines_live gauge
+# HELP gostat_goroutines_created Goroutines created, by creation site and start function.
+# TYPE gostat_goroutines_created counter
+# HELP gostat_goroutines_oldest_live_seconds Age of the oldest live goroutine, by creation site and start function.
+# TYPE gostat_goroutines_oldest_live_seconds gauge
+# UNIT gostat_goroutines_oldest_live_seconds seconds
+# HELP gostat_goroutine_lifetime_seconds Lifetimes of the goroutines that ended, by creation site and start function.
+# TYPE gostat_goroutine_lifetime_seconds histogram
+# UNIT gostat_goroutine_lifetime_seconds seconds
 # HELP gostat_timing_sample_every About 1 call in this many of a timed function is timed (1: all).
 # TYPE gostat_timing_sample_every gauge
 # HELP gostat_timing_drops Calls of timed functions that got no duration, by reason.

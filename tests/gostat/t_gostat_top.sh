@@ -184,7 +184,7 @@ expect "header line 3" "sort calls/s" "$(header 3)"
 wait_until "header line 2" eval 'pane | grep -q "^calls/s [0-9]"'
 pane | grep -q '^calls/s [0-9]*  calls [0-9]*  functions [0-9]* ([0-9]* shown)  goroutines created [0-9]* exited [0-9]* live [0-9]*$' \
     || fail "header line 2: $(header 2)"
-expect "footer" "q quit  ? help  / filter  space pause  a uncalled  sort: c calls/s  n calls  t time%  m mean  9 p99  f function" "$(pane | tail -1 | sed 's/ *$//')"
+expect "footer" "q quit  ? help  / filter  space pause  a uncalled  g goroutines  sort: c calls/s  n calls  t time%  m mean  9 p99  f function" "$(pane | tail -1 | sed 's/ *$//')"
 
 # Filter: typed on the bottom line, applied by Enter.
 keys /
@@ -228,6 +228,15 @@ keys 9
 wait_for "sort 9" "sort p99  filter"
 keys c
 wait_for "sort c" "sort calls/s  filter"
+
+# The goroutines view (g): sites, most live first; the main goroutine
+# (started by the runtime) is live; g again: the functions are back.
+keys g
+wait_for "goroutines view" "CREATOR (go statement) -> START"
+wait_until "goroutines: runtime.main live" eval 'pane | grep -qE "^ +1 +1 +0 +[0-9.]+[mun]?s +- +runtime\.newproc .* -> runtime\.main"'
+keys g
+wait_for "functions again" "sort calls/s  filter"
+wait_until "functions rows again" eval '[ -n "$(functions)" ]'
 
 # A bad regex: the error on the bottom line, the filter unchanged.
 keys /
@@ -283,7 +292,7 @@ keys C-u
 keys Enter
 wait_until "filter cleared" eval '[ "$(header 3)" = "sort calls/s" ]'
 "${TM[@]}" resize-window -t top -x 80 -y 20
-footer="q quit  ? help  / filter  space pause  a uncalled  sort: c calls/s  n calls  t time%  m mean  9 p99  f function"
+footer="q quit  ? help  / filter  space pause  a uncalled  g goroutines  sort: c calls/s  n calls  t time%  m mean  9 p99  f function"
 wait_until "resized footer" eval '[ "$(pane | tail -1)" = "$(sed "s/ *$//" <<<"${footer:0:79}")" ]'
 expect "resized: 20 lines, rows fill the screen" 20 "$(pane | wc -l)"
 expect "resized: last row on line 19" 1 "$(pane | sed -n 19p | grep -c '[a-z]')"

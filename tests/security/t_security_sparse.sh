@@ -8,7 +8,9 @@
 #    this program) but a hole: caught by the st_blocks check;
 #  - rows-sparse: 8192 functions, 4096 rows all marked claimed and backed,
 #    285 MiB of row heads that are holes (the old gostat faulted them all in);
-#  - rows-4097: max_rows above the format's limit (4096).
+#  - rows-4097: max_rows above the format's limit (4096);
+#  - sites-sparse: the goroutine sites' live table claiming 128 MiB of
+#    holes (gostat goroutines).
 # Each must be rejected with its message, with gostat's peak RSS under
 # 40 MiB; the real file still reads.
 . "$(dirname "$0")/../lib.sh"
@@ -33,7 +35,11 @@ nfuncs, functab_off, strtab_off, strtab_size = u32(real, 56), u64(real, 64), u64
 live_off, rows_off, stride, max_rows = u64(real, 88), u64(real, 96), u64(real, 104), u32(real, 112)
 up = lambda n: (n + PAGE - 1) // PAGE * PAGE
 
+GS_HDR_SITES = 64   # the goroutine sites after the rows: dropped, as the cases move the rows
+
 def write_sparse(name, hdr, parts, size):
+    hdr = bytearray(hdr)
+    struct.pack_into('<I', hdr, 60, u32(hdr, 60) & ~GS_HDR_SITES)
     with open(f'{work}/{name}', 'wb') as f:
         f.truncate(size)
         f.seek(0); f.write(hdr)
@@ -76,6 +82,17 @@ def rows_case(name, rows):
 
 rows_case('rows-sparse', 4096)
 rows_case('rows-4097', 4097)
+
+# sites-sparse: the real file's goroutine sites (gs_header.sites_off at 1464,
+# glive_off 1472, max_glive 1484) claiming 4 Mi live entries (128 MiB), holes
+sites_off, glive_off = u64(real, 1464), u64(real, 1472)
+h = bytearray(real[:hsize])
+struct.pack_into('<I', h, 1484, 1 << 22)
+size = sites_off + glive_off + (1 << 22) * 32
+struct.pack_into('<Q', h, 16, size)
+with open(f'{work}/sites-sparse', 'wb') as f:
+    f.truncate(size)
+    f.write(h + real[hsize:])
 EOF
 
 # peak_rss_kib CMD...: runs CMD, prints its peak RSS in KiB (stdout and
@@ -106,6 +123,16 @@ for c in "${cases[@]}"; do
     grep -qF -- "$phrase" "$WORK/out" || fail "$name: message lacks '$phrase': $(head -3 "$WORK/out")"
     [ "$rss" -lt 40960 ] || fail "$name: gostat peak RSS $rss KiB (>= 40 MiB) for a file of $disk KiB on disk"
 done
+
+# gostat goroutines reads the sites section: bounded by the disk space too.
+f=$WORK/sites-sparse
+rss=$(peak_rss_kib "$GOSTAT" goroutines "$f")
+echo "sites-sparse: $(stat -c %s "$f") bytes, gostat goroutines peak RSS $rss KiB"
+[ "$(cat "$WORK/out.rc")" = 2 ] || fail "sites-sparse: gostat goroutines exited $(cat "$WORK/out.rc"), want 2: $(head -3 "$WORK/out")"
+grep -qF "its goroutine sites claim" "$WORK/out" || fail "sites-sparse: message: $(head -3 "$WORK/out")"
+[ "$rss" -lt 40960 ] || fail "sites-sparse: gostat goroutines peak RSS $rss KiB (>= 40 MiB)"
+rss=$(peak_rss_kib "$GOSTAT" goroutines "$F")
+[ "$(cat "$WORK/out.rc")" = 0 ] || fail "the real file's goroutine sites no longer read: $(head -3 "$WORK/out")"
 
 # The real file still reads, with the same bound.
 rss=$(peak_rss_kib "$GOSTAT" "$F")

@@ -11,6 +11,8 @@
 # thread backs them whole at its first timed call, stubs/paths.S): its
 # calls are counted but not timed (the JSON's drops.no_space), never
 # SIGBUS; the counts stay exact.
+# The goroutine sites section (after the rows, reserved whole at start-up:
+# stubs/startup.c) gets its room on top (sites_bytes).
 # Depends on the trampolines' row claim populating a row before use and
 # falling back to row 0 (madvise MADV_POPULATE_WRITE); start-up already
 # reserves everything up to row 0 (stubs/startup.c reserve_eager_pages).
@@ -31,9 +33,16 @@ mkdir -p "$WORK/roomy" "$WORK/fs"
 GOSTAT_DIR=$WORK/roomy "$WORK/live.instr" 100 >/dev/null 2>&1
 f=$(stats_file_for "$WORK/roomy") || exit 1
 read -r rows_off stride < <(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print(*struct.unpack_from("<QQ", d, 96))' "$f")
+# sites_bytes FILE: the goroutine sites section's size (gs_header.sites_off
+# at 1464, file_size at 16, GS_HDR_SITES 64 in flags at 60), 0 without.
+sites_bytes() {
+    python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read()
+print(struct.unpack_from("<Q", d, 16)[0] - struct.unpack_from("<Q", d, 1464)[0] if struct.unpack_from("<I", d, 60)[0] & 64 else 0)' "$1"
+}
+sites=$(sites_bytes "$f")
 
 for extra in 0 1; do
-    size=$((rows_off + (1 + extra) * stride))
+    size=$((rows_off + (1 + extra) * stride + sites))
     what="tmpfs with room up to row $extra ($size bytes)"
     mount -t tmpfs -o "size=$size" gostat-faults "$WORK/fs" || { fail "$what: cannot mount"; continue; }
     GOMAXPROCS=1 GOSTAT_DIR=$WORK/fs "$WORK/live.instr" 100 >"$WORK/out" 2>"$WORK/err"
@@ -61,7 +70,7 @@ rm -rf "$WORK/roomy" && mkdir -p "$WORK/roomy"
 GOSTAT_DIR=$WORK/roomy "$WORK/cg.all" >/dev/null 2>&1
 f=$(stats_file_for "$WORK/roomy") || exit 1
 read -r rows_off timing_off paths_off < <(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print(struct.unpack_from("<Q", d, 96)[0], struct.unpack_from("<Q", d, 1320)[0], struct.unpack_from("<Q", d, 1424)[0])' "$f")
-size=$((rows_off + timing_off + paths_off + 2 * 4096))
+size=$((rows_off + timing_off + paths_off + 2 * 4096 + $(sites_bytes "$f")))
 what="--call-graph, tmpfs without room for the path tables ($size bytes)"
 if mount -t tmpfs -o "size=$size" gostat-faults "$WORK/fs"; then
     GOMAXPROCS=1 GOSTAT_DIR=$WORK/fs "$WORK/cg.all" >"$WORK/out" 2>"$WORK/err"

@@ -401,6 +401,60 @@ static void symbol_table(void)
     FAILS(h, "corrupt: function or string table overlaps the counter area at 4096");
 }
 
+/* Two rows (ending at 24576), then the goroutine sites: the head page,
+ * one site, from 8192 on 128 live entries (ending at 36864). */
+static struct gs_header with_sites(void)
+{
+    struct gs_header h = valid();
+    h.max_rows = 2;
+    h.flags |= GS_HDR_SITES;
+    h.sites_off = 6 * GS_PAGE;
+    h.glive_off = 2 * GS_PAGE;
+    h.max_sites = 1;
+    h.max_glive = 128;
+    h.site_size = sizeof(struct gs_site);
+    h.glive_size = sizeof(struct gs_glive);
+    h.gostmts_off = FUNCTAB_END + STRTAB_SIZE;   /* 1944 */
+    h.ngostmts = 2;
+    h.gostmt_size = sizeof(struct gs_gostmt);
+    return h;
+}
+
+static void sites_geometry(void)
+{
+    struct gs_header h = with_sites();
+    PASSES(h);
+    h.max_glive = 256;                        /* ends at the file's end */
+    PASSES(h);
+    h.max_glive = 512;
+    FAILS(h, "corrupt: goroutine sites at offset 24576 (live table at +8192) must be page aligned, "
+             "after the rows, inside the 40960-byte file");
+    h = with_sites();
+    h.sites_off = 5 * GS_PAGE;                /* on the last row */
+    FAILS(h, "corrupt: goroutine sites at offset 20480 (live table at +8192) must be page aligned, "
+             "after the rows, inside the 40960-byte file");
+    h = with_sites();
+    h.glive_off = GS_PAGE;                    /* on the site table */
+    FAILS(h, "corrupt: goroutine sites at offset 24576 (live table at +4096) must be page aligned, "
+             "after the rows, inside the 40960-byte file");
+    h = with_sites();
+    h.max_sites = 3;
+    FAILS(h, "corrupt: goroutine sites: 3 sites of 320 bytes, 128 live entries of 32 bytes (must be "
+             "powers of two up to 65536 and 4194304, of 320 and 32 bytes)");
+    h = with_sites();
+    h.glive_size = 24;
+    FAILS(h, "corrupt: goroutine sites: 1 sites of 320 bytes, 128 live entries of 24 bytes (must be "
+             "powers of two up to 65536 and 4194304, of 320 and 32 bytes)");
+    h = with_sites();
+    h.gostmts_off = GS_PAGE - 40;             /* runs into the live page */
+    FAILS(h, "corrupt: 2 go statements of 24 bytes at offset 4056 (must be 24 bytes each, before the "
+             "counters at 4096)");
+    h = with_sites();
+    h.flags &= ~GS_HDR_SITES;                 /* fields of an absent section are not read */
+    h.max_sites = 3;
+    PASSES(h);
+}
+
 static void rows_and_area(void)
 {
     struct gs_header h = valid();             /* 4 rows */
@@ -428,4 +482,5 @@ UNIT_CASES("statsfile_check",
            UNIT_CASE(timing_index),
            UNIT_CASE(path_geometry),
            UNIT_CASE(symbol_table),
+           UNIT_CASE(sites_geometry),
            UNIT_CASE(rows_and_area));

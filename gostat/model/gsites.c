@@ -1,0 +1,106 @@
+/* gsites.c: see gsites.h. Names come from the go statements' table (the
+ * creator PC is the return address of the go statement's call of
+ * runtime.newproc) and the function table (start PCs are function
+ * entries); an address neither names is shown in hex. */
+#include "gostat/model/gsites.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gostat/model/hist.h"
+#include "gostat/read/clock.h"
+#include "gostat/read/syms.h"
+
+/* The function whose entry is pc: the function table (sorted by entry),
+ * then the symbol table of call-path files. */
+static const char *function_at(const struct gst_stats *st, uint64_t pc)
+{
+    size_t lo = 0, hi = st->hdr.nfuncs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->funcs[mid].entry < pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < st->hdr.nfuncs && st->funcs[lo].entry == pc)
+        return st->funcs[lo].name;
+    const struct gst_sym *sym = gst_stats_sym_at(st, pc);
+    return sym && sym->entry == pc ? sym->name : NULL;
+}
+
+static void name_site(const struct gst_stats *st, const struct gst_sites *s, const struct gst_site *in,
+                      struct gst_gsite *out)
+{
+    const struct gst_gostmt *stmt = gst_sites_stmt(s, in->gopc);
+    snprintf(out->creator_hex, sizeof out->creator_hex, "0x%" PRIx64, in->gopc);
+    snprintf(out->start_hex, sizeof out->start_hex, "0x%" PRIx64, in->startpc);
+    out->creator = stmt ? stmt->func : out->creator_hex;
+    out->file = stmt ? stmt->file : "";
+    out->line = stmt ? stmt->line : 0;
+    const char *start = function_at(st, in->startpc);
+    out->start = start ? start : out->start_hex;
+}
+
+static void fill_times(const struct gst_site *in, double ns_per_tick, uint64_t now_tick,
+                       struct gst_gsite *out)
+{
+    out->timed = in->timed;
+    if (in->timed) {
+        out->p50_ns = gst_hist_percentile(in->hist, 0, in->max_ticks, 50) * ns_per_tick;
+        out->p90_ns = gst_hist_percentile(in->hist, 0, in->max_ticks, 90) * ns_per_tick;
+        out->p99_ns = gst_hist_percentile(in->hist, 0, in->max_ticks, 99) * ns_per_tick;
+        out->max_ns = (double)in->max_ticks * ns_per_tick;
+    }
+    if (out->live && in->oldest_tick && now_tick > in->oldest_tick)
+        out->oldest_live_ns = (uint64_t)((double)(now_tick - in->oldest_tick) * ns_per_tick);
+}
+
+static int by_live(const void *a, const void *b)
+{
+    const struct gst_gsite *x = a, *y = b;
+    if (x->live != y->live)
+        return x->live < y->live ? 1 : -1;
+    if (x->created != y->created)
+        return x->created < y->created ? 1 : -1;
+    int c = strcmp(x->creator, y->creator);
+    return c ? c : strcmp(x->start, y->start);
+}
+
+int gst_gsites_build(const struct gst_stats *st, const struct gst_sites *s, struct gst_gsites *out)
+{
+    memset(out, 0, sizeof *out);
+    out->items = calloc(s->n ? s->n : 1, sizeof *out->items);
+    if (!out->items)
+        return -1;
+    out->no_site = s->no_site;
+    out->no_live = s->no_live;
+    out->unborn = s->unborn;
+    struct gst_clock clock = gst_clock_for_sites(&st->hdr);
+    double ns_per_tick = clock.known ? clock.ns_per_tick : 0;
+    uint64_t now_tick = 0, now_ns;
+    if (st->live && clock.known) {
+        gst_clock_now(&now_tick, &now_ns);
+        out->ages_known = now_tick != 0;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const struct gst_site *in = &s->items[i];
+        struct gst_gsite *g = &out->items[out->n++];
+        name_site(st, s, in, g);
+        g->raw = in;
+        g->created = in->created;
+        g->exited = in->exited;
+        g->live = in->created > in->exited ? in->created - in->exited : 0;
+        fill_times(in, ns_per_tick, out->ages_known ? now_tick : 0, g);
+    }
+    qsort(out->items, out->n, sizeof *out->items, by_live);
+    return 0;
+}
+
+void gst_gsites_free(struct gst_gsites *g)
+{
+    free(g->items);
+    memset(g, 0, sizeof *g);
+}

@@ -1,0 +1,150 @@
+/* sites.c: see sites.h. The section is read with pread: the program
+ * updates it with locked instructions meanwhile, so a snapshot can show a
+ * site's exit before its creation's count (live is clamped at 0 by the
+ * model) and a live entry claimed but not yet stamped (tick 0: skipped).
+ * Every offset read from the file is checked before use. */
+#include "gostat/read/sites.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gostat/read/statsfile_check.h"
+
+static int read_stmts(const struct gst_stats *st, struct gst_sites *out, struct gr_error *err)
+{
+    const struct gs_header *h = &st->hdr;
+    if (!h->ngostmts)
+        return 0;
+    struct gs_gostmt *raw = calloc(h->ngostmts, sizeof *raw);
+    out->stmts = calloc(h->ngostmts, sizeof *out->stmts);
+    if (!raw || !out->stmts) {
+        free(raw);
+        return gr_fail(err, "%s: out of memory for %" PRIu32 " go statements", st->path, h->ngostmts);
+    }
+    if (gst_read_exact(st->fd, raw, (size_t)h->ngostmts * sizeof *raw, h->gostmts_off) < 0) {
+        free(raw);
+        return gr_fail(err, "%s: cannot read the go statements: %s", st->path, strerror(errno));
+    }
+    int rc = 0;
+    for (uint32_t i = 0; i < h->ngostmts && rc == 0; i++) {
+        if (i > 0 && raw[i].pc < raw[i - 1].pc)
+            rc = gr_fail(err, "%s: corrupt: go statement %" PRIu32 " is out of order", st->path, i);
+        else if (gst_geometry_check_string(st->strtab, h->strtab_size, raw[i].func_off,
+                                           "go statement's function", i, st->path, err) < 0 ||
+                 gst_geometry_check_string(st->strtab, h->strtab_size, raw[i].file_off,
+                                           "go statement's file", i, st->path, err) < 0)
+            rc = -1;
+        else
+            out->stmts[i] = (struct gst_gostmt){.pc = raw[i].pc, .func = st->strtab + raw[i].func_off,
+                                                .file = st->strtab + raw[i].file_off, .line = raw[i].line};
+    }
+    free(raw);
+    if (rc < 0)
+        return -1;
+    out->nstmts = h->ngostmts;
+    return 0;
+}
+
+/* The index of the site entry at section offset off, or -1. */
+static long site_index(const struct gs_header *h, uint32_t off)
+{
+    if (off < GS_PAGE || (off - GS_PAGE) % sizeof(struct gs_site) != 0)
+        return -1;
+    uint64_t i = (off - GS_PAGE) / sizeof(struct gs_site);
+    return i < h->max_sites ? (long)i : -1;
+}
+
+/* Sites in use, then the live goroutines' births folded into them. */
+static int take_section(const struct gs_header *h, const unsigned char *sec, struct gst_sites *out)
+{
+    const struct gs_site_head *head = (const void *)sec;
+    const struct gs_site *tab = (const void *)(sec + GS_PAGE);
+    const struct gs_glive *live = (const void *)(sec + h->glive_off);
+    long *slot = malloc(h->max_sites * sizeof *slot);
+    out->items = calloc(h->max_sites, sizeof *out->items);
+    if (!slot || !out->items) {
+        free(slot);
+        return -1;
+    }
+    out->no_site = head->no_site;
+    out->no_live = head->no_live;
+    out->unborn = head->unborn;
+    for (uint32_t i = 0; i < h->max_sites; i++) {
+        slot[i] = -1;
+        if (!tab[i].key)
+            continue;
+        struct gst_site *s = &out->items[out->n];
+        *s = (struct gst_site){.gopc = tab[i].key >> 32, .startpc = tab[i].key & 0xffffffffu,
+                               .created = tab[i].created, .exited = tab[i].exited,
+                               .total_ticks = tab[i].total, .max_ticks = tab[i].max};
+        memcpy(s->hist, tab[i].hist, sizeof s->hist);
+        for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
+            s->timed += s->hist[b];
+        slot[i] = (long)out->n++;
+    }
+    for (uint32_t k = 0; k < h->max_glive; k++) {
+        long i = site_index(h, live[k].site);
+        if (live[k].g <= GS_GLIVE_FREED || !live[k].tick || i < 0 || slot[i] < 0)
+            continue;
+        struct gst_site *s = &out->items[slot[i]];
+        s->tracked++;
+        if (!s->oldest_tick || live[k].tick < s->oldest_tick)
+            s->oldest_tick = live[k].tick;
+    }
+    free(slot);
+    return 0;
+}
+
+int gst_sites_read(const struct gst_stats *st, struct gst_sites *out, struct gr_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const struct gs_header *h = &st->hdr;
+    if (!(h->flags & GS_HDR_SITES))
+        return 0;
+    out->present = true;
+    size_t len = (size_t)(h->glive_off + (uint64_t)h->max_glive * sizeof(struct gs_glive));
+    struct stat sb;
+    if (fstat(st->fd, &sb) < 0)
+        return gr_fail(err, "%s: cannot stat: %s", st->path, strerror(errno));
+    if (len > gst_read_budget(&sb))
+        return gr_fail(err, "%s: corrupt: its goroutine sites claim %zu bytes but the file occupies "
+                       "only %" PRIu64 " (a sparse file?)", st->path, len, (uint64_t)sb.st_blocks * 512);
+    unsigned char *sec = malloc(len);
+    if (!sec)
+        return gr_fail(err, "%s: out of memory for the goroutine sites", st->path);
+    int rc = gst_read_exact(st->fd, sec, len, h->sites_off);
+    if (rc < 0)
+        gr_fail(err, "%s: cannot read the goroutine sites: %s", st->path, strerror(errno));
+    else if ((rc = take_section(h, sec, out)) < 0)
+        gr_fail(err, "%s: out of memory for the goroutine sites", st->path);
+    free(sec);
+    if (rc == 0)
+        rc = read_stmts(st, out, err);
+    if (rc < 0)
+        gst_sites_free(out);
+    return rc;
+}
+
+const struct gst_gostmt *gst_sites_stmt(const struct gst_sites *s, uint64_t gopc)
+{
+    size_t lo = 0, hi = s->nstmts;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->stmts[mid].pc < gopc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->nstmts && s->stmts[lo].pc == gopc ? &s->stmts[lo] : NULL;
+}
+
+void gst_sites_free(struct gst_sites *s)
+{
+    free(s->items);
+    free(s->stmts);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,187 @@
+/* sites.S: goroutines by creation site (docs/goroutines.md). gs_site_create
+ * runs at each return of runtime.newproc1, with the new g complete (its
+ * gopc, startpc set) and not yet runnable anywhere; gs_site_exit at the
+ * entry of runtime.goexit1 (and coroexit), on the ending goroutine. Both
+ * find the site (gopc, startpc) in the shared site table, claiming a free
+ * entry with lock cmpxchg; creation then claims a live-table entry for the
+ * g with its TSC, and exit frees it and adds the lifetime to the site's
+ * histogram. Creation and exit of one goroutine may run on different
+ * threads: every shared update is a locked instruction, and the runtime's
+ * own hand-over of the g (runqput, then a scheduler picking it up) orders
+ * the creation's stores before the exit's loads.
+ *
+ * Reached by jmp with r13 = where to continue; R12, R13 and the flags
+ * change, everything else is saved in the red zone (as timing.S). */
+
+#include "format/stub_abi.h"
+
+#include "stubs/stub_macros.h"
+
+    .text
+
+/* Saves what the routines use below RSP, and loads rsi = the sites
+ * section (0: none; then on to .Lsite_out). */
+.macro SITE_SAVE
+    mov %rax, -8(%rsp)
+    mov %rcx, -16(%rsp)
+    mov %rdx, -24(%rsp)
+    mov %rsi, -32(%rsp)
+    mov %rdi, -40(%rsp)
+    mov %r8, -48(%rsp)
+    mov %r9, -56(%rsp)
+    mov %r13, -64(%rsp)
+    PRIVATE_DATA
+    mov GS_PRIV_SITES_BASE(%rax), %rsi
+    test %rsi, %rsi
+    jz .Lsite_out
+.endm
+
+/* rcx = the site entry of goroutine \g, claimed if new, or 0 (counted in
+ * no_site): the key is (gopc, startpc) as link-time addresses. Uses rax,
+ * rdx, rdi, r8, r9. */
+.macro SITE_FIND g
+    PRIVATE_DATA
+    mov GS_PRIV_LOAD_BIAS(%rax), %rdx
+    mov gs_config+GS_CFG_G_GOPC(%rip), %rcx
+    mov (\g,%rcx), %rdi
+    mov gs_config+GS_CFG_G_STARTPC(%rip), %rcx
+    mov (\g,%rcx), %rcx
+    sub %rdx, %rdi
+    sub %rdx, %rcx
+    mov %rdi, %rax
+    or %rcx, %rax
+    shr $32, %rax
+    jnz 3f                                          /* beyond 32 bits: no key */
+    shl $32, %rdi
+    or %rcx, %rdi                                   /* the key */
+    jz 3f
+    mov $GS_SITE_HASH, %r8
+    imul %rdi, %r8
+    shr $32, %r8
+    mov $GS_SITE_TRIES, %r9d
+1:  and gs_config+GS_CFG_SITES_MASK(%rip), %r8
+    imul $GS_SITE_SIZE, %r8, %rcx
+    lea GS_PAGE_SIZE(%rsi,%rcx), %rcx
+    mov GS_SITE_KEY(%rcx), %rax
+    cmp %rdi, %rax
+    je 4f
+    test %rax, %rax
+    jnz 2f
+    lock cmpxchg %rdi, GS_SITE_KEY(%rcx)            /* a free entry: ours, unless */
+    je 4f
+    cmp %rdi, %rax                                  /* another thread took it for this key */
+    je 4f
+2:  inc %r8
+    dec %r9d
+    jnz 1b
+3:  lock incq GS_SHEAD_NO_SITE(%rsi)
+    xor %ecx, %ecx
+4:
+.endm
+
+/* r8 = the live table's first index for goroutine \g, r9 = tries left. */
+.macro GLIVE_START g
+    mov $GS_SITE_HASH, %r8
+    imul \g, %r8
+    shr $32, %r8
+    mov $GS_GLIVE_TRIES, %r9d
+.endm
+
+/* rdx = the live entry at index r8 (wrapped), rax = its g. */
+.macro GLIVE_ENTRY
+    and gs_config+GS_CFG_GLIVE_MASK(%rip), %r8
+    mov %r8, %rdx
+    shl $GS_GLIVE_SHIFT, %rdx
+    add gs_config+GS_CFG_GLIVE_OFF(%rip), %rdx
+    add %rsi, %rdx
+    mov GS_GLIVE_G(%rdx), %rax
+.endm
+
+/* gs_site_create: in r12 = the new g (newproc1's result), r13 = where to
+ * continue (the function's ret). */
+    .globl gs_site_create
+gs_site_create:
+    SITE_SAVE
+    SITE_FIND %r12
+    test %rcx, %rcx
+    jz 1f
+    lock incq GS_SITE_CREATED(%rcx)
+    sub %rsi, %rcx                                  /* the site's offset */
+1:  mov %rcx, %rdi
+    GLIVE_START %r12
+2:  GLIVE_ENTRY
+    cmp $GS_GLIVE_FREE1, %rax
+    ja 3f                                           /* a live goroutine's */
+    lock cmpxchg %r12, GS_GLIVE_G(%rdx)
+    je 4f
+3:  inc %r8
+    dec %r9d
+    jnz 2b
+    lock incq GS_SHEAD_NO_LIVE(%rsi)
+    jmp .Lsite_out
+4:  mov %edi, GS_GLIVE_SITE(%rdx)
+    mov %rdx, %r9
+    rdtsc
+    shl $32, %rdx
+    or %rax, %rdx
+    mov %rdx, GS_GLIVE_TICK(%r9)
+    jmp .Lsite_out
+
+/* gs_site_exit: in r14 = the ending goroutine, r13 = where to continue
+ * (the rest of goexit1's entry trampoline). */
+    .globl gs_site_exit
+gs_site_exit:
+    SITE_SAVE
+    SITE_FIND %r14
+    test %rcx, %rcx
+    jz 1f
+    lock incq GS_SITE_EXITED(%rcx)
+1:  mov %rcx, %rdi                                  /* the site or 0 */
+    GLIVE_START %r14
+2:  GLIVE_ENTRY
+    cmp %r14, %rax
+    je 4f
+    test %rax, %rax
+    jz 3f                                           /* never past a free entry */
+    inc %r8
+    dec %r9d
+    jnz 2b
+3:  lock incq GS_SHEAD_UNBORN(%rsi)
+    jmp .Lsite_out
+4:  mov GS_GLIVE_TICK(%rdx), %r8                    /* the birth */
+    movq $0, GS_GLIVE_TICK(%rdx)
+    movq $GS_GLIVE_FREE1, GS_GLIVE_G(%rdx)          /* after the loads (x86 keeps the order) */
+    test %rdi, %rdi
+    jz .Lsite_out
+    test %r8, %r8
+    jz .Lsite_out
+    rdtsc
+    shl $32, %rdx
+    or %rax, %rdx
+    sub %r8, %rdx                                   /* the lifetime */
+    jae 5f
+    xor %edx, %edx                                  /* another CPU's TSC was ahead */
+5:  lock add %rdx, GS_SITE_TOTAL(%rdi)
+    mov GS_SITE_MAX(%rdi), %rax
+6:  cmp %rax, %rdx
+    jbe 7f
+    lock cmpxchg %rdx, GS_SITE_MAX(%rdi)            /* rax = the current max if it moved */
+    jne 6b
+7:  or $1 << GS_HIST_FIRST_BIT, %rdx                /* floor(log2) >= FIRST_BIT */
+    bsr %rdx, %rcx
+    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %edx
+    cmp %edx, %ecx
+    cmova %edx, %ecx
+    lock incq GS_SITE_HIST - 8 * GS_HIST_FIRST_BIT(%rdi,%rcx,8)
+.Lsite_out:
+    mov -8(%rsp), %rax
+    mov -16(%rsp), %rcx
+    mov -24(%rsp), %rdx
+    mov -32(%rsp), %rsi
+    mov -40(%rsp), %rdi
+    mov -48(%rsp), %r8
+    mov -56(%rsp), %r9
+    mov -64(%rsp), %r13
+    jmp *%r13
+
+    .section .note.GNU-stack,"",@progbits
