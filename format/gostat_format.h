@@ -46,9 +46,9 @@
 
 #include <stdint.h>
 
-#define GS_MAGIC "GOSTATv5"        /* 8 bytes, no NUL; written last */
+#define GS_MAGIC "GOSTATv6"        /* 8 bytes, no NUL; written last */
 #define GS_MAGIC_LEN 8
-#define GS_VERSION 5
+#define GS_VERSION 6
 #define GS_MAGIC_STEM "GOSTATv"   /* the magic before the version digit */
 #define GS_PAGE 4096u
 #define GS_EXE_MAX 1024u
@@ -97,7 +97,7 @@
                                       hand-offs are hooked (docs/timing.md
                                       "On-CPU time") */
 
-#define GS_HDR_SITES 64u          /* goroutines are kept by creation site: the
+#define GS_HDR_SITES 128u         /* goroutines are kept by creation site: the
                                       sites section (sites_off) is present */
 
 /* gs_func.flags */

@@ -27,7 +27,7 @@ kinds=(
     "truncate|truncated: 20480 bytes, header says 24576"
     "short|truncated: 100 bytes, shorter than the"
     "empty|empty file"
-    "bad-magic|not a stats file (no GOSTATv5 magic"
+    "bad-magic|not a stats file (no GOSTATv6 magic"
     "no-magic|still being written"
     "bad-version|unsupported format version 99"
     "header-size|corrupt: header_size 8"

@@ -53,7 +53,7 @@ $$ EXITED 1 1 /bin/reused $dir/gostat.reused.$$.1
 $dead EXITED 1 5 /bin/dead $dir/gostat.dead.$dead
 - INVALID - - - $dir/gostat.bad.1" "$(tr -s ' ' <<<"$out" | sed 's/^ //')"
 expect "invalid file reason on stderr" \
-    "gostat: $dir/gostat.bad.1: not a stats file (no GOSTATv5 magic; still being written?)" \
+    "gostat: $dir/gostat.bad.1: not a stats file (no GOSTATv6 magic; still being written?)" \
     "$(cat "$outside/err")"
 
 # PID lookup does not follow the symlink or read other users' files either.

@@ -86,22 +86,22 @@ static void identity(void)
     CHECK_INT(gst_geometry_check(&h, 0, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": empty file (still being written, or not a stats file)");
     CHECK_INT(gst_geometry_check(&h, 7, PATH, &err), -1);
-    CHECK_STR(err.msg, PATH ": not a stats file (no GOSTATv5 magic; still being written?)");
+    CHECK_STR(err.msg, PATH ": not a stats file (no GOSTATv6 magic; still being written?)");
     CHECK_INT(gst_geometry_check(&h, HDR - 1, PATH, &err), -1);
     CHECK_STR(err.msg, PATH ": truncated: 1783 bytes, shorter than the 1784-byte header");
-    h.magic[7] = '4';   /* a file of the previous format */
-    FAILS(h, "a stats file of format version 4, which this gostat does not read (it reads version 5: "
+    h.magic[7] = '5';   /* a file of the previous format */
+    FAILS(h, "a stats file of format version 5, which this gostat does not read (it reads version 6: "
              "read it with the gostat of the gorewrite that built the program)");
     h.magic[7] = 'x';
-    FAILS(h, "not a stats file (no GOSTATv5 magic; still being written?)");
+    FAILS(h, "not a stats file (no GOSTATv6 magic; still being written?)");
     h = valid();
     h.magic[0] = 0;
-    FAILS(h, "not a stats file (no GOSTATv5 magic; still being written?)");
+    FAILS(h, "not a stats file (no GOSTATv6 magic; still being written?)");
     h = valid();
     h.version = 2;
-    FAILS(h, "unsupported format version 2 (this gostat reads version 5)");
-    h.version = 6;
-    FAILS(h, "unsupported format version 6 (this gostat reads version 5)");
+    FAILS(h, "unsupported format version 2 (this gostat reads version 6)");
+    h.version = 7;
+    FAILS(h, "unsupported format version 7 (this gostat reads version 6)");
 }
 
 static void sizes(void)
