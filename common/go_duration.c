@@ -7,7 +7,7 @@ static const struct unit {
     const char *name;
     uint64_t ns;
 } units[] = {
-    {"ns", 1}, {"us", 1000}, {"\xc2\xb5s", 1000}, {"ms", 1000000}, {"s", 1000000000ull},
+    {"ns", 1}, {"us", 1000}, {"\xc2\xb5s", 1000}, {"\xce\xbcs", 1000}, {"ms", 1000000}, {"s", 1000000000ull},
     {"m", 60000000000ull}, {"h", 3600000000000ull},
 };
 

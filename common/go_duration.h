@@ -1,7 +1,8 @@
 /* exported by common */
 /* go_duration.h: durations written as Go writes them ("250us", "20ms",
  * "1.5s", "1m30s"), for the options that take one (gorewrite
- * --trace-slower-than, gostat trace --slower-than). */
+ * --trace-slower-than, gostat trace --slower-than, gostat goroutines
+ * --older-than). */
 #ifndef GR_GO_DURATION_H
 #define GR_GO_DURATION_H
 

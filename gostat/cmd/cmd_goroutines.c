@@ -4,7 +4,7 @@
 #include "gostat/cmd/cmdline.h"
 #include "gostat/cmd/commands.h"
 #include "gostat/cmd/exitcode.h"
-#include "gostat/cmd/go_duration.h"
+#include "common/go_duration.h"
 #include "gostat/model/gsites.h"
 #include "gostat/read/sites.h"
 #include "gostat/read/target.h"
@@ -23,7 +23,7 @@ static int take_older_than(const char *value, void *dest)
 {
     struct goroutines_args *a = dest;
     a->older_than = value;
-    return gst_parse_go_duration(value, &a->older_than_ns) < 0 || a->older_than_ns == 0 ? -1 : 0;
+    return gr_go_duration_parse(value, &a->older_than_ns) < 0 || a->older_than_ns == 0 ? -1 : 0;
 }
 
 static const struct gr_opt goroutines_opts[] = {
