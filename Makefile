@@ -341,7 +341,7 @@ fuzz-corpus: deps
 
 # Header dependencies, written by -MMD -MP beside each object.
 -include $(patsubst %.o,%.d,$(REWRITER_OBJ) $(GOSTAT_OBJ) $(FUZZ_ELF_OBJ) $(FUZZ_STATS_OBJ) $(FUZZ_JSON_OBJ)) $(TOOLS:=.d) $(DWARFDUMP_OBJ:.o=.d) \
-	$(UNIT_OBJ:.o=.d)
+	$(UNIT_OBJ:.o=.d) $(wildcard $(BUILD)/tests/trace/*.d $(BUILD)/fuzz/fuzz/*.d)
 
 clean:
 	rm -rf $(BUILD) bin

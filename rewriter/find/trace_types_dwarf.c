@@ -257,8 +257,10 @@ static int index_units(struct gr_trace_types *t)
         if (index_unit(t) < 0)
             return -1;
     }
-    qsort(t->funcs, t->nfuncs, sizeof *t->funcs, by_low_pc);
-    qsort(t->rtypes, t->nrtypes, sizeof *t->rtypes, by_addr);
+    if (t->nfuncs)                      /* no DWARF functions: funcs is NULL */
+        qsort(t->funcs, t->nfuncs, sizeof *t->funcs, by_low_pc);
+    if (t->nrtypes)
+        qsort(t->rtypes, t->nrtypes, sizeof *t->rtypes, by_addr);
     return 0;
 }
 
@@ -641,7 +643,8 @@ int gr_trace_types_params(struct gr_trace_types *t, uint64_t entry, int *found,
     t->err = err;
     free_params(t);
     struct func_index key = {.low_pc = entry};
-    const struct func_index *fi = bsearch(&key, t->funcs, t->nfuncs, sizeof key, by_low_pc);
+    const struct func_index *fi =
+        t->nfuncs ? bsearch(&key, t->funcs, t->nfuncs, sizeof key, by_low_pc) : NULL;
     if (!fi)
         return 0;
     Dwarf_Die fdie, die = NULL;
