@@ -79,6 +79,20 @@ static int add_shared_string(struct strings *st, const char *s, uint32_t *off)
     return 0;
 }
 
+/* The shared part (live page, rows, goroutine sites) starts at the first
+ * page after the prefix's end; the file ends with it. Called again when
+ * the trace section grows the prefix. */
+static void place_shared(struct gs_header *h, const struct gr_segment_plan *seg, uint64_t prefix_end)
+{
+    h->live_off = gr_align_up(prefix_end, GS_PAGE);
+    h->rows_off = h->live_off + GS_PAGE;
+    h->file_size = h->rows_off + (uint64_t)seg->max_rows * seg->row_stride;
+    if (seg->max_sites) {
+        h->sites_off = h->live_off + seg->sites_off - GS_PAGE;
+        h->file_size = seg->first_off - GS_PAGE + h->live_off;
+    }
+}
+
 static void fill_counting(struct gs_header *h, const struct gr_program *prog,
                           const struct gr_segment_plan *seg, size_t strtab_off, size_t strtab_size)
 {
@@ -89,23 +103,19 @@ static void fill_counting(struct gs_header *h, const struct gr_program *prog,
     h->functab_off = sizeof *h;
     h->strtab_off = strtab_off;
     h->strtab_size = strtab_size;
-    h->live_off = gr_align_up(strtab_off + strtab_size, GS_PAGE);
-    h->rows_off = h->live_off + GS_PAGE;
     h->row_stride = seg->row_stride;
     h->max_rows = seg->max_rows;
     h->counter_size = sizeof(struct gs_counter);
     h->counts_off = seg->counts_off;
-    h->file_size = h->rows_off + (uint64_t)seg->max_rows * seg->row_stride;
     if (seg->max_sites) {
         h->flags |= GS_HDR_SITES;
-        h->sites_off = h->live_off + seg->sites_off - GS_PAGE;
         h->glive_off = seg->glive_off;
         h->max_sites = seg->max_sites;
         h->max_glive = seg->max_glive;
         h->site_size = sizeof(struct gs_site);
         h->glive_size = sizeof(struct gs_glive);
-        h->file_size = seg->first_off - GS_PAGE + h->live_off;
     }
+    place_shared(h, seg, strtab_off + strtab_size);
     snprintf(h->build_id, GS_BUILDID_MAX, "%s", prog->build_id);
     snprintf(h->go_version, GS_GOVERSION_MAX, "%s", prog->go_version);
 }
@@ -228,9 +238,7 @@ static int append_trace(const struct gr_plan *plan, const struct gr_segment_plan
     h->trace_off = off;
     h->trace_size = size;
     img->len = off + size;
-    h->live_off = gr_align_up(img->len, GS_PAGE);   /* the shared part moves past it */
-    h->rows_off = h->live_off + GS_PAGE;
-    h->file_size = h->rows_off + (uint64_t)seg->max_rows * seg->row_stride;
+    place_shared(h, seg, img->len);   /* the shared part moves past it */
     return 0;
 }
 

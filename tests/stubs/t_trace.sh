@@ -64,6 +64,15 @@ for v in 1.15 1.22 "$NEWEST"; do
         f=$(stats_file_for "$WORK/tg.s")
         "$GOSTAT" trace --json --func 'slow$' --slower-than 10ms "$f" >"$WORK/filtered.json"
         $CHECK slower "$WORK/filtered.json" || fail "go$v: gostat trace --slower-than 10ms"
+        # the trace section grows the file's prefix: the goroutine sites
+        # after the rows must still be found (main.all's 8 workers)
+        "$GOSTAT" goroutines --json "$f" >"$WORK/tg.sites" 2>&1 || fail "go$v: gostat goroutines: $(cat "$WORK/tg.sites")"
+        python3 - "$WORK/tg.sites" <<'PY' || fail "go$v: goroutine sites of a traced program"
+import json, sys
+sites = [s for s in json.load(open(sys.argv[1]))["goroutines"] if s["creator"] == "main.all"]
+if [(s["created"], s["exited"]) for s in sites] != [(8, 8)]:
+    sys.exit("main.all's go statement: %r, not one site with 8 created and 8 exited" % sites)
+PY
     fi
     if traced slower "$WORK/tg" --trace '^main\.slow$' --trace-slower-than 10ms && run_traced slower; then
         $CHECK slower "$WORK/slower.json" || fail "go$v: gorewrite --trace-slower-than 10ms"
