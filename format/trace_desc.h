@@ -20,7 +20,7 @@
  * A leaf names a captured word (the entry capture for arguments, the exit
  * capture for results) and the bytes of it to read; GTD_NONE: not captured
  * (the value did not fit the capture limits). A STRING or []byte data leaf
- * may also name the byte copy holding its contents. docs/trace_values.md
+ * may also name the byte copy holding its contents. docs/trace.md "Values and ABIs"
  * describes the values and ABIs. */
 #ifndef GTD_TRACE_DESC_H
 #define GTD_TRACE_DESC_H

@@ -1,7 +1,7 @@
 /* trace_values.c: a traced call's captured words as JSON or Go-like text
  * (trace_values.h), following the descriptor gorewrite wrote for its
  * function (format/trace_desc.h; what each kind shows is in
- * docs/trace_values.md). Descriptor and words come from an untrusted stats
+ * docs/trace.md "Values and ABIs"). Descriptor and words come from an untrusted stats
  * file: the descriptor is checked first, every leaf and byte copy is
  * bounds-checked as it is taken, and a walk visits at most NODE_BUDGET
  * types per value (a descriptor may nest empty structs to blow up). */

@@ -14,7 +14,7 @@ int32_t gr_trace_args_size(const struct gr_program *prog, const struct gr_func *
 int gr_trace_is_abi0(const struct gr_program *prog, uint64_t entry);
 
 /* f's layout without types: a descriptor flagged GTD_F_STRIPPED and
- * GTD_F_RESULTS_RAW whose values are unnamed raw words (docs/trace_values.md). */
+ * GTD_F_RESULTS_RAW whose values are unnamed raw words (docs/trace.md "Values and ABIs"). */
 int gr_trace_argsinfo_layout(const struct gr_program *prog, const struct gr_func *f, int regabi,
                              struct gr_trace_layout *out, struct gr_error *err);
 
