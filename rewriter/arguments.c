@@ -135,9 +135,13 @@ static int parse_power_of_two(const char *s, uint32_t max, uint32_t *out)
     return 0;
 }
 
+/* --max-goroutine-sites: 0 keeps no sites (newproc1 and goexit1 as
+ * without them: the cost's baseline), else rounded up to a power of two. */
 static int max_sites(const char *value, void *dest)
 {
-    return parse_power_of_two(value, GS_MAX_SITES, &((struct gr_arguments *)dest)->opt.max_sites);
+    struct gr_options *opt = &((struct gr_arguments *)dest)->opt;
+    opt->no_sites = strcmp(value, "0") == 0;
+    return opt->no_sites ? 0 : parse_power_of_two(value, GS_MAX_SITES, &opt->max_sites);
 }
 
 static int max_glive(const char *value, void *dest)
@@ -379,15 +383,17 @@ static const struct gr_opt gorewrite_opts[] = {
           "says so and names this option) and keeps its counts and times in its\n"
           "function's totals.\n" },
     { "max-goroutine-sites", 0, "N", GR_OPT_CALL, .call = max_sites,
-      .bad = "--max-goroutine-sites takes a number from 1 to 65536",
+      .bad = "--max-goroutine-sites takes a number from 0 to 65536",
       .help = GR_OPT_HELP("distinct (go statement, start function) pairs kept",
                           "(default 2048, 320 bytes each; rounded up to a power",
-                          "of two); more are counted as not kept (docs/goroutines.md)"),
+                          "of two); more are counted as not kept; 0: no sites",
+                          "(docs/goroutines.md)"),
       .man =
           "Distinct (go statement, start function) pairs whose goroutines are kept\n"
           "by site (default 2048, 320 bytes each in the stats file; rounded up to a\n"
           "power of two). Goroutines of further sites are counted as not kept\n"
-          "(docs/goroutines.md).\n" },
+          "(docs/goroutines.md). 0 keeps no sites: goroutine creation and exit\n"
+          "cost what they cost without them.\n" },
     { "max-live-goroutines", 0, "N", GR_OPT_CALL, .call = max_glive,
       .bad = "--max-live-goroutines takes a number from 1 to 4194304",
       .help = GR_OPT_HELP("live goroutines whose creation time is kept (default",

@@ -115,6 +115,8 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
         if (rc == 0 && !trace.n)
             fprintf(log, "gorewrite: warning: --trace matches no timed function\n");
     }
+    if (opt->no_sites)
+        plan.sites = 0;   /* newproc1's and goexit1's hooks then just continue */
     if (rc == 0 && opt->verbose)
         gr_report_plan(log, &plan);
     seg.max_sites = plan.sites ? (opt->max_sites ? opt->max_sites : GR_SITES) : 0;

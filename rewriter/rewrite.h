@@ -25,6 +25,7 @@ struct gr_options {
     uint32_t max_arcs;      /* --call-graph: arcs per thread (a power of two);
                                0: sized from the program */
     uint32_t max_sites;     /* goroutine sites kept (a power of two; 0: GR_SITES) */
+    int no_sites;           /* --max-goroutine-sites 0: no goroutine sites */
     uint32_t max_glive;     /* live goroutines tracked (a power of two; 0: GR_GLIVE) */
     const char *layout_report;  /* --layout-report FILE, or NULL */
     int keep_call_sites;    /* direct calls keep going through the entry's jmp */

@@ -10,7 +10,8 @@
 # Workloads: loop (step, with a stack check, calling leaf, without one: two
 # counted calls per turn), fib (recursion) and leaf (a loop calling only the
 # leaf, whose first instructions run from its trampoline; counted, never
-# timed).
+# timed); spawn (goroutines created and ended: goroutine sites' cost, the
+# default mode against --max-goroutine-sites 0).
 #  1. valgrind --tool=callgrind: instructions executed (repeatable on a noisy
 #     machine); extra instructions / counted calls = instructions per call.
 #  2. hyperfine: wall time, runs interleaved, medians; the difference over
@@ -30,6 +31,7 @@ bin/gorewrite "$OUT/bench" "$OUT/bench.default" >/dev/null
 bin/gorewrite --time-all "$OUT/bench" "$OUT/bench.timed" >/dev/null
 bin/gorewrite --call-graph "$OUT/bench" "$OUT/bench.graph" >/dev/null
 bin/gorewrite --sample 16 "$OUT/bench" "$OUT/bench.sampled" >/dev/null
+bin/gorewrite --max-goroutine-sites 0 "$OUT/bench" "$OUT/bench.nosites" >/dev/null
 bin/gorewrite --sample 1000000 "$OUT/bench" "$OUT/bench.unsampled" >/dev/null
 bin/gorewrite --time-all --trace '^main\.args4$' --trace-buffer 1M "$OUT/bench" "$OUT/bench.traced" >/dev/null
 bin/gorewrite --time-all --trace '^main\.args4$' --trace-slower-than 1s "$OUT/bench" "$OUT/bench.tracedslow" >/dev/null
@@ -39,11 +41,30 @@ LOOP_N=20000000
 FIB_N=32
 CG_LOOP_N=2000000
 CG_FIB_N=25
+SPAWN_N=1000000
+CG_SPAWN_N=20000
 
 callgrind_insns() {
     # Go's preemption signals trip a callgrind assertion; timing is unaffected.
     GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+# marginal_rows WORKLOAD N BASE MODE...: a row per build (MODE "" is the
+# original): instructions at N and 2N, per unit of the difference, and
+# that over BASE's (printed from BASE's row on).
+marginal_rows() {
+    local w=$1 n=$2 base=$3 mode a b
+    local -A per
+    shift 3
+    for mode in "$@"; do
+        rm -f "$GOSTAT_DIR"/*
+        a=$(callgrind_insns "$OUT/bench${mode:+.$mode}" "$w" "$n")
+        rm -f "$GOSTAT_DIR"/*
+        b=$(callgrind_insns "$OUT/bench${mode:+.$mode}" "$w" $((2 * n)))
+        per[${mode:-original}]=$(python3 -c "print(f'{($b-$a)/$n:.1f}')")
+        echo "| ${mode:-original} | $a | $b | ${per[${mode:-original}]} | $( [ -n "$mode" ] && [ -n "${per[$base]:-}" ] && python3 -c "print(f'{${per[${mode:-original}]}-${per[$base]}:+.1f}')" ) |"
+    done
 }
 
 counted_calls() { # stats dir -> total calls of main.step, main.leaf (no stack check) and main.fib
@@ -84,15 +105,7 @@ echo "### Tracing (valgrind --tool=callgrind): a call of main.args4(a, b, c, d i
 echo
 echo "| mode | instructions, $CG_LOOP_N calls | instructions, $((2 * CG_LOOP_N)) calls | per call | over --time-all |"
 echo "| --- | ---: | ---: | ---: | ---: |"
-declare -A PER
-for mode in "" timed traced tracedslow; do
-    rm -f "$GOSTAT_DIR"/*
-    a=$(callgrind_insns "$OUT/bench${mode:+.$mode}" args4 "$CG_LOOP_N")
-    rm -f "$GOSTAT_DIR"/*
-    b=$(callgrind_insns "$OUT/bench${mode:+.$mode}" args4 $((2 * CG_LOOP_N)))
-    PER[${mode:-original}]=$(python3 -c "print(f'{($b-$a)/$CG_LOOP_N:.1f}')")
-    echo "| ${mode:-original} | $a | $b | ${PER[${mode:-original}]} | $( [ -n "$mode" ] && python3 -c "print(f'{${PER[${mode:-original}]}-${PER[timed]:-0}:+.1f}')" ) |"
-done
+marginal_rows args4 "$CG_LOOP_N" timed "" timed traced tracedslow
 echo
 echo "traced = --time-all --trace '^main\\.args4$' (every call an event); tracedslow = the same with"
 echo "--trace-slower-than 1s (the arguments taken, no call kept). Marginal: the second run's extra calls only."
@@ -121,6 +134,22 @@ done
 echo
 echo "fib recurses directly: --call-graph collapses its 242785 calls (fib(25)) into the paths main;fib"
 echo "and main;fib;fib (docs/timing.md), which fit its thread's table."
+echo
+echo "### Goroutines: creating and ending one (spawn N: N goroutines of \`go func() { wg.Done() }()\`, at most 64 alive)"
+echo
+echo "| build | instructions, $CG_SPAWN_N goroutines | instructions, $((2 * CG_SPAWN_N)) | per goroutine | over nosites |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+# one P: without a second one to hand goroutines to, the count repeats
+GOMAXPROCS=1 marginal_rows spawn "$CG_SPAWN_N" nosites "" nosites default
+echo
+echo "nosites = --max-goroutine-sites 0 (newproc1 and goexit1 hooked as without sites); default keeps sites."
+echo "Wall time, interleaved, 15 each, medians (ns per goroutine over the original):"
+echo
+echo "| workload | mode | original median | instrumented median | ratio | goroutines | ns per goroutine |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
+python3 scripts/interleave.py 15 "$SPAWN_N" "spawn $SPAWN_N" "$OUT/bench" nosites="$OUT/bench.nosites" \
+    default="$OUT/bench.default" -- spawn "$SPAWN_N"
+rm -f "$GOSTAT_DIR"/*
 echo
 echo "One rdtsc costs $("$OUT/rdtsc_cost") ns here (median of 5 x 10^7 reads); a timed call reads it twice."
 } | tee "$OUT/results.md"

@@ -75,8 +75,9 @@ static int run(const struct goroutines_args *a, const struct gst_stats *st, stru
         return -1;
     if (!sites.present) {
         gst_sites_free(&sites);
-        return gr_fail(err, "%s: keeps no goroutine sites (built by an older gorewrite, or the "
-                       "runtime's g.gopc and g.startpc were not found)", st->path);
+        return gr_fail(err, "%s: keeps no goroutine sites (built by an older gorewrite or with "
+                       "--max-goroutine-sites 0, or the runtime's g.gopc and g.startpc were "
+                       "not found)", st->path);
     }
     int rc = gst_gsites_build(st, &sites, &g);
     if (rc < 0)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
 )
 
 // leaf has no stack check (the linker omits it in small leaf functions):
@@ -32,9 +33,23 @@ func fib(n int) int {
 	return fib(n-1) + fib(n-2)
 }
 
+// spawn creates and ends n goroutines, at most 64 alive at once: the cost
+// of a goroutine's creation and end (goroutine sites hook both).
+func spawn(n int) int {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i += 64 {
+		for j := 0; j < 64 && i+j < n; j++ {
+			wg.Add(1)
+			go func() { wg.Done() }()
+		}
+		wg.Wait()
+	}
+	return n
+}
+
 func main() {
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: bench loop|fib|leaf|args4 N")
+		fmt.Fprintln(os.Stderr, "usage: bench loop|fib|leaf|args4|spawn N")
 		os.Exit(1)
 	}
 	n, _ := strconv.Atoi(os.Args[2])
@@ -53,6 +68,8 @@ func main() {
 			s = args4(s, i, 3, 5)
 		}
 		fmt.Println(s)
+	case "spawn":
+		fmt.Println(spawn(n))
 	case "leaf":
 		s := 0
 		for i := 0; i < n; i++ {
