@@ -309,7 +309,10 @@ struct gs_site_head {
 struct gs_site {
     uint64_t key;                  /* gopc << 32 | startpc, link-time; 0: free */
     uint64_t created;              /* goroutines started here */
-    uint64_t exited;               /* of them, those that ended */
+    uint64_t untimed_exits;        /* of them, those that ended without a known
+                                      lifetime (born before the stubs ran, or not
+                                      in the live table); the others are the sum
+                                      of hist: one locked add less per exit */
     uint64_t reserved0;            /* zero (the exits with a known lifetime are
                                       the sum of hist: one locked add less) */
     uint64_t total;                /* ticks lived, summed over those */

@@ -86,7 +86,7 @@
 #define GS_SHEAD_UNBORN 16
 #define GS_SITE_KEY 0
 #define GS_SITE_CREATED 8
-#define GS_SITE_EXITED 16
+#define GS_SITE_UNTIMED_EXITS 16
 #define GS_SITE_TOTAL 32
 #define GS_SITE_MAX 40
 #define GS_SITE_HIST 64
@@ -403,7 +403,7 @@ GS_OFFSET_IS(struct gs_site_head, no_live, GS_SHEAD_NO_LIVE);
 GS_OFFSET_IS(struct gs_site_head, unborn, GS_SHEAD_UNBORN);
 GS_OFFSET_IS(struct gs_site, key, GS_SITE_KEY);
 GS_OFFSET_IS(struct gs_site, created, GS_SITE_CREATED);
-GS_OFFSET_IS(struct gs_site, exited, GS_SITE_EXITED);
+GS_OFFSET_IS(struct gs_site, untimed_exits, GS_SITE_UNTIMED_EXITS);
 GS_OFFSET_IS(struct gs_site, total, GS_SITE_TOTAL);
 GS_OFFSET_IS(struct gs_site, max, GS_SITE_MAX);
 GS_OFFSET_IS(struct gs_site, hist, GS_SITE_HIST);

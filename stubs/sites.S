@@ -1,14 +1,16 @@
 /* sites.S: goroutines by creation site (docs/goroutines.md). gs_site_create
  * runs at each return of runtime.newproc1, with the new g complete (its
  * gopc, startpc set) and not yet runnable anywhere; gs_site_exit at the
- * entry of runtime.goexit1 (and coroexit), on the ending goroutine. Both
- * find the site (gopc, startpc) in the shared site table, claiming a free
- * entry with lock cmpxchg; creation then claims a live-table entry for the
- * g with its TSC, and exit frees it and adds the lifetime to the site's
- * histogram. Creation and exit of one goroutine may run on different
- * threads: every shared update is a locked instruction, and the runtime's
- * own hand-over of the g (runqput, then a scheduler picking it up) orders
- * the creation's stores before the exit's loads.
+ * entry of runtime.goexit1 (and coroexit), on the ending goroutine.
+ * Creation finds the site (gopc, startpc) in the shared site table,
+ * claiming a free entry with lock cmpxchg, then claims a live-table entry
+ * for the g with its TSC and site; exit frees it and adds the lifetime to
+ * the site's histogram (an exit is counted there, or in untimed_exits
+ * without one: not in the live table, found by key). Creation and exit of
+ * one goroutine may run on different threads: every shared update is a
+ * locked instruction, and the runtime's own hand-over of the g (runqput,
+ * then a scheduler picking it up) orders the creation's stores (the live
+ * entry's site too) before the exit's loads.
  *
  * Reached by jmp with r13 = where to continue; R12, R13 and the flags
  * change, everything else is saved in the red zone (as timing.S). */
@@ -37,10 +39,9 @@
 .endm
 
 /* rcx = the site entry of goroutine \g, claimed if new, or 0 (counted in
- * no_site): the key is (gopc, startpc) as link-time addresses. Uses rax,
- * rdx, rdi, r8, r9. */
+ * no_site): the key is (gopc, startpc) as link-time addresses. In rax =
+ * the private data (as SITE_SAVE leaves it). Uses rax, rdx, rdi, r8, r9. */
 .macro SITE_FIND g
-    PRIVATE_DATA
     mov GS_PRIV_LOAD_BIAS(%rax), %rdx
     mov gs_config+GS_CFG_G_GOPC(%rip), %rcx
     mov (\g,%rcx), %rdi
@@ -128,15 +129,12 @@ gs_site_create:
     jmp .Lsite_out
 
 /* gs_site_exit: in r14 = the ending goroutine, r13 = where to continue
- * (the rest of goexit1's entry trampoline). */
+ * (the rest of goexit1's entry trampoline). The site is the one its
+ * creation wrote into the live entry (read back bounded: the file is
+ * shared); without one, it is found by key. */
     .globl gs_site_exit
 gs_site_exit:
     SITE_SAVE
-    SITE_FIND %r14
-    test %rcx, %rcx
-    jz 1f
-    lock incq GS_SITE_EXITED(%rcx)
-1:  mov %rcx, %rdi                                  /* the site or 0 */
     GLIVE_START %r14
 2:  GLIVE_ENTRY
     cmp %r14, %rax
@@ -147,14 +145,18 @@ gs_site_exit:
     dec %r9d
     jnz 2b
 3:  lock incq GS_SHEAD_UNBORN(%rsi)
-    jmp .Lsite_out
+    jmp 8f
 4:  mov GS_GLIVE_TICK(%rdx), %r8                    /* the birth */
+    mov GS_GLIVE_SITE(%rdx), %edi                   /* its site's offset; 0: none */
     movq $0, GS_GLIVE_TICK(%rdx)
     movq $GS_GLIVE_FREE1, GS_GLIVE_G(%rdx)          /* after the loads (x86 keeps the order) */
-    test %rdi, %rdi
-    jz .Lsite_out
+    cmp $GS_PAGE_SIZE, %rdi
+    jb 8f                                           /* none: by key (counted in no_site) */
+    cmp gs_config+GS_CFG_GLIVE_OFF(%rip), %rdi
+    jae 8f                                          /* not a site table offset */
+    add %rsi, %rdi
     test %r8, %r8
-    jz .Lsite_out
+    jz 9f
     rdtsc
     shl $32, %rdx
     or %rax, %rdx
@@ -173,6 +175,13 @@ gs_site_exit:
     cmp %edx, %ecx
     cmova %edx, %ecx
     lock incq GS_SITE_HIST - 8 * GS_HIST_FIRST_BIT(%rdi,%rcx,8)
+    jmp .Lsite_out
+8:  PRIVATE_DATA                                    /* an exit without a lifetime */
+    SITE_FIND %r14
+    mov %rcx, %rdi
+    test %rdi, %rdi
+    jz .Lsite_out
+9:  lock incq GS_SITE_UNTIMED_EXITS(%rdi)           /* the others are the sum of hist */
 .Lsite_out:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rcx

@@ -79,11 +79,12 @@ static int take_section(const struct gs_header *h, const unsigned char *sec, str
             continue;
         struct gst_site *s = &out->items[out->n];
         *s = (struct gst_site){.gopc = tab[i].key >> 32, .startpc = tab[i].key & 0xffffffffu,
-                               .created = tab[i].created, .exited = tab[i].exited,
-                               .total_ticks = tab[i].total, .max_ticks = tab[i].max};
+                               .created = tab[i].created, .total_ticks = tab[i].total,
+                               .max_ticks = tab[i].max};
         memcpy(s->hist, tab[i].hist, sizeof s->hist);
         for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
             s->timed += s->hist[b];
+        s->exited = s->timed + tab[i].untimed_exits;   /* each exit adds to one of them */
         slot[i] = (long)out->n++;
     }
     for (uint32_t k = 0; k < h->max_glive; k++) {
