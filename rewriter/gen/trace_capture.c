@@ -99,12 +99,13 @@ int gr_trace_emit_entry(struct gr_codebuf *c, const struct gr_trace_plan *tp, ui
                         uint32_t record, uint64_t trace_enter, uint64_t back, struct gr_error *err)
 {
     const struct gr_trace_func *tf = &tp->funcs[trace];
-    uint64_t word = (uint64_t)(record | GS_ENT_TRACED) | (uint64_t)trace << 32;
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(word)));
+    uint64_t which = (uint64_t)trace | (uint64_t)tf->used << 32;    /* GS_EV_TFUNC, GS_EV_USED */
+    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM((int32_t)(record | GS_ENT_TRACED))));
     TRY(emit_call_with_capture(c, trace_enter, err));
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
     TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, back, err));
-    TRY(gr_emit_store32(c, R12, GS_EV_USED, tf->used, err));
+    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_IMM(which)));
+    TRY(GR_EMIT(c, err, MOV, GR_MEM(R12, GS_EV_TFUNC), GR_REG(R13)));
     TRY(emit_capture(c, &tf->layout.entry, tf->entry_off, tp->bytes_max, err));
     return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err);
 }
