@@ -52,6 +52,13 @@
 #define GS_CFG_TRACE_EVENT 248    /* an event's (and a pending record's) bytes */
 #define GS_CFG_TRACE_END 256      /* in a ring: the end of its last whole slot */
 #define GS_CFG_TRACE_MIN_NS 264   /* --trace-slower-than (start-up turns it into GS_PRIV_TRACE_MIN) */
+/* A traced entry's capture follows a jmp back of this many bytes, where
+ * gs_trace_enter continues instead when the call has no pending record. */
+#define GS_TRACE_NO_RECORD 5
+/* The captures keep RDI, RSI and RCX at this many bytes below RSP and
+ * the two words under it: gs_trace_exit's -24(%rsp) (the on-CPU ticks,
+ * for gs_time_record) outlives an exit capture. */
+#define GS_TRACE_CAPTURE_SAVE 64
 #define GS_CFG_G_GOPC 280       /* goroutine sites (stubs/sites.S) */
 #define GS_CFG_G_STARTPC 288
 #define GS_CFG_SITES_MASK 296

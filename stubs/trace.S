@@ -1,7 +1,7 @@
 /* trace.S: the routines of a traced call (gorewrite --trace): its entry
  * (gs_trace_enter: timed as gs_time_enter does, plus a pending record
- * with the goroutine, caller and start, into which the trampoline's own
- * code then stores the arguments), its return (gs_trace_exit: timed as
+ * with the caller and start, into which the trampoline's own code then
+ * stores the function and the arguments), its return (gs_trace_exit: timed as
  * gs_time_exit, then, when kept, on to the trampoline's capture of the
  * results and gs_trace_commit, which copies the record into the thread's
  * ring) and a call unwound by a panic or Goexit (gs_trace_unwound, from
@@ -13,10 +13,10 @@
  *
  * A goroutine's pending records lie beside its timing stack, one per
  * timing entry position (stub_abi.h GS_CFG_TRACE_M), so the entry that
- * the timing routines pop or drop names its record; the record holds the
- * entry's start as its key, so only that entry's call is ever committed
- * from it (and the key is cleared when it is). format/trace_format.h has
- * the layouts, docs/trace.md the design. */
+ * the timing routines pop or drop names its record (a traced entry's
+ * weight is GS_ENT_W_TRACED; one position has one open entry at a time,
+ * so only its call is committed from it). format/trace_format.h has the
+ * layouts, docs/trace.md the design. */
 
 #include "format/stub_abi.h"
 #include "format/trace_format.h"
@@ -97,62 +97,59 @@
     add GS_SLOT_TRACE(%rax), \rec
 .endm
 
-/* gs_trace_enter: in: r12d = timing record offset | GS_ENT_TRACED; r13 =
- * the trampoline's entry capture, which gets r12 = the pending record (0:
- * none, the call is not traced) and every other register as at the
- * function's entry. The record gets the caller and the start here; the
+/* gs_trace_enter: in: r12d = timing record offset; r13 =
+ * the trampoline's entry capture, which gets r12 = the pending record and
+ * every other register as at the function's entry (a call without one
+ * goes to r13 - GS_TRACE_NO_RECORD instead, the trampoline's jmp back). The record gets the caller and the start here; the
  * capture writes the function's index, size and arguments; the rest is
  * written at the return (gs_trace_exit, COMMIT_EVENT). */
     .globl gs_trace_enter
 gs_trace_enter:
     ENTER_SAVE
-    mov %rcx, -24(%rsp)
     mov %r13, -32(%rsp)
     ENTER_SEARCH GS_ENT_SIZE, GS_SLOT_LAST, .Ltenter
-    lea (%rax,%r13), %rcx                           /* the new entry */
-    mov %edx, GS_ENT_DEPTH(%rcx)
-    mov %r12d, GS_ENT_REC(%rcx)
-    movq $1, GS_ENT_W(%rcx)
+    mov %edx, GS_ENT_DEPTH(%rax,%r13)
+    mov %r12d, GS_ENT_REC(%rax,%r13)
+    movq $GS_ENT_W_TRACED, GS_ENT_W(%rax,%r13)
     addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
     SET_INNERMOST %r12
     mov GS_SLOT_OFF(%rax), %rdx
-    mov %rdx, GS_ENT_OFF(%rcx)                      /* off-CPU so far (stubs/oncpu.S) */
+    mov %rdx, GS_ENT_OFF(%rax,%r13)                 /* off-CPU so far (stubs/oncpu.S) */
+    mov GS_SLOT_COMP(%rax), %rdx
+    mov %rdx, -24(%rsp)                             /* the probes' cost so far, past rdtsc */
     cmp GS_SLOT_TLIMIT(%rax), %r13
     jae .Ltenter_tslot
     mov %r13, %r12
     PENDING_RECORD %r12
-.Ltenter_have:                  /* rax = stack, rcx = entry, r12 = record */
+.Ltenter_have:                  /* rax = stack, r13 = entry offset, r12 = record */
+    add %rax, %r13                                  /* the entry */
     mov (%rsp), %rdx
     mov %rdx, GS_EV_CALLER(%r12)
-    mov GS_SLOT_COMP(%rax), %r13
     rdtsc
     shl $32, %rdx
     or %rax, %rdx
     mov %rdx, GS_EV_START(%r12)
-    sub %r13, %rdx
-    mov %rdx, GS_ENT_TSC(%rcx)
+    sub -24(%rsp), %rdx                             /* the start on the compensated clock */
+    mov %rdx, GS_ENT_TSC(%r13)
 .Ltenter_leave:
-    mov -8(%rsp), %rax
-    mov -16(%rsp), %rdx
-    mov -24(%rsp), %rcx
-    jmp *-32(%rsp)
+    ENTER_LEAVE
 .Ltenter_out:                   /* not timed: no stack, or it is full */
     mov %rbx, -48(%rsp)
     COUNT_TRACE_DROP
     mov -48(%rsp), %rbx
-    xor %r12d, %r12d
+    subq $GS_TRACE_NO_RECORD, -32(%rsp)
     jmp .Ltenter_leave
-.Ltenter_deep:                  /* timed, but no room for its record */
+.Ltenter_deep:                  /* timed, but no room for its record (r13 = entry offset) */
     mov %rbx, -48(%rsp)
     COUNT_TRACE_DROP
     mov -48(%rsp), %rbx
-    xor %r12d, %r12d
-    mov GS_SLOT_COMP(%rax), %r13
+    subq $GS_TRACE_NO_RECORD, -32(%rsp)
+    add %rax, %r13
     rdtsc
     shl $32, %rdx
     or %rax, %rdx
-    sub %r13, %rdx
-    mov %rdx, GS_ENT_TSC(%rcx)
+    sub -24(%rsp), %rdx
+    mov %rdx, GS_ENT_TSC(%r13)
     jmp .Ltenter_leave
 /* At or beyond GS_SLOT_TLIMIT: too deep, or the goroutine's first traced
  * call, whose records are those of its timing stack's index (none beyond
@@ -188,7 +185,7 @@ gs_trace_enter:
     ENTER_DROPS GS_ENT_SIZE, .Ltenter
     CLAIM_STACK GS_ENT_SIZE, .Ltenter
 
-/* gs_trace_exit: in: r12d = record offset | GS_ENT_TRACED, r13 = the
+/* gs_trace_exit: in: r12d = record offset, r13 = the
  * trampoline's exit capture; RSP at the return address. Pops and times
  * as gs_time_exit; a call slow enough (GS_SLOT_TMIN: compared first, so
  * a fast call under --trace-slower-than touches no record) whose record
@@ -206,7 +203,6 @@ gs_trace_exit:
     jns 1f
     xor %edx, %edx                                  /* the clocks' residuals */
 1:  mov %rdx, -24(%rsp)                             /* for gs_time_record */
-    btr $31, %r12d                                  /* the record offset */
     cmp GS_SLOT_TMIN(%rax), %r13
     jb .Ltexit_untraced                             /* --trace-slower-than: not kept */
     sub %rax, %rcx
@@ -236,17 +232,15 @@ gs_trace_exit:
 gs_trace_commit:
     mov %rax, -8(%rsp)
     mov %rcx, -16(%rsp)
-    mov %rbx, -24(%rsp)
-    mov %rsi, -32(%rsp)
-    mov %rdi, -40(%rsp)
+    mov %rbx, -32(%rsp)                             /* -24: gs_trace_exit's on-CPU ticks */
+    mov %rsi, -40(%rsp)
+    mov %rdi, -48(%rsp)
     mov %r12, %rsi
     COMMIT_EVENT
-    mov -24(%rsp), %rbx
-    mov -32(%rsp), %rsi
-    mov -40(%rsp), %rdi
+    mov -32(%rsp), %rbx
+    mov -40(%rsp), %rsi
+    mov -48(%rsp), %rdi
     mov GS_EV_DUR(%r12), %r13
-    mov GS_EV_ONCPU(%r12), %rdx
-    mov %rdx, -24(%rsp)                             /* on-CPU, for gs_time_record */
     mov GS_EV_REC(%r12), %r12d
     mov $1, %edx
     jmp gs_time_record
@@ -266,7 +260,6 @@ gs_trace_unwound:
     mov %rdi, GS_SLOT_TSAVE+40(%rax)
     mov %r13, GS_SLOT_TSAVE+48(%rax)
     mov GS_ENT_REC(%rax,%rbx), %edx
-    btr $31, %edx
     shl $32, %rdx
     or $GS_EVF_PANICKED, %rdx
     mov %rbx, %rsi
