@@ -45,13 +45,20 @@
 #define GS_CFG_ARCIDX_MASK 200
 /* tracing (--trace; format/trace_format.h) */
 #define GS_CFG_G_GOID 208
-#define GS_CFG_TRACE_M 216        /* pending record offset = (entry offset - GS_SLOT_ENTRIES) * this */
-#define GS_CFG_TRACE_LIMIT 224    /* pending record offsets from this on do not fit */
+#define GS_CFG_TRACE_M 216        /* pending record = GS_SLOT_TRACE + entry offset * this */
+#define GS_CFG_TRACE_LIMIT 224    /* entry offsets from this on have no pending record */
 #define GS_CFG_TRACE_SLOT 232     /* bytes of a goroutine's pending records */
 #define GS_CFG_TRACE_RING 240     /* in a row: the ring */
 #define GS_CFG_TRACE_EVENT 248    /* an event's (and a pending record's) bytes */
 #define GS_CFG_TRACE_END 256      /* in a ring: the end of its last whole slot */
 #define GS_CFG_TRACE_MIN_NS 264   /* --trace-slower-than (start-up turns it into GS_PRIV_TRACE_MIN) */
+/* A traced entry's capture follows a jmp back of this many bytes, where
+ * gs_trace_enter continues instead when the call has no pending record. */
+#define GS_TRACE_NO_RECORD 5
+/* The captures keep RDI, RSI and RCX at this many bytes below RSP and
+ * the two words under it: gs_trace_exit's -24(%rsp) (the on-CPU ticks,
+ * for gs_time_record) outlives an exit capture. */
+#define GS_TRACE_CAPTURE_SAVE 64
 #define GS_CFG_G_GOPC 280       /* goroutine sites (stubs/sites.S) */
 #define GS_CFG_G_STARTPC 288
 #define GS_CFG_SITES_MASK 296
@@ -166,12 +173,15 @@
  * descheduled (TSC; 0 while it runs). An entry keeps OFF as at its start. */
 #define GS_SLOT_OFF 40
 #define GS_SLOT_OFF_SINCE 48
-/* Tracing: the goroutine's pending records (0: not looked up yet, 1:
- * none), and a save area for the routines that commit an unwound call's
- * event from inside the other routines (stubs/trace.S). */
+/* Tracing: the goroutine's pending records, less GS_SLOT_ENTRIES *
+ * GS_CFG_TRACE_M (0: not looked up yet, 1: none), the entry offsets that
+ * have one (below TLIMIT; 0 until looked up or when none), and a save
+ * area for the routines that commit an unwound call's event from inside
+ * the other routines (stubs/trace.S). */
 #define GS_SLOT_TRACE 256      /* inside the path fold area: --trace excludes --call-graph */
 #define GS_SLOT_TSAVE 264      /* 8 words */
 #define GS_SLOT_TMIN 328       /* gs_private.trace_min, copied in with GS_SLOT_TRACE */
+#define GS_SLOT_TLIMIT 336     /* u64 */
 #define GS_SLOT_ENTRIES 512    /* the first entry; a sentinel entry of depth 0 just before */
 #define GS_SLOT_LAST (GS_SLOT_SIZE - GS_ENT_SIZE) /* top above this: full */
 #define GS_ENT_DEPTH 0

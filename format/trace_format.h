@@ -12,7 +12,7 @@
  * bytes. seq is written 0 first, then the event, then its sequence number
  * (1, 2, ... per ring): a reader that reads the same non-zero seq before
  * and after copying the slot has a whole event. */
-#define GS_EV_SEQ 0            /* u64; pending: the timing entry's start (its key, 0: used) */
+#define GS_EV_SEQ 0            /* u64; unused in a pending record */
 #define GS_EV_GOID 8           /* u64 */
 #define GS_EV_START 16         /* u64 TSC at entry */
 #define GS_EV_CALLER 24        /* u64 run-time return address */
@@ -36,9 +36,10 @@
 #define GS_RING_SCRATCH 32     /* u64: the writer's */
 #define GS_RING_SLOTS 64       /* the first slot */
 
-/* The traced bit of a timing entry's record word (stub_abi.h GS_ENT_REC):
- * its call has a pending record to commit when it ends. */
-#define GS_ENT_TRACED 0x80000000
+/* The weight of a traced call's timing entry (stub_abi.h GS_ENT_W; a
+ * timed call's is at least 1): its call may have a pending record to
+ * commit when it ends. Its time is recorded with weight 1. */
+#define GS_ENT_W_TRACED 0
 
 #define GS_TRACE_MAGIC 0x3130454341525447 /* "GTRACE01" */
 #define GS_TRACE_MAX_FUNCS (1u << 20)

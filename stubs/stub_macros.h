@@ -117,14 +117,14 @@
 .Lstale_out\@:
 .endm
 
-/* A traced call's entry being dropped (at rax + GS_SLOT_TOP): its
- * event, panicked, goes to the ring (stubs/trace.S gs_trace_unwound).
- * Keeps every register. */
+/* A traced call's entry being dropped (at rax + GS_SLOT_TOP; its weight
+ * GS_ENT_W_TRACED): its event, panicked, goes to the ring (stubs/trace.S
+ * gs_trace_unwound). Keeps every register. */
 .macro TRACE_STALE
     mov %rbx, GS_SLOT_TSAVE(%rax)
     mov GS_SLOT_TOP(%rax), %ebx
-    testl $GS_ENT_TRACED, GS_ENT_REC(%rax,%rbx)
-    jz 6f
+    cmpq $GS_ENT_W_TRACED, GS_ENT_W(%rax,%rbx)
+    jne 6f
     lea 6f(%rip), %rbx
     mov %rbx, GS_SLOT_TSAVE+8(%rax)
     jmp gs_trace_unwound
@@ -137,7 +137,9 @@
 \prefix\()_stale:
     sub $\size, \top
     mov \top, GS_SLOT_TOP(%rax)
+.if \size == GS_ENT_SIZE                           /* --trace excludes call paths */
     TRACE_STALE
+.endif
     COUNT_STALE
     jmp \prefix\()_pop
 .endm

@@ -1,7 +1,7 @@
 /* trace.S: the routines of a traced call (gorewrite --trace): its entry
  * (gs_trace_enter: timed as gs_time_enter does, plus a pending record
- * with the goroutine, caller and start, into which the trampoline's own
- * code then stores the arguments), its return (gs_trace_exit: timed as
+ * with the caller and start, into which the trampoline's own code then
+ * stores the function and the arguments), its return (gs_trace_exit: timed as
  * gs_time_exit, then, when kept, on to the trampoline's capture of the
  * results and gs_trace_commit, which copies the record into the thread's
  * ring) and a call unwound by a panic or Goexit (gs_trace_unwound, from
@@ -13,10 +13,10 @@
  *
  * A goroutine's pending records lie beside its timing stack, one per
  * timing entry position (stub_abi.h GS_CFG_TRACE_M), so the entry that
- * the timing routines pop or drop names its record; the record holds the
- * entry's start as its key, so only that entry's call is ever committed
- * from it (and the key is cleared when it is). format/trace_format.h has
- * the layouts, docs/trace.md the design. */
+ * the timing routines pop or drop names its record (a traced entry's
+ * weight is GS_ENT_W_TRACED; one position has one open entry at a time,
+ * so only its call is committed from it). format/trace_format.h has the
+ * layouts, docs/trace.md the design. */
 
 #include "format/stub_abi.h"
 #include "format/trace_format.h"
@@ -49,11 +49,13 @@
 .endm
 
 /* Copies the pending record at rsi into the thread's ring as its newest
- * event and clears the record's key. Clobbers rbx, rcx, rdx, rdi, rsi,
- * r13 and the flags; keeps rax, r11, r12. The slot's seq is 0 while it
- * is written and the event's number after (trace_format.h). */
+ * event, with the goroutine's id. Clobbers rbx, rcx, rdx, rdi, rsi, r13
+ * and the flags; keeps rax, r11, r12. The slot's seq is 0 while it is
+ * written and the event's number after (trace_format.h). */
 .macro COMMIT_EVENT
-    movq $0, (%rsi)                                 /* used up */
+    mov gs_config+GS_CFG_G_GOID(%rip), %rdx
+    mov (%r14,%rdx), %rdx
+    mov %rdx, GS_EV_GOID(%rsi)
     THREAD_RING 5f
     cmpq $0, GS_RING_TID(%rbx)
     jne 2f
@@ -88,83 +90,73 @@
 6:
 .endm
 
-/* gs_trace_enter: in: r12 = timing record offset | GS_ENT_TRACED | the
- * trace function's index << 32; r13 = the trampoline's entry capture,
- * which gets r12 = the pending record (0: none, the call is not traced)
- * and every other register as at the function's entry. */
+/* \rec = the pending record of the entry at offset \rec in the stack at
+ * rax (below GS_SLOT_TLIMIT). */
+.macro PENDING_RECORD rec
+    imul gs_config+GS_CFG_TRACE_M(%rip), \rec
+    add GS_SLOT_TRACE(%rax), \rec
+.endm
+
+/* gs_trace_enter: in: r12d = timing record offset; r13 =
+ * the trampoline's entry capture, which gets r12 = the pending record and
+ * every other register as at the function's entry (a call without one
+ * goes to r13 - GS_TRACE_NO_RECORD instead, the trampoline's jmp back). The record gets the caller and the start here; the
+ * capture writes the function's index, size and arguments; the rest is
+ * written at the return (gs_trace_exit, COMMIT_EVENT). */
     .globl gs_trace_enter
 gs_trace_enter:
     ENTER_SAVE
-    mov %rcx, -24(%rsp)
     mov %r13, -32(%rsp)
-    mov %r12, -40(%rsp)
     ENTER_SEARCH GS_ENT_SIZE, GS_SLOT_LAST, .Ltenter
-    lea (%rax,%r13), %rcx                           /* the new entry */
-    mov %edx, GS_ENT_DEPTH(%rcx)
-    mov GS_SLOT_OFF(%rax), %r12
-    mov %r12, GS_ENT_OFF(%rcx)                      /* off-CPU so far (stubs/oncpu.S) */
-    mov -40(%rsp), %r12
-    mov %r12d, GS_ENT_REC(%rcx)
-    movq $1, GS_ENT_W(%rcx)
+    mov %edx, GS_ENT_DEPTH(%rax,%r13)
+    mov %r12d, GS_ENT_REC(%rax,%r13)
+    movq $GS_ENT_W_TRACED, GS_ENT_W(%rax,%r13)
     addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
     SET_INNERMOST %r12
-    mov GS_SLOT_TRACE(%rax), %r12
-    cmp $1, %r12
-    jbe .Ltenter_tslot
-.Ltenter_have:
-    sub $GS_SLOT_ENTRIES, %r13
-    imul gs_config+GS_CFG_TRACE_M(%rip), %r13
-    cmp gs_config+GS_CFG_TRACE_LIMIT(%rip), %r13
-    jae .Ltenter_deep
-    add %r13, %r12                                  /* the pending record */
-    mov -40(%rsp), %r13
-    shr $32, %r13
-    mov %r13d, GS_EV_TFUNC(%r12)
-    mov -40(%rsp), %r13d
-    btr $31, %r13d
-    mov %r13d, GS_EV_REC(%r12)
-    movl $0, GS_EV_FLAGS(%r12)
-    mov gs_config+GS_CFG_G_GOID(%rip), %r13
-    mov (%r14,%r13), %r13
-    mov %r13, GS_EV_GOID(%r12)
-    mov (%rsp), %r13
-    mov %r13, GS_EV_CALLER(%r12)
-.Ltenter_clock:                 /* rax = stack, rcx = entry, r12 = record or 0 */
-    mov GS_SLOT_COMP(%rax), %r13
+    mov GS_SLOT_OFF(%rax), %rdx
+    mov %rdx, GS_ENT_OFF(%rax,%r13)                 /* off-CPU so far (stubs/oncpu.S) */
+    mov GS_SLOT_COMP(%rax), %rdx
+    mov %rdx, -24(%rsp)                             /* the probes' cost so far, past rdtsc */
+    cmp GS_SLOT_TLIMIT(%rax), %r13
+    jae .Ltenter_tslot
+    mov %r13, %r12
+    PENDING_RECORD %r12
+.Ltenter_have:                  /* rax = stack, r13 = entry offset, r12 = record */
+    add %rax, %r13                                  /* the entry */
+    mov (%rsp), %rdx
+    mov %rdx, GS_EV_CALLER(%r12)
     rdtsc
     shl $32, %rdx
     or %rax, %rdx
-    test %r12, %r12
-    jz 1f
     mov %rdx, GS_EV_START(%r12)
-    sub %r13, %rdx
-    mov %rdx, (%r12)                                /* the key */
-    mov %rdx, GS_ENT_TSC(%rcx)
-    jmp .Ltenter_leave
-1:  sub %r13, %rdx
-    mov %rdx, GS_ENT_TSC(%rcx)
-    jmp .Ltenter_leave
+    sub -24(%rsp), %rdx                             /* the start on the compensated clock */
+    mov %rdx, GS_ENT_TSC(%r13)
+.Ltenter_leave:
+    ENTER_LEAVE
 .Ltenter_out:                   /* not timed: no stack, or it is full */
     mov %rbx, -48(%rsp)
     COUNT_TRACE_DROP
     mov -48(%rsp), %rbx
-    xor %r12d, %r12d
-.Ltenter_leave:
-    mov -8(%rsp), %rax
-    mov -16(%rsp), %rdx
-    mov -24(%rsp), %rcx
-    jmp *-32(%rsp)
-.Ltenter_deep:                  /* timed, but no room for its record */
+    subq $GS_TRACE_NO_RECORD, -32(%rsp)
+    jmp .Ltenter_leave
+.Ltenter_deep:                  /* timed, but no room for its record (r13 = entry offset) */
     mov %rbx, -48(%rsp)
     COUNT_TRACE_DROP
     mov -48(%rsp), %rbx
-    xor %r12d, %r12d
-    jmp .Ltenter_clock
-/* The goroutine's first traced call: its records are those of its timing
- * stack's index (1: none, beyond the records mapped). r12 = 0 or 1. */
+    subq $GS_TRACE_NO_RECORD, -32(%rsp)
+    add %rax, %r13
+    rdtsc
+    shl $32, %rdx
+    or %rax, %rdx
+    sub -24(%rsp), %rdx
+    mov %rdx, GS_ENT_TSC(%r13)
+    jmp .Ltenter_leave
+/* At or beyond GS_SLOT_TLIMIT: too deep, or the goroutine's first traced
+ * call, whose records are those of its timing stack's index (none beyond
+ * the records mapped). r13 = the entry's offset. */
 .Ltenter_tslot:
-    test %r12, %r12
-    jnz .Ltenter_deep
+    cmpq $0, GS_SLOT_TRACE(%rax)
+    jne .Ltenter_deep
     mov %rbx, -48(%rsp)
     lea __blob_start(%rip), %rbx
     add gs_config+GS_CFG_RW_REL(%rip), %rbx
@@ -175,28 +167,33 @@ gs_trace_enter:
     jae 1f
     imul gs_config+GS_CFG_TRACE_SLOT(%rip), %r12
     add GS_PRIV_TRACE_BASE(%rbx), %r12
+    imul $GS_SLOT_ENTRIES, gs_config+GS_CFG_TRACE_M(%rip), %rdx
+    sub %rdx, %r12
+    mov %r12, GS_SLOT_TRACE(%rax)
+    mov gs_config+GS_CFG_TRACE_LIMIT(%rip), %rdx
+    mov %rdx, GS_SLOT_TLIMIT(%rax)
     jmp 2f
-1:  mov $1, %r12d
-2:  mov %r12, GS_SLOT_TRACE(%rax)
-    mov GS_PRIV_TRACE_MIN(%rbx), %r12
-    mov %r12, GS_SLOT_TMIN(%rax)
-    mov GS_SLOT_TRACE(%rax), %r12
+1:  movq $1, GS_SLOT_TRACE(%rax)                    /* none: TLIMIT stays 0 */
+2:  mov GS_PRIV_TRACE_MIN(%rbx), %rdx
+    mov %rdx, GS_SLOT_TMIN(%rax)
     mov -48(%rsp), %rbx
-    cmp $1, %r12
-    je .Ltenter_deep
+    cmp GS_SLOT_TLIMIT(%rax), %r13
+    jae .Ltenter_deep
+    mov %r13, %r12
+    PENDING_RECORD %r12
     jmp .Ltenter_have
     ENTER_DROPS GS_ENT_SIZE, .Ltenter
     CLAIM_STACK GS_ENT_SIZE, .Ltenter
 
-/* gs_trace_exit: in: r12d = record offset | GS_ENT_TRACED, r13 = the
+/* gs_trace_exit: in: r12d = record offset, r13 = the
  * trampoline's exit capture; RSP at the return address. Pops and times
- * as gs_time_exit; a call whose record is there and that was slow enough
- * (GS_SLOT_TMIN) goes on to the capture with r12 = the record and
- * every register as at the ret; the capture ends in gs_trace_commit. */
+ * as gs_time_exit; a call slow enough (GS_SLOT_TMIN: compared first, so
+ * a fast call under --trace-slower-than touches no record) whose record
+ * is there goes on to the capture with r12 = the record and every
+ * register as at the ret; the capture ends in gs_trace_commit. */
     .globl gs_trace_exit
 gs_trace_exit:
     mov %r13, -112(%rsp)
-    mov %r12, -120(%rsp)
     EXIT_POP GS_ENT_SIZE, .Ltexit
     mov %rcx, %rax
     and $-GS_SLOT_SIZE, %rax                        /* the stack (EXIT_POP's marker took rax) */
@@ -206,32 +203,21 @@ gs_trace_exit:
     jns 1f
     xor %edx, %edx                                  /* the clocks' residuals */
 1:  mov %rdx, -24(%rsp)                             /* for gs_time_record */
-    mov GS_ENT_TSC(%rcx), %r12                      /* the key */
-    mov GS_SLOT_TRACE(%rax), %rdx
-    cmp $1, %rdx
-    jbe .Ltexit_untraced
-    sub %rax, %rcx
-    sub $GS_SLOT_ENTRIES, %rcx
-    imul gs_config+GS_CFG_TRACE_M(%rip), %rcx
-    cmp gs_config+GS_CFG_TRACE_LIMIT(%rip), %rcx
-    jae .Ltexit_untraced
-    add %rcx, %rdx                                  /* the record */
-    cmp (%rdx), %r12
-    jne .Ltexit_untraced
-    mov %r13, GS_EV_DUR(%rdx)
-    mov -24(%rsp), %r12
-    mov %r12, GS_EV_ONCPU(%rdx)                     /* the capture may use the red zone */
     cmp GS_SLOT_TMIN(%rax), %r13
-    jb .Ltexit_fast
-    mov %rdx, %r12
+    jb .Ltexit_untraced                             /* --trace-slower-than: not kept */
+    sub %rax, %rcx
+    cmp GS_SLOT_TLIMIT(%rax), %rcx
+    jae .Ltexit_untraced
+    PENDING_RECORD %rcx
+    mov %r13, GS_EV_DUR(%rcx)
+    mov %rdx, GS_EV_ONCPU(%rcx)
+    shl $32, %r12
+    mov %r12, GS_EV_FLAGS(%rcx)                     /* no flags; GS_EV_REC */
+    mov %rcx, %r12
     mov -8(%rsp), %rax
     mov -16(%rsp), %rcx
     jmp *-112(%rsp)
-.Ltexit_fast:                   /* --trace-slower-than: not kept */
-    movq $0, (%rdx)
 .Ltexit_untraced:
-    mov -120(%rsp), %r12
-    btr $31, %r12d
     mov $1, %edx
     jmp gs_time_record
 .Ltexit_out:
@@ -246,17 +232,15 @@ gs_trace_exit:
 gs_trace_commit:
     mov %rax, -8(%rsp)
     mov %rcx, -16(%rsp)
-    mov %rbx, -24(%rsp)
-    mov %rsi, -32(%rsp)
-    mov %rdi, -40(%rsp)
+    mov %rbx, -32(%rsp)                             /* -24: gs_trace_exit's on-CPU ticks */
+    mov %rsi, -40(%rsp)
+    mov %rdi, -48(%rsp)
     mov %r12, %rsi
     COMMIT_EVENT
-    mov -24(%rsp), %rbx
-    mov -32(%rsp), %rsi
-    mov -40(%rsp), %rdi
+    mov -32(%rsp), %rbx
+    mov -40(%rsp), %rsi
+    mov -48(%rsp), %rdi
     mov GS_EV_DUR(%r12), %r13
-    mov GS_EV_ONCPU(%r12), %rdx
-    mov %rdx, -24(%rsp)                             /* on-CPU, for gs_time_record */
     mov GS_EV_REC(%r12), %r12d
     mov $1, %edx
     jmp gs_time_record
@@ -267,24 +251,20 @@ gs_trace_commit:
  * way back in GS_SLOT_TSAVE + 8, both of rax's header). */
     .globl gs_trace_unwound
 gs_trace_unwound:
-    mov GS_SLOT_TRACE(%rax), %rbx
-    cmp $1, %rbx
-    jbe .Lunw_back
+    mov GS_SLOT_TOP(%rax), %ebx
+    cmp GS_SLOT_TLIMIT(%rax), %rbx
+    jae .Lunw_back                                  /* no record */
     mov %rcx, GS_SLOT_TSAVE+16(%rax)
     mov %rdx, GS_SLOT_TSAVE+24(%rax)
     mov %rsi, GS_SLOT_TSAVE+32(%rax)
     mov %rdi, GS_SLOT_TSAVE+40(%rax)
     mov %r13, GS_SLOT_TSAVE+48(%rax)
-    mov GS_SLOT_TOP(%rax), %ecx
-    mov GS_ENT_TSC(%rax,%rcx), %rdx                 /* the key */
-    sub $GS_SLOT_ENTRIES, %rcx
-    imul gs_config+GS_CFG_TRACE_M(%rip), %rcx
-    cmp gs_config+GS_CFG_TRACE_LIMIT(%rip), %rcx
-    jae .Lunw_restore
-    lea (%rbx,%rcx), %rsi
-    cmp (%rsi), %rdx
-    jne .Lunw_restore
-    movl $GS_EVF_PANICKED, GS_EV_FLAGS(%rsi)
+    mov GS_ENT_REC(%rax,%rbx), %edx
+    shl $32, %rdx
+    or $GS_EVF_PANICKED, %rdx
+    mov %rbx, %rsi
+    PENDING_RECORD %rsi
+    mov %rdx, GS_EV_FLAGS(%rsi)                     /* panicked; GS_EV_REC */
     movq $0, GS_EV_DUR(%rsi)
     COMMIT_EVENT
 .Lunw_restore:

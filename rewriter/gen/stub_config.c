@@ -81,7 +81,7 @@ static void configure_trace(struct gs_stub_config *cfg, const struct gr_plan *pl
     cfg->g_goid = gr_trace_goid_offset(plan->rt->minor);
     cfg->trace_m = tp->event_size / GS_ENT_SIZE;
     cfg->trace_slot = depth * tp->event_size;
-    cfg->trace_limit = cfg->trace_slot;
+    cfg->trace_limit = GS_SLOT_ENTRIES + depth * GS_ENT_SIZE;
     cfg->trace_ring = seg->trace_ring_off;
     cfg->trace_event = tp->event_size;
     cfg->trace_end = GS_RING_SLOTS + (seg->trace_ring_size - GS_RING_SLOTS) / tp->event_size * tp->event_size;

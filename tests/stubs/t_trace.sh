@@ -9,7 +9,9 @@
 # each exactly once; --trace-slower-than and gostat --slower-than keep
 # exactly the 5 calls that slept 30 ms of 20; a 4K ring keeps exactly the
 # newest calls and counts the others as lost; --follow streams a running
-# program's calls while it runs.
+# program's calls while it runs; testdata/tracedeep, deeper than the
+# pending records reach, gives exact events of the calls that fit and
+# counts the others as not recorded.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 require_tools
@@ -80,6 +82,46 @@ PY
     if traced ring "$WORK/tg" --trace '^main\.work$' --trace-buffer 4K && run_traced ring ring 1000; then
         lost=$(sed -n 's/.* \([0-9]*\) events lost.*/\1/p' "$WORK/ring.err")
         $CHECK ring "$WORK/ring.json" 1000 "${lost:-0}" || fail "go$v: 4K ring ($(cat "$WORK/ring.err"))"
+    fi
+done
+
+# Deeper than the pending records reach (testdata/tracedeep): the deepest
+# calls go back from gs_trace_enter without a capture, counted as not
+# recorded; the others give exact events, and the output is unchanged.
+for v in 1.15 1.22 "$NEWEST"; do
+    build_go "$v" testdata/tracedeep "$WORK/td" || { fail "go$v tracedeep build"; continue; }
+    "$WORK/td" >"$WORK/td.ref"
+    if traced td "$WORK/td" --trace '^main\.rec$' --trace-buffer 4M && run_traced td; then
+        cmp -s "$WORK/td.ref" "$WORK/td.out" || fail "go$v tracedeep: output differs"
+        python3 - "$WORK/td.json" "$WORK/td.err" <<'PY' || fail "go$v tracedeep events ($(cat "$WORK/td.err"))"
+import json, re, sys
+events = [json.loads(l) for l in open(sys.argv[1])]
+m = re.search(r"(\d+) not recorded", open(sys.argv[2]).read())
+missed = int(m.group(1)) if m else 0
+lost = re.search(r"(\d+) events lost", open(sys.argv[2]).read())
+if lost and lost.group(1) != "0":
+    sys.exit("events lost in a 4M ring")
+calls = [tuple(a["value"] for a in e["args"]) + (e["results"][0]["value"],) for e in events]
+def chain(n, a, b, c):          # (n, a, b, c, result) of every call, outermost first
+    out = []
+    while True:
+        out.append([n, a, b, c])
+        if n == 0:
+            break
+        n, a, c = n - 1, a + 1, c - 1
+    r = out[-1][1] + out[-1][2] + out[-1][3]
+    for x in reversed(out):
+        r = r + (x[0] % 7 if x[0] else 0)
+        x.append(r)
+    return [tuple(x) for x in out]
+first, second = chain(20000, 1, 2, 3), chain(10, 4, 5, 6)
+if not 0 < missed < len(first):
+    sys.exit("%d calls not recorded, expected some of the deepest" % missed)
+want = sorted(first[:len(first) - missed] + second)
+if sorted(calls) != want:
+    sys.exit("%d events, %d expected; first differences: %r" % (len(calls), len(want),
+             sorted(set(calls) ^ set(want))[:4]))
+PY
     fi
 done
 
