@@ -38,5 +38,5 @@ const struct gr_opt_table *gst_command_options(const char *program)
 void gst_commands_print(FILE *out)
 {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  gostat %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  gostat %-11s %s\n", commands[i].name, commands[i].summary);
 }

@@ -43,9 +43,9 @@ kinds=(
     "live-oob|corrupt: live_off"
     "exe-no-nul|corrupt: exe is not NUL-terminated"
     "counts-oob|corrupt: counts_off 4088 (2 counters of 8 bytes must fit in a 4096-byte row"
-    "timing:timing-size|corrupt: timing_size 64 (expected 312)"
+    "timing:timing-size|corrupt: timing_size 64 (expected 320)"
     "timing:timing-index|corrupt: function 0: timing record 1 (the file has 1)"
-    "timing:timing-oob|corrupt: 26 timing records at row offset 4096 (must be page aligned, after the counters, inside the 8192-byte row)"
+    "timing:timing-oob|corrupt: 24 timing records at row offset 4096 (must be page aligned, after the counters, inside the 8192-byte row)"
     "timing:pagemap-overlap|corrupt: the 2-byte page map at row offset 128 overlaps the counters at 128"
     "timing:untimed-oob|corrupt: function 0: untimed reason offset"
 )
@@ -79,7 +79,7 @@ good=$dir/good
 "$MKSTATS" "$good" --pid 4194305 --func a.b:0x10:3
 expect_error "bad --top" 1 "gostat: " "--top needs a positive whole number, not 'x'" --top x "$good"
 expect_error "zero --top" 1 "gostat: " "--top needs a positive whole number" --top 0 "$good"
-expect_error "bad --sort" 1 "gostat: " "--sort takes 'calls', 'name', 'time', 'self' or 'cum', not 'size'" --sort size "$good"
+expect_error "bad --sort" 1 "gostat: " "--sort takes 'calls', 'name', 'time', 'self', 'cum' or 'oncpu', not 'size'" --sort size "$good"
 expect_error "bad --filter" 1 "gostat: " "--filter: bad regular expression '('" --filter '(' "$good"
 expect_error "bad --watch" 1 "gostat: " "--watch needs a number of seconds" --watch 0 "$good"
 expect_error "missing value" 1 "gostat: " "--top needs a value" "$good" --top
@@ -98,7 +98,7 @@ done
 
 # Every command words its usage errors alike (gostat/cmd/cmdline.c) and exits 1.
 cmds=$(sed -n '/^commands:/,/^$/p' <<<"$out" | awk '$1 == "gostat" {print $2}')
-[ "$(wc -w <<<"$cmds")" -eq 10 ] || fail "--help lists commands: $cmds"
+[ "$(wc -w <<<"$cmds")" -eq 11 ] || fail "--help lists commands: $cmds"
 for c in $cmds; do
     got=$("$GOSTAT" "$c" --bogus 2>&1); rc=$?
     expect "$c --bogus" "1 gostat: $c: unknown option '--bogus' (see gostat $c --help)" "$rc $got"

@@ -35,7 +35,7 @@ nfuncs, functab_off, strtab_off, strtab_size = u32(real, 56), u64(real, 64), u64
 live_off, rows_off, stride, max_rows = u64(real, 88), u64(real, 96), u64(real, 104), u32(real, 112)
 up = lambda n: (n + PAGE - 1) // PAGE * PAGE
 
-GS_HDR_SITES = 64   # the goroutine sites after the rows: dropped, as the cases move the rows
+GS_HDR_SITES = 128  # the goroutine sites after the rows: dropped, as the cases move the rows
 
 def write_sparse(name, hdr, parts, size):
     hdr = bytearray(hdr)
@@ -83,11 +83,11 @@ def rows_case(name, rows):
 rows_case('rows-sparse', 4096)
 rows_case('rows-4097', 4097)
 
-# sites-sparse: the real file's goroutine sites (gs_header.sites_off at 1464,
-# glive_off 1472, max_glive 1484) claiming 4 Mi live entries (128 MiB), holes
-sites_off, glive_off = u64(real, 1464), u64(real, 1472)
+# sites-sparse: the real file's goroutine sites (gs_header.sites_off at 1480,
+# glive_off 1488, max_glive 1500) claiming 4 Mi live entries (128 MiB), holes
+sites_off, glive_off = u64(real, 1480), u64(real, 1488)
 h = bytearray(real[:hsize])
-struct.pack_into('<I', h, 1484, 1 << 22)
+struct.pack_into('<I', h, 1500, 1 << 22)
 size = sites_off + glive_off + (1 << 22) * 32
 struct.pack_into('<Q', h, 16, size)
 with open(f'{work}/sites-sparse', 'wb') as f:

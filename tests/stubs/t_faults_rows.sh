@@ -34,10 +34,10 @@ GOSTAT_DIR=$WORK/roomy "$WORK/live.instr" 100 >/dev/null 2>&1
 f=$(stats_file_for "$WORK/roomy") || exit 1
 read -r rows_off stride < <(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print(*struct.unpack_from("<QQ", d, 96))' "$f")
 # sites_bytes FILE: the goroutine sites section's size (gs_header.sites_off
-# at 1464, file_size at 16, GS_HDR_SITES 64 in flags at 60), 0 without.
+# at 1480, file_size at 16, GS_HDR_SITES 128 in flags at 60), 0 without.
 sites_bytes() {
     python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read()
-print(struct.unpack_from("<Q", d, 16)[0] - struct.unpack_from("<Q", d, 1464)[0] if struct.unpack_from("<I", d, 60)[0] & 64 else 0)' "$1"
+print(struct.unpack_from("<Q", d, 16)[0] - struct.unpack_from("<Q", d, 1480)[0] if struct.unpack_from("<I", d, 60)[0] & 128 else 0)' "$1"
 }
 sites=$(sites_bytes "$f")
 
