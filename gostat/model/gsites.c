@@ -15,18 +15,18 @@
 
 /* The function whose entry is pc: the function table (sorted by entry),
  * then the symbol table of call-path files. */
+static int func_has_entry(const void *key, const void *elem)
+{
+    uint64_t pc = *(const uint64_t *)key, at = ((const struct gst_func *)elem)->entry;
+    return (pc > at) - (pc < at);
+}
+
 static const char *function_at(const struct gst_stats *st, uint64_t pc)
 {
-    size_t lo = 0, hi = st->hdr.nfuncs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (st->funcs[mid].entry < pc)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < st->hdr.nfuncs && st->funcs[lo].entry == pc)
-        return st->funcs[lo].name;
+    const struct gst_func *f =
+        st->hdr.nfuncs ? bsearch(&pc, st->funcs, st->hdr.nfuncs, sizeof *st->funcs, func_has_entry) : NULL;
+    if (f)
+        return f->name;
     const struct gst_sym *sym = gst_stats_sym_at(st, pc);
     return sym && sym->entry == pc ? sym->name : NULL;
 }

@@ -130,17 +130,15 @@ int gst_sites_read(const struct gst_stats *st, struct gst_sites *out, struct gr_
     return rc;
 }
 
+static int stmt_has_pc(const void *key, const void *elem)
+{
+    uint64_t pc = *(const uint64_t *)key, at = ((const struct gst_gostmt *)elem)->pc;
+    return (pc > at) - (pc < at);
+}
+
 const struct gst_gostmt *gst_sites_stmt(const struct gst_sites *s, uint64_t gopc)
 {
-    size_t lo = 0, hi = s->nstmts;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->stmts[mid].pc < gopc)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < s->nstmts && s->stmts[lo].pc == gopc ? &s->stmts[lo] : NULL;
+    return s->nstmts ? bsearch(&gopc, s->stmts, s->nstmts, sizeof *s->stmts, stmt_has_pc) : NULL;
 }
 
 void gst_sites_free(struct gst_sites *s)
