@@ -11,6 +11,7 @@
 #include "gostat/render/openmetrics.h"
 #include "gostat/read/scrape.h"
 #include "gostat/read/statsdir.h"
+#include "common/regex_compile.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -20,6 +21,8 @@
 #include <unistd.h>
 
 #define DEFAULT_LISTEN "127.0.0.1:9464"
+#define DEFAULT_TOP 100
+#define TOP_UNSET ((size_t)-1)
 #define MAX_HOSTS_TEXT "16"
 _Static_assert(GST_MAX_ALLOWED_HOSTS == 16, "--allow-host's help and message say 16");
 
@@ -29,7 +32,16 @@ struct serve_opts {
     struct gst_http_access access;
     bool once;
     enum gst_expo_format format;   /* of --once */
+    const char *filter, *buckets;
+    size_t top;                /* TOP_UNSET: not given */
+    int top_by;
+    bool no_histograms, pid_label, all;
+    struct gst_expo_opts expo;
+    regex_t filter_re;
 };
+
+enum { BY_TIME, BY_CALLS };
+static const struct gr_opt_choice top_bys[] = { { "time", BY_TIME }, { "calls", BY_CALLS }, { NULL, 0 } };
 
 static const struct gr_opt serve_opts[] = {
     { "listen", 'l', "HOST:PORT", GR_OPT_STRING, GR_OPT_AT(struct serve_opts, listen),
@@ -94,6 +106,62 @@ static const struct gr_opt serve_opts[] = {
           "With\n"
           ".BR \\-\\-once :\n"
           "OpenMetrics instead of the Prometheus text format.\n" },
+    { NULL, 0, NULL, GR_OPT_TEXT, .help = GR_OPT_HELP("", "What is exported (docs/metrics.md \"Cardinality\"):") },
+    { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct serve_opts, filter),
+      .help = GR_OPT_HELP("only functions whose name matches (POSIX extended",
+                          "regex); goroutine and process series stay"),
+      .man =
+          "Export only the functions whose name matches REGEX (POSIX extended);\n"
+          "the process and goroutine series stay.\n" },
+    { "top", 0, "N", GR_OPT_UINT, GR_OPT_AT(struct serve_opts, top),
+      .min = 0, .max = 1000000000, .bad = "--top wants a whole number >= 0, got '%s'",
+      .help = GR_OPT_HELP("per process the N functions with most time (or",
+                          "calls, --top-by) so far (default 100; 0: all); a",
+                          "function stays in until one left out has 25 %",
+                          "more, so series stay across scrapes"),
+      .man =
+          "Per process, export only the N functions (default 100; 0: every called\n"
+          "function) with the most time so far (or calls: \\-\\-top\\-by). The set\n"
+          "is stable across scrapes: a function in it stays until one left out\n"
+          "has more than 25 % more than it; a restarted program keeps its set.\n" },
+    { "top-by", 0, "time|calls", GR_OPT_CHOICE, GR_OPT_AT(struct serve_opts, top_by),
+      .choices = top_bys, .bad = "--top-by takes 'time' or 'calls', not '%s'",
+      .help = GR_OPT_HELP("what --top ranks (default time; programs not built",
+                          "for timing: calls)"),
+      .man =
+          "What\n"
+          ".B \\-\\-top\n"
+          "ranks: total time (the default; calls for programs not built for\n"
+          "timing) or calls.\n" },
+    { "no-histograms", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct serve_opts, no_histograms),
+      .help = GR_OPT_HELP("no duration or lifetime histograms (counters of",
+                          "calls and seconds stay)"),
+      .man =
+          "Leave out the histogram families (function durations, goroutine\n"
+          "lifetimes); the counters of calls and seconds stay.\n" },
+    { "buckets", 0, "LE,...", GR_OPT_STRING, GR_OPT_AT(struct serve_opts, buckets),
+      .help = GR_OPT_HELP("the histograms' le bounds, from the fixed ones",
+                          "(docs/metrics.md; default 1e-07,1e-06,...,10;",
+                          "+Inf always)"),
+      .man =
+          "The histograms' le bounds, a comma-separated list taken from the fixed\n"
+          "bounds (1e-07, 2e-07, 5e-07, ... 100 seconds; docs/metrics.md). Default:\n"
+          "the decades 1e-07 to 10. +Inf is always written.\n" },
+    { "pid-label", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct serve_opts, pid_label),
+      .help = GR_OPT_HELP("label pid instead of replica (new series at every",
+                          "restart)"),
+      .man =
+          "Label the series with pid instead of replica. Each restart then makes\n"
+          "new series; replica (0 for the oldest live process of an exe, 1 for the\n"
+          "next...) gives a restarted program its old series back.\n" },
+    { "all", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct serve_opts, all),
+      .help = GR_OPT_HELP("every called function with every bucket (large:",
+                          "MBs per scrape for a big program)"),
+      .man =
+          "Export every called function with every bucket, as gostat serve did\n"
+          "before \\-\\-top existed (with\n"
+          ".BR \\-\\-pid\\-label ,\n"
+          "the same series). A large program gives many megabytes per scrape.\n" },
     GST_HELP_OPTION,
 };
 
@@ -101,8 +169,10 @@ const struct gr_opt_table gst_serve_options = {
     .program = "gostat serve",
     .intro =
         "usage: gostat serve [--listen HOST:PORT|unix:PATH] [--token-file FILE]\n"
-        "                    [--allow-host NAME]...\n"
-        "       gostat serve --once [--openmetrics]\n"
+        "                    [--allow-host NAME]... [SELECTION]\n"
+        "       gostat serve --once [--openmetrics] [SELECTION]\n"
+        "SELECTION: [--filter REGEX] [--top N] [--top-by time|calls]\n"
+        "           [--no-histograms] [--buckets LE,...] [--pid-label] [--all]\n"
         "\n"
         "Serves the call counts, durations and goroutine counts of every running\n"
         "instrumented program with a stats file in $GOSTAT_DIR (default " GST_DEFAULT_DIR ") as\n"
@@ -112,7 +182,9 @@ const struct gr_opt_table gst_serve_options = {
         "gostat_scrape_invalid_files. The reply is OpenMetrics 1.0.0 when the\n"
         "Accept header asks for application/openmetrics-text (as Prometheus does),\n"
         "else the Prometheus text format 0.0.4; gzip-compressed when the client\n"
-        "accepts that. docs/metrics.md lists the metrics.\n"
+        "accepts that. By default each process exports its 100 functions with\n"
+        "most time, histograms with decade bounds, and labels exe and replica\n"
+        "(stable across restarts). docs/metrics.md lists the metrics.\n"
         "Runs until SIGINT or SIGTERM.\n"
         "\n",
     .outro =
@@ -130,6 +202,35 @@ const struct gr_opt_table gst_serve_options = {
     .long_indent = 6,
 };
 
+/* The options of what is exported into o->expo; -1, or a usage error. */
+static int selection(struct serve_opts *o)
+{
+    struct gr_error err;
+    if (o->all && (o->top != TOP_UNSET || o->buckets)) {
+        fprintf(stderr, "gostat: serve: --all exports every function and bucket; "
+                "it goes with neither --top nor --buckets\n");
+        return GST_EXIT_USAGE;
+    }
+    o->expo.top = o->all ? 0 : o->top == TOP_UNSET ? DEFAULT_TOP : o->top;
+    o->expo.top_by_calls = o->top_by == BY_CALLS;
+    o->expo.no_histograms = o->no_histograms;
+    o->expo.pid_label = o->pid_label;
+    o->expo.buckets = o->all ? gst_expo_all_buckets() : gst_expo_default_buckets();
+    if (o->buckets && gst_expo_parse_buckets(o->buckets, &o->expo.buckets) < 0) {
+        fprintf(stderr, "gostat: serve: --buckets takes le bounds from the fixed ones "
+                "(1e-07, 2e-07, 5e-07, ... 100; docs/metrics.md), not '%s'\n", o->buckets);
+        return GST_EXIT_USAGE;
+    }
+    if (o->filter) {
+        if (gr_regex_compile(&o->filter_re, o->filter, "--filter", &err) < 0) {
+            fprintf(stderr, "gostat: serve: %s\n", err.msg);
+            return GST_EXIT_USAGE;
+        }
+        o->expo.filter = &o->filter_re;
+    }
+    return -1;
+}
+
 static int parse(int argc, char **argv, struct serve_opts *o)
 {
     int next;
@@ -140,18 +241,20 @@ static int parse(int argc, char **argv, struct serve_opts *o)
         fprintf(stderr, "gostat: serve: --openmetrics goes with --once; the server negotiates the format\n");
         return GST_EXIT_USAGE;
     }
-    return -1;
+    return selection(o);
 }
 
 /* One scrape into a malloc'd buffer. */
-static int expose(const char *dir, enum gst_expo_format fmt, char **text, size_t *len,
+static int expose(const struct serve_opts *o, enum gst_expo_format fmt, char **text, size_t *len,
                   struct gr_error *err)
 {
     struct gst_scrape s;
-    if (gst_scrape_collect(&s, dir, err) < 0)
+    if (gst_scrape_collect(&s, gst_stats_dir(), err) < 0)
         return -1;
     FILE *out = open_memstream(text, len);
-    int rc = out ? gst_expo_write(out, fmt, &s) : -1;
+    int rc = out ? gst_expo_write(out, fmt, &s, &o->expo) : -1;
+    if (o->expo.memory)
+        gst_top_forget_unused(o->expo.memory);
     if (out && fclose(out) != 0)
         rc = -1;
     gst_scrape_free(&s);
@@ -165,11 +268,11 @@ static int expose(const char *dir, enum gst_expo_format fmt, char **text, size_t
 
 static int reply_metrics(void *ctx, const char *accept, struct gst_http_reply *reply)
 {
-    const char *dir = ctx;
+    const struct serve_opts *o = ctx;
     enum gst_expo_format fmt = gst_expo_negotiate(accept);
     struct gr_error err;
 
-    if (expose(dir, fmt, &reply->body, &reply->len, &err) == 0) {
+    if (expose(o, fmt, &reply->body, &reply->len, &err) == 0) {
         reply->status = 200;
         reply->content_type = gst_expo_content_type(fmt);
         return 0;
@@ -189,7 +292,7 @@ static int run_once(const struct serve_opts *o)
     struct gr_error err;
     char *text;
     size_t len;
-    if (expose(gst_stats_dir(), o->format, &text, &len, &err) < 0) {
+    if (expose(o, o->format, &text, &len, &err) < 0) {
         fprintf(stderr, "gostat: serve: %s\n", err.msg);
         return GST_EXIT_STATS;
     }
@@ -247,8 +350,9 @@ static int run_server(struct serve_opts *o)
     gst_listen_name(fd, name, sizeof name);
     bool is_unix = strncmp(name, "unix:", 5) == 0;
     warn_if_exposed(o, fd, name);
-    struct gst_http_server *srv = gst_http_start(fd, !is_unix, &o->access, reply_metrics,
-                                                 (void *)gst_stats_dir(), &err);
+    struct gst_top_memory memory = { 0 };
+    o->expo.memory = &memory;
+    struct gst_http_server *srv = gst_http_start(fd, !is_unix, &o->access, reply_metrics, o, &err);
     if (!srv) {
         fprintf(stderr, "gostat: serve: %s\n", err.msg);
         return GST_EXIT_STATS;
@@ -263,6 +367,7 @@ static int run_server(struct serve_opts *o)
     while (sigwait(&stop, &sig) != 0)
         ;
     gst_http_stop(srv);
+    gst_top_memory_free(&memory);
     if (is_unix)
         unlink(name + 5);
     gst_http_access_free(&o->access);
@@ -271,9 +376,12 @@ static int run_server(struct serve_opts *o)
 
 int gst_cmd_serve(int argc, char **argv)
 {
-    struct serve_opts o = { .listen = DEFAULT_LISTEN, .format = GST_EXPO_PROMETHEUS };
+    struct serve_opts o = { .listen = DEFAULT_LISTEN, .format = GST_EXPO_PROMETHEUS, .top = TOP_UNSET };
     int status = parse(argc, argv, &o);
     if (status >= 0)
         return status;
-    return o.once ? run_once(&o) : run_server(&o);
+    status = o.once ? run_once(&o) : run_server(&o);
+    if (o.expo.filter)
+        regfree(&o.filter_re);
+    return status;
 }

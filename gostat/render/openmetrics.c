@@ -12,6 +12,7 @@
 #include "common/safe_text.h"
 #include "gostat/render/utf8.h"
 #include "common/saturate.h"
+#include "gostat/render/expo_top.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -34,6 +35,51 @@ static const struct bound {
     LE(0.1), LE(0.2), LE(0.5), LE(1), LE(2), LE(5), LE(10), LE(20), LE(50), LE(100),
 };
 #define NBOUNDS (sizeof bounds / sizeof bounds[0])   /* index NBOUNDS: +Inf */
+_Static_assert(NBOUNDS <= 32, "a bucket selection is a uint32_t mask");
+
+uint32_t gst_expo_all_buckets(void)
+{
+    return (uint32_t)((UINT64_C(1) << NBOUNDS) - 1);
+}
+
+/* Decades from 100 ns to 10 s: 9 bounds and +Inf instead of 28 and +Inf. */
+uint32_t gst_expo_default_buckets(void)
+{
+    uint32_t mask = 0;
+    for (unsigned i = 0; i < NBOUNDS; i++)
+        if (i % 3 == 0 && bounds[i].seconds <= 10)   /* the 1 of each 1-2-5 */
+            mask |= UINT32_C(1) << i;
+    return mask;
+}
+
+static int bound_index(const char *item, size_t len)
+{
+    char buf[32], *end;
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, item, len);
+    buf[len] = '\0';
+    double v = strtod(buf, &end);
+    for (unsigned i = 0; *end == '\0' && i < NBOUNDS; i++)
+        if (bounds[i].seconds == v)
+            return (int)i;
+    return -1;
+}
+
+int gst_expo_parse_buckets(const char *list, uint32_t *mask)
+{
+    *mask = 0;
+    for (const char *p = list;; p++) {
+        size_t len = strcspn(p, ",");
+        int i = bound_index(p, len);
+        if (i < 0)
+            return -1;
+        *mask |= UINT32_C(1) << i;
+        p += len;
+        if (*p == '\0')
+            return 0;
+    }
+}
 
 enum family_type { COUNTER, GAUGE, HISTOGRAM, INFO };
 
@@ -145,7 +191,9 @@ static void sb_label(struct strbuf *b, const char *name, const char *value)
 /* A process, prepared once per exposition. */
 struct proc {
     const struct gst_stats *st;
-    struct strbuf labels;      /* exe="...",pid="..." */
+    struct strbuf labels;      /* exe="...",replica="..." (or pid="...") */
+    unsigned replica;          /* older live processes of the same exe */
+    bool *exported;            /* per function: has calls and is selected */
     struct gst_clock clock;    /* start-up calibration: constant */
     struct gst_goroutines goroutines;
     unsigned char bucket_of[GS_HIST_BUCKETS]; /* source bucket -> bounds index */
@@ -158,6 +206,7 @@ struct proc {
 struct expo {
     FILE *out;
     bool om;
+    const struct gst_expo_opts *o;
     const struct gst_scrape *s;
     struct proc *procs;
     struct strbuf func;        /* scratch: the labels of one function's samples */
@@ -216,18 +265,102 @@ static void prepare_sites(struct proc *p)
     }
 }
 
-static void prepare(struct proc *p, const struct gst_stats *st)
+/* The ranked value of a function under --top. */
+static struct gst_top_candidate candidate(const struct gst_expo_opts *o, const struct gst_stats *st,
+                                          uint32_t k)
 {
-    char pid[24];
+    const struct gst_func *f = &st->funcs[k];
+    bool by_time = !o->top_by_calls && st->timing;
+    return (struct gst_top_candidate){ k, by_time ? f->total_ticks : f->calls, f->calls };
+}
+
+/* --top's memory key: the series identity and the build (indices are
+ * function table positions, meaningful within one build only). */
+static char *top_key(const struct proc *p)
+{
+    char *key;
+    if (asprintf(&key, "%s\n%u\n%s\n%" PRIu32, p->st->hdr.exe, p->replica, p->st->hdr.build_id,
+                 p->st->hdr.nfuncs) < 0)
+        return NULL;
+    return key;
+}
+
+/* Keeps the top functions among those marked in p->exported. */
+static int keep_top(struct proc *p, const struct gst_expo_opts *o)
+{
+    uint32_t n = p->st->hdr.nfuncs;
+    size_t ncand = 0;
+    struct gst_top_memory once = { 0 };
+    struct gst_top_memory *memory = o->memory ? o->memory : &once;
+    struct gst_top_candidate *cand = malloc((n ? n : 1) * sizeof *cand);
+    char *key = top_key(p);
+    const uint32_t *chosen = NULL;
+    long count = -1;
+    if (cand && key) {
+        for (uint32_t k = 0; k < n; k++)
+            if (p->exported[k])
+                cand[ncand++] = candidate(o, p->st, k);
+        count = gst_top_choose(memory, key, cand, ncand, o->top, &chosen);
+    }
+    for (uint32_t k = 0; count >= 0 && k < n; k++)
+        p->exported[k] = p->exported[k] && gst_top_contains(chosen, (size_t)count, k);
+    gst_top_memory_free(&once);
+    free(cand);
+    free(key);
+    return count < 0 ? -1 : 0;
+}
+
+/* Only functions called at least once are exported (a large program has
+ * tens of thousands of functions, most never called), and of those the
+ * ones --filter and --top select. */
+static int select_functions(struct proc *p, const struct gst_expo_opts *o)
+{
+    uint32_t n = p->st->hdr.nfuncs;
+    p->exported = calloc(n ? n : 1, sizeof *p->exported);
+    if (!p->exported)
+        return -1;
+    for (uint32_t k = 0; k < n; k++) {
+        const struct gst_func *f = &p->st->funcs[k];
+        p->exported[k] = f->calls > 0 && (!o->filter || regexec(o->filter, f->name, 0, NULL, 0) == 0);
+    }
+    return o->top ? keep_top(p, o) : 0;
+}
+
+/* Processes of one exe are told apart by their rank in start time (then
+ * pid): replica "0" is the oldest. A restarted program gets its old
+ * replica back, and so its old series. */
+static unsigned replica_of(const struct gst_scrape *s, size_t i)
+{
+    const struct gs_header *me = &s->procs[i]->hdr;
+    unsigned older = 0;
+    for (size_t k = 0; k < s->nprocs; k++) {
+        const struct gs_header *h = &s->procs[k]->hdr;
+        if (k != i && strcmp(h->exe, me->exe) == 0 &&
+            (h->start_time_ns < me->start_time_ns ||
+             (h->start_time_ns == me->start_time_ns && h->pid < me->pid)))
+            older++;
+    }
+    return older;
+}
+
+static int prepare(struct proc *p, const struct gst_stats *st, unsigned replica,
+                   const struct gst_expo_opts *o)
+{
+    char num[24];
     p->st = st;
-    snprintf(pid, sizeof pid, "%" PRId64, st->hdr.pid);
+    p->replica = replica;
     sb_label(&p->labels, "exe", st->hdr.exe);
-    sb_label(&p->labels, "pid", pid);
+    if (o->pid_label)
+        snprintf(num, sizeof num, "%" PRId64, st->hdr.pid);
+    else
+        snprintf(num, sizeof num, "%u", replica);
+    sb_label(&p->labels, o->pid_label ? "pid" : "replica", num);
     p->clock = gst_clock_startup(&st->hdr);
     p->goroutines = gst_goroutines_of(st);
     if (p->clock.known)
         map_buckets(p);
     prepare_sites(p);
+    return p->labels.failed || select_functions(p, o) < 0 ? -1 : 0;
 }
 
 /* Shortest of %.15g and %.17g that reads back as v. */
@@ -358,6 +491,13 @@ static struct site_sum site_series(const struct proc *p, size_t k)
     return sum;
 }
 
+/* Bound i (NBOUNDS: +Inf, always) is written. Cumulative counts make any
+ * subset of bounds a correct histogram. */
+static bool bucket_wanted(const struct expo *x, unsigned i)
+{
+    return i == NBOUNDS || (x->o->buckets >> i & 1);
+}
+
 static void put_site_histogram(struct expo *x, const struct proc *p, const char *labels,
                                const struct site_sum *sum)
 {
@@ -367,6 +507,8 @@ static void put_site_histogram(struct expo *x, const struct proc *p, const char 
         in_bound[p->bucket_of[b]] = gr_add_saturating(in_bound[p->bucket_of[b]], sum->hist[b]);
     for (unsigned i = 0; i <= NBOUNDS; i++) {
         cumulative = gr_add_saturating(cumulative, in_bound[i]);
+        if (!bucket_wanted(x, i))
+            continue;
         snprintf(le, sizeof le, "le=\"%s\"", i < NBOUNDS ? bounds[i].label : "+Inf");
         put_series(x, &fam_site_lifetime, "_bucket", labels, le);
         fprintf(x->out, "%" PRIu64 "\n", cumulative);
@@ -397,7 +539,7 @@ static void put_site_family(struct expo *x, const struct family *fam, enum site_
                 put_series(x, fam, "", labels, NULL);
                 put_double(x->out, (double)sum.oldest_ns / 1e9);
                 fputc('\n', x->out);
-            } else if (m == SITE_LIFETIME && p->clock.known) {
+            } else if (m == SITE_LIFETIME && p->clock.known && !x->o->no_histograms) {
                 put_site_histogram(x, p, labels, &sum);
             }
         }
@@ -409,7 +551,8 @@ static void put_goroutine_sites(struct expo *x)
     put_site_family(x, &fam_site_live, SITE_LIVE);
     put_site_family(x, &fam_site_created, SITE_CREATED);
     put_site_family(x, &fam_site_oldest, SITE_OLDEST);
-    put_site_family(x, &fam_site_lifetime, SITE_LIFETIME);
+    if (!x->o->no_histograms)
+        put_site_family(x, &fam_site_lifetime, SITE_LIFETIME);
 }
 
 static bool timed(const struct proc *p)
@@ -452,12 +595,9 @@ static void function_labels(struct expo *x, const struct proc *p, const struct g
     sb_label(&x->func, "function", f->name);
 }
 
-/* Only functions called at least once are exported: a large program has
- * tens of thousands of functions, most never called. */
 static bool exported(const struct proc *p, const struct gst_func *f)
 {
-    (void)p;
-    return f->calls > 0;
+    return p->exported[f - p->st->funcs];
 }
 
 static bool has_durations(const struct proc *p, const struct gst_func *f)
@@ -507,6 +647,8 @@ static void put_histogram(struct expo *x, const struct proc *p, const struct gst
     char le[40];
     for (unsigned i = 0; i <= NBOUNDS; i++) {
         cumulative = gr_add_saturating(cumulative, in_bound[i]);
+        if (!bucket_wanted(x, i))
+            continue;
         snprintf(le, sizeof le, "le=\"%s\"", i < NBOUNDS ? bounds[i].label : "+Inf");
         put_series(x, &fam_duration, "_bucket", x->func.p, le);
         fprintf(x->out, "%" PRIu64 "\n", cumulative);
@@ -545,18 +687,17 @@ static void put_scrape(struct expo *x)
     fprintf(x->out, "%s %u\n", fam_invalid.name, x->s->invalid_files);
 }
 
-int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape *s)
+int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape *s,
+                   const struct gst_expo_opts *o)
 {
-    struct expo x = { .out = out, .om = fmt == GST_EXPO_OPENMETRICS, .s = s };
+    struct expo x = { .out = out, .om = fmt == GST_EXPO_OPENMETRICS, .o = o, .s = s };
     bool failed = false;
 
     x.procs = calloc(s->nprocs ? s->nprocs : 1, sizeof *x.procs);
     if (!x.procs)
         return -1;
-    for (size_t i = 0; i < s->nprocs; i++) {
-        prepare(&x.procs[i], s->procs[i]);
-        failed |= x.procs[i].labels.failed;
-    }
+    for (size_t i = 0; i < s->nprocs; i++)
+        failed |= prepare(&x.procs[i], s->procs[i], replica_of(s, i), o) < 0;
     if (!failed) {
         put_process(&x);
         put_goroutines(&x);
@@ -565,7 +706,8 @@ int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape 
         put_function_family(&x, &fam_calls, exported, put_calls);
         put_function_family(&x, &fam_seconds, has_durations, put_seconds);
         put_function_family(&x, &fam_self, has_self, put_self);
-        put_function_family(&x, &fam_duration, has_durations, put_histogram);
+        if (!o->no_histograms)
+            put_function_family(&x, &fam_duration, has_durations, put_histogram);
         put_scrape(&x);
         if (x.om)
             fputs("# EOF\n", out);
@@ -573,6 +715,7 @@ int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape 
     }
     for (size_t i = 0; i < s->nprocs; i++) {
         free(x.procs[i].labels.p);
+        free(x.procs[i].exported);
         for (size_t k = 0; k < x.procs[i].nsite_series; k++)
             free(x.procs[i].site_labels[k].p);
         free(x.procs[i].site_labels);

@@ -8,13 +8,13 @@ cd "$(dirname "$0")/../.."
 . tests/gostat/serve_lib.sh
 require_clients t_gostat_serve_http
 synthetic_files
-run_ok "--once" serve --once
+run_ok "--once" serve --once --pid-label
 text=$out
-run_ok "--once --openmetrics" serve --once --openmetrics
+run_ok "--once --openmetrics" serve --once --openmetrics --pid-label
 om=$out
 
 # Over HTTP: the same bodies, chosen by the Accept header.
-start_serve synth --listen 127.0.0.1:0
+start_serve synth --listen 127.0.0.1:0 --pid-label
 metrics "$dir/h.prom" || fail "curl text"
 expect "http text body" "$text" "$(cat "$dir/h.prom")"
 expect "http text content type" "text/plain; version=0.0.4; charset=utf-8" \

@@ -32,7 +32,7 @@ timed_pid=$demo_pid timed_fd=$demo_fd
 start_demo sampled "$dir/servedemo.sampled"
 sampled_pid=$demo_pid sampled_fd=$demo_fd
 
-start_serve real --listen 127.0.0.1:0
+start_serve real --listen 127.0.0.1:0 --all --pid-label
 metrics "$dir/real.prom" || fail "curl real text"
 check_promtool "$dir/real.prom" || fail "promtool: real program's Prometheus text"
 metrics "$dir/real.om" "$OM_ACCEPT" || fail "curl real openmetrics"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t_gostat_serve_text: gostat serve --once on synthetic files (mkstats)
+# t_gostat_serve_text: gostat serve --once --all --pid-label (the full export) on synthetic files (mkstats)
 # with known counts and timing: the exact exposition, label escaping
 # (quotes, backslashes, newline, invalid UTF-8, a terminal escape),
 # histogram buckets mapped to the fixed le bounds (a source bucket ending
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 require_clients t_gostat_serve_text prometheus
 synthetic_files
 
-run_ok "--once" serve --once
+run_ok "--once" serve --once --all --pid-label
 text=$out
 A="exe=\"/opt/my \\\"app\\\"\",pid=\"$$\""
 B="exe=\"/opt/sampled\",pid=\"$other\""
@@ -133,7 +133,7 @@ check_promtool "$dir/synthetic.prom" || fail "promtool: synthetic Prometheus tex
 
 # OpenMetrics: the same samples; family names without _total, an info
 # family, # UNIT, # EOF last.
-run_ok "--once --openmetrics" serve --once --openmetrics
+run_ok "--once --openmetrics" serve --once --openmetrics --all --pid-label
 om=$out
 expect "openmetrics: samples as text" "$(grep -v '^#' <<<"$text")" "$(grep -v '^#' <<<"$om")"
 expect "openmetrics: families" "\

@@ -146,7 +146,7 @@ for k in 1 2 3 4 5; do
     "$MKSTATS" "$big/gostat.big$k.$sp" --pid $sp --start-ticks "$ticks" "${args[@]}" >/dev/null ||
         fail "mkstats big$k"
 done
-GOSTAT_DIR=$big start_serve busy --listen 127.0.0.1:0
+GOSTAT_DIR=$big start_serve busy --listen 127.0.0.1:0 --all   # large replies: every function
 port=${url##*:}
 port=${port%%/*}
 /usr/bin/python3 - "$port" <<'PY' || fail "a fifth concurrent scrape was not refused with 503"
