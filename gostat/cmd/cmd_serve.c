@@ -8,6 +8,7 @@
 #include "gostat/serve/http_access.h"
 #include "gostat/serve/http_server.h"
 #include "gostat/serve/listenaddr.h"
+#include "gostat/render/expo_top.h"
 #include "gostat/render/openmetrics.h"
 #include "gostat/read/scrape.h"
 #include "gostat/read/statsdir.h"
