@@ -283,21 +283,57 @@ struct rows {
 
 #define NAME_MIN 16   /* a name is cut no shorter than this */
 
-/* Narrows the first column so that rows fit in columns, down to NAME_MIN. */
-static void fit_name(size_t width[NCOLS], size_t columns)
+/* The columns besides the name, with their separators. */
+static size_t fixed_width(const size_t width[NCOLS], const bool shown[NCOLS])
 {
     size_t fixed = 0;
     for (int k = 1; k < NCOLS; k++)
-        fixed += 2 + width[k];
-    if (columns == 0 || width[C_NAME] + fixed <= columns || width[C_NAME] <= NAME_MIN)
-        return;
-    width[C_NAME] = columns > fixed + NAME_MIN ? columns - fixed : NAME_MIN;
+        fixed += shown[k] ? 2 + width[k] : 0;
+    return fixed;
+}
+
+/* Fits rows in columns: when the numbers leave the name less than
+ * NAME_MIN, the BASE and NEW times go, then the BASE and NEW calls (the
+ * ratios stay); then the name is narrowed, down to NAME_MIN. Returns
+ * whether columns were left out. */
+static bool fit(size_t width[NCOLS], bool shown[NCOLS], size_t columns)
+{
+    static const int dropped[] = { C_BASE_TIME, C_NEW_TIME, C_BASE_CALLS, C_NEW_CALLS };
+    bool left_out = false;
+    for (int k = 0; k < NCOLS; k++)
+        shown[k] = true;
+    if (columns == 0)
+        return false;
+    for (size_t i = 0; i < sizeof dropped / sizeof *dropped; i += 2) {
+        size_t need = fixed_width(width, shown) + (width[C_NAME] < NAME_MIN ? width[C_NAME] : NAME_MIN);
+        if (need <= columns)
+            break;
+        shown[dropped[i]] = shown[dropped[i + 1]] = false;
+        left_out = true;
+    }
+    size_t fixed = fixed_width(width, shown);
+    if (width[C_NAME] + fixed > columns && width[C_NAME] > NAME_MIN)
+        width[C_NAME] = columns > fixed + NAME_MIN ? columns - fixed : NAME_MIN;
+    return left_out;
+}
+
+#define TIMES_LEFT_OUT "(BASE TIME and NEW TIME left out to fit the width; --wide or --json shows them)"
+#define BOTH_LEFT_OUT "(BASE and NEW columns left out to fit the width; --wide or --json shows them)"
+
+/* The last column shown is not padded. */
+static int last_shown(const bool shown[NCOLS])
+{
+    int last = NCOLS - 1;
+    while (last > 0 && !shown[last])
+        last--;
+    return last;
 }
 
 static void print_rows(const struct rows *r)
 {
     char cells[NCOLS][CELL];
     size_t width[NCOLS];
+    bool shown[NCOLS];
     for (int k = 0; k < NCOLS; k++)
         width[k] = strlen(r->headers[k]);
     for (size_t i = 0; i < r->count; i++) {
@@ -307,21 +343,28 @@ static void print_rows(const struct rows *r)
         for (int k = 1; k < NCOLS; k++)
             width[k] = strlen(cells[k]) > width[k] ? strlen(cells[k]) : width[k];
     }
-    fit_name(width, r->columns);
+    bool left_out = fit(width, shown, r->columns);
+    int last = last_shown(shown);
     for (int k = 0; k < NCOLS; k++) {
+        if (!shown[k])
+            continue;
         fputs(k ? "  " : "", stdout);
-        gst_put_cell(stdout, r->headers[k], k == NCOLS - 1 ? 0 : width[k], k > C_NAME && k < C_CHANGE);
+        gst_put_cell(stdout, r->headers[k], k == last ? 0 : width[k], k > C_NAME && k < C_CHANGE);
     }
     putchar('\n');
     for (size_t i = 0; i < r->count; i++) {
         format_row(cells, r->delta(r->d, i));
         r->put_name(r->d, i, width[C_NAME]);
         for (int k = 1; k < NCOLS; k++) {
+            if (!shown[k])
+                continue;
             fputs("  ", stdout);
-            gst_put_cell(stdout, cells[k], k == NCOLS - 1 ? 0 : width[k], k < C_CHANGE);
+            gst_put_cell(stdout, cells[k], k == last ? 0 : width[k], k < C_CHANGE);
         }
         putchar('\n');
     }
+    if (left_out)
+        gst_put_wrapped(stdout, shown[C_BASE_CALLS] ? TIMES_LEFT_OUT : BOTH_LEFT_OUT, " ", r->columns);
 }
 
 static const struct gst_delta *func_delta(const struct gst_diff *d, size_t i)
@@ -387,9 +430,9 @@ static const char *metric_name(enum gst_metric m)
     return m == GST_METRIC_CALLS ? "calls" : m == GST_METRIC_TIME ? "time" : "both";
 }
 
-static void print_summary(const struct gst_diff_options *o, const struct gst_diff *d)
+static void write_summary(FILE *out, const struct gst_diff_options *o, const struct gst_diff *d)
 {
-    printf("%zu of %zu function%s changed by %gx or more (%s%s%s): %zu grew, %zu shrank\n",
+    fprintf(out, "%zu of %zu function%s changed by %gx or more (%s%s%s): %zu grew, %zu shrank\n",
            d->count, d->compared, d->compared == 1 ? "" : "s", o->threshold,
            o->metric == GST_METRIC_BOTH ? "calls or time per call"
            : o->metric == GST_METRIC_TIME ? "time per call" : "calls",
@@ -397,9 +440,30 @@ static void print_summary(const struct gst_diff_options *o, const struct gst_dif
            o->min_calls ? ", functions with fewer calls ignored" : "", d->regressions,
            d->count - d->regressions);
     if (d->arcs_compared)
-        printf("%zu of %zu caller -> callee arc%s changed by %gx or more (shown, not counted "
+        fprintf(out, "%zu of %zu caller -> callee arc%s changed by %gx or more (shown, not counted "
                "as regressions)\n", d->narcs, d->arcs_compared, d->arcs_compared == 1 ? "" : "s",
                o->threshold);
+}
+
+/* The summary, its lines wrapped between words to fit columns. */
+static void print_summary(const struct gst_diff_options *o, const struct gst_diff *d, size_t columns)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        write_summary(stdout, o, d);
+        return;
+    }
+    write_summary(mem, o, d);
+    fclose(mem);
+    for (char *line = text, *end; line && *line; line = end ? end + 1 : NULL) {
+        end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        gst_put_wrapped(stdout, line, " ", columns);
+    }
+    free(text);
 }
 
 static void put_ratio(const char *key, bool defined, double from, double to)
@@ -469,14 +533,33 @@ static void put_site(FILE *out, const struct gst_psite *s)
     gst_gsite_put_name(out, s->creator, s->file, s->line, s->start);
 }
 
-static void print_sites(const struct site_report *r)
+#define SITE_NUMBERS 23   /* "%10 %10  " before a site's name */
+
+/* A site's name, cut in the middle to width (0: whole). */
+static void put_site_cut(const struct gst_psite *s, size_t width)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = width ? open_memstream(&text, &len) : NULL;
+    if (!mem) {
+        put_site(stdout, s);
+        return;
+    }
+    put_site(mem, s);
+    fclose(mem);
+    gst_put_cut_cell(stdout, text, width, false, false);
+    free(text);
+}
+
+static void print_sites(const struct site_report *r, size_t columns)
 {
     if (!r->n)
         return;
     puts("\n BASE LIVE   NEW LIVE  GOROUTINE SITE (go statement) -> START");
+    size_t width = columns > SITE_NUMBERS + NAME_MIN ? columns - SITE_NUMBERS : columns ? NAME_MIN : 0;
     for (size_t i = 0; i < r->n; i++) {
         printf("%10" PRIu64 " %10" PRIu64 "  ", r->grew[i].base_live, r->grew[i].site->live);
-        put_site(stdout, r->grew[i].site);
+        put_site_cut(r->grew[i].site, width);
         putchar('\n');
     }
     printf("%zu goroutine site%s with more live goroutines in NEW\n", r->n, r->n == 1 ? "" : "s");
@@ -608,8 +691,8 @@ static int compare(const struct diff_cli *c, const struct gst_profile *base,
             print_table(&d, columns);
         if (d.narcs)
             print_arcs(&d, columns);
-        print_summary(&c->diff, &d);
-        print_sites(&sites);
+        print_summary(&c->diff, &d, columns);
+        print_sites(&sites, columns);
     }
     int status = GST_EXIT_OK;
     if (c->fail_on_regression && d.regressions) {

@@ -7,7 +7,8 @@
 # The leaky build against the fixed one: exactly one site grew, handle's
 # `go watch(done)` with 100 more live, --fail-on-regression exits 3 naming
 # it, and no function counts as changed; the same through gostat merge's
-# JSON (which keeps goroutine_sites). Run with Go 1.15 and 1.22.
+# JSON (which keeps goroutine_sites); at 80 columns every line fits. Run
+# with Go 1.15 and 1.22.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 require_tools
@@ -40,6 +41,13 @@ for v in 1.15 1.22; do
     [ $rc -eq 3 ] || fail "go$v: leaky build: exit $rc, want 3: $(cat "$WORK/leak.txt" "$WORK/leak.err")"
     grep -q "regression: live goroutines from main.handle (.*testdata/leakdemo/main.go:$LINE) -> main\.\(watch\|handle\.gowrap[0-9]*\): 0 -> 100$" "$WORK/leak.err" ||
         fail "go$v: leaky build: stderr $(cat "$WORK/leak.err")"
+    # At 80 columns the site's line (its go statement's full path) is cut
+    # in the middle: the numbers and both ends stay.
+    COLUMNS=80 "$GOSTAT" diff "$base" "$leaky" >"$WORK/leak80.txt"
+    python3 -c 'import sys; sys.exit(max(len(l) for l in open(sys.argv[1]).read().splitlines()) > 80)' \
+        "$WORK/leak80.txt" || fail "go$v: diff at 80 columns: a line is longer: $(cat "$WORK/leak80.txt")"
+    grep -q "^         0        100  main.handle (.*….*main\.\(watch\|handle\.gowrap[0-9]*\)$" "$WORK/leak80.txt" ||
+        fail "go$v: diff at 80 columns: the site's line: $(cat "$WORK/leak80.txt")"
     "$GOSTAT" diff --json "$base" "$leaky" >"$WORK/leak.json" || fail "go$v: diff --json"
     python3 - "$WORK/leak.json" "$LINE" <<'PY' || fail "go$v: diff --json: $(cat "$WORK/leak.json" | head -c 600)"
 import json, sys

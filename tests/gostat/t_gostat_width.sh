@@ -5,9 +5,11 @@
 # keeping the room first; the summary line is wrapped between its items;
 # --wide, --json and output with no width known (a pipe, no $COLUMNS) keep
 # everything whole. Exact rows, by the rule in gostat/render/table.c.
-# gostat diff fits its first column likewise (never below 16 characters:
-# its 8 number columns take 75 of 80), gostat coverage its PACKAGE column
-# and never-called lines.
+# gostat diff fits its lines likewise: its first column is cut, never
+# below 16 characters; when its 8 number columns leave less (they take 75
+# of 80), BASE TIME and NEW TIME go, then BASE CALLS and NEW CALLS (a note
+# says so), and its summary is wrapped. gostat coverage fits its PACKAGE
+# column and never-called lines.
 cd "$(dirname "$0")/../.."
 . tests/assert.sh
 require_tools
@@ -70,15 +72,49 @@ EXACT="--sigma 0 --min-timed 0 --min-time 0 --min-delta 0 --threshold 2"
 "$MKSTATS" "$dir/base" --pid 8 --func "$N:0x10:100" --func 'main.main:0x30:1' || fail mkstats
 "$MKSTATS" "$dir/new" --pid 9 --func "$N:0x10:400" --func 'main.main:0x30:1' || fail mkstats
 diff_row() { COLUMNS=$1 "$GOSTAT" diff $EXACT "${@:2}" "$dir/base" "$dir/new" | sed -n 2p; }
-# 80: the numbers take 75, so the name gets its minimum, 16: 8 + … + 7.
-expect "diff 80: name cut to 16" \
-    "github.c…e.func1         100        400  4.00x          -         -     -         -  grew" "$(diff_row 80)"
+# 80: the numbers take 75, so BASE TIME and NEW TIME (2 + 9, 2 + 8) go;
+# the name gets 80 - 54 = 26: 13 + … + 12.
+expect "diff 80: times left out, name cut to fit" \
+    "github.com/ex…ngName.func1         100        400  4.00x     -         -  grew" "$(diff_row 80)"
+out=$(COLUMNS=80 "$GOSTAT" diff $EXACT "$dir/base" "$dir/new")
+expect "diff 80: every line fits" True "$(fits 80)"
+expect "diff 80: the note and the wrapped summary" "\
+(BASE TIME and NEW TIME left out to fit the width; --wide or --json shows them)
+1 of 2 functions changed by 2x or more (calls or time per call): 1 grew, 0
+  shrank" "$(sed -n '3,$p' <<<"$out")"
 # 120: 120 - 75 = 45 for the name: 22 + … + 22.
 expect "diff 120: name cut to fit" \
     "github.com/example/ver…ithAVeryLongName.func1         100        400  4.00x          -         -     -         -  grew" \
     "$(diff_row 120)"
 expect "diff 200: whole, fits" "$N         100        400  4.00x          -         -     -         -  grew" "$(diff_row 200)"
 expect "diff --wide: whole" "$N         100        400  4.00x          -         -     -         -  grew" "$(diff_row 80 --wide)"
+expect "diff --json: whole" "$N" "$(COLUMNS=80 "$GOSTAT" diff --json $EXACT "$dir/base" "$dir/new" |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["functions"][0]["name"])')"
+# Timed: 1000 calls of 1 us, then 4000 of 2 us (0.5 ns per tick). At 80
+# the times go (TIME is 5 wide now: 55 left), the name gets 25.
+T="--rows 2 --spread --timing --tsc 1000:0:2001000:1000000"
+"$MKSTATS" "$dir/tbase" --pid 8 $T --func "$N:0x10:1000" --func 'main.main:0x30:1' \
+    --time 0:1:2000000:2000:2000:6=1000 >/dev/null || fail mkstats
+"$MKSTATS" "$dir/tnew" --pid 9 $T --func "$N:0x10:4000" --func 'main.main:0x30:1' \
+    --time 0:1:16000000:4000:4000:7=4000 >/dev/null || fail mkstats
+out=$(COLUMNS=80 "$GOSTAT" diff $EXACT "$dir/tbase" "$dir/tnew")
+expect "diff 80, timed: every line fits" True "$(fits 80)"
+expect "diff 80, timed" "\
+FUNCTION                   BASE CALLS  NEW CALLS  CALLS   TIME  PER CALL  CHANGE
+github.com/e…ngName.func1        1000       4000  4.00x  8.00x     2.00x  grew" "$(sed -n 1,2p <<<"$out")"
+# 60: 55 + 16 > 60, so the calls go too (2 + 10, 2 + 9); the name gets
+# 60 - 32 = 28.
+out=$(COLUMNS=60 "$GOSTAT" diff $EXACT "$dir/tbase" "$dir/tnew")
+expect "diff 60, timed: every line fits" True "$(fits 60)"
+expect "diff 60, timed" "\
+FUNCTION                      CALLS   TIME  PER CALL  CHANGE
+github.com/exa…ongName.func1  4.00x  8.00x     2.00x  grew
+(BASE and NEW columns left out to fit the width; --wide or
+  --json shows them)" "$(sed -n 1,4p <<<"$out")"
+out=$(COLUMNS=200 "$GOSTAT" diff $EXACT "$dir/tbase" "$dir/tnew")
+expect "diff 200, timed: every line fits" True "$(fits 200)"
+expect "diff 200, timed: whole" \
+    "$N        1000       4000  4.00x     1.00ms    8.00ms  8.00x     2.00x  grew" "$(sed -n 2p <<<"$out")"
 
 # ---------------------------------------------------------------- coverage
 "$MKSTATS" "$dir/cov" --pid 10 --func "$N:0x10:0:$F:1234" \
