@@ -109,3 +109,25 @@ synthetic_files() {
     "$MKSTATS" "$dir/gostat.gone.4194305" --pid 4194305 --func gone.f:0x10:9 || fail "mkstats exited"
     echo junk >"$dir/gostat.junk.1"
 }
+
+# start_prometheus BIN TARGET: the Prometheus server BIN on a free port,
+# scraping TARGET (HOST:PORT; "self": itself) every second, its data and
+# log in $dir; sets PROM, its URL.
+start_prometheus() {
+    local port target=$2
+    port=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    [ "$target" = self ] && target=127.0.0.1:$port
+    cat >"$dir/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: gostat
+    static_configs:
+      - targets: ["$target"]
+EOF
+    "$1" --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/prom-data" \
+        --web.listen-address="127.0.0.1:$port" >"$dir/prometheus.log" 2>&1 &
+    pids+=($!)
+    PROM=http://127.0.0.1:$port
+}

@@ -13,25 +13,14 @@ cd "$(dirname "$0")/../.."
 require_clients t_gostat_serve_big prometheus
 
 "$GOREWRITE" "$PROM_BIN/prometheus" "$dir/prometheus" >/dev/null || { fail "gorewrite prometheus"; finish t_gostat_serve_big; }
-port=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat >"$dir/prometheus.yml" <<EOF2
-global:
-  scrape_interval: 1s
-scrape_configs:
-  - job_name: self
-    static_configs:
-      - targets: ["127.0.0.1:$port"]
-EOF2
-"$dir/prometheus" --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
-    --web.listen-address="127.0.0.1:$port" >"$dir/prometheus.log" 2>&1 &
-pids+=($!)
+start_prometheus "$dir/prometheus" self
 # Ready, then a few of its own scrapes: thousands of functions called.
 for i in $(seq 120); do
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/-/ready")" = 200 ] && break
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$PROM/-/ready")" = 200 ] && break
     sleep 0.5
 done
 sleep 5
-curl -s "http://127.0.0.1:$port/api/v1/query?query=up" | grep -q '"success"' || fail "prometheus not answering"
+curl -s "$PROM/api/v1/query?query=up" | grep -q '"success"' || fail "prometheus not answering"
 
 "$GOSTAT" serve --once >"$dir/default.prom" || fail "serve --once"
 size=$(stat -c %s "$dir/default.prom")

@@ -38,25 +38,8 @@ check_promtool "$dir/real.prom" || fail "promtool: real program's Prometheus tex
 metrics "$dir/real.om" "$OM_ACCEPT" || fail "curl real openmetrics"
 check_openmetrics "$dir/real.om" || fail "openmetrics parser: real program"
 
-free_port() {
-    $PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-prom_port=$(free_port)
 target=${url#http://}
-target=${target%/metrics}
-cat >"$dir/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: gostat
-    static_configs:
-      - targets: ["$target"]
-EOF
-"$PROM_BIN/prometheus" --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/prom-data" \
-    --web.listen-address="127.0.0.1:$prom_port" >"$dir/prometheus.log" 2>&1 &
-pids+=($!)
-PROM=http://127.0.0.1:$prom_port
+start_prometheus "$PROM_BIN/prometheus" "${target%/metrics}"
 
 # query EXPR: the values of an instant query, one per line, sorted ("" if
 # the result is empty).
