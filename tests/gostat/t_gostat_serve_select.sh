@@ -6,8 +6,9 @@
 # replica (the oldest live process of an exe is 0) or pid with --pid-label,
 # usage errors; --top stable across scrapes (a function left out replaces
 # one chosen only when it has more than 25 % more); then a real program
-# (testdata/servedemo) run twice: the same series after the restart, its
-# known functions chosen by --top/--filter; promtool on every output.
+# (testdata/servedemo, Go 1.15 to 1.27) run twice: the same series after
+# the restart, its known functions chosen by --top/--filter; promtool on
+# every output.
 cd "$(dirname "$0")/../.."
 . tests/gostat/serve_lib.sh
 require_clients t_gostat_serve_select prometheus
@@ -118,20 +119,19 @@ expect "scrape 3: hot 626 > 625: replaces mid" "a.hot=626 a.busy=1000" "$(chosen
 expect "scrape 4: mid 750 > hot 626, not clearly: kept out" "a.hot=626 a.busy=1000" "$(chosen)"
 kill "$serve_pid"
 
-# A real program, restarted: the same series, without a pid label.
-go_bin_dir=$ROOT/build/testbin/go$GOVER/exe
-build_go "$GOVER" testdata/servedemo "$go_bin_dir/servedemo" || { fail "build servedemo"; finish t_gostat_serve_select; }
-"$GOREWRITE" "$go_bin_dir/servedemo" "$dir/servedemo" >/dev/null || fail "gorewrite servedemo"
+# A real program, restarted: the same series, without a pid label; with
+# Go 1.15, 1.19, 1.22 and 1.27.
 rm -f "$dir"/gostat.*
 kill "$pa" "$pb"
-# run_demo NAME ARGS...: servedemo running, `gostat serve --once ARGS` into
-# $dir/NAME.prom with the values left out, then the program told to exit.
+# run_demo NAME ARGS...: $demo running, `gostat serve --once ARGS` into
+# $dir/NAME.full and, with the values left out, $dir/NAME.prom; then the
+# program told to exit.
 run_demo() {
     local name=$1
     shift
     mkfifo "$dir/$name.in"
-    "$dir/servedemo" <"$dir/$name.in" >"$dir/$name.out" 2>&1 &
-    local demo=$!
+    "$demo" <"$dir/$name.in" >"$dir/$name.out" 2>&1 &
+    local pid=$!
     exec {fd}>"$dir/$name.in"
     wait_for_line "$dir/$name.out" '^ready$' || fail "$name: not ready: $(cat "$dir/$name.out")"
     "$GOSTAT" serve --once "$@" >"$dir/$name.full" || fail "$name: serve"
@@ -139,23 +139,29 @@ run_demo() {
     sed 's/ [^ ]*$//' "$dir/$name.full" >"$dir/$name.prom"
     echo exit >&$fd
     exec {fd}>&-
-    wait "$demo"
+    wait "$pid"
 }
-run_demo first --filter '^main\.'
-run_demo second --filter '^main\.'
-expect "restart: the same series" "" "$(diff "$dir/first.prom" "$dir/second.prom")"
-expect "restart: main's functions" "\
-gostat_function_calls_total{exe=\"$dir/servedemo\",replica=\"0\",function=\"main.work\"} 1000
-gostat_function_calls_total{exe=\"$dir/servedemo\",replica=\"0\",function=\"main.pause\"} 5
-gostat_function_calls_total{exe=\"$dir/servedemo\",replica=\"0\",function=\"main.main\"} 1" \
-    "$(grep '^gostat_function_calls_total' "$dir/second.full")"
-run_demo top --top 1 --top-by calls --filter '^main\.'
-expect "real program: --top 1 --top-by calls" \
-    "gostat_function_calls_total{exe=\"$dir/servedemo\",replica=\"0\",function=\"main.work\"} 1000" \
-    "$(grep '^gostat_function_calls_total' "$dir/top.full")"
-run_demo pid1 --filter '^main\.' --pid-label
-run_demo pid2 --filter '^main\.' --pid-label
-expect "with --pid-label a restart makes new series" 1 \
-    "$(diff -q "$dir/pid1.prom" "$dir/pid2.prom" >/dev/null; echo $?)"
+for v in 1.15 1.19 1.22 1.27; do
+    demo=$dir/servedemo$v
+    build_go "$v" testdata/servedemo "$ROOT/build/testbin/go$v/exe/servedemo" &&
+        "$GOREWRITE" "$ROOT/build/testbin/go$v/exe/servedemo" "$demo" >/dev/null ||
+        { fail "go$v: build and rewrite servedemo"; continue; }
+    run_demo "first$v" --filter '^main\.'
+    run_demo "second$v" --filter '^main\.'
+    expect "go$v: restart: the same series" "" "$(diff "$dir/first$v.prom" "$dir/second$v.prom")"
+    expect "go$v: restart: main's functions" "\
+gostat_function_calls_total{exe=\"$demo\",replica=\"0\",function=\"main.work\"} 1000
+gostat_function_calls_total{exe=\"$demo\",replica=\"0\",function=\"main.pause\"} 5
+gostat_function_calls_total{exe=\"$demo\",replica=\"0\",function=\"main.main\"} 1" \
+        "$(grep '^gostat_function_calls_total' "$dir/second$v.full")"
+    run_demo "top$v" --top 1 --top-by calls --filter '^main\.'
+    expect "go$v: --top 1 --top-by calls" \
+        "gostat_function_calls_total{exe=\"$demo\",replica=\"0\",function=\"main.work\"} 1000" \
+        "$(grep '^gostat_function_calls_total' "$dir/top$v.full")"
+    run_demo "pid1$v" --filter '^main\.' --pid-label
+    run_demo "pid2$v" --filter '^main\.' --pid-label
+    expect "go$v: with --pid-label a restart makes new series" 1 \
+        "$(diff -q "$dir/pid1$v.prom" "$dir/pid2$v.prom" >/dev/null; echo $?)"
+done
 
 finish t_gostat_serve_select
