@@ -128,7 +128,7 @@ $(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
 	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select trace_values \
-	trace_layout trace_read)
+	trace_layout trace_read expo_top)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -149,6 +149,7 @@ $(UNIT)/test_clock: $(BUILD)/gostat/read/clock.o
 $(UNIT)/test_view: $(BUILD)/gostat/model/view.o $(BUILD)/gostat/model/cgsums.o $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_view: UNIT_LIBS := -lm
 $(UNIT)/test_vec: $(BUILD)/common/vec.o
+$(UNIT)/test_expo_top: $(BUILD)/gostat/render/expo_top.o $(BUILD)/common/vec.o
 $(UNIT)/test_callgraph: $(BUILD)/gostat/model/callgraph.o $(BUILD)/gostat/model/cgsums.o $(BUILD)/gostat/read/syms.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/callgraph.o $(BUILD)/gostat/model/cgsums.o \
