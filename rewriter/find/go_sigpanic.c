@@ -3,7 +3,8 @@
  * type descriptors (and DWARF when present) state them too, and
  * offsets_decide.c refuses a program where any two disagree. Go 1.16,
  * 1.17, 1.18 and 1.20 have no row (no toolchain of them at hand): their
- * programs use what the binary states. */
+ * programs use what two sources derived from the binary state (the type
+ * descriptors, the runtime's code, DWARF). */
 #include "rewriter/find/go_sigpanic.h"
 
 #include <string.h>
