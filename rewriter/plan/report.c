@@ -42,6 +42,20 @@ static void print_sig_fields(FILE *out, const struct gr_runtime_offsets *rt)
     fprintf(out, "%s)\n", rt->sig_sources ? "" : " none");
 }
 
+/* A fault at a non-nil address in relocated code gets its original PC and
+ * frame in runtime.sigpanic's entry trampoline (gen/fault_pc.h): say so
+ * when it has none. */
+static void print_fault_fix(FILE *out, const struct gr_plan *plan)
+{
+    if (!plan->sig)
+        return;
+    for (size_t i = 0; i < plan->nfuncs; i++)
+        if (plan->funcs[i].func->entry == plan->sigpanic_go && !plan->funcs[i].skip_reason)
+            return;
+    fprintf(out, "faults: runtime.sigpanic is not instrumented: a fault at a non-nil address in a "
+            "relocated instruction loses its function's frame\n");
+}
+
 void gr_report_plan(FILE *out, const struct gr_plan *plan)
 {
     struct reason_count reasons[MAX_REASONS], untimed[MAX_REASONS];
@@ -78,6 +92,7 @@ void gr_report_plan(FILE *out, const struct gr_plan *plan)
     }
     fprintf(out, "row access: %s\n", plan->row_access);
     print_sig_fields(out, plan->rt);
+    print_fault_fix(out, plan);
     fprintf(out, "call sites: %zu direct calls and jumps go straight to a trampoline "
             "(%zu functions not swept: bytes that do not decode)\n",
             plan->calls.n, plan->calls.funcs_unswept);

@@ -18,6 +18,8 @@
 #    goroutine's stack lies); the text does not move, so every pc= must
 #    be equal. Other goroutines (the runtime's own, in whatever state the
 #    crash found them) are left out.
+#  - the same fatal SIGSEGV with --only 'main\.' (runtime.sigpanic, whose
+#    entry trampoline restores the frame, stays instrumented);
 #  - Go >= 1.17: the faulting load is among the relocated bytes (its
 #    offset in the original's traceback is below the count -v gives), so
 #    the fault happens in the trampoline; Go 1.15 passes the receiver on
@@ -85,8 +87,13 @@ check_release() {
                 { echo "  go$v $variant: the fault is not in the relocated bytes ($line)"; ok=0; }
         done
     done
+    "$GOREWRITE" --only 'main\.' "$bin" "$bin.only" >/dev/null 2>&1 || { fail "go$v: gorewrite --only"; return; }
+    run "$bin" wild >"$WORK/want"
+    run "$bin.only" wild >"$WORK/got"
+    diff -u --label original --label "--only 'main\.'" "$WORK/want" "$WORK/got" >"$WORK/d" ||
+        { echo "  go$v --only: differs from the original"; head -30 "$WORK/d"; ok=0; }
     if [ $ok = 1 ]; then
-        echo "ok   go$v: recovered stacks and fatal tracebacks as the original's (exe, pie)"
+        echo "ok   go$v: recovered stacks and fatal tracebacks as the original's (exe, pie, --only)"
     else
         fail "go$v (above)"
     fi
