@@ -58,7 +58,9 @@
  *       jmp back                   ; none when they end in ret or jmp
  *   S, C: as above (C reloads g from TLS), L: lock inc; jmp B
  *   T:  as the timed part above (emit_time_entry), continuing at B
- *   F:  <TLS g into r13>; test r13, r13; jz <the instruction>
+ *   F:  <a NOP naming the original PC (fault_pc.h): runtime.sigpanic's
+ *        entry trampoline finds it after a fault at any other address>
+ *       <TLS g into r13>; test r13, r13; jz <the instruction>
  *       g.sig = SIGSEGV; g.sigcode0 = SEGV_MAPERR; g.sigcode1 = r12
  *       g.sigpc = the original PC; push it; jmp sigpanic0
  *                                  ; what the runtime's handler would do
