@@ -1,4 +1,3 @@
-/* exported by rewriter/find */
 /* offsets_sigcode.h: the signal fields of runtime.g (g.sig, g.sigcode0,
  * g.sigcode1, g.sigpc; go_sigpanic.h) read from the runtime's own code,
  * present in stripped binaries: runtime.sigpanic tests them (`switch
