@@ -3,7 +3,8 @@
  * type descriptors (and DWARF when present) state them too, and
  * offsets_decide.c refuses a program where any two disagree. Go 1.16,
  * 1.17, 1.18 and 1.20 have no row (no toolchain of them at hand): their
- * programs use what the binary states. */
+ * programs use what two sources derived from the binary state (the type
+ * descriptors, the runtime's code, DWARF). */
 #include "rewriter/find/go_sigpanic.h"
 
 #include <string.h>
@@ -29,11 +30,20 @@ const struct gr_go_sigfields *gr_go_sigfields(int minor)
     return NULL;
 }
 
-uint64_t gr_go_sigpanic_entry(const struct gr_program *prog, int minor)
+static uint64_t entry_of(const struct gr_program *prog, const char *name)
 {
-    const char *name = minor <= 16 ? "runtime.sigpanic" : "runtime.sigpanic0";
     for (size_t i = 0; i < prog->nfuncs; i++)
         if (strcmp(prog->funcs[i].name, name) == 0 && prog->funcs[i].end > prog->funcs[i].entry)
             return prog->funcs[i].entry;
     return 0;
+}
+
+uint64_t gr_go_sigpanic_entry(const struct gr_program *prog, int minor)
+{
+    return entry_of(prog, minor <= 16 ? "runtime.sigpanic" : "runtime.sigpanic0");
+}
+
+uint64_t gr_go_sigpanic_go(const struct gr_program *prog)
+{
+    return entry_of(prog, "runtime.sigpanic");
 }

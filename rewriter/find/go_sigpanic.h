@@ -32,4 +32,8 @@ const struct gr_go_sigfields *gr_go_sigfields(int minor);
  * or runtime.sigpanic for Go <= 1.16), or 0 when prog has none. */
 uint64_t gr_go_sigpanic_entry(const struct gr_program *prog, int minor);
 
+/* The entry of runtime.sigpanic, the Go function every release's handler
+ * ends in (through sigpanic0 in Go >= 1.17), or 0 when prog has none. */
+uint64_t gr_go_sigpanic_go(const struct gr_program *prog);
+
 #endif

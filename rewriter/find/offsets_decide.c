@@ -6,6 +6,7 @@
 #include "rewriter/find/go_sigpanic.h"
 #include "rewriter/find/go_version.h"
 #include "rewriter/find/offsets_code.h"
+#include "rewriter/find/offsets_sigcode.h"
 #include "rewriter/find/offsets_types.h"
 
 enum { OLDEST_MINOR = 15 };
@@ -13,7 +14,7 @@ enum { OLDEST_MINOR = 15 };
 const char *gr_offsets_source_name(int source)
 {
     static const char *names[GR_NSOURCES] = {"table row", "DWARF", "type descriptors",
-                                             "runtime.rt0_go"};
+                                             "runtime.rt0_go", "runtime.sigpanic"};
     return source >= 0 && source < GR_NSOURCES ? names[source] : "?";
 }
 
@@ -36,6 +37,7 @@ void gr_offsets_gather(const struct gr_elf *elf, const struct gr_program *prog,
         ev->src[GR_SRC_DWARF] = prog->dwarf.offsets;
     gr_offsets_from_types(elf, prog, &ev->src[GR_SRC_TYPES]);
     gr_offsets_from_code(elf, prog, &ev->src[GR_SRC_CODE]);
+    gr_offsets_from_sigcode(elf, prog, &ev->src[GR_SRC_SIGCODE]);
 }
 
 static int has(const struct gr_go_found *f, int field)
@@ -92,22 +94,31 @@ static int from_binary(const char *path, const char *version, const struct gr_of
     return 0;
 }
 
-/* The signal fields, from the first source that states all four (they
- * all agree by now); none: have_sig stays 0, and leaf entries that can
- * fault stay unrelocated. */
+/* The signal fields, when the verified row states them or else two
+ * sources derived from the binary do (as the core offsets of a release
+ * without a row; they all agree by now); sig_sources says which. None:
+ * have_sig stays 0, and leaf entries that can fault stay unrelocated. */
 static void sig_fields(const struct gr_offsets_evidence *ev, struct gr_runtime_offsets *out)
 {
+    unsigned from = 0;
+    int first = -1, derived = 0;
     for (int s = 0; s < GR_NSOURCES; s++) {
-        const struct gr_go_found *f = &ev->src[s];
-        if ((f->have & GR_GO_SIG_FIELDS) != GR_GO_SIG_FIELDS)
+        if ((ev->src[s].have & GR_GO_SIG_FIELDS) != GR_GO_SIG_FIELDS)
             continue;
-        out->have_sig = 1;
-        out->g_sig = f->off[GR_G_SIG];
-        out->g_sigcode0 = f->off[GR_G_SIGCODE0];
-        out->g_sigcode1 = f->off[GR_G_SIGCODE1];
-        out->g_sigpc = f->off[GR_G_SIGPC];
-        return;
+        from |= 1u << s;
+        derived += s != GR_SRC_TABLE;
+        if (first < 0)
+            first = s;
     }
+    out->sig_sources = from;
+    if (first < 0 || (!(from & (1u << GR_SRC_TABLE)) && derived < 2))
+        return;
+    const struct gr_go_found *f = &ev->src[first];
+    out->have_sig = 1;
+    out->g_sig = f->off[GR_G_SIG];
+    out->g_sigcode0 = f->off[GR_G_SIGCODE0];
+    out->g_sigcode1 = f->off[GR_G_SIGCODE1];
+    out->g_sigpc = f->off[GR_G_SIGPC];
 }
 
 /* The creation-site fields, when some source states both (they agree by

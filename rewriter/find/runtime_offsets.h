@@ -23,6 +23,7 @@ struct gr_runtime_offsets {
      * go_sigpanic.c and the binary, which must agree. */
     int have_sig;
     uint32_t g_sig, g_sigcode0, g_sigcode1, g_sigpc;
+    unsigned sig_sources;     /* bit s: source s (offsets_decide.h) states all four */
     /* The creation site every goroutine keeps (g.gopc: the go statement's
      * PC; g.startpc: its function), when have_site: from the binary's type
      * descriptors and DWARF, which must agree (goroutine sites,

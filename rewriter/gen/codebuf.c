@@ -116,6 +116,22 @@ int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_
     return gr_emit_relocated_reg(c, in, ZYDIS_REGISTER_NONE, ZYDIS_REGISTER_NONE, err);
 }
 
+int gr_emit_tls_load(struct gr_codebuf *c, const struct gr_insn *tls, unsigned ntls,
+                     ZydisRegister to, struct gr_error *err)
+{
+    ZydisRegister from = ntls ? tls[0].ops[0].reg.value : ZYDIS_REGISTER_NONE;
+    for (unsigned i = 0; i < ntls; i++)
+        if (gr_emit_relocated_reg(c, &tls[i], from, to, err) < 0)
+            return -1;
+    return 0;
+}
+
+void gr_code_patch_rel32(struct gr_codebuf *c, size_t field)
+{
+    int32_t rel = (int32_t)(gr_code_here(c) - (c->base + field + 4));
+    memcpy(c->bytes + field, &rel, sizeof rel);
+}
+
 /* Renames register from to to in a request's register and base operands. */
 static void rename_reg(ZydisEncoderRequest *req, ZydisRegister from, ZydisRegister to)
 {

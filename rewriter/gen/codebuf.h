@@ -46,6 +46,15 @@ int gr_emit_relocated(struct gr_codebuf *c, const struct gr_insn *in, struct gr_
 int gr_emit_relocated_reg(struct gr_codebuf *c, const struct gr_insn *in, ZydisRegister from,
                           ZydisRegister to, struct gr_error *err);
 
+/* The program's TLS load of g (ntls instructions, decoded), replayed into
+ * register to. */
+int gr_emit_tls_load(struct gr_codebuf *c, const struct gr_insn *tls, unsigned ntls,
+                     ZydisRegister to, struct gr_error *err);
+
+/* Points the rel32 or disp32 at field (the last 4 bytes of an instruction
+ * emitted earlier) at the current end of the code. */
+void gr_code_patch_rel32(struct gr_codebuf *c, size_t field);
+
 /* An operand of an instruction we emit ourselves. */
 struct gr_operand {
     enum { GR_OP_REG, GR_OP_MEM, GR_OP_MEM32, GR_OP_IMM, GR_OP_FS } kind;

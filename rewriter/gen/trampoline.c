@@ -58,7 +58,9 @@
  *       jmp back                   ; none when they end in ret or jmp
  *   S, C: as above (C reloads g from TLS), L: lock inc; jmp B
  *   T:  as the timed part above (emit_time_entry), continuing at B
- *   F:  <TLS g into r13>; test r13, r13; jz <the instruction>
+ *   F:  <a NOP naming the original PC (fault_pc.h): runtime.sigpanic's
+ *        entry trampoline finds it after a fault at any other address>
+ *       <TLS g into r13>; test r13, r13; jz <the instruction>
  *       g.sig = SIGSEGV; g.sigcode0 = SEGV_MAPERR; g.sigcode1 = r12
  *       g.sigpc = the original PC; push it; jmp sigpanic0
  *                                  ; what the runtime's handler would do
@@ -99,6 +101,7 @@
 #include "format/stub_abi.h"
 #include "common/x86.h"
 #include "rewriter/gen/trace_capture.h"
+#include "rewriter/gen/fault_pc.h"
 
 #define R12 ZYDIS_REGISTER_R12
 #define R13 ZYDIS_REGISTER_R13
@@ -159,8 +162,7 @@ static void resolve(const struct labels *lb, struct gr_codebuf *c)
  * emitted earlier) at the current end of the code. */
 static void patch_rel32(struct gr_codebuf *c, size_t field)
 {
-    int32_t rel = (int32_t)(gr_code_here(c) - (c->base + field + 4));
-    memcpy(c->bytes + field, &rel, sizeof rel);
+    gr_code_patch_rel32(c, field);
 }
 
 /* Returns -1 from the enclosing emitter when an instruction fails. */
@@ -184,6 +186,7 @@ struct func_ctx {
     struct gr_insn tls[GR_PROLOGUE_MAX_INSNS];   /* the program's TLS load of g */
     unsigned ntls;
     const struct gr_plan *plan;
+    struct gr_fault_fix *fix;  /* runtime.sigpanic's fix-up (fault_pc.h) */
 };
 
 #define SIGSEGV_NUM 11
@@ -200,10 +203,7 @@ static uint32_t record_offset(const struct func_ctx *fc)
 static int load_tls_g(struct gr_codebuf *c, const struct func_ctx *fc, ZydisRegister reg,
                       struct gr_error *err)
 {
-    ZydisRegister from = fc->tls[0].ops[0].reg.value;
-    for (unsigned i = 0; i < fc->ntls; i++)
-        TRY(gr_emit_relocated_reg(c, &fc->tls[i], from, reg, err));
-    return 0;
+    return gr_emit_tls_load(c, fc->tls, fc->ntls, reg, err);
 }
 
 /* Offset in a row of fc's function counter. */
@@ -367,6 +367,8 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     const struct gr_prologue *pro = &fc->pf->prologue;
     uint64_t back = fc->pf->func->entry + pro->len;
 
+    if (fc->plan->sig && fc->ntls && fc->pf->func->entry == fc->plan->sigpanic_go)
+        TRY(gr_fault_fix_emit(c, fc->tls, fc->ntls, fc->plan->sig->sigpc, fc->fix, err));
     for (unsigned i = 0; i < pro->ninsns; i++)                /* T: the check */
         TRY(gr_emit_relocated(c, &fc->check[i], err));
     /* Go <= 1.16 (stack ABI): the check left g in RCX and every register
@@ -435,6 +437,7 @@ static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const
 {
     const struct gr_go_sigfields *sf = fc->plan->sig;
     patch_rel32(c, gd->jb_field[i]);
+    TRY(gr_fault_mark(c, fc->check[i].addr, err));   /* for a fault at any address */
     TRY(load_tls_g(c, fc, R13, err));
     TRY(GR_EMIT(c, err, TEST, GR_REG(R13), GR_REG(R13)));
     TRY(JUMP(JZ, gd->at[i]));
@@ -672,8 +675,9 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
                             struct gr_codebuf *code, struct gr_tramp_addrs *out,
                             struct gr_error *err)
 {
+    struct gr_fault_fix fix = {.lo = gr_code_here(code)};
     struct func_ctx fc = {.rt = plan->rt, .seg = seg, .stubs = stubs, .ntls = plan->tls_ninsns,
-                          .plan = plan};
+                          .plan = plan, .fix = &fix};
     ZydisDecoderInit(&fc.zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
     if (decode_tls(elf, plan, fc.tls, err) < 0)
         return -1;
@@ -694,5 +698,6 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
             emit_exits(code, elf, &fc, &plan->exits, out->exit, err) < 0)
             return -1;
     }
+    gr_fault_fix_close(code, &fix);
     return 0;
 }

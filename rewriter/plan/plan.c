@@ -165,9 +165,10 @@ struct plan_ctx {
 static int plan_func(struct plan_ctx *c, struct gr_plan *plan, struct gr_plan_func *pf)
 {
     const struct gr_elf *elf = c->elf;
-    /* the scheduler's hand-offs stay: on-CPU time needs every one */
+    /* the scheduler's hand-offs stay: on-CPU time needs every one; so
+       does sigpanic, which gives faults in relocated code their frame */
     if (c->select && !gr_select_chosen(c->select, pf->func->name) &&
-        gr_sched_hook_of(pf->func) == GR_HOOK_NONE) {
+        gr_sched_hook_of(pf->func) == GR_HOOK_NONE && pf->func->entry != plan->sigpanic_go) {
         pf->skip_reason = GR_SELECT_LEFT_OUT;
         pf->timing = GR_UNTIMED;
         plan->nleft_out++;
@@ -259,6 +260,7 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
                                                     .sigcode1 = plan->rt->g_sigcode1,
                                                     .sigpc = plan->rt->g_sigpc};
         plan->sig = &plan->sig_fields;
+        plan->sigpanic_go = gr_go_sigpanic_go(prog);
     }
     int rc = gr_asm_targets_find(elf, prog, &c->asm_targets);
     gr_exit_scan_init(&c->scan);

@@ -81,6 +81,11 @@ struct gr_plan {
     const struct gr_go_sigfields *sig;
     struct gr_go_sigfields sig_fields;  /* sig points here: the program's offsets */
     uint64_t sigpanic;
+    /* runtime.sigpanic (the Go function in every release): its entry
+     * trampoline gives a fault in a relocated instruction its original PC
+     * and frame (docs/architecture.md "Faults in relocated instructions");
+     * always instrumented when sig is set. 0: none. */
+    uint64_t sigpanic_go;
     /* Direct calls and jumps retargeted at their callee's trampoline
      * (call_sites.h); empty with --keep-call-sites. */
     struct gr_call_sites calls;

@@ -1,6 +1,8 @@
 /* report.c: the per-function decision list and the per-reason summary. */
 #include "rewriter/plan/report.h"
 
+#include "rewriter/find/offsets_decide.h"
+
 #include <string.h>
 
 #define MAX_REASONS 32
@@ -19,6 +21,39 @@ static void count_reason(struct reason_count *rc, size_t *n, const char *reason)
         }
     if (*n < MAX_REASONS)
         rc[(*n)++] = (struct reason_count){reason, 1};
+}
+
+/* "signal fields: g.sig=0xd8 ... (from the table row, type descriptors)":
+ * what the leaf fault path uses, and which sources stated it. */
+static void print_sig_fields(FILE *out, const struct gr_runtime_offsets *rt)
+{
+    if (rt->have_sig)
+        fprintf(out, "signal fields: g.sig=0x%x g.sigcode0=0x%x g.sigcode1=0x%x g.sigpc=0x%x (from",
+                rt->g_sig, rt->g_sigcode0, rt->g_sigcode1, rt->g_sigpc);
+    else
+        fprintf(out, "signal fields: not used (no verified row, and not two sources in the "
+                "binary; stated by");
+    const char *sep = " ";
+    for (int s = 0; s < GR_NSOURCES; s++)
+        if ((rt->sig_sources >> s) & 1) {
+            fprintf(out, "%s%s", sep, gr_offsets_source_name(s));
+            sep = ", ";
+        }
+    fprintf(out, "%s)\n", rt->sig_sources ? "" : " none");
+}
+
+/* A fault at a non-nil address in relocated code gets its original PC and
+ * frame in runtime.sigpanic's entry trampoline (gen/fault_pc.h): say so
+ * when it has none. */
+static void print_fault_fix(FILE *out, const struct gr_plan *plan)
+{
+    if (!plan->sig)
+        return;
+    for (size_t i = 0; i < plan->nfuncs; i++)
+        if (plan->funcs[i].func->entry == plan->sigpanic_go && !plan->funcs[i].skip_reason)
+            return;
+    fprintf(out, "faults: runtime.sigpanic is not instrumented: a fault at a non-nil address in a "
+            "relocated instruction loses its function's frame\n");
 }
 
 void gr_report_plan(FILE *out, const struct gr_plan *plan)
@@ -56,6 +91,8 @@ void gr_report_plan(FILE *out, const struct gr_plan *plan)
         }
     }
     fprintf(out, "row access: %s\n", plan->row_access);
+    print_sig_fields(out, plan->rt);
+    print_fault_fix(out, plan);
     fprintf(out, "call sites: %zu direct calls and jumps go straight to a trampoline "
             "(%zu functions not swept: bytes that do not decode)\n",
             plan->calls.n, plan->calls.funcs_unswept);

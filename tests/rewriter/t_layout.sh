@@ -6,14 +6,16 @@
 #     stripped build (-ldflags=-s -w) as a static executable and as a PIE,
 #     and in a stripped cgo PIE linked by gcc: the offsets
 #     `gorewrite --print-layout` reads from the runtime's type descriptors
-#     (all eight) and from runtime.rt0_go's code (g.m, g.stack.hi, m.tls) must
+#     (all eight), from runtime.rt0_go's code (g.m, g.stack.hi, m.tls) and
+#     from runtime.sigpanic's and runtime.sighandler's (the signal fields) must
 #     equal those scripts/go_layout.py reads with objdump from the DWARF of
 #     the unstripped build of the same program; so must the layout used,
 #     and the DWARF line of --print-layout (libdwarf) on the unstripped one;
 #   - the npm esbuild builds of Go 1.16, 1.17, 1.18 and 1.20 (stripped, no
 #     DWARF): both derivations agree with the table row ("layout verified"),
 #     and the signal fields used (no row of go_sigpanic.c) are the
-#     descriptors';
+#     descriptors', stated by runtime.sigpanic's code too (two sources, as
+#     a release without a row needs; gorewrite -v names both);
 #   - a release newer than every row (a Go 1.27 program whose build info
 #     says go1.28.0): instrumented with exactly one warning line on stderr
 #     naming it unverified, runs identically with the exact counts of
@@ -98,6 +100,7 @@ for v in ${LAYOUT_GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
         report=$("$GOREWRITE" --print-layout "$bin" 2>&1)
         if compare "go$v $variant" "$report" "type descriptors" $all &&
             compare "go$v $variant" "$report" runtime.rt0_go g.m g.stack.hi m.tls &&
+            compare "go$v $variant" "$report" runtime.sigpanic $sig &&
             compare "go$v $variant" "$report" "layout verified" $all; then
             echo "ok   go$v $variant stripped: derived = DWARF"
         else
@@ -117,15 +120,20 @@ for e in 1.16:node_modules/esbuild-linux-64 1.17:go117/node_modules/esbuild-linu
     types=$(source_line "$report" "type descriptors")
     code=$(source_line "$report" runtime.rt0_go)
     used=$(source_line "$report" "layout verified")
+    sigcode=$(source_line "$report" runtime.sigpanic)
     for f in $sig; do   # no signal row for these releases: the descriptors' are used
-        [ "$(field "$types" $f)" != - ] && [ "$(field "$used" $f)" = "$(field "$types" $f)" ] || ok=1
+        [ "$(field "$types" $f)" != - ] && [ "$(field "$used" $f)" = "$(field "$types" $f)" ] &&
+            [ "$(field "$sigcode" $f)" = "$(field "$types" $f)" ] || ok=1
     done
+    "$GOREWRITE" -v --count-only "$bin" "$WORK/es.out" 2>&1 | grep -q \
+        '^signal fields: g.sig=0x[0-9a-f]* .*(from type descriptors, runtime.sigpanic)$' || ok=1
+    rm -f "$WORK/es.out"
     for f in $core; do
         [ -n "$(field "$table" $f)" ] && [ "$(field "$types" $f)" = "$(field "$table" $f)" ] || ok=1
         [ $f = g.racectx ] || [ "$(field "$code" $f)" = "$(field "$table" $f)" ] || ok=1
     done
     if [ $ok = 0 ] && grep -q "^$bin: go$v\." <<<"$report" && grep -q '^layout verified ' <<<"$report"; then
-        echo "ok   esbuild (go$v, stripped): type descriptors and rt0_go agree with the row; signal fields from the descriptors"
+        echo "ok   esbuild (go$v, stripped): type descriptors and rt0_go agree with the row; signal fields from the descriptors and runtime.sigpanic"
     else
         fail "esbuild go$v: $report"
     fi
