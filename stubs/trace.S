@@ -25,6 +25,10 @@
 
 #define SYS_gettid 186
 
+#if GS_TRACE_CAPTURE_SAVE - 16 <= 32
+#error "a capture's saves must lie below gs_trace_exit's -8..-24(%rsp), which gs_trace_commit reuses"
+#endif
+
     .text
 
 /* rbx = this thread's ring (on to \none without a row). */
@@ -227,11 +231,11 @@ gs_trace_exit:
 
 /* gs_trace_commit: in: r12 = the record, results captured; RSP at the
  * return address. Commits the event, then records the call's time and
- * returns for the function (gs_time_record). */
+ * returns for the function (gs_time_record). rax and rcx are still at -8
+ * and -16(%rsp), where gs_trace_exit's EXIT_POP left them (the capture
+ * keeps them and writes only below GS_TRACE_CAPTURE_SAVE). */
     .globl gs_trace_commit
 gs_trace_commit:
-    mov %rax, -8(%rsp)
-    mov %rcx, -16(%rsp)
     mov %rbx, -32(%rsp)                             /* -24: gs_trace_exit's on-CPU ticks */
     mov %rsi, -40(%rsp)
     mov %rdi, -48(%rsp)
