@@ -128,7 +128,7 @@ $(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
 	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select trace_values \
-	trace_layout trace_read)
+	trace_layout trace_read statsfile_pass)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -143,6 +143,9 @@ $(UNIT)/test_go_version: $(BUILD)/rewriter/find/go_version.o $(UNIT)/fake_elf.o 
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_dwarf_lines: $(BUILD)/rewriter/find/dwarf_lines.o
 $(UNIT)/test_statsfile_check: $(BUILD)/gostat/read/statsfile_check.o $(ERROR_OBJ)
+$(UNIT)/test_statsfile_pass: $(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/statsfile_check.o \
+	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/gostat/read/syms.o $(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_statsfile_pass: UNIT_LIBS := -lm
 $(UNIT)/test_hist: $(BUILD)/gostat/model/hist.o
 $(UNIT)/test_times: $(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o
 $(UNIT)/test_clock: $(BUILD)/gostat/read/clock.o
