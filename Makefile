@@ -299,6 +299,8 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_ELF_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_elf.c \
 	$(filter-out rewriter/main.c rewriter/rewrite.c rewriter/gen/image.c rewriter/gen/stub_config.c, \
 	$(REWRITER_SRC)))
+FUZZ_REWRITE_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_rewrite.c \
+	$(filter-out rewriter/main.c,$(REWRITER_SRC))) $(BUILD)/rewriter/stub_blob.o
 FUZZ_STATS_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_statsfile.c \
 	$(filter-out gostat/main.c,$(GOSTAT_SRC)))
 FUZZ_STATS_OBJ += $(BUILD)/fuzz/gen/profile.pb-c.o
@@ -306,13 +308,14 @@ FUZZ_JSON_OBJ := $(BUILD)/fuzz/fuzz/fuzz_profile_json.o \
 	$(filter-out $(BUILD)/fuzz/fuzz/fuzz_statsfile.o,$(FUZZ_STATS_OBJ))
 FUZZ_SECONDS ?= 600
 
-fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile $(BUILD)/fuzz/fuzz_trace_desc $(BUILD)/fuzz/fuzz_profile_json
+fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_rewrite $(BUILD)/fuzz/fuzz_statsfile $(BUILD)/fuzz/fuzz_trace_desc $(BUILD)/fuzz/fuzz_profile_json
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_INC) -c -o $@ $<
 
-$(BUILD)/fuzz/common/%.o $(BUILD)/fuzz/elf/%.o $(BUILD)/fuzz/rewriter/%.o $(BUILD)/fuzz/fuzz/fuzz_elf.o: FUZZ_INC = $(REWRITER_INC)
+$(BUILD)/fuzz/common/%.o $(BUILD)/fuzz/elf/%.o $(BUILD)/fuzz/rewriter/%.o $(BUILD)/fuzz/fuzz/fuzz_elf.o \
+	$(BUILD)/fuzz/fuzz/fuzz_rewrite.o: FUZZ_INC = $(REWRITER_INC)
 $(BUILD)/fuzz/gostat/%.o $(BUILD)/fuzz/fuzz/fuzz_statsfile.o $(BUILD)/fuzz/fuzz/fuzz_trace_desc.o \
 	$(BUILD)/fuzz/fuzz/fuzz_profile_json.o: FUZZ_INC = $(GOSTAT_INC)
 
@@ -323,6 +326,9 @@ $(BUILD)/fuzz/gen/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
 $(BUILD)/fuzz/gostat/render/pprof.o: $(PROTO_GEN)/profile.pb-c.h
 
 $(BUILD)/fuzz/fuzz_elf: $(FUZZ_ELF_OBJ)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+
+$(BUILD)/fuzz/fuzz_rewrite: $(FUZZ_REWRITE_OBJ)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 
 $(BUILD)/fuzz/fuzz_statsfile: $(FUZZ_STATS_OBJ)

@@ -3,8 +3,8 @@
 # fuzz/ (built by `make fuzz-build` into build/fuzz/).
 #   fuzz.sh seeds            fresh seeds into build/fuzz/seeds/<harness>
 #   fuzz.sh run SECONDS [HARNESS...]
-#                            fuzz each harness (default: elf statsfile
-#                            profile_json)
+#                            fuzz each harness (default: elf rewrite
+#                            statsfile profile_json)
 #                            SECONDS on one core (nice 19), then merge what
 #                            it found into the corpus
 #   fuzz.sh corpus [HARNESS...]
@@ -29,6 +29,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 harness_opts() {
     case $1 in
         elf) echo "-max_len=2500000 -malloc_limit_mb=512 -rss_limit_mb=2048 -timeout=30" ;;
+        rewrite) echo "-max_len=2500000 -malloc_limit_mb=512 -rss_limit_mb=2048 -timeout=60" ;;
         statsfile) echo "-max_len=262144 -malloc_limit_mb=64 -rss_limit_mb=1024 -timeout=10" ;;
         profile_json) echo "-max_len=4194304 -malloc_limit_mb=64 -rss_limit_mb=1024 -timeout=10" ;;
     esac
@@ -86,9 +87,16 @@ profile_json_seeds() {
     rm "$d/chain.stats"
     "$GOSTAT" merge --force -o "$d/merged.json" "$d"/*.json >/dev/null
 }
+# The whole rewrite's seeds: the ELF seeds (their sizes pick the modes).
+rewrite_seeds() {
+    [ -d "$SEEDS/elf" ] || elf_seeds
+    rm -rf "$SEEDS/rewrite"
+    cp -r "$SEEDS/elf" "$SEEDS/rewrite"
+}
 seeds_for() {
     case $1 in
         elf) elf_seeds ;;
+        rewrite) rewrite_seeds ;;
         statsfile) statsfile_seeds ;;
         profile_json) profile_json_seeds ;;
     esac
@@ -122,7 +130,7 @@ run() {
     local secs=$1 h
     shift
     local hs=("$@")
-    [ ${#hs[@]} -gt 0 ] || hs=(elf statsfile profile_json)
+    [ ${#hs[@]} -gt 0 ] || hs=(elf rewrite statsfile profile_json)
     for h in "${hs[@]}"; do seeds_for "$h"; done
     for h in "${hs[@]}"; do
         local corpus work=$B/work/$h
@@ -141,7 +149,7 @@ run() {
 
 corpus() {
     local h hs=("$@")
-    [ ${#hs[@]} -gt 0 ] || hs=(elf statsfile profile_json)
+    [ ${#hs[@]} -gt 0 ] || hs=(elf rewrite statsfile profile_json)
     for h in "${hs[@]}"; do seeds_for "$h"; done
     for h in "${hs[@]}"; do
         merge "$h" "$B/merged-$h" "$SEEDS/$h"
