@@ -68,6 +68,11 @@ statsfile_seeds() {
     GOSTAT_DIR=$tmp/paths "$tmp/paths.instr" >/dev/null 2>&1
     cp "$(stats_file_for "$tmp/paths")" "$d/run-paths-go1.24"
     rm -rf "$tmp"
+    # deep call paths: a chain of 1000 nested calls (the most -max_len holds)
+    local args=() i
+    for i in 0 1 2 3 4 5 6 7 8 9; do args+=(--func "main.f$i:$((0x1000 + 0x100 * i)):200"); done
+    "$ROOT/build/tests/mkstats" "$d/chain1000" --pid 4194305 --timing --tsc 1000:0:1001000:1000000 \
+        --rows 2 --chain 1000 "${args[@]}"
 }
 
 # JSON seeds: what gostat --json prints for the stats-file seeds and for a
