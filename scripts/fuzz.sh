@@ -92,11 +92,19 @@ profile_json_seeds() {
     rm "$d/chain.stats"
     "$GOSTAT" merge --force -o "$d/merged.json" "$d"/*.json >/dev/null
 }
-# The whole rewrite's seeds: the ELF seeds (their sizes pick the modes).
+# The whole rewrite's seeds: each ELF seed padded with 0-3 zero bytes, one
+# copy for each size mod 4, which picks the mode (fuzz/fuzz_rewrite.c).
 rewrite_seeds() {
     [ -d "$SEEDS/elf" ] || elf_seeds
-    rm -rf "$SEEDS/rewrite"
-    cp -r "$SEEDS/elf" "$SEEDS/rewrite"
+    local d=$SEEDS/rewrite f m size
+    rm -rf "$d"; mkdir -p "$d"
+    for f in "$SEEDS"/elf/*; do
+        size=$(stat -c %s "$f")
+        for m in 0 1 2 3; do
+            cp "$f" "$d/$(basename "$f")-mode$m"
+            truncate -s $((size + (m - size % 4 + 4) % 4)) "$d/$(basename "$f")-mode$m"
+        done
+    done
 }
 seeds_for() {
     case $1 in
