@@ -1,6 +1,6 @@
-// poked: four goroutines, each locked to its own OS thread, run a chain of
-// calls 300 deep through ten distinct functions r0 -> r1 -> ... -> r9 -> r0
-// (more calling contexts than a small path table holds: the rest go to the
+// poked: four goroutines, each locked to its own OS thread for the whole
+// run, run a chain of calls 300 deep through ten distinct functions
+// r0 -> r1 -> ... -> r9 -> r0 (more calling contexts than a small path table holds: the rest go to the
 // arc table), call main.victim 1000 times and leave a goroutine parked.
 // Then the program prints "ready" and waits for a line on stdin (EOF does
 // too): tests/stubs/t_poke.sh pokes hostile values into the stats file
@@ -117,8 +117,6 @@ func park(done chan struct{}, wg *sync.WaitGroup) {
 
 //go:noinline
 func work(id int, done chan struct{}, parked *sync.WaitGroup) int {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	s := r0(depth)
 	for i := 0; i < victims; i++ {
 		s += victim(i) & 1
@@ -127,21 +125,32 @@ func work(id int, done chan struct{}, parked *sync.WaitGroup) int {
 	return s + id
 }
 
+// worker runs both phases on one thread (so in one counter row): what a
+// phase finds poked is what the one before it wrote.
+//
 //go:noinline
-func phase(done chan struct{}, parked *sync.WaitGroup) int {
-	var wg sync.WaitGroup
-	sums := make([]int, workers)
-	parked.Add(workers)
-	wg.Add(workers)
-	for i := 0; i < workers; i++ {
-		go func(i int) { // main.phase.func1
-			sums[i] = work(i, done, parked)
-			wg.Done()
-		}(i)
+func worker(id int, ph *[2]phase, parked *sync.WaitGroup) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for p := range ph {
+		<-ph[p].start
+		ph[p].sums[id] = work(id, ph[p].parks, parked)
+		ph[p].done.Done()
 	}
-	wg.Wait()
+}
+
+type phase struct {
+	start, parks chan struct{}
+	sums         []int
+	done         sync.WaitGroup
+}
+
+//go:noinline
+func run(ph *phase) int {
+	close(ph.start)
+	ph.done.Wait()
 	t := 0
-	for _, s := range sums {
+	for _, s := range ph.sums {
 		t += s
 	}
 	return t
@@ -149,14 +158,21 @@ func phase(done chan struct{}, parked *sync.WaitGroup) int {
 
 func main() {
 	var parked sync.WaitGroup
-	first := make(chan struct{})
-	fmt.Println("phase 1:", phase(first, &parked))
+	var ph [2]phase
+	for p := range ph {
+		ph[p] = phase{start: make(chan struct{}), parks: make(chan struct{}), sums: make([]int, workers)}
+		ph[p].done.Add(workers)
+	}
+	parked.Add(2 * workers)
+	for i := 0; i < workers; i++ {
+		go worker(i, &ph, &parked)
+	}
+	fmt.Println("phase 1:", run(&ph[0]))
 	fmt.Println("ready")
 	bufio.NewReader(os.Stdin).ReadString('\n')
-	close(first)
-	second := make(chan struct{})
-	fmt.Println("phase 2:", phase(second, &parked))
-	close(second)
+	close(ph[0].parks)
+	fmt.Println("phase 2:", run(&ph[1]))
+	close(ph[1].parks)
 	parked.Wait()
 	fmt.Println("done")
 }
