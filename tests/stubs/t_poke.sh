@@ -11,7 +11,9 @@
 # and the sites. Then the program does it all again. Each run must exit 0
 # with the original's output and no signal, and every count of the
 # expect file must be exact (main.victim's only where its record was not
-# the one poked). Go 1.15 and the newest Go (POKE_GO to choose others).
+# the one poked); gostat folded, pprof, trace and goroutines of the poked
+# file end without a signal. Go 1.15 and the newest Go (POKE_GO to choose
+# others).
 . "$(dirname "$0")/../lib.sh"
 require_tools
 work_dir
@@ -53,6 +55,12 @@ poke_run() {
     local f
     f=$(stats_file_for "$d/sd") && gostat_json "$f" "$d/c.json" &&
         { check_counts "$d/c.json" "$expect" || fail "$name: counts differ (above)"; }
+    # gostat reads the poked tables as well: an answer or a refusal, no signal
+    local cmd
+    for cmd in folded "pprof -o -" trace goroutines; do
+        "$GOSTAT" $cmd "${f:-none}" >"$d/gs.out" 2>"$d/gs.err"
+        [ $? -lt 128 ] || fail "$name: gostat $cmd died: $(head -3 "$d/gs.err")"
+    done
     rm -rf "$d"
 }
 
