@@ -128,7 +128,7 @@ $(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
 	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select trace_values \
-	trace_layout trace_read expo_top offsets_sigcode)
+	trace_layout trace_read expo_top offsets_sigcode statsfile_pass)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -145,6 +145,9 @@ $(UNIT)/test_dwarf_lines: $(BUILD)/rewriter/find/dwarf_lines.o
 $(UNIT)/test_offsets_sigcode: $(UNIT)/fake_elf.o $(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ))
 $(UNIT)/test_offsets_sigcode: UNIT_LIBS := $(LIBS_REWRITER)
 $(UNIT)/test_statsfile_check: $(BUILD)/gostat/read/statsfile_check.o $(ERROR_OBJ)
+$(UNIT)/test_statsfile_pass: $(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/statsfile_check.o \
+	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/gostat/read/syms.o $(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_statsfile_pass: UNIT_LIBS := -lm
 $(UNIT)/test_hist: $(BUILD)/gostat/model/hist.o
 $(UNIT)/test_times: $(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o
 $(UNIT)/test_clock: $(BUILD)/gostat/read/clock.o
@@ -300,6 +303,8 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_ELF_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_elf.c \
 	$(filter-out rewriter/main.c rewriter/rewrite.c rewriter/gen/image.c rewriter/gen/stub_config.c, \
 	$(REWRITER_SRC)))
+FUZZ_REWRITE_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_rewrite.c \
+	$(filter-out rewriter/main.c,$(REWRITER_SRC))) $(BUILD)/rewriter/stub_blob.o
 FUZZ_STATS_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_statsfile.c \
 	$(filter-out gostat/main.c,$(GOSTAT_SRC)))
 FUZZ_STATS_OBJ += $(BUILD)/fuzz/gen/profile.pb-c.o
@@ -307,13 +312,14 @@ FUZZ_JSON_OBJ := $(BUILD)/fuzz/fuzz/fuzz_profile_json.o \
 	$(filter-out $(BUILD)/fuzz/fuzz/fuzz_statsfile.o,$(FUZZ_STATS_OBJ))
 FUZZ_SECONDS ?= 600
 
-fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_statsfile $(BUILD)/fuzz/fuzz_trace_desc $(BUILD)/fuzz/fuzz_profile_json
+fuzz-build: $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_rewrite $(BUILD)/fuzz/fuzz_statsfile $(BUILD)/fuzz/fuzz_trace_desc $(BUILD)/fuzz/fuzz_profile_json
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_INC) -c -o $@ $<
 
-$(BUILD)/fuzz/common/%.o $(BUILD)/fuzz/elf/%.o $(BUILD)/fuzz/rewriter/%.o $(BUILD)/fuzz/fuzz/fuzz_elf.o: FUZZ_INC = $(REWRITER_INC)
+$(BUILD)/fuzz/common/%.o $(BUILD)/fuzz/elf/%.o $(BUILD)/fuzz/rewriter/%.o $(BUILD)/fuzz/fuzz/fuzz_elf.o \
+	$(BUILD)/fuzz/fuzz/fuzz_rewrite.o: FUZZ_INC = $(REWRITER_INC)
 $(BUILD)/fuzz/gostat/%.o $(BUILD)/fuzz/fuzz/fuzz_statsfile.o $(BUILD)/fuzz/fuzz/fuzz_trace_desc.o \
 	$(BUILD)/fuzz/fuzz/fuzz_profile_json.o: FUZZ_INC = $(GOSTAT_INC)
 
@@ -324,6 +330,9 @@ $(BUILD)/fuzz/gen/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
 $(BUILD)/fuzz/gostat/render/pprof.o: $(PROTO_GEN)/profile.pb-c.h
 
 $(BUILD)/fuzz/fuzz_elf: $(FUZZ_ELF_OBJ)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
+
+$(BUILD)/fuzz/fuzz_rewrite: $(FUZZ_REWRITE_OBJ)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 
 $(BUILD)/fuzz/fuzz_statsfile: $(FUZZ_STATS_OBJ)

@@ -479,6 +479,28 @@ _Static_assert(GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE >= GS_SLOT_T
                "call paths: the entries a recursion search reads lie in the stack");
 _Static_assert(GS_PSLOT_DEPTH_MAX > 170000, "call paths: 170,000 open timed calls per goroutine");
 _Static_assert(GS_HIST_FIRST_BIT == GS_HIST_FIRST_LOG2 - 1, "histogram");
+_Static_assert(GS_SITE_SIZE % 64 == 0, "sites.S: a site entry starts 64-byte aligned in its table");
+
+/* Where the path filter, the count of arcs taken and the arc index lie in
+ * a row, after the arc table (the format's arcs_off + max_arcs entries),
+ * from the header's max_paths: the writer's layout (rewriter/gen/
+ * segments.c), found the same way by tests that poke a running program's
+ * file. Bytes of the group-full bits; of the whole filter; from the
+ * filter's start to the index (the count is in the 8 bytes before it). */
+static inline uint64_t gs_filter_full_bytes(uint64_t max_paths)
+{
+    return ((max_paths / GS_PATH_PROBES + 7) / 8 + 63) & ~(uint64_t)63;
+}
+
+static inline uint64_t gs_filter_bytes(uint64_t max_paths)
+{
+    return gs_filter_full_bytes(max_paths) + max_paths * GS_FILTER_BITS_PER_PATH / 8;
+}
+
+static inline uint64_t gs_arcidx_start(uint64_t max_paths)
+{
+    return (gs_filter_bytes(max_paths) + 8 + GS_PAGE - 1) & ~(uint64_t)(GS_PAGE - 1);
+}
 #endif
 
 #endif

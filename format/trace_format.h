@@ -33,7 +33,7 @@
 #define GS_RING_NEXT 8         /* u64: offset of the next slot to write (writer's) */
 #define GS_RING_TID 16         /* u64: the thread's id (gettid), 0 until its first event */
 #define GS_RING_DROPPED 24     /* u64 */
-#define GS_RING_SCRATCH 32     /* u64: the writer's */
+#define GS_RING_SCRATCH 32     /* u64: unused (registers are never kept in the shared file) */
 #define GS_RING_SLOTS 64       /* the first slot */
 
 /* The weight of a traced call's timing entry (stub_abi.h GS_ENT_W; a

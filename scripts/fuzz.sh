@@ -3,8 +3,8 @@
 # fuzz/ (built by `make fuzz-build` into build/fuzz/).
 #   fuzz.sh seeds            fresh seeds into build/fuzz/seeds/<harness>
 #   fuzz.sh run SECONDS [HARNESS...]
-#                            fuzz each harness (default: elf statsfile
-#                            profile_json)
+#                            fuzz each harness (default: elf rewrite
+#                            statsfile profile_json)
 #                            SECONDS on one core (nice 19), then merge what
 #                            it found into the corpus
 #   fuzz.sh corpus [HARNESS...]
@@ -29,6 +29,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 harness_opts() {
     case $1 in
         elf) echo "-max_len=2500000 -malloc_limit_mb=512 -rss_limit_mb=2048 -timeout=30" ;;
+        rewrite) echo "-max_len=2500000 -malloc_limit_mb=512 -rss_limit_mb=2048 -timeout=60" ;;
         statsfile) echo "-max_len=262144 -malloc_limit_mb=64 -rss_limit_mb=1024 -timeout=10" ;;
         profile_json) echo "-max_len=4194304 -malloc_limit_mb=64 -rss_limit_mb=1024 -timeout=10" ;;
     esac
@@ -67,6 +68,11 @@ statsfile_seeds() {
     GOSTAT_DIR=$tmp/paths "$tmp/paths.instr" >/dev/null 2>&1
     cp "$(stats_file_for "$tmp/paths")" "$d/run-paths-go1.24"
     rm -rf "$tmp"
+    # deep call paths: a chain of 1000 nested calls (the most -max_len holds)
+    local args=() i
+    for i in 0 1 2 3 4 5 6 7 8 9; do args+=(--func "main.f$i:$((0x1000 + 0x100 * i)):200"); done
+    "$ROOT/build/tests/mkstats" "$d/chain1000" --pid 4194305 --timing --tsc 1000:0:1001000:1000000 \
+        --rows 2 --chain 1000 "${args[@]}"
 }
 
 # JSON seeds: what gostat --json prints for the stats-file seeds and for a
@@ -86,9 +92,24 @@ profile_json_seeds() {
     rm "$d/chain.stats"
     "$GOSTAT" merge --force -o "$d/merged.json" "$d"/*.json >/dev/null
 }
+# The whole rewrite's seeds: each ELF seed padded with 0-3 zero bytes, one
+# copy for each size mod 4, which picks the mode (fuzz/fuzz_rewrite.c).
+rewrite_seeds() {
+    [ -d "$SEEDS/elf" ] || elf_seeds
+    local d=$SEEDS/rewrite f m size
+    rm -rf "$d"; mkdir -p "$d"
+    for f in "$SEEDS"/elf/*; do
+        size=$(stat -c %s "$f")
+        for m in 0 1 2 3; do
+            cp "$f" "$d/$(basename "$f")-mode$m"
+            truncate -s $((size + (m - size % 4 + 4) % 4)) "$d/$(basename "$f")-mode$m"
+        done
+    done
+}
 seeds_for() {
     case $1 in
         elf) elf_seeds ;;
+        rewrite) rewrite_seeds ;;
         statsfile) statsfile_seeds ;;
         profile_json) profile_json_seeds ;;
     esac
@@ -122,7 +143,7 @@ run() {
     local secs=$1 h
     shift
     local hs=("$@")
-    [ ${#hs[@]} -gt 0 ] || hs=(elf statsfile profile_json)
+    [ ${#hs[@]} -gt 0 ] || hs=(elf rewrite statsfile profile_json)
     for h in "${hs[@]}"; do seeds_for "$h"; done
     for h in "${hs[@]}"; do
         local corpus work=$B/work/$h
@@ -141,7 +162,7 @@ run() {
 
 corpus() {
     local h hs=("$@")
-    [ ${#hs[@]} -gt 0 ] || hs=(elf statsfile profile_json)
+    [ ${#hs[@]} -gt 0 ] || hs=(elf rewrite statsfile profile_json)
     for h in "${hs[@]}"; do seeds_for "$h"; done
     for h in "${hs[@]}"; do
         merge "$h" "$B/merged-$h" "$SEEDS/$h"

@@ -143,6 +143,18 @@
     rep stosb
 .endm
 
+/* rcx = the arc entry (a row offset) that arc-index slot value ecx (not 0)
+ * names. The index is in the shared file, so the value is read back from
+ * memory any process of the user can write: masked into the arc table, it
+ * names one of its entries whatever it is (a wrong one then just holds
+ * another key). */
+.macro ARC_ENTRY
+    sub gs_config+GS_CFG_ARCS_OFF(%rip), %rcx
+    sub $GS_PATH_SIZE, %rcx
+    and gs_config+GS_CFG_ARCS_MASK(%rip), %rcx
+    add gs_config+GS_CFG_ARCS_OFF(%rip), %rcx
+.endm
+
 /* BACK_PAGE for the arc table and its index: the key in rdx kept, or on
  * to .Larc_full (tmpfs full). */
 .macro BACK_ARC_PAGE
@@ -436,8 +448,9 @@ gs_path_exit:
     mov (%rax,%rcx), %ecx                           /* 0, or the entry's row offset + GS_PATH_SIZE */
     test %ecx, %ecx
     jz .Larc_take
-    cmp GS_PATH_KEY-GS_PATH_SIZE(%rax,%rcx), %rdx
-    je .Larc_found
+    ARC_ENTRY
+    cmp GS_PATH_KEY(%rax,%rcx), %rdx
+    je .Larc_hit
     movl $GS_ARC_PROBES - 1, -116(%rsp)
 .Larc_next:
     mov -56(%rsp), %rcx
@@ -449,21 +462,20 @@ gs_path_exit:
     mov (%rax,%rcx), %ecx
     test %ecx, %ecx
     jz .Larc_take
-    cmp GS_PATH_KEY-GS_PATH_SIZE(%rax,%rcx), %rdx
-    je .Larc_found
+    ARC_ENTRY
+    cmp GS_PATH_KEY(%rax,%rcx), %rdx
+    je .Larc_hit
     decl -116(%rsp)
     jnz .Larc_next
     jmp .Larc_full
-.Larc_found:
-    sub $GS_PATH_SIZE, %rcx
-    jmp .Larc_hit
 /* A new arc takes the table's next entry (backed as the first one of its
  * page), then the free slot. rax = row, rdx = key, -56(%rsp) = slot. */
 .Larc_take:
     mov gs_config+GS_CFG_ARCIDX_OFF(%rip), %rcx
     mov -8(%rax,%rcx), %rcx                         /* arcs taken x GS_PATH_SIZE */
     cmp gs_config+GS_CFG_ARCS_MASK(%rip), %rcx
-    ja .Larc_full                                   /* all taken */
+    ja .Larc_full                                   /* all taken (or a huge count: read back) */
+    and $-GS_PATH_SIZE, %rcx                        /* whole entries (read back) */
     mov %rcx, -64(%rsp)
     add gs_config+GS_CFG_ARCS_OFF(%rip), %rcx
     shr $12, %rcx

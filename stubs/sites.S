@@ -152,8 +152,11 @@ gs_site_exit:
     movq $GS_GLIVE_FREE1, GS_GLIVE_G(%rdx)          /* after the loads (x86 keeps the order) */
     cmp $GS_PAGE_SIZE, %rdi
     jb 8f                                           /* none: by key (counted in no_site) */
-    cmp gs_config+GS_CFG_GLIVE_OFF(%rip), %rdi
-    jae 8f                                          /* not a site table offset */
+    test $63, %edi
+    jnz 8f                                          /* not an entry's start (entries are 320 bytes) */
+    lea GS_SITE_SIZE(%rdi), %rax
+    cmp gs_config+GS_CFG_GLIVE_OFF(%rip), %rax
+    ja 8f                                           /* not in the site table */
     add %rsi, %rdi
     test %r8, %r8
     jz 9f

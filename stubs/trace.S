@@ -54,25 +54,41 @@
 
 /* Copies the pending record at rsi into the thread's ring as its newest
  * event, with the goroutine's id. Clobbers rbx, rcx, rdx, rdi, rsi, r13
- * and the flags; keeps rax, r11, r12. The slot's seq is 0 while it is
- * written and the event's number after (trace_format.h). */
-.macro COMMIT_EVENT
+ * and the flags; keeps rax, r11, r12 (across the thread's first event's
+ * system call: r11 at \r11_save and rax at \rax_save, private memory; no
+ * \rax_save: rax is the goroutine's timing stack, found again). The slot's
+ * seq is 0 while it is written and the event's number after
+ * (trace_format.h). The ring's next slot is read back from the shared
+ * file: one out of the ring starts it again at its first slot. */
+.macro COMMIT_EVENT r11_save, rax_save=
     mov gs_config+GS_CFG_G_GOID(%rip), %rdx
     mov (%r14,%rdx), %rdx
     mov %rdx, GS_EV_GOID(%rsi)
     THREAD_RING 5f
     cmpq $0, GS_RING_TID(%rbx)
     jne 2f
-    mov %rax, GS_RING_SCRATCH(%rbx)                 /* the thread's first event */
-    mov %r11, GS_RING_SCRATCH+8(%rbx)
+    .ifnb \rax_save
+    mov %rax, \rax_save                             /* the thread's first event */
+    .endif
+    mov %r11, \r11_save
     mov $SYS_gettid, %eax
     syscall
     mov %rax, GS_RING_TID(%rbx)
-    mov GS_RING_SCRATCH(%rbx), %rax
-    mov GS_RING_SCRATCH+8(%rbx), %r11
+    .ifnb \rax_save
+    mov \rax_save, %rax
+    .else
+    STACK_WORD
+    shl $GS_SLOT_SHIFT, %rax
+    .endif
+    mov \r11_save, %r11
     movq $GS_RING_SLOTS, GS_RING_NEXT(%rbx)
 2:  mov GS_RING_NEXT(%rbx), %rdx
-    mov GS_RING_HEAD(%rbx), %r13
+    mov gs_config+GS_CFG_TRACE_END(%rip), %rcx
+    sub gs_config+GS_CFG_TRACE_EVENT(%rip), %rcx    /* the last slot */
+    cmp %rcx, %rdx
+    jbe 4f
+    mov $GS_RING_SLOTS, %edx                        /* beyond it (or negative): the first */
+4:  mov GS_RING_HEAD(%rbx), %r13
     inc %r13
     movq $0, (%rbx,%rdx)
     lea 8(%rbx,%rdx), %rdi
@@ -240,7 +256,7 @@ gs_trace_commit:
     mov %rsi, -40(%rsp)
     mov %rdi, -48(%rsp)
     mov %r12, %rsi
-    COMMIT_EVENT
+    COMMIT_EVENT -64(%rsp), -56(%rsp)
     mov -32(%rsp), %rbx
     mov -40(%rsp), %rsi
     mov -48(%rsp), %rdi
@@ -252,7 +268,8 @@ gs_trace_commit:
 /* gs_trace_unwound: from DROP_STALE (stub_macros.h TRACE_STALE) when the
  * dropped entry, at rax + GS_SLOT_TOP(rax), is traced: commits its record
  * as panicked. Every register is kept (rbx is in GS_SLOT_TSAVE and the
- * way back in GS_SLOT_TSAVE + 8, both of rax's header). */
+ * way back in GS_SLOT_TSAVE + 8, both of rax's header; r11 in its last
+ * word while a system call runs). */
     .globl gs_trace_unwound
 gs_trace_unwound:
     mov GS_SLOT_TOP(%rax), %ebx
@@ -270,7 +287,7 @@ gs_trace_unwound:
     PENDING_RECORD %rsi
     mov %rdx, GS_EV_FLAGS(%rsi)                     /* panicked; GS_EV_REC */
     movq $0, GS_EV_DUR(%rsi)
-    COMMIT_EVENT
+    COMMIT_EVENT GS_SLOT_TSAVE+56(%rax)
 .Lunw_restore:
     mov GS_SLOT_TSAVE+16(%rax), %rcx
     mov GS_SLOT_TSAVE+24(%rax), %rdx

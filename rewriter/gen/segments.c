@@ -49,29 +49,10 @@ static uint32_t default_max_arcs(const struct gr_segment_plan *seg)
 }
 
 /* The path filter after the tables (private to the writer, stub_abi.h
- * GS_CFG_FILTER_*): one bit per group of GS_PATH_PROBES paths (the group
- * is full), then GS_FILTER_BITS_PER_PATH bits per path (a key's bit, set
- * when it is added). Bytes after the arc table. */
-static uint64_t full_bytes(const struct gr_segment_plan *seg)
-{
-    uint64_t groups = (uint64_t)seg->max_paths / GS_PATH_PROBES;
-    return gr_align_up((groups + 7) / 8, 64);
-}
-
-static uint64_t filter_bytes(const struct gr_segment_plan *seg)
-{
-    return full_bytes(seg) + (uint64_t)seg->max_paths * GS_FILTER_BITS_PER_PATH / 8;
-}
-
-/* Then the count of arcs taken (8 bytes) and, from the next page, the arc
- * index (stub_abi.h GS_ARCIDX_*): bytes from the filter's start to the
- * index, and the index's. The filter and the count are backed at a
- * thread's first timed call, the index a page at a time. */
-static uint64_t arcidx_start(const struct gr_segment_plan *seg)
-{
-    return gr_align_up(filter_bytes(seg) + 8, GR_PAGE);
-}
-
+ * GS_CFG_FILTER_*: gs_filter_full_bytes, gs_filter_bytes), then the count
+ * of arcs taken (8 bytes) and, from the next page, the arc index
+ * (GS_ARCIDX_*: gs_arcidx_start). The filter and the count are backed at
+ * a thread's first timed call, the index a page at a time. */
 static uint64_t arcidx_bytes(const struct gr_segment_plan *seg)
 {
     return (uint64_t)seg->max_arcs * GS_ARCIDX_SLOTS_PER_ARC * GS_ARCIDX_SLOT_SIZE;
@@ -86,7 +67,7 @@ static uint64_t path_pages(struct gr_segment_plan *seg)
     if (!seg->max_arcs)
         seg->max_arcs = default_max_arcs(seg);
     uint64_t tables = ((uint64_t)seg->max_paths + seg->max_arcs) * sizeof(struct gs_path);
-    return gr_align_up(tables + arcidx_start(seg) + arcidx_bytes(seg), GR_PAGE) / GR_PAGE;
+    return gr_align_up(tables + gs_arcidx_start(seg->max_paths) + arcidx_bytes(seg), GR_PAGE) / GR_PAGE;
 }
 
 /* A row (gostat_format.h): drops and the page map, the counters, the
@@ -112,8 +93,8 @@ static void plan_row(struct gr_segment_plan *seg)
     seg->paths_off = (head_pages + timing_pages) * GR_PAGE;
     seg->arcs_off = seg->paths_off + (uint64_t)seg->max_paths * sizeof(struct gs_path);
     seg->full_off = seg->arcs_off + (uint64_t)seg->max_arcs * sizeof(struct gs_path);
-    seg->filter_off = seg->full_off + full_bytes(seg);
-    seg->arcidx_off = seg->full_off + arcidx_start(seg);
+    seg->filter_off = seg->full_off + gs_filter_full_bytes(seg->max_paths);
+    seg->arcidx_off = seg->full_off + gs_arcidx_start(seg->max_paths);
     seg->row_stride = (head_pages + timing_pages + paths) * GR_PAGE;
 }
 

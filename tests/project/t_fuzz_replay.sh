@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # t_fuzz_replay: replays the committed fuzzing corpus and every crash
-# reproducer (fuzz/, `make fuzz`) through the libFuzzer harnesses, which are
+# reproducer (fuzz/, `make fuzz`) through the libFuzzer harnesses (fuzz_rewrite:
+# the whole rewrite of each ELF input), which are
 # built with ASan and UBSan (`make fuzz-build`, part of `make check`):
 # each input runs once (-runs=0, deterministic) and any memory error,
 # undefined behaviour, leak, or allocation above the harness's limit fails
@@ -14,7 +15,7 @@ require_tools
 B=$ROOT/build/fuzz
 MKSTATS=$ROOT/build/tests/mkstats
 work_dir
-for h in elf statsfile profile_json; do
+for h in elf rewrite statsfile profile_json; do
     [ -x "$B/fuzz_$h" ] || { echo "FAIL: $B/fuzz_$h missing; run 'make fuzz-build'"; exit 1; }
 done
 export ASAN_OPTIONS=detect_leaks=1
@@ -58,11 +59,17 @@ copy_crashes() {
     done
 }
 
-mkdir -p "$WORK/elf" "$WORK/statsfile" "$WORK/profile_json"
+mkdir -p "$WORK/elf" "$WORK/rewrite" "$WORK/statsfile" "$WORK/profile_json"
 tar -xJf "$ROOT/fuzz/corpus/elf.tar.xz" -C "$WORK/elf" || fail "cannot unpack fuzz/corpus/elf.tar.xz"
 [ "$(ls "$WORK/elf" | wc -l)" -ge 6 ] || fail "the ELF corpus has fewer than 6 inputs"
 copy_crashes elf
 replay elf "-max_len=2500000 -malloc_limit_mb=512 -rss_limit_mb=2048" "$WORK/elf"
+
+# the whole rewrite (fuzz_rewrite): its corpus and reproducers
+tar -xJf "$ROOT/fuzz/corpus/rewrite.tar.xz" -C "$WORK/rewrite" || fail "cannot unpack fuzz/corpus/rewrite.tar.xz"
+[ "$(ls "$WORK/rewrite" | wc -l)" -ge 6 ] || fail "the rewrite corpus has fewer than 6 inputs"
+copy_crashes rewrite
+replay rewrite "-max_len=2500000 -malloc_limit_mb=512 -rss_limit_mb=2048" "$WORK/rewrite"
 
 tar -xJf "$ROOT/fuzz/corpus/statsfile.tar.xz" -C "$WORK/statsfile" || fail "cannot unpack fuzz/corpus/statsfile.tar.xz"
 [ "$(ls "$WORK/statsfile" | wc -l)" -ge 2 ] || fail "the stats-file corpus has fewer than 2 inputs"
