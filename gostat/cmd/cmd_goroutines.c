@@ -71,7 +71,7 @@ static int run(const struct goroutines_args *a, const struct gst_stats *st, stru
 {
     struct gst_sites sites;
     struct gst_gsites g;
-    if (gst_sites_read(st, &sites, err) < 0)
+    if (gst_sites_read_paths(st, &sites, err) < 0)
         return -1;
     if (!sites.present) {
         gst_sites_free(&sites);
