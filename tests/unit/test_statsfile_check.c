@@ -455,6 +455,50 @@ static void sites_geometry(void)
     PASSES(h);
 }
 
+/* Call paths (with_paths, one row: ending at 24576) and goroutine sites
+ * keyed by creator path: the head page, one site, 128 live entries from
+ * +8192, the creator paths from +12288 (the file ends at +16384). */
+static struct gs_header with_site_paths(void)
+{
+    struct gs_header h = with_paths();
+    h.max_rows = 1;
+    h.flags |= GS_HDR_SITES | GS_HDR_SITE_PATHS;
+    h.sites_off = 6 * GS_PAGE;
+    h.glive_off = 2 * GS_PAGE;
+    h.max_sites = 1;
+    h.max_glive = 128;
+    h.site_size = sizeof(struct gs_site);
+    h.glive_size = sizeof(struct gs_glive);
+    h.spaths_off = 3 * GS_PAGE;
+    h.spath_size = sizeof(struct gs_spath);
+    return h;
+}
+
+static void site_paths_geometry(void)
+{
+    struct gs_header h = with_site_paths();
+    PASSES(h);
+    h.spaths_off = 2 * GS_PAGE;               /* on the live table */
+    FAILS(h, "corrupt: creator paths of 128 bytes at +8192 from the goroutine sites (must be 128 bytes "
+             "each, page aligned after the live table, inside the 40960-byte file, with call paths)");
+    h = with_site_paths();
+    h.spaths_off = 4 * GS_PAGE;               /* beyond the file */
+    FAILS(h, "corrupt: creator paths of 128 bytes at +16384 from the goroutine sites (must be 128 bytes "
+             "each, page aligned after the live table, inside the 40960-byte file, with call paths)");
+    h = with_site_paths();
+    h.spaths_off = UINT64_MAX - GS_PAGE + 1;  /* wraps */
+    FAILS(h, "corrupt: creator paths of 128 bytes at +18446744073709547520 from the goroutine sites (must "
+             "be 128 bytes each, page aligned after the live table, inside the 40960-byte file, with call paths)");
+    h = with_site_paths();
+    h.spath_size = 64;
+    FAILS(h, "corrupt: creator paths of 64 bytes at +12288 from the goroutine sites (must be 128 bytes "
+             "each, page aligned after the live table, inside the 40960-byte file, with call paths)");
+    h = with_site_paths();
+    h.flags &= ~GS_HDR_SITE_PATHS;            /* fields of an absent section are not read */
+    h.spath_size = 64;
+    PASSES(h);
+}
+
 static void rows_and_area(void)
 {
     struct gs_header h = valid();             /* 4 rows */
@@ -483,4 +527,5 @@ UNIT_CASES("statsfile_check",
            UNIT_CASE(path_geometry),
            UNIT_CASE(symbol_table),
            UNIT_CASE(sites_geometry),
+           UNIT_CASE(site_paths_geometry),
            UNIT_CASE(rows_and_area));
