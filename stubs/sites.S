@@ -311,6 +311,7 @@ gs_site_exit:
     test %rdi, %rdi
     jz .Lsite_out
 9:  lock incq GS_SITE_UNTIMED_EXITS(%rdi)           /* the others are the sum of hist */
+    jmp .Lsite_out
 /* Sites by creator path: the creation's path is m.curg's; an exit
  * without a lifetime has none (path 0, as a creator without timed calls). */
 .Lsite_create_path:
