@@ -89,7 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         struct gst_stats *procs[] = { &st };
         struct gst_scrape scrape = { .procs = procs, .nprocs = 1 };
-        gst_expo_write(devnull, GST_EXPO_OPENMETRICS, &scrape);
+        struct gst_expo_opts expo = { .buckets = gst_expo_default_buckets() };
+        gst_expo_write(devnull, GST_EXPO_OPENMETRICS, &scrape, &expo);
         top(devnull, fd);
         struct gst_sites sites;
         struct gst_gsites g;
