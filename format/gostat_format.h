@@ -18,7 +18,9 @@
  *   rows_off          max_rows rows of counters         |  by the program
  *   sites_off         goroutine sites (GS_HDR_SITES)    /
  *                     struct gs_site_head (one page), struct gs_site[max_sites],
- *                     then, page aligned, struct gs_glive[max_glive]
+ *                     then, page aligned, struct gs_glive[max_glive],
+ *                     then (GS_HDR_SITE_PATHS), page aligned, struct
+ *                     gs_spath[max_sites] at spaths_off
  *
  * Row r (at rows_off + r * row_stride) holds:
  *   + 0               struct gs_drops: why calls went untimed (timing mode)
@@ -99,6 +101,10 @@
 
 #define GS_HDR_SITES 128u         /* goroutines are kept by creation site: the
                                       sites section (sites_off) is present */
+#define GS_HDR_SITE_PATHS 256u    /* with GS_HDR_SITES and GS_HDR_PATHS: sites are
+                                      keyed by the creator's call path too
+                                      (gs_site.path), whose functions are in the
+                                      site paths table (spaths_off) */
 
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */
@@ -168,7 +174,12 @@ struct gs_header {
     uint64_t gostmts_off;          /* struct gs_gostmt[ngostmts], sorted by pc */
     uint32_t ngostmts;
     uint32_t gostmt_size;          /* sizeof(struct gs_gostmt) */
-    uint8_t reserved[256];         /* zero; room for later fields */
+    /* creators' call paths (GS_HDR_SITE_PATHS; all zero without) */
+    uint64_t spaths_off;           /* from sites_off: struct gs_spath[max_sites],
+                                      page aligned, after the live table */
+    uint32_t spath_size;           /* sizeof(struct gs_spath) */
+    uint32_t reserved32c;
+    uint8_t reserved[240];         /* zero; room for later fields */
 };
 
 #define GS_CALIBRATE_NS 200000u
@@ -317,8 +328,24 @@ struct gs_site {
                                       the sum of hist: one locked add less) */
     uint64_t total;                /* ticks lived, summed over those */
     uint64_t max;                  /* ticks: the longest of those */
-    uint64_t reserved[2];
+    uint64_t path;                 /* GS_HDR_SITE_PATHS: the creator's call path
+                                      (its innermost open timed call's path key;
+                                      0: none); else 0 */
+    uint64_t claim;                /* GS_HDR_SITE_PATHS: key again; (path, claim)
+                                      is claimed with one 16-byte cmpxchg, then
+                                      key is written; else 0 */
     uint64_t hist[GS_HIST_BUCKETS];/* lifetimes, as gs_timing.hist */
+};
+
+/* A site's creator call path (GS_HDR_SITE_PATHS), at the site's index in
+ * the site paths table, written once when the site is claimed, before its
+ * key: the timing records (row offsets, as gs_path.rec) of the creating
+ * goroutine's open timed calls, innermost first. */
+#define GS_SPATH_MAX 31u
+struct gs_spath {
+    uint32_t depth;                /* open timed calls; beyond GS_SPATH_MAX the
+                                      outermost are not in rec */
+    uint32_t rec[GS_SPATH_MAX];
 };
 
 struct gs_glive {
@@ -351,6 +378,7 @@ _Static_assert(sizeof(struct gs_header) % 8 == 0, "gs_header alignment");
 _Static_assert(sizeof(struct gs_site_head) == GS_PAGE, "gs_site_head is one page");
 _Static_assert(sizeof(struct gs_site) == 64 + 8 * GS_HIST_BUCKETS, "gs_site layout");
 _Static_assert(sizeof(struct gs_glive) == 32, "gs_glive layout");
+_Static_assert(sizeof(struct gs_spath) == 128, "gs_spath layout");
 _Static_assert(sizeof(struct gs_gostmt) == 24, "gs_gostmt layout");
 #endif
 

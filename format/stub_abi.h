@@ -64,6 +64,9 @@
 #define GS_CFG_SITES_MASK 296
 #define GS_CFG_GLIVE_OFF 304
 #define GS_CFG_GLIVE_MASK 312
+#define GS_CFG_M_CURG 328       /* sites by creator path: m.curg, g.sched.sp */
+#define GS_CFG_G_SCHED_SP 336
+#define GS_CFG_SPATHS_OFF 344   /* from the sites section; 0: sites not keyed by path */
 
 #define GS_PAGE_SIZE 4096
 
@@ -98,6 +101,12 @@
 #define GS_SITE_MAX 40
 #define GS_SITE_HIST 64
 #define GS_SITE_SIZE 320
+#define GS_SITE_PATH 48
+#define GS_SITE_CLAIM 56
+#define GS_SPATH_DEPTH 0
+#define GS_SPATH_REC 4
+#define GS_SPATH_SHIFT 7
+#define GS_SPATH_RECS 31        /* gostat_format.h GS_SPATH_MAX */
 #define GS_GLIVE_G 0
 #define GS_GLIVE_TICK 8
 #define GS_GLIVE_SITE 16
@@ -349,6 +358,9 @@ struct gs_stub_config {
     uint64_t glive_off;     /* from the sites section: the live table */
     uint64_t glive_mask;    /* entries of the live table - 1 */
     uint64_t sites_off;     /* from rw: the sites section; 0: none */
+    uint64_t m_curg;        /* sites by creator path (--call-graph): m.curg, */
+    uint64_t g_sched_sp;    /* g.sched.sp */
+    uint64_t spaths_off;    /* from the sites section: the site paths; 0: not kept */
 };
 
 /* Process-private state; first page of the RW segment. */
@@ -417,6 +429,14 @@ GS_OFFSET_IS(struct gs_site, untimed_exits, GS_SITE_UNTIMED_EXITS);
 GS_OFFSET_IS(struct gs_site, total, GS_SITE_TOTAL);
 GS_OFFSET_IS(struct gs_site, max, GS_SITE_MAX);
 GS_OFFSET_IS(struct gs_site, hist, GS_SITE_HIST);
+GS_OFFSET_IS(struct gs_site, path, GS_SITE_PATH);
+GS_OFFSET_IS(struct gs_site, claim, GS_SITE_CLAIM);
+GS_OFFSET_IS(struct gs_spath, depth, GS_SPATH_DEPTH);
+GS_OFFSET_IS(struct gs_spath, rec, GS_SPATH_REC);
+GS_OFFSET_IS(struct gs_stub_config, m_curg, GS_CFG_M_CURG);
+GS_OFFSET_IS(struct gs_stub_config, g_sched_sp, GS_CFG_G_SCHED_SP);
+GS_OFFSET_IS(struct gs_stub_config, spaths_off, GS_CFG_SPATHS_OFF);
+_Static_assert(sizeof(struct gs_spath) == 1 << GS_SPATH_SHIFT && GS_SPATH_RECS == GS_SPATH_MAX, "spath");
 GS_OFFSET_IS(struct gs_glive, g, GS_GLIVE_G);
 GS_OFFSET_IS(struct gs_glive, tick, GS_GLIVE_TICK);
 GS_OFFSET_IS(struct gs_glive, site, GS_GLIVE_SITE);

@@ -89,11 +89,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         struct gst_stats *procs[] = { &st };
         struct gst_scrape scrape = { .procs = procs, .nprocs = 1 };
-        gst_expo_write(devnull, GST_EXPO_OPENMETRICS, &scrape);
+        struct gst_expo_opts expo = { .buckets = gst_expo_default_buckets() };
+        gst_expo_write(devnull, GST_EXPO_OPENMETRICS, &scrape, &expo);
         top(devnull, fd);
         struct gst_sites sites;
         struct gst_gsites g;
-        if (gst_sites_read(&st, &sites, &err) == 0) {
+        for (int by_path = 0; by_path < 2; by_path++) {
+            int rc = by_path ? gst_sites_read_paths(&st, &sites, &err) : gst_sites_read(&st, &sites, &err);
+            if (rc != 0)
+                continue;
             if (gst_gsites_build(&st, &sites, &g) == 0) {
                 gst_gsites_table(devnull, &g, 0);
                 gst_gsites_json(devnull, &g, 1000000);

@@ -12,6 +12,13 @@
  * then a scheduler picking it up) orders the creation's stores (the live
  * entry's site too) before the exit's loads.
  *
+ * With call paths (GS_CFG_SPATHS_OFF set) a site is keyed by its creator's
+ * call path too: newproc1 runs on g0, so the path is the creating
+ * goroutine's (m.curg's) innermost open timed call's key; (path, key) is
+ * claimed with one cmpxchg16b, the creator's open calls are written to the
+ * site paths table (gostat names a path from them: the calls of a creator
+ * that never returns have no path entry), then the key.
+ *
  * Reached by jmp with r13 = where to continue; R12, R13 and the flags
  * change, everything else is saved in the red zone (as timing.S). */
 
@@ -38,10 +45,10 @@
     jz .Lsite_out
 .endm
 
-/* rcx = the site entry of goroutine \g, claimed if new, or 0 (counted in
- * no_site): the key is (gopc, startpc) as link-time addresses. In rax =
- * the private data (as SITE_SAVE leaves it). Uses rax, rdx, rdi, r8, r9. */
-.macro SITE_FIND g
+/* rdi = the key of goroutine \g's site, (gopc, startpc) as link-time
+ * addresses, r8 = its first index, r9 = tries; or on to \none (no key).
+ * In rax = the private data. Uses rax, rcx, rdx. */
+.macro SITE_KEY g, none
     mov GS_PRIV_LOAD_BIAS(%rax), %rdx
     mov gs_config+GS_CFG_G_GOPC(%rip), %rcx
     mov (\g,%rcx), %rdi
@@ -52,14 +59,21 @@
     mov %rdi, %rax
     or %rcx, %rax
     shr $32, %rax
-    jnz 3f                                          /* beyond 32 bits: no key */
+    jnz \none                                       /* beyond 32 bits: no key */
     shl $32, %rdi
     or %rcx, %rdi                                   /* the key */
-    jz 3f
+    jz \none
     mov $GS_SITE_HASH, %r8
     imul %rdi, %r8
     shr $32, %r8
     mov $GS_SITE_TRIES, %r9d
+.endm
+
+/* rcx = the site entry of goroutine \g, claimed if new, or 0 (counted in
+ * no_site): the key is (gopc, startpc) as link-time addresses. In rax =
+ * the private data (as SITE_SAVE leaves it). Uses rax, rdx, rdi, r8, r9. */
+.macro SITE_FIND g
+    SITE_KEY \g, 3f
 1:  and gs_config+GS_CFG_SITES_MASK(%rip), %r8
     imul $GS_SITE_SIZE, %r8, %rcx
     lea GS_PAGE_SIZE(%rsi,%rcx), %rcx
@@ -78,6 +92,115 @@
 3:  lock incq GS_SHEAD_NO_SITE(%rsi)
     xor %ecx, %ecx
 4:
+.endm
+
+/* The path variants also use rbx, r10 and r11 (rcx keeps the site). */
+.macro PATH_SAVE
+    mov %rbx, -72(%rsp)
+    mov %r10, -80(%rsp)
+    mov %r11, -88(%rsp)
+.endm
+
+.macro PATH_RESTORE
+    mov -72(%rsp), %rbx
+    mov -80(%rsp), %r10
+    mov -88(%rsp), %r11
+.endm
+
+/* r10 = the creator's path key, r11 = its innermost open timed call's
+ * entry (both 0: none). On g0 (R14) in newproc1, the creator is m.curg,
+ * stopped in systemstack: its timing stack is read, not changed. Entries
+ * at or below its current depth (stack.hi - sched.sp) belong to frames
+ * that left without returning (a recovered panic): skipped. Uses rax,
+ * rcx, rdx, rdi, rbx. */
+.macro CREATOR_PATH
+    xor %r10d, %r10d
+    xor %r11d, %r11d
+    mov gs_config+GS_CFG_G_M(%rip), %rcx
+    mov (%r14,%rcx), %rcx                           /* g.m */
+    add gs_config+GS_CFG_M_CURG(%rip), %rcx
+    mov (%rcx), %rbx                                /* m.curg */
+    test %rbx, %rbx
+    jz 19f
+    mov gs_config+GS_CFG_G_SLOT(%rip), %rcx
+    mov (%rbx,%rcx), %rcx
+    shr $32, %rcx                                   /* its timing stack >> SHIFT */
+    jz 19f
+    cmp $GS_SLOT_NONE, %ecx
+    je 19f
+    shl $GS_SLOT_SHIFT, %rcx
+    mov gs_config+GS_CFG_G_STACK_HI(%rip), %rdx
+    mov (%rbx,%rdx), %rdx
+    mov gs_config+GS_CFG_G_SCHED_SP(%rip), %rdi
+    sub (%rbx,%rdi), %rdx                           /* its depth now */
+    mov GS_SLOT_TOP(%rcx), %edi
+11: cmp $GS_SLOT_ENTRIES, %edi
+    jbe 19f                                         /* no open timed call */
+    cmp GS_PENT_DEPTH-GS_PENT_SIZE(%rcx,%rdi), %edx
+    ja 12f                                          /* an open call */
+    sub $GS_PENT_SIZE, %edi
+    jmp 11b
+12: lea -GS_PENT_SIZE(%rcx,%rdi), %r11
+    mov GS_PENT_KEY(%r11), %r10
+19:
+.endm
+
+/* The creator's open calls, from entry r11 down to the first, into the
+ * site paths entry of site index r8 (innermost first, GS_SPATH_RECS at
+ * most; depth counts them all). Uses rax, rbx, rcx, rdx, r9. */
+.macro SPATH_WRITE
+    mov %r8, %rdx
+    shl $GS_SPATH_SHIFT, %rdx
+    add gs_config+GS_CFG_SPATHS_OFF(%rip), %rdx
+    add %rsi, %rdx                                  /* the entry */
+    xor %ecx, %ecx
+    test %r11, %r11
+    jz 17f
+    mov %r11, %rbx
+    and $-GS_SLOT_SIZE, %rbx
+    add $GS_SLOT_ENTRIES, %rbx                      /* the stack's first entry */
+    mov %r11, %rax
+15: cmp %rbx, %rax
+    jb 17f
+    cmp $GS_SPATH_RECS, %ecx
+    jae 16f
+    mov GS_PENT_REC(%rax), %r9d
+    mov %r9d, GS_SPATH_REC(%rdx,%rcx,4)
+16: inc %ecx
+    sub $GS_PENT_SIZE, %rax
+    jmp 15b
+17: mov %ecx, GS_SPATH_DEPTH(%rdx)
+.endm
+
+/* As SITE_FIND, keyed by (key, path r10): the site entry in rcx, claimed
+ * if new (its path written from entry r11, then its key), or 0. */
+.macro SITE_FIND_PATH g
+    SITE_KEY \g, 23f
+21: and gs_config+GS_CFG_SITES_MASK(%rip), %r8
+    imul $GS_SITE_SIZE, %r8, %r13
+    lea GS_PAGE_SIZE(%rsi,%r13), %r13
+    mov GS_SITE_CLAIM(%r13), %rdx
+    mov GS_SITE_PATH(%r13), %rax                    /* after the claim word (x86 keeps loads in order) */
+    test %rdx, %rdx
+    jz 25f
+26: cmp %rdi, %rdx
+    jne 22f
+    cmp %r10, %rax
+    je 24f
+22: inc %r8
+    dec %r9d
+    jnz 21b
+23: lock incq GS_SHEAD_NO_SITE(%rsi)
+    xor %r13d, %r13d
+    jmp 24f
+25: xor %eax, %eax                                  /* a free entry (0:0): ours, unless */
+    mov %rdi, %rcx
+    mov %r10, %rbx
+    lock cmpxchg16b GS_SITE_PATH(%r13)
+    jne 26b                                         /* another thread took it: rdx:rax = its claim */
+    SPATH_WRITE
+    mov %rdi, GS_SITE_KEY(%r13)                     /* last: readers see the rest */
+24: mov %r13, %rcx
 .endm
 
 /* r8 = the live table's first index for goroutine \g, r9 = tries left. */
@@ -103,7 +226,10 @@
     .globl gs_site_create
 gs_site_create:
     SITE_SAVE
+    cmpq $0, gs_config+GS_CFG_SPATHS_OFF(%rip)
+    jne .Lsite_create_path
     SITE_FIND %r12
+.Lsite_found:
     test %rcx, %rcx
     jz 1f
     lock incq GS_SITE_CREATED(%rcx)
@@ -179,12 +305,33 @@ gs_site_exit:
     cmova %edx, %ecx
     lock incq GS_SITE_HIST - 8 * GS_HIST_FIRST_BIT(%rdi,%rcx,8)
     jmp .Lsite_out
-8:  PRIVATE_DATA                                    /* an exit without a lifetime */
+8:  cmpq $0, gs_config+GS_CFG_SPATHS_OFF(%rip)      /* an exit without a lifetime */
+    jne .Lsite_exit_path
+    PRIVATE_DATA
     SITE_FIND %r14
+.Lsite_exit_found:
     mov %rcx, %rdi
     test %rdi, %rdi
     jz .Lsite_out
 9:  lock incq GS_SITE_UNTIMED_EXITS(%rdi)           /* the others are the sum of hist */
+    jmp .Lsite_out
+/* Sites by creator path: the creation's path is m.curg's; an exit
+ * without a lifetime has none (path 0, as a creator without timed calls). */
+.Lsite_create_path:
+    PATH_SAVE
+    CREATOR_PATH
+    PRIVATE_DATA
+    SITE_FIND_PATH %r12
+    PATH_RESTORE
+    jmp .Lsite_found
+.Lsite_exit_path:
+    PATH_SAVE
+    xor %r10d, %r10d
+    xor %r11d, %r11d
+    PRIVATE_DATA
+    SITE_FIND_PATH %r14
+    PATH_RESTORE
+    jmp .Lsite_exit_found
 .Lsite_out:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rcx

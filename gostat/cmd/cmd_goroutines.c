@@ -50,7 +50,9 @@ const struct gr_opt_table gst_goroutines_options = {
         "function holding it, its file and line) and the goroutine's start\n"
         "function; how many it started, how many ended and how many live now, the\n"
         "age of the oldest live one, and the lifetimes of those that ended\n"
-        "(p50/p90/p99/max). Most live first.\n"
+        "(p50/p90/p99/max). Most live first. A program rewritten with\n"
+        "--call-graph also tells sites apart by the creator's call path: a row per\n"
+        "path, with a \"via CALLER <- ...\" line (\"creator_path\" in --json).\n"
         "\n",
     .outro =
         "\n"
@@ -71,7 +73,7 @@ static int run(const struct goroutines_args *a, const struct gst_stats *st, stru
 {
     struct gst_sites sites;
     struct gst_gsites g;
-    if (gst_sites_read(st, &sites, err) < 0)
+    if (gst_sites_read_paths(st, &sites, err) < 0)
         return -1;
     if (!sites.present) {
         gst_sites_free(&sites);

@@ -5,6 +5,7 @@
 #include "gostat/model/gsites.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,30 @@ static void name_site(const struct gst_stats *st, const struct gst_sites *s, con
     out->start = start ? start : out->start_hex;
 }
 
+/* The go statement's own call, when timed: the innermost open call at
+ * every creation, it tells no path apart. */
+static bool is_go_call(const char *name)
+{
+    return strcmp(name, "runtime.newproc") == 0 || strcmp(name, "runtime.newcoro") == 0;
+}
+
+/* The creator's call path, root first: the open timed calls recorded at
+ * the site's claim (but the go statement's call), then the creator when it
+ * is not the innermost (an untimed or inlined function holds the go
+ * statement). */
+static void name_path(const struct gst_stats *st, const struct gst_site *in, struct gst_gsite *out)
+{
+    if (in->path_depth > in->path_n)
+        out->path[out->npath++] = GST_CUT_PATH;
+    for (uint32_t k = in->path_n; k-- > 0;) {
+        const struct gst_func *f = gst_stats_func_of_record(st, in->path_rec[k]);
+        if (!(k == 0 && f && is_go_call(f->name)))
+            out->path[out->npath++] = f ? f->name : "?";
+    }
+    if (!out->npath || strcmp(out->path[out->npath - 1], out->creator) != 0)
+        out->path[out->npath++] = out->creator;
+}
+
 static void fill_times(const struct gst_site *in, double ns_per_tick, uint64_t now_tick,
                        struct gst_gsite *out)
 {
@@ -66,7 +91,12 @@ static int by_live(const void *a, const void *b)
     if (x->created != y->created)
         return x->created < y->created ? 1 : -1;
     int c = strcmp(x->creator, y->creator);
-    return c ? c : strcmp(x->start, y->start);
+    if (c || (c = strcmp(x->start, y->start)))
+        return c;
+    for (size_t k = 0; k < x->npath && k < y->npath; k++)
+        if ((c = strcmp(x->path[k], y->path[k])))
+            return c;
+    return (x->npath > y->npath) - (x->npath < y->npath);
 }
 
 int gst_gsites_build(const struct gst_stats *st, const struct gst_sites *s, struct gst_gsites *out)
@@ -78,6 +108,7 @@ int gst_gsites_build(const struct gst_stats *st, const struct gst_sites *s, stru
     out->no_site = s->no_site;
     out->no_live = s->no_live;
     out->unborn = s->unborn;
+    out->by_path = s->by_path;
     struct gst_clock clock = gst_clock_for_sites(&st->hdr);
     double ns_per_tick = clock.known ? clock.ns_per_tick : 0;
     uint64_t now_tick = 0, now_ns;
@@ -89,6 +120,8 @@ int gst_gsites_build(const struct gst_stats *st, const struct gst_sites *s, stru
         const struct gst_site *in = &s->items[i];
         struct gst_gsite *g = &out->items[out->n++];
         name_site(st, s, in, g);
+        if (s->by_path)
+            name_path(st, in, g);
         g->raw = in;
         g->created = in->created;
         g->exited = in->exited;

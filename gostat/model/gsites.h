@@ -23,13 +23,21 @@ struct gst_gsite {
     double p50_ns, p90_ns, p99_ns, max_ns;
     char creator_hex[24], start_hex[24];
     const struct gst_site *raw;  /* its entry in the snapshot (histogram, ticks) */
+    /* by path (gst_sites.by_path): the creator's call path, root first,
+       ending with the creator; path[0] is GST_CUT_PATH when its root
+       side was not kept */
+    const char *path[GS_SPATH_MAX + 2];
+    size_t npath;
 };
+
+#define GST_CUT_PATH "..."
 
 struct gst_gsites {
     struct gst_gsite *items;   /* most live first, then most created */
     size_t n;
     uint64_t no_site, no_live, unborn;
     int ages_known;            /* the process is alive and its clock known */
+    int by_path;               /* items carry their creator's call path */
 };
 
 /* From the snapshot s of st. Returns -1 only when out of memory. */

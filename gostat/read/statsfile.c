@@ -297,10 +297,9 @@ static void sum_drops(struct gst_drops *d, const unsigned char *row)
     d->abandoned = gr_add_saturating(d->abandoned, load_u64(row + offsetof(struct gs_drops, abandoned)));
 }
 
-/* The timed function whose record sits at row offset rec, or NULL (a
- * corrupt entry). Records are in function-table order of their index,
+/* Records are in function-table order of their index,
  * and offsets grow with the index: binary search over the index. */
-static struct gst_func *func_of_record(const struct gst_stats *st, uint32_t rec)
+struct gst_func *gst_stats_func_of_record(const struct gst_stats *st, uint32_t rec)
 {
     const struct gs_header *h = &st->hdr;
     if (rec < h->timing_off || h->ntimed == 0)
@@ -331,7 +330,7 @@ static int add_path(struct gst_stats *st, const unsigned char *e, bool arc)
     uint64_t key = __atomic_load_n((const uint64_t *)(const void *)e, __ATOMIC_ACQUIRE);
     if (key == 0)
         return 0;
-    struct gst_func *callee = func_of_record(st, __atomic_load_n((const uint32_t *)(const void *)
+    struct gst_func *callee = gst_stats_func_of_record(st, __atomic_load_n((const uint32_t *)(const void *)
                                                                   (e + offsetof(struct gs_path, rec)), __ATOMIC_RELAXED));
     struct gst_path p = {
         .key = key,

@@ -133,4 +133,8 @@ uint64_t gst_read_budget(const struct stat *sb);
  * with errno set (EIO when the file ended first). */
 int gst_read_exact(int fd, void *buf, size_t len, uint64_t off);
 
+/* The timed function whose record sits at row offset rec (gs_path.rec,
+ * gs_spath.rec), or NULL (a corrupt value). */
+struct gst_func *gst_stats_func_of_record(const struct gst_stats *st, uint32_t rec);
+
 #endif

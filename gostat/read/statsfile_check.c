@@ -192,6 +192,23 @@ static bool power_of_two_upto(uint32_t n, uint32_t max)
     return n && n <= max && !(n & (n - 1));
 }
 
+/* The creators' call paths (GS_HDR_SITE_PATHS, with call paths only):
+ * page aligned after the live table, inside the file. */
+static int check_site_paths(const struct gs_header *h, const char *path, struct gr_error *err)
+{
+    if (!(h->flags & GS_HDR_SITE_PATHS))
+        return 0;
+    uint64_t live_end = h->glive_off + (uint64_t)h->max_glive * sizeof(struct gs_glive);
+    if (!(h->flags & GS_HDR_PATHS) || h->spath_size != sizeof(struct gs_spath)
+        || h->spaths_off % GS_PAGE != 0 || h->spaths_off < live_end || h->spaths_off > h->file_size
+        || !fits(h->sites_off + h->spaths_off, (uint64_t)h->max_sites * sizeof(struct gs_spath), h->file_size))
+        return gr_fail(err, "%s: corrupt: creator paths of %" PRIu32 " bytes at +%" PRIu64 " from the goroutine"
+                       " sites (must be %zu bytes each, page aligned after the live table, inside the %" PRIu64
+                       "-byte file, with call paths)", path, h->spath_size, h->spaths_off,
+                       sizeof(struct gs_spath), h->file_size);
+    return 0;
+}
+
 /* The goroutine sites section (GS_HDR_SITES): after the rows, its head
  * page, the site table, the live table from a page boundary, inside the
  * file; the go statements' table inside the prefix. rows_end: the end of
@@ -216,6 +233,8 @@ static int check_sites_geometry(const struct gs_header *h, uint64_t rows_end, co
         return gr_fail(err, "%s: corrupt: goroutine sites at offset %" PRIu64 " (live table at +%" PRIu64
                        ") must be page aligned, after the rows, inside the %" PRIu64 "-byte file",
                        path, h->sites_off, h->glive_off, h->file_size);
+    if (check_site_paths(h, path, err) < 0)
+        return -1;
     if (h->ngostmts && (h->gostmt_size != sizeof(struct gs_gostmt) || h->ngostmts > GS_MAX_FUNCS
                         || h->gostmts_off % 8 != 0 || h->gostmts_off < h->header_size
                         || !fits(h->gostmts_off, (uint64_t)h->ngostmts * sizeof(struct gs_gostmt), h->live_off)))

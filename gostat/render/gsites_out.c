@@ -3,6 +3,7 @@
 #include "gostat/render/gsites_out.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include "gostat/render/duration.h"
 #include "gostat/render/json.h"
@@ -41,6 +42,29 @@ void gst_gsite_put_name(FILE *out, const char *creator, const char *file, uint32
     gst_put_cell(out, start, 0, false);
 }
 
+/* A site's detail line with creator paths: "via CALLER <- ITS CALLER ...",
+ * innermost first (the creator is on the row), cut to columns. */
+static void put_via(FILE *out, const struct gst_gsite *s, size_t columns)
+{
+    char text[2048] = "via";
+    size_t len = 3;
+    if (s->npath < 2) {
+        snprintf(text + len, sizeof text - len, " (no timed caller)");
+    } else {
+        for (size_t k = s->npath - 1; k-- > 0 && len < sizeof text;) {
+            int n = snprintf(text + len, sizeof text - len, "%s%s", k == s->npath - 2 ? " " : " <- ", s->path[k]);
+            len += n > 0 ? (size_t)n : 0;
+        }
+    }
+    fputs("    ", out);
+    size_t room = columns > 8 ? columns - 4 : 0;
+    if (room && gst_text_width(text) > room)
+        gst_put_cut_cell(out, text, room, false, false);
+    else
+        gst_put_cell(out, text, 0, false);
+    fputc('\n', out);
+}
+
 void gst_gsites_table(FILE *out, const struct gst_gsites *g, uint64_t older_than_ns)
 {
     fprintf(out, "     LIVE   CREATED    EXITED    OLDEST       P50       P90       P99       MAX"
@@ -64,6 +88,8 @@ void gst_gsites_table(FILE *out, const struct gst_gsites *g, uint64_t older_than
         fputs("  ", out);
         gst_gsite_put_name(out, s->creator, s->file, s->line, s->start);
         fputc('\n', out);
+        if (g->by_path)
+            put_via(out, s, gst_output_columns(out));
     }
     if (g->no_site || g->no_live || g->unborn)
         fprintf(out, "not kept: %" PRIu64 " creations or exits found no site entry, %" PRIu64
@@ -107,7 +133,17 @@ void gst_gsites_json(FILE *out, const struct gst_gsites *g, uint64_t older_than_
         put_ns(out, "p99", s->p99_ns, s->timed > 0);
         fputc(',', out);
         put_ns(out, "max", s->max_ns, s->timed > 0);
-        fputs("}}", out);
+        fputc('}', out);
+        if (g->by_path) {
+            fputs(",\"creator_path\":[", out);
+            for (size_t k = 0; k < s->npath; k++) {
+                if (k)
+                    fputc(',', out);
+                gst_json_put_string(out, s->path[k]);
+            }
+            fputc(']', out);
+        }
+        fputc('}', out);
     }
     fputs("]}\n", out);
 }

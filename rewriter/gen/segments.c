@@ -108,10 +108,12 @@ static uint64_t first_calls_bytes(const struct gr_segment_plan *seg, int timing)
 }
 
 /* The goroutine sites section after the rows (gostat_format.h): its head
- * page, the site table, then the live table from a page boundary. */
+ * page, the site table, then the live table from a page boundary, then
+ * with call paths the creators' paths. */
 static void place_sites(struct gr_segment_plan *seg)
 {
     seg->sites_off = rows_end(seg);
+    seg->spaths_off = 0;
     if (!seg->max_sites) {
         seg->max_glive = 0;
         seg->glive_off = 0;
@@ -120,12 +122,17 @@ static void place_sites(struct gr_segment_plan *seg)
     if (!seg->max_glive)
         seg->max_glive = GR_GLIVE;
     seg->glive_off = gr_align_up(GR_PAGE + (uint64_t)seg->max_sites * sizeof(struct gs_site), GR_PAGE);
+    if (seg->max_paths)
+        seg->spaths_off = gr_align_up(seg->glive_off + (uint64_t)seg->max_glive * sizeof(struct gs_glive),
+                                      GR_PAGE);
 }
 
 static uint64_t sites_bytes(const struct gr_segment_plan *seg)
 {
     if (!seg->max_sites)
         return 0;
+    if (seg->spaths_off)
+        return gr_align_up(seg->spaths_off + (uint64_t)seg->max_sites * sizeof(struct gs_spath), GR_PAGE);
     return gr_align_up(seg->glive_off + (uint64_t)seg->max_glive * sizeof(struct gs_glive), GR_PAGE);
 }
 

@@ -50,6 +50,8 @@ struct gr_segment_plan {
     uint32_t max_glive;       /* live goroutines kept (a power of two) */
     uint64_t sites_off;       /* from rw_vaddr: the sites section, after the rows */
     uint64_t glive_off;       /* from sites_off: the live table */
+    uint64_t spaths_off;      /* from sites_off: the creators' call paths (with
+                                 call paths only; 0: none) */
 
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;

@@ -114,6 +114,11 @@ static void fill_counting(struct gs_header *h, const struct gr_program *prog,
         h->max_glive = seg->max_glive;
         h->site_size = sizeof(struct gs_site);
         h->glive_size = sizeof(struct gs_glive);
+        if (seg->spaths_off) {
+            h->flags |= GS_HDR_SITE_PATHS;
+            h->spaths_off = seg->spaths_off;
+            h->spath_size = sizeof(struct gs_spath);
+        }
     }
     place_shared(h, seg, strtab_off + strtab_size);
     snprintf(h->build_id, GS_BUILDID_MAX, "%s", prog->build_id);

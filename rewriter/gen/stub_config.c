@@ -129,6 +129,10 @@ void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr
         .glive_off = seg->glive_off,
         .glive_mask = seg->max_glive ? seg->max_glive - 1 : 0,
         .sites_off = seg->max_sites ? seg->sites_off : 0,
+        /* runtime2.go, Go 1.15-1.27: m.tls [6]uintptr, mstartfn, curg; g.m, then g.sched (gobuf.sp first) */
+        .m_curg = plan->rt->m_tls + 7 * 8,
+        .g_sched_sp = plan->rt->g_m + 8,
+        .spaths_off = seg->max_sites ? seg->spaths_off : 0,
     };
     configure_trace(&cfg, plan, seg);
     memcpy(code->bytes + blob_off + blob_header(code, blob_off)->config_off, &cfg, sizeof cfg);

@@ -337,6 +337,8 @@ static int emit_sched_hook(struct gr_codebuf *c, const struct func_ctx *fc, stru
     return 0;
 }
 
+static int reload_g(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err);
+
 /* Goroutine sites (stubs/sites.S): lea r13, [rip + next]; jmp routine;
  * next: the code that follows. */
 static int emit_site_hook(struct gr_codebuf *c, uint64_t routine, struct gr_error *err)
@@ -350,12 +352,14 @@ static int emit_site_hook(struct gr_codebuf *c, uint64_t routine, struct gr_erro
 
 /* At a return of newproc1 (RSP at the return address): r12 = the new g,
  * the result (RAX; Go <= 1.16: the stack slot after its five 8-byte
- * arguments), then gs_site_create. */
+ * arguments), R14 = g (Go <= 1.16: from TLS, R14 is dead at a return:
+ * sites by creator path read m.curg through it), then gs_site_create. */
 static int emit_site_create(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
-    if (stack_abi(fc))
+    if (stack_abi(fc)) {
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(ZYDIS_REGISTER_RSP, 48)));
-    else
+        TRY(reload_g(c, fc, err));
+    } else
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RAX)));
     return emit_site_hook(c, fc->stubs->site_create, err);
 }

@@ -8,6 +8,7 @@
 #include "gostat/read/statsfile_check.h"
 #include "tests/unit/unit.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define PATH "/dev/shm/gostat.app.1234"
@@ -403,17 +404,22 @@ static void symbol_table(void)
 
 /* Two rows (ending at 24576), then the goroutine sites: the head page,
  * one site, from 8192 on 128 live entries (ending at 36864). */
+static void add_sites(struct gs_header *h)
+{
+    h->flags |= GS_HDR_SITES;
+    h->sites_off = 6 * GS_PAGE;
+    h->glive_off = 2 * GS_PAGE;
+    h->max_sites = 1;
+    h->max_glive = 128;
+    h->site_size = sizeof(struct gs_site);
+    h->glive_size = sizeof(struct gs_glive);
+}
+
 static struct gs_header with_sites(void)
 {
     struct gs_header h = valid();
     h.max_rows = 2;
-    h.flags |= GS_HDR_SITES;
-    h.sites_off = 6 * GS_PAGE;
-    h.glive_off = 2 * GS_PAGE;
-    h.max_sites = 1;
-    h.max_glive = 128;
-    h.site_size = sizeof(struct gs_site);
-    h.glive_size = sizeof(struct gs_glive);
+    add_sites(&h);
     h.gostmts_off = FUNCTAB_END + STRTAB_SIZE;   /* 1944 */
     h.ngostmts = 2;
     h.gostmt_size = sizeof(struct gs_gostmt);
@@ -455,6 +461,50 @@ static void sites_geometry(void)
     PASSES(h);
 }
 
+/* Call paths (with_paths, one row: ending at 24576) and goroutine sites
+ * keyed by creator path: the head page, one site, 128 live entries from
+ * +8192, the creator paths from +12288 (the file ends at +16384). */
+static struct gs_header with_site_paths(void)
+{
+    struct gs_header h = with_paths();
+    h.max_rows = 1;
+    add_sites(&h);
+    h.flags |= GS_HDR_SITE_PATHS;
+    h.spaths_off = 3 * GS_PAGE;
+    h.spath_size = sizeof(struct gs_spath);
+    return h;
+}
+
+/* The message for creator paths of SIZE bytes at +OFF. */
+#define SPATHS_BAD(size, off) \
+    "corrupt: creator paths of " size " bytes at +" off " from the goroutine sites (must be 128 bytes " \
+    "each, page aligned after the live table, inside the 40960-byte file, with call paths)"
+
+static void site_paths_geometry(void)
+{
+    struct gs_header h = with_site_paths();
+    PASSES(h);
+    const struct { uint64_t off; uint32_t size; const char *msg; } bad[] = {
+        {2 * GS_PAGE, 128, SPATHS_BAD("128", "8192")},                  /* on the live table */
+        {4 * GS_PAGE, 128, SPATHS_BAD("128", "16384")},                 /* beyond the file */
+        {UINT64_MAX - GS_PAGE + 1, 128, SPATHS_BAD("128", "18446744073709547520")},   /* wraps */
+        {3 * GS_PAGE, 64, SPATHS_BAD("64", "12288")},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        h = with_site_paths();
+        h.spaths_off = bad[i].off;
+        h.spath_size = bad[i].size;
+        char want[512];
+        snprintf(want, sizeof want, "%s: %s", PATH, bad[i].msg);
+        CHECK_INT(check(&h), -1);
+        CHECK_STR(err.msg, want);
+    }
+    h = with_site_paths();
+    h.flags &= ~GS_HDR_SITE_PATHS;            /* fields of an absent section are not read */
+    h.spath_size = 64;
+    PASSES(h);
+}
+
 static void rows_and_area(void)
 {
     struct gs_header h = valid();             /* 4 rows */
@@ -483,4 +533,5 @@ UNIT_CASES("statsfile_check",
            UNIT_CASE(path_geometry),
            UNIT_CASE(symbol_table),
            UNIT_CASE(sites_geometry),
+           UNIT_CASE(site_paths_geometry),
            UNIT_CASE(rows_and_area));
