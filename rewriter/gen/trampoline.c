@@ -430,8 +430,8 @@ static int emit_guard(struct gr_codebuf *c, const struct gr_insn *in, struct gua
  * traceback (its signal line, its frames and lines) are then those of the
  * original fault. With no g in TLS, the relocated instruction runs and
  * faults for real. */
-static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const struct guards *gd,
-                          unsigned i, struct gr_error *err)
+static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const struct gr_insn *in,
+                          const struct guards *gd, unsigned i, struct gr_error *err)
 {
     const struct gr_go_sigfields *sf = fc->plan->sig;
     patch_rel32(c, gd->jb_field[i]);
@@ -441,7 +441,7 @@ static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const
     TRY(gr_emit_store32(c, R13, sf->sig, SIGSEGV_NUM, err));
     TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigcode0), GR_IMM(SEGV_MAPERR_CODE)));
     TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigcode1), GR_REG(R12)));
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R12), GR_ABS(fc->check[i].addr)));
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R12), GR_ABS(in->addr)));
     TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigpc), GR_REG(R12)));
     TRY(GR_EMIT(c, err, PUSH, GR_REG(R12)));
     return JUMP(JMP, fc->plan->sigpanic);
@@ -580,7 +580,7 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     resolve(&lb, c);
     for (unsigned i = 0; i < pro->ninsns; i++)
         if (pro->guard_mask & (1u << i))
-            TRY(emit_nil_fault(c, fc, &gd, i, err));
+            TRY(emit_nil_fault(c, fc, &fc->check[i], &gd, i, err));
     return 0;
 }
 
@@ -598,24 +598,9 @@ static int reload_g(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_e
     return 0;
 }
 
-/* X: replays the covered instructions, then hands over to gs_time_exit. */
-static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
-                     const struct gr_exit *e, struct gr_error *err)
+/* The end of an exit trampoline, after the replayed instructions. */
+static int emit_exit_end(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
-    const uint8_t *bytes = gr_elf_bytes_at(elf, e->addr, e->len);
-    if (!bytes)
-        return gr_fail(err, "internal error: return at 0x%llx is not in the file",
-                       (unsigned long long)e->addr);
-    for (unsigned off = 0; off < e->ret_off;) {       /* up to the ret */
-        struct gr_insn in = {.addr = e->addr + off};
-        ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
-        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&fc->zy, bytes + off, e->ret_off - off, &in.insn, ops)))
-            return gr_fail(err, "internal error: cannot decode epilogue at 0x%llx",
-                           (unsigned long long)in.addr);
-        memcpy(in.ops, ops, sizeof in.ops);             /* the visible ones */
-        TRY(gr_emit_relocated(c, &in, err));
-        off += in.insn.length;
-    }
     if (fc->plan->sites && fc->pf->site_role == GR_SITE_CREATE)
         TRY(emit_site_create(c, fc, err));
     if (fc->pf->timing == GR_UNTIMED)
@@ -624,6 +609,44 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
         return emit_leaf_exit(c, fc, err);
     TRY(reload_g(c, fc, err));
     return emit_timed_return(c, fc, NULL, 0, err);
+}
+
+/* X: replays the covered instructions (those that can fault behind a
+ * guard, as in a leaf trampoline: a nil one faults as at its original
+ * PC, with the function's frame as it was there), then hands over to
+ * gs_time_exit. */
+static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
+                     const struct gr_exit *e, struct gr_error *err)
+{
+    const uint8_t *bytes = gr_elf_bytes_at(elf, e->addr, e->len);
+    if (!bytes)
+        return gr_fail(err, "internal error: return at 0x%llx is not in the file",
+                       (unsigned long long)e->addr);
+    struct gr_insn ins[GR_PROLOGUE_MAX_INSNS];
+    struct guards gd = {0};
+    unsigned n = 0;
+    for (unsigned off = 0; off < e->ret_off; n++) {       /* up to the ret */
+        if (n == GR_PROLOGUE_MAX_INSNS)
+            return gr_fail(err, "internal error: too many instructions before the return at 0x%llx",
+                           (unsigned long long)e->addr);
+        struct gr_insn *in = &ins[n];
+        in->addr = e->addr + off;
+        ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&fc->zy, bytes + off, e->ret_off - off, &in->insn, ops)))
+            return gr_fail(err, "internal error: cannot decode epilogue at 0x%llx",
+                           (unsigned long long)in->addr);
+        memcpy(in->ops, ops, sizeof in->ops);             /* the visible ones */
+        if (e->guard_mask & (1u << n))
+            TRY(emit_guard(c, in, &gd, n, err));
+        gd.at[n] = gr_code_here(c);
+        TRY(gr_emit_relocated(c, in, err));
+        off += in->insn.length;
+    }
+    TRY(emit_exit_end(c, fc, err));
+    for (unsigned k = 0; k < n; k++)
+        if (e->guard_mask & (1u << k))
+            TRY(emit_nil_fault(c, fc, &ins[k], &gd, k, err));
+    return 0;
 }
 
 static int emit_exits(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,

@@ -9,12 +9,14 @@
  * indirect jmp, or a function with no ret leaves the function untimed.
  *
  * For each ret, the covered bytes grow backwards over instructions that
- * can be replayed elsewhere (no call, trap or possible fault; conditional
- * branches are fine) until there are 5, or forwards over int3 padding; the
- * first covered instruction may be a branch target, no later one may be. */
+ * can be replayed elsewhere (no call or trap; conditional branches are
+ * fine; one that can fault only behind a nil guard, as at a leaf's entry)
+ * until there are 5, or forwards over int3 padding; the first covered
+ * instruction may be a branch target, no later one may be. */
 #include "rewriter/plan/exits.h"
 #include "common/vec.h"
 #include "common/x86.h"
+#include "rewriter/plan/leaf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -217,38 +219,74 @@ static int is_target(const struct gr_exit_scan *s, uint32_t off)
     return off == 0 || target_inside(s, off - 1, off + 1);
 }
 
-/* Can the instruction at off run from an exit trampoline? It must not
- * fault: a fault at a PC outside Go text is fatal, where the original
- * would have panicked (a nil dereference, say). So memory operands must be
- * on the stack (RSP or RBP based) or static (RIP-relative), and no
+enum replay { REPLAY_NO, REPLAY_PLAIN, REPLAY_GUARDED };
+
+/* Can the instruction at off run from an exit trampoline? A fault at a PC
+ * outside Go text is fatal, where in the function it would have been a
+ * recoverable panic (a nil dereference, say). Memory on the stack (RSP or
+ * RBP based) or static (RIP-relative) cannot fault; other memory is
+ * guarded (its address checked first, a nil one sent where the runtime's
+ * signal handler would send it) when the program allows and the operand
+ * is the instruction's only one and addressed without R12 or R13; never a
  * division. */
-static int cannot_fault(struct gr_exit_scan *s, const uint8_t *code, size_t size, uint32_t off)
+static enum replay replayable(struct gr_exit_scan *s, const uint8_t *code, size_t size, uint32_t off)
 {
     ZydisDecodedInstruction in;
     ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
     if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + off, size - off, &in, ops)))
-        return 0;
+        return REPLAY_NO;
     if (in.mnemonic == ZYDIS_MNEMONIC_DIV || in.mnemonic == ZYDIS_MNEMONIC_IDIV)
-        return 0;
+        return REPLAY_NO;
+    enum replay r = REPLAY_PLAIN;
     for (unsigned i = 0; i < in.operand_count; i++) {
         ZydisRegister base = ops[i].mem.base;
-        if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY && ops[i].mem.type == ZYDIS_MEMOP_TYPE_MEM &&
-            base != ZYDIS_REGISTER_RSP && base != ZYDIS_REGISTER_RBP && base != ZYDIS_REGISTER_RIP)
-            return 0;
+        if (ops[i].type != ZYDIS_OPERAND_TYPE_MEMORY || ops[i].mem.type != ZYDIS_MEMOP_TYPE_MEM ||
+            base == ZYDIS_REGISTER_RSP || base == ZYDIS_REGISTER_RBP || base == ZYDIS_REGISTER_RIP)
+            continue;
+        if (!s->allow_guard || !gr_leaf_guardable(&in, ops, i) || gr_leaf_scratch_reads(&in, ops) ||
+            gr_leaf_scratch_writes(&in, ops))
+            return REPLAY_NO;
+        r = REPLAY_GUARDED;
     }
-    return 1;
+    return r;
 }
 
-/* Can the covered bytes grow back over instruction first - 1? Plain
- * instructions and conditional branches are re-encoded exactly (a taken
- * branch still goes to its target in the function); calls never are, as
- * their return address would point at our code. */
-static int can_grow_back(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t first,
-                         unsigned entry_len)
+/* Can the covered bytes grow back over instruction first - 1, and how?
+ * Plain instructions and conditional branches are re-encoded exactly (a
+ * taken branch still goes to its target in the function); calls never
+ * are, as their return address would point at our code. */
+static enum replay can_grow_back(struct gr_exit_scan *s, const uint8_t *code, size_t size,
+                                 size_t first, unsigned entry_len)
 {
-    return first > 0 && !is_target(s, s->starts[first]) && s->starts[first - 1] >= entry_len &&
-           (s->kind[first - 1] == PLAIN || s->kind[first - 1] == JCC) &&
-           cannot_fault(s, code, size, s->starts[first - 1]);
+    if (first == 0 || is_target(s, s->starts[first]) || s->starts[first - 1] < entry_len ||
+        (s->kind[first - 1] != PLAIN && s->kind[first - 1] != JCC))
+        return REPLAY_NO;
+    return replayable(s, code, size, s->starts[first - 1]);
+}
+
+/* A guard's lea and cmp overwrite R12 and the flags: no replayed
+ * instruction at or after a guard may read either unless one after the
+ * guard set it again (R12 and the flags are dead at the ret). */
+static int guards_clobber(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t first,
+                          size_t ret, unsigned mask)
+{
+    int r12_ok = 1, flags_ok = 1;
+    for (size_t x = first; x < ret; x++) {
+        ZydisDecodedInstruction in;
+        ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + s->starts[x], size - s->starts[x], &in, ops)))
+            return 1;
+        if (mask & (1u << (x - first)))
+            r12_ok = flags_ok = 0;
+        if (((gr_leaf_scratch_reads(&in, ops) & 1u) && !r12_ok) ||
+            (in.cpu_flags && in.cpu_flags->tested && !flags_ok))
+            return 1;
+        if (gr_leaf_scratch_writes(&in, ops) & 1u)
+            r12_ok = 1;
+        if (gr_leaf_writes_all_flags(&in))
+            flags_ok = 1;
+    }
+    return 0;
 }
 
 /* Pass 2: the covered bytes for the ret at instruction index i: back over
@@ -259,8 +297,18 @@ static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t
 {
     uint32_t ret = s->starts[i], end = ret + 1;
     size_t first = i;
-    while (end - s->starts[first] < JMP_LEN && can_grow_back(s, code, size, first, entry_len))
+    unsigned back_guards = 0;   /* bit d: the instruction d before the ret is guarded */
+    enum replay r;
+    while (end - s->starts[first] < JMP_LEN &&
+           (r = can_grow_back(s, code, size, first, entry_len)) != REPLAY_NO) {
         first--;
+        if (r == REPLAY_GUARDED)
+            back_guards |= 1u << (i - first);
+    }
+    unsigned mask = 0;          /* bit k: the k-th replayed instruction */
+    for (size_t x = first; x < i; x++)
+        if (back_guards & (1u << (i - x)))
+            mask |= 1u << (x - first);
     for (size_t j = i + 1; end - s->starts[first] < JMP_LEN && j < s->ninsns; j++) {
         if (s->kind[j] != PAD || is_target(s, s->starts[j]))
             break;
@@ -274,9 +322,12 @@ static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t
         return "a return with fewer than 5 replaceable bytes";
     if (target_inside(s, s->starts[first], end))
         return "a branch lands inside a return's epilogue";
+    if (mask && guards_clobber(s, code, size, first, i, mask))
+        return "a return whose guarded instructions would overwrite R12 or flags read after them";
     out->addr = entry + s->starts[first];
     out->len = (uint8_t)(end - s->starts[first]);
     out->ret_off = (uint8_t)(ret - s->starts[first]);
+    out->guard_mask = (uint8_t)mask;
     return NULL;
 }
 

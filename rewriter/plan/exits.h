@@ -15,11 +15,15 @@
 
 /* One patchable return: [addr, addr + len) holds the replayed
  * instructions, the ret at addr + ret_off, and possibly int3 padding. It
- * becomes a jmp rel32 to the exit trampoline (len >= 5). */
+ * becomes a jmp rel32 to the exit trampoline (len >= 5). Replayed
+ * instruction k (from addr, in order) that can fault has bit k set in
+ * guard_mask: the trampoline checks its address first, as a leaf entry's
+ * (trampoline.c). */
 struct gr_exit {
     uint64_t addr;
     uint8_t len;
     uint8_t ret_off;
+    uint8_t guard_mask;
 };
 
 struct gr_exit_list {
@@ -37,6 +41,9 @@ struct gr_exit_scan {
     uint32_t *targets;      /* branch target offsets, sorted after the sweep */
     size_t ntargets, cap_targets;
     int targets_unknown;
+    int allow_guard;        /* replayed instructions that can fault may be
+                               guarded (the program's signal fields and a
+                               TLS load of g are known) */
 };
 
 struct gr_body {

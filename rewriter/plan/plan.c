@@ -262,6 +262,7 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     }
     int rc = gr_asm_targets_find(elf, prog, &c->asm_targets);
     gr_exit_scan_init(&c->scan);
+    c->scan.allow_guard = plan->sig != NULL && plan->tls_ninsns > 0;   /* as leaf entries */
     for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {
         plan->funcs[i].func = &prog->funcs[i];
         rc = plan_func(c, plan, &plan->funcs[i]);

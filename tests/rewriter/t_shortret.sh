@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# t_shortret: returns with fewer than 5 replaceable bytes before them
+# (testdata/shortret: methods whose mid-function ret follows a store
+# through the receiver), on every Go of the tests:
+#  - gorewrite -v says "count+time" for main.(*acc).clamp and
+#    main.(*spinner).spin with their 2 returns (before exit guards: untimed,
+#    "a return with fewer than 5 replaceable bytes");
+#  - counts are exactly testdata/shortret/expect's in --count-only, the
+#    default mode and --time-all, and the output equals the original's
+#    (the recovered nil dereference, which faults in clamp's replayed
+#    store, prints the runtime's own message);
+#  - --time-all: every call timed (clamp: one fewer, the nil call panics
+#    inside), nothing unmatched; spin's total time (20 calls of a ~1 ms
+#    loop) within 10 % of the program's own time.Now measurement around
+#    the calls (at least 90 %, at most 110 %);
+#  - the unrecovered nil dereference in the replayed store: stderr (panic,
+#    signal line, traceback with clamp's frame and line) and exit status 2
+#    equal the original's.
+# Environment: GOVERS="1.22" restricts the Go versions.
+. "$(dirname "$0")/../lib.sh"
+require_tools
+
+work_dir
+DIR=$ROOT/testdata/shortret
+METHODS=("main.(*acc).clamp" "main.(*spinner).spin")
+
+check_release() {
+    local v=$1 bin=$WORK/shortret$v ok=1
+    build_go "$v" "$DIR" "$bin" || { fail "go$v: build"; return; }
+    check_counted "$v" "$bin" count-only --count-only || ok=0
+    check_counted "$v" "$bin" default || ok=0
+    check_timed "$v" "$bin" || ok=0
+    instrument "$bin" "$bin.instr" || { fail "go$v: gorewrite"; return; }
+    unrecovered "$bin" >"$WORK/want.err"
+    local want_rc=$?
+    unrecovered "$bin.instr" >"$WORK/got.err"
+    local got_rc=$?
+    [ $want_rc = 2 ] && [ $got_rc = 2 ] ||
+        { echo "  go$v: exit status $got_rc (original $want_rc), want 2"; ok=0; }
+    diff -u --label original --label instrumented "$WORK/want.err" "$WORK/got.err" >"$WORK/d" ||
+        { echo "  go$v: unrecovered nil dereference: stderr differs"; head -20 "$WORK/d"; ok=0; }
+    grep -q "^panic: runtime error: invalid memory address or nil pointer dereference" "$WORK/got.err" &&
+        grep -q "main.(\*acc).clamp" "$WORK/got.err" ||
+        { echo "  go$v: stderr lacks the panic or clamp's frame: $(head -3 "$WORK/got.err")"; ok=0; }
+    if [ $ok = 1 ]; then
+        echo "ok   go$v"
+    else
+        fail "go$v (above)"
+    fi
+}
+
+# check_counted V BIN MODE [FLAGS]: both methods timed (unless
+# --count-only), the run's output the original's, counts exactly expect's.
+check_counted() {
+    local v=$1 bin=$2 mode=$3 fn line want="count+time *; 2 returns)"
+    shift 3
+    [ "$mode" = count-only ] && want="count *: untimed: --count-only"
+    "$GOREWRITE" -v "$@" "$bin" "$bin.$mode" >"$WORK/v.txt" 2>&1 ||
+        { echo "  go$v: gorewrite ($mode): $(tail -1 "$WORK/v.txt")"; return 1; }
+    for fn in "${METHODS[@]}"; do
+        line=$(decision "$WORK/v.txt" "$fn")
+        case $line in
+            $want) ;;
+            *) echo "  go$v ($mode): $fn: $line"; return 1 ;;
+        esac
+    done
+    run_compare "$bin" "$bin.$mode" || { echo "  go$v: $mode run differs"; return 1; }
+    local f
+    f=$(stats_file_for "$RC_STATDIR") && gostat_json "$f" "$WORK/$mode.json" &&
+        check_counts "$WORK/$mode.json" "$DIR/expect" "$v" || return 1
+    rm -rf "$RC_WORK"
+}
+
+# check_timed V BIN: --time-all; see the top of this file.
+check_timed() {
+    local v=$1 bin=$2
+    SHORTRET_OUT=$WORK/self.json check_counted "$v" "$bin" time-all --time-all || return 1
+    python3 - "$WORK/time-all.json" "$WORK/self.json" "$v" <<'PY'
+import json, sys
+stats = json.load(open(sys.argv[1]))
+around = json.load(open(sys.argv[2]))["spin_around_ns"]
+funcs = {f["name"]: f for f in stats["functions"]}
+bad = []
+for name, fewer in (("main.(*acc).clamp", 1), ("main.(*spinner).spin", 0)):
+    f = funcs[name]
+    if f.get("timed_calls") != f["calls"] - fewer:
+        bad.append("%s: %s timed calls of %s calls, want %d" % (name, f.get("timed_calls"), f["calls"], f["calls"] - fewer))
+if stats["drops"]["unmatched"] != 0:
+    bad.append("%d unmatched returns" % stats["drops"]["unmatched"])
+got = funcs["main.(*spinner).spin"].get("total_ns") or 0
+if not (0.90 * around <= got <= 1.10 * around):
+    bad.append("main.(*spinner).spin: %d ns in total, the program measured %d ns around its calls" % (got, around))
+for b in bad:
+    print("  go%s: %s" % (sys.argv[3], b))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# unrecovered BIN: runs BIN unrecovered with ASLR off and prints its
+# stderr, the words the runtime marks as unreliable ("0x...?") masked;
+# returns its exit status.
+unrecovered() {
+    local rc
+    GOSTAT_DIR=$WORK GOSTAT_QUIET=1 setarch -R "$1" unrecovered 2>"$WORK/raw.err" >/dev/null
+    rc=$?
+    sed -E 's/0x[0-9a-f]+\?/0x?/g' "$WORK/raw.err"
+    return $rc
+}
+
+for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
+    check_release "$v"
+done
+[ $fails -eq 0 ]
