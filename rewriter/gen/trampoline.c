@@ -473,12 +473,23 @@ static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, 
     return refer(lb, c, LABEL_T, err);
 }
 
+/* The function's own way out at an exit: its ret, or its tail call's jmp
+ * (tail_to, 0 for a ret). */
+static int emit_leave(struct gr_codebuf *c, uint64_t tail_to, struct gr_error *err)
+{
+    if (tail_to)
+        return JUMP(JMP, tail_to);
+    return gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err);
+}
+
 /* The end of every timed return (R14 = g, RSP at the return address): a
  * call deeper than the goroutine's innermost open timed call (the depth
  * marker in g.racectx) was not timed and just returns, as do the branches
- * in to_ret; the others go to gs_time_exit, which ends with the ret. */
+ * in to_ret; the others go to gs_time_exit, which ends with the ret. A
+ * tail call (tail_to) leaves by its jmp instead, through gs_tail_exit
+ * (stubs/tail_exit.S), which gets the target in R13. */
 static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, const size_t *to_ret,
-                             unsigned nto_ret, struct gr_error *err)
+                             unsigned nto_ret, uint64_t tail_to, struct gr_error *err)
 {
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_stack_hi)));
     TRY(GR_EMIT(c, err, SUB, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RSP)));
@@ -487,13 +498,16 @@ static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, co
     size_t jbe_field = c->len - 4;
     for (unsigned k = 0; k < nto_ret; k++)
         patch_rel32(c, to_ret[k]);
-    TRY(gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err));
+    TRY(emit_leave(c, tail_to, err));
     patch_rel32(c, jbe_field);                                      /* jbe Y */
     if (fc->pf->traced)
         return gr_trace_emit_exit(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
                                   fc->stubs->trace_exit, fc->stubs->trace_commit, err);
     TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-    return JUMP(JMP, fc->stubs->time_exit);
+    if (!tail_to)
+        return JUMP(JMP, fc->stubs->time_exit);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(tail_to)));
+    return JUMP(JMP, fc->stubs->tail_exit);
 }
 
 /* The return of a timed leaf (RSP at the return address): timed only when
@@ -506,10 +520,11 @@ static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, co
  * (ABI wrappers reload it; only cgo callbacks and the runtime's own
  * transitions have it otherwise), as its checked callers' returns assume:
  * no test, five instructions less on every return. */
-static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t tail_to,
+                          struct gr_error *err)
 {
     if (fc->plan->row_from_fs && !stack_abi(fc))
-        return emit_timed_return(c, fc, NULL, 0, err);
+        return emit_timed_return(c, fc, NULL, 0, tail_to, err);
     size_t to_ret[2];
     unsigned n = 0;
     ZydisRegister g = stack_abi(fc) ? G : R12;
@@ -522,7 +537,18 @@ static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struc
         TRY(JUMP(JNZ, gr_code_here(c)));
         to_ret[n++] = c->len - 4;
     }
-    return emit_timed_return(c, fc, to_ret, n, err);
+    return emit_timed_return(c, fc, to_ret, n, tail_to, err);
+}
+
+/* The target of in when it is a jmp to another function (a tail call, an
+ * exit: exits.c), else 0. */
+static uint64_t tail_target(const struct func_ctx *fc, const struct gr_insn *in)
+{
+    const struct gr_func *f = fc->pf->func;
+    if (in->insn.meta.category != ZYDIS_CATEGORY_UNCOND_BR || !in->insn.raw.imm[0].is_relative)
+        return 0;
+    uint64_t t = in->addr + in->insn.length + (uint64_t)in->insn.raw.imm[0].value.s;
+    return t < f->entry || t >= f->end ? t : 0;
 }
 
 /* The entry trampoline of a function without a stack check (the comment at
@@ -563,8 +589,10 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         if (pro->guard_mask & (1u << i))
             TRY(emit_guard(c, &fc->check[i], &gd, i, err));
         gd.at[i] = gr_code_here(c);
-        if (timed && i + 1 == pro->ninsns && fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET)
-            TRY(emit_leaf_exit(c, fc, err));     /* the function's own return, timed */
+        uint64_t tail_to = tail_target(fc, &fc->check[i]);
+        if (timed && i + 1 == pro->ninsns &&
+            (fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET || tail_to))
+            TRY(emit_leaf_exit(c, fc, tail_to, err)); /* the function's own return or tail call, timed */
         else
             TRY(gr_emit_relocated(c, &fc->check[i], err));
     }
@@ -599,16 +627,17 @@ static int reload_g(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_e
 }
 
 /* The end of an exit trampoline, after the replayed instructions. */
-static int emit_exit_end(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+static int emit_exit_end(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t tail_to,
+                         struct gr_error *err)
 {
     if (fc->plan->sites && fc->pf->site_role == GR_SITE_CREATE)
         TRY(emit_site_create(c, fc, err));
     if (fc->pf->timing == GR_UNTIMED)
-        return gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err);   /* hooked for sites only */
+        return emit_leave(c, tail_to, err);   /* hooked for sites only */
     if (fc->pf->prologue.shape == GR_PROLOGUE_LEAF)
-        return emit_leaf_exit(c, fc, err);
+        return emit_leaf_exit(c, fc, tail_to, err);
     TRY(reload_g(c, fc, err));
-    return emit_timed_return(c, fc, NULL, 0, err);
+    return emit_timed_return(c, fc, NULL, 0, tail_to, err);
 }
 
 /* X: replays the covered instructions (those that can fault behind a
@@ -642,7 +671,7 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
         TRY(gr_emit_relocated(c, in, err));
         off += in->insn.length;
     }
-    TRY(emit_exit_end(c, fc, err));
+    TRY(emit_exit_end(c, fc, e->tail_to, err));
     for (unsigned k = 0; k < n; k++)
         if (e->guard_mask & (1u << k))
             TRY(emit_nil_fault(c, fc, &ins[k], &gd, k, err));

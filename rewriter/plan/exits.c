@@ -5,8 +5,10 @@
  * jump table (lea base,[rip+table] shortly before jmp [base+idx*8] or
  * jmp reg), whose 8-byte entries are read from the file for as long as
  * they point into the function: reading too far only adds targets, which
- * is safe. A jmp to another function (tail call), an unresolvable
- * indirect jmp, or a function with no ret leaves the function untimed.
+ * is safe. A jmp to another function (tail call) is an exit like a ret
+ * (compiled Go pops its frame first) where the caller allows it; a
+ * conditional jump to another function, an unresolvable indirect jmp, or
+ * a function with no ret leaves the function untimed.
  *
  * For each ret, the covered bytes grow backwards over instructions that
  * can be replayed elsewhere (no call or trap; conditional branches are
@@ -77,7 +79,7 @@ static int add_target(struct gr_exit_scan *s, uint32_t off)
     return gr_vec_append(&s->targets, &s->ntargets, &s->cap_targets, &off, sizeof off);
 }
 
-enum insn_kind { OTHER, PLAIN, JCC, RET, PAD };
+enum insn_kind { OTHER, PLAIN, JCC, RET, PAD, TAIL };
 
 static int is_plain(const ZydisDecodedInstruction *in)
 {
@@ -161,21 +163,27 @@ static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t
                        : in.meta.category == ZYDIS_CATEGORY_COND_BR  ? JCC
                        : in.mnemonic == ZYDIS_MNEMONIC_INT3          ? PAD
                                                                      : OTHER;
+        uint64_t next = entry + off + in.length;
+        uint64_t t = next + (uint64_t)in.raw.imm[0].value.s;
+        int outside = in.raw.imm[0].is_relative && (t < entry || t >= entry + size);
+        if (outside && in.meta.category == ZYDIS_CATEGORY_UNCOND_BR && s->allow_tail) {
+            kind = TAIL;        /* an exit, as a ret (the frame is popped) */
+            (*nrets)++;
+        }
         if (add_insn(s, (uint32_t)off, kind) < 0)
             return -1;
-        uint64_t next = entry + off + in.length;
         if (in.meta.category == ZYDIS_CATEGORY_RET) {
             if (!plain_ret)
                 *why = "a return with a prefix or an operand";
             (*nrets)++;
         } else if (in.raw.imm[0].is_relative) {
-            uint64_t t = next + (uint64_t)in.raw.imm[0].value.s;
-            int is_call = in.meta.category == ZYDIS_CATEGORY_CALL;
-            if (t >= entry && t < entry + size) {
+            if (!outside) {
                 if (add_target(s, (uint32_t)(t - entry)) < 0)
                     return -1;
-            } else if (!is_call) {
-                *why = "a jump to another function (tail call)";
+            } else if (in.meta.category == ZYDIS_CATEGORY_COND_BR) {
+                *why = "a conditional jump to another function";
+            } else if (kind != TAIL && in.meta.category != ZYDIS_CATEGORY_CALL) {
+                *why = s->tail_refused ? s->tail_refused : "a jump to another function (tail call)";
             }
         } else if (in.meta.category == ZYDIS_CATEGORY_UNCOND_BR) {
             uint64_t table = table_before(s, code, entry, s->ninsns - 1);
@@ -295,7 +303,9 @@ static int guards_clobber(struct gr_exit_scan *s, const uint8_t *code, size_t si
 static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t i,
                              unsigned entry_len, uint64_t entry, struct gr_exit *out)
 {
-    uint32_t ret = s->starts[i], end = ret + 1;
+    uint32_t ret = s->starts[i];
+    uint32_t after = i + 1 < s->ninsns ? s->starts[i + 1] : (uint32_t)size;  /* past the ret or jmp */
+    uint32_t end = after;
     size_t first = i;
     unsigned back_guards = 0;   /* bit d: the instruction d before the ret is guarded */
     enum replay r;
@@ -328,6 +338,16 @@ static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t
     out->len = (uint8_t)(end - s->starts[first]);
     out->ret_off = (uint8_t)(ret - s->starts[first]);
     out->guard_mask = (uint8_t)mask;
+    out->tail_to = 0;
+    if (s->kind[i] == TAIL) {
+        int32_t rel = 0;
+        unsigned n = after - ret;       /* jmp rel8 (eb) or rel32 (e9) */
+        if (n == 2)
+            rel = (int8_t)code[ret + 1];
+        else
+            memcpy(&rel, code + ret + n - 4, 4);
+        out->tail_to = entry + after + (uint64_t)(int64_t)rel;
+    }
     return NULL;
 }
 
@@ -349,6 +369,8 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
     if (s->ntargets > 1)    /* targets is NULL until the first one: qsort wants a pointer */
         qsort(s->targets, s->ntargets, sizeof *s->targets, cmp_u32);
     out->targets_unknown = s->targets_unknown;
+    for (size_t i = 0; i < s->ninsns && !out->tail_calls; i++)
+        out->tail_calls = s->kind[i] == TAIL;
     out->entry_targeted = s->ntargets > 0 && s->targets[0] == 0;
     out->covered_targeted = target_inside(s, 0, entry_len);
     if (out->covered_targeted || out->untimed_reason)
@@ -359,7 +381,7 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
          * check, a few bytes long) runs from the entry trampoline, which
          * times it there (trampoline.c); any later one in them is never
          * reached (no branch lands there, or the function is skipped). */
-        if (s->kind[i] != RET || s->starts[i] < entry_len)
+        if ((s->kind[i] != RET && s->kind[i] != TAIL) || s->starts[i] < entry_len)
             continue;
         struct gr_exit e;
         out->untimed_reason = cover_ret(s, code, size, i, entry_len, entry, &e);
