@@ -364,7 +364,15 @@ static void go_tail_jump(void)
     scan(&sc, &no_elf, go122_morestack_noctxt, sizeof go122_morestack_noctxt, 0x45c860, 0);
     expect_untimed(&sc, 0, TAIL);
     scan_fx(&sc, &no_elf, fx_tailjcc, fx_tailjcc_end, CHECK_LEN);   /* je to another function */
-    expect_untimed(&sc, 0, TAIL);
+    expect_untimed(&sc, 0, "a conditional jump to another function");
+    sc.s.allow_tail = 1;            /* where the plan allows it, the jmp is an exit */
+    scan_fx(&sc, &no_elf, fx_tailjcc, fx_tailjcc_end, CHECK_LEN);
+    expect_untimed(&sc, 0, "a conditional jump to another function");
+    scan(&sc, &no_elf, go122_morestack_noctxt, sizeof go122_morestack_noctxt, 0x45c860, 5);
+    static const struct want_exit tail[] = {{0x5, 5, 0}};
+    expect_exits(&sc, 0x45c860, 0, tail, 1);
+    CHECK_U64(sc.list.items[0].tail_to, 0x45c7e0);
+    CHECK_U64(sc.body.tail_calls, 1);
     scan_end(&sc);
 }
 
