@@ -53,20 +53,6 @@ func (s *spinner) spin(n int) {
 	s.result = x
 }
 
-// spinCalls calls spin 20 times and returns the nanoseconds measured
-// around the calls (gostat's time lies inside).
-//
-//go:noinline
-func spinCalls(s *spinner) int64 {
-	var around int64
-	for i := 0; i < 20; i++ {
-		t0 := time.Now()
-		s.spin(1000000 + i)
-		around += int64(time.Since(t0))
-	}
-	return around
-}
-
 // spinnerer is called through an interface, so that the compiler's
 // wrapper for the promoted method (*wrapped).spin is what runs: it loads
 // the embedded pointer and ends in a jump to (*spinner).spin (a tail call).
@@ -76,12 +62,13 @@ type wrapped struct {
 	*spinner
 }
 
-// wrappedCalls calls spin 10 times through the wrapper, like spinCalls.
+// timedCalls calls s.spin n times and returns the nanoseconds measured
+// around the calls (gostat's time lies inside).
 //
 //go:noinline
-func wrappedCalls(s spinnerer) int64 {
+func timedCalls(s spinnerer, n int) int64 {
 	var around int64
-	for i := 0; i < 10; i++ {
+	for i := 0; i < n; i++ {
 		t0 := time.Now()
 		s.spin(1000000 + i)
 		around += int64(time.Since(t0))
@@ -116,8 +103,8 @@ func main() {
 	fmt.Println("sum", a.sum)
 	fmt.Println("nil:", safeClamp(nil))
 	s := &spinner{}
-	around := spinCalls(s)
-	around += wrappedCalls(&wrapped{s})
+	around := timedCalls(s, 20)
+	around += timedCalls(&wrapped{s}, 10)
 	fmt.Println("spin", s.result != 0)
 	if out := os.Getenv("SHORTRET_OUT"); out != "" {
 		ioutil.WriteFile(out, []byte(fmt.Sprintf("{\"spin_around_ns\": %d}\n", around)), 0o644)
