@@ -310,6 +310,8 @@ struct gs_blob_header {
     uint32_t reserved;
     uint32_t site_create_off;        /* in: r12 = the new g, r13 = continue */
     uint32_t site_exit_off;          /* in: r14 = the ending g, r13 = continue */
+    uint32_t tail_exit_off;          /* in: r12d = record offset, r13 = a tail call's
+                                        target; jumps there (stubs/tail_exit.S) */
 };
 
 struct gs_stub_config {

@@ -83,7 +83,8 @@ static int plan_selected(const struct gr_elf *elf, const struct gr_program *prog
     struct gr_select select;
     if (gr_select_compile(&select, &opt->select, err) < 0)
         return -1;
-    int rc = gr_plan_build(elf, prog, !opt->count_only, opt->keep_call_sites,
+    int timing = opt->count_only ? GR_PLAN_COUNT_ONLY : opt->max_paths ? GR_PLAN_PATHS : GR_PLAN_TIMED;
+    int rc = gr_plan_build(elf, prog, timing, opt->keep_call_sites,
                            gr_select_active(&select) ? &select : NULL, plan, err);
     gr_select_free(&select);
     return rc;

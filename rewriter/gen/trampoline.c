@@ -436,8 +436,8 @@ static int emit_guard(struct gr_codebuf *c, const struct gr_insn *in, struct gua
  * traceback (its signal line, its frames and lines) are then those of the
  * original fault. With no g in TLS, the relocated instruction runs and
  * faults for real. */
-static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const struct guards *gd,
-                          unsigned i, struct gr_error *err)
+static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const struct gr_insn *in,
+                          const struct guards *gd, unsigned i, struct gr_error *err)
 {
     const struct gr_go_sigfields *sf = fc->plan->sig;
     patch_rel32(c, gd->jb_field[i]);
@@ -448,7 +448,7 @@ static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const
     TRY(gr_emit_store32(c, R13, sf->sig, SIGSEGV_NUM, err));
     TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigcode0), GR_IMM(SEGV_MAPERR_CODE)));
     TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigcode1), GR_REG(R12)));
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R12), GR_ABS(fc->check[i].addr)));
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R12), GR_ABS(in->addr)));
     TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigpc), GR_REG(R12)));
     TRY(GR_EMIT(c, err, PUSH, GR_REG(R12)));
     return JUMP(JMP, fc->plan->sigpanic);
@@ -480,12 +480,23 @@ static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, 
     return refer(lb, c, LABEL_T, err);
 }
 
+/* The function's own way out at an exit: its ret, or its tail call's jmp
+ * (tail_to, 0 for a ret). */
+static int emit_leave(struct gr_codebuf *c, uint64_t tail_to, struct gr_error *err)
+{
+    if (tail_to)
+        return JUMP(JMP, tail_to);
+    return gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err);
+}
+
 /* The end of every timed return (R14 = g, RSP at the return address): a
  * call deeper than the goroutine's innermost open timed call (the depth
  * marker in g.racectx) was not timed and just returns, as do the branches
- * in to_ret; the others go to gs_time_exit, which ends with the ret. */
+ * in to_ret; the others go to gs_time_exit, which ends with the ret. A
+ * tail call (tail_to) leaves by its jmp instead, through gs_tail_exit
+ * (stubs/tail_exit.S), which gets the target in R13. */
 static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, const size_t *to_ret,
-                             unsigned nto_ret, struct gr_error *err)
+                             unsigned nto_ret, uint64_t tail_to, struct gr_error *err)
 {
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_stack_hi)));
     TRY(GR_EMIT(c, err, SUB, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RSP)));
@@ -494,13 +505,16 @@ static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, co
     size_t jbe_field = c->len - 4;
     for (unsigned k = 0; k < nto_ret; k++)
         patch_rel32(c, to_ret[k]);
-    TRY(gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err));
+    TRY(emit_leave(c, tail_to, err));
     patch_rel32(c, jbe_field);                                      /* jbe Y */
     if (fc->pf->traced)
         return gr_trace_emit_exit(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
                                   fc->stubs->trace_exit, fc->stubs->trace_commit, err);
     TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-    return JUMP(JMP, fc->stubs->time_exit);
+    if (!tail_to)
+        return JUMP(JMP, fc->stubs->time_exit);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(tail_to)));
+    return JUMP(JMP, fc->stubs->tail_exit);
 }
 
 /* The return of a timed leaf (RSP at the return address): timed only when
@@ -513,10 +527,11 @@ static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, co
  * (ABI wrappers reload it; only cgo callbacks and the runtime's own
  * transitions have it otherwise), as its checked callers' returns assume:
  * no test, five instructions less on every return. */
-static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t tail_to,
+                          struct gr_error *err)
 {
     if (fc->plan->row_from_fs && !stack_abi(fc))
-        return emit_timed_return(c, fc, NULL, 0, err);
+        return emit_timed_return(c, fc, NULL, 0, tail_to, err);
     size_t to_ret[2];
     unsigned n = 0;
     ZydisRegister g = stack_abi(fc) ? G : R12;
@@ -529,7 +544,18 @@ static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struc
         TRY(JUMP(JNZ, gr_code_here(c)));
         to_ret[n++] = c->len - 4;
     }
-    return emit_timed_return(c, fc, to_ret, n, err);
+    return emit_timed_return(c, fc, to_ret, n, tail_to, err);
+}
+
+/* The target of in when it is a jmp to another function (a tail call, an
+ * exit: exits.c), else 0. */
+static uint64_t tail_target(const struct func_ctx *fc, const struct gr_insn *in)
+{
+    const struct gr_func *f = fc->pf->func;
+    if (in->insn.meta.category != ZYDIS_CATEGORY_UNCOND_BR || !in->insn.raw.imm[0].is_relative)
+        return 0;
+    uint64_t t = in->addr + in->insn.length + (uint64_t)in->insn.raw.imm[0].value.s;
+    return t < f->entry || t >= f->end ? t : 0;
 }
 
 /* The entry trampoline of a function without a stack check (the comment at
@@ -570,8 +596,10 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         if (pro->guard_mask & (1u << i))
             TRY(emit_guard(c, &fc->check[i], &gd, i, err));
         gd.at[i] = gr_code_here(c);
-        if (timed && i + 1 == pro->ninsns && fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET)
-            TRY(emit_leaf_exit(c, fc, err));     /* the function's own return, timed */
+        uint64_t tail_to = tail_target(fc, &fc->check[i]);
+        if (timed && i + 1 == pro->ninsns &&
+            (fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET || tail_to))
+            TRY(emit_leaf_exit(c, fc, tail_to, err)); /* the function's own return or tail call, timed */
         else
             TRY(gr_emit_relocated(c, &fc->check[i], err));
     }
@@ -587,7 +615,7 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     resolve(&lb, c);
     for (unsigned i = 0; i < pro->ninsns; i++)
         if (pro->guard_mask & (1u << i))
-            TRY(emit_nil_fault(c, fc, &gd, i, err));
+            TRY(emit_nil_fault(c, fc, &fc->check[i], &gd, i, err));
     return 0;
 }
 
@@ -605,7 +633,24 @@ static int reload_g(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_e
     return 0;
 }
 
-/* X: replays the covered instructions, then hands over to gs_time_exit. */
+/* The end of an exit trampoline, after the replayed instructions. */
+static int emit_exit_end(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t tail_to,
+                         struct gr_error *err)
+{
+    if (fc->plan->sites && fc->pf->site_role == GR_SITE_CREATE)
+        TRY(emit_site_create(c, fc, err));
+    if (fc->pf->timing == GR_UNTIMED)
+        return emit_leave(c, tail_to, err);   /* hooked for sites only */
+    if (fc->pf->prologue.shape == GR_PROLOGUE_LEAF)
+        return emit_leaf_exit(c, fc, tail_to, err);
+    TRY(reload_g(c, fc, err));
+    return emit_timed_return(c, fc, NULL, 0, tail_to, err);
+}
+
+/* X: replays the covered instructions (those that can fault behind a
+ * guard, as in a leaf trampoline: a nil one faults as at its original
+ * PC, with the function's frame as it was there), then hands over to
+ * gs_time_exit. */
 static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
                      const struct gr_exit *e, struct gr_error *err)
 {
@@ -613,24 +658,31 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
     if (!bytes)
         return gr_fail(err, "internal error: return at 0x%llx is not in the file",
                        (unsigned long long)e->addr);
-    for (unsigned off = 0; off < e->ret_off;) {       /* up to the ret */
-        struct gr_insn in = {.addr = e->addr + off};
+    struct gr_insn ins[GR_PROLOGUE_MAX_INSNS];
+    struct guards gd = {0};
+    unsigned n = 0;
+    for (unsigned off = 0; off < e->ret_off; n++) {       /* up to the ret */
+        if (n == GR_PROLOGUE_MAX_INSNS)
+            return gr_fail(err, "internal error: too many instructions before the return at 0x%llx",
+                           (unsigned long long)e->addr);
+        struct gr_insn *in = &ins[n];
+        in->addr = e->addr + off;
         ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
-        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&fc->zy, bytes + off, e->ret_off - off, &in.insn, ops)))
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&fc->zy, bytes + off, e->ret_off - off, &in->insn, ops)))
             return gr_fail(err, "internal error: cannot decode epilogue at 0x%llx",
-                           (unsigned long long)in.addr);
-        memcpy(in.ops, ops, sizeof in.ops);             /* the visible ones */
-        TRY(gr_emit_relocated(c, &in, err));
-        off += in.insn.length;
+                           (unsigned long long)in->addr);
+        memcpy(in->ops, ops, sizeof in->ops);             /* the visible ones */
+        if (e->guard_mask & (1u << n))
+            TRY(emit_guard(c, in, &gd, n, err));
+        gd.at[n] = gr_code_here(c);
+        TRY(gr_emit_relocated(c, in, err));
+        off += in->insn.length;
     }
-    if (fc->plan->sites && fc->pf->site_role == GR_SITE_CREATE)
-        TRY(emit_site_create(c, fc, err));
-    if (fc->pf->timing == GR_UNTIMED)
-        return gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err);   /* hooked for sites only */
-    if (fc->pf->prologue.shape == GR_PROLOGUE_LEAF)
-        return emit_leaf_exit(c, fc, err);
-    TRY(reload_g(c, fc, err));
-    return emit_timed_return(c, fc, NULL, 0, err);
+    TRY(emit_exit_end(c, fc, e->tail_to, err));
+    for (unsigned k = 0; k < n; k++)
+        if (e->guard_mask & (1u << k))
+            TRY(emit_nil_fault(c, fc, &ins[k], &gd, k, err));
+    return 0;
 }
 
 static int emit_exits(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,

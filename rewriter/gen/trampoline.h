@@ -19,6 +19,7 @@ struct gr_stub_routines {
     uint64_t trace_enter, trace_exit, trace_commit;  /* --trace (stubs/trace.S) */
     uint64_t site_create;     /* stubs/sites.S */
     uint64_t site_exit;
+    uint64_t tail_exit;       /* stubs/tail_exit.S */
 };
 
 struct gr_tramp_addrs {

@@ -5,16 +5,20 @@
  * jump table (lea base,[rip+table] shortly before jmp [base+idx*8] or
  * jmp reg), whose 8-byte entries are read from the file for as long as
  * they point into the function: reading too far only adds targets, which
- * is safe. A jmp to another function (tail call), an unresolvable
- * indirect jmp, or a function with no ret leaves the function untimed.
+ * is safe. A jmp to another function (tail call) is an exit like a ret
+ * (compiled Go pops its frame first) where the caller allows it; a
+ * conditional jump to another function, an unresolvable indirect jmp, or
+ * a function with no ret leaves the function untimed.
  *
  * For each ret, the covered bytes grow backwards over instructions that
- * can be replayed elsewhere (no call, trap or possible fault; conditional
- * branches are fine) until there are 5, or forwards over int3 padding; the
- * first covered instruction may be a branch target, no later one may be. */
+ * can be replayed elsewhere (no call or trap; conditional branches are
+ * fine; one that can fault only behind a nil guard, as at a leaf's entry)
+ * until there are 5, or forwards over int3 padding; the first covered
+ * instruction may be a branch target, no later one may be. */
 #include "rewriter/plan/exits.h"
 #include "common/vec.h"
 #include "common/x86.h"
+#include "rewriter/plan/leaf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +79,7 @@ static int add_target(struct gr_exit_scan *s, uint32_t off)
     return gr_vec_append(&s->targets, &s->ntargets, &s->cap_targets, &off, sizeof off);
 }
 
-enum insn_kind { OTHER, PLAIN, JCC, RET, PAD };
+enum insn_kind { OTHER, PLAIN, JCC, RET, PAD, TAIL };
 
 static int is_plain(const ZydisDecodedInstruction *in)
 {
@@ -159,21 +163,27 @@ static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t
                        : in.meta.category == ZYDIS_CATEGORY_COND_BR  ? JCC
                        : in.mnemonic == ZYDIS_MNEMONIC_INT3          ? PAD
                                                                      : OTHER;
+        uint64_t next = entry + off + in.length;
+        uint64_t t = next + (uint64_t)in.raw.imm[0].value.s;
+        int outside = in.raw.imm[0].is_relative && (t < entry || t >= entry + size);
+        if (outside && in.meta.category == ZYDIS_CATEGORY_UNCOND_BR && s->allow_tail) {
+            kind = TAIL;        /* an exit, as a ret (the frame is popped) */
+            (*nrets)++;
+        }
         if (add_insn(s, (uint32_t)off, kind) < 0)
             return -1;
-        uint64_t next = entry + off + in.length;
         if (in.meta.category == ZYDIS_CATEGORY_RET) {
             if (!plain_ret)
                 *why = "a return with a prefix or an operand";
             (*nrets)++;
         } else if (in.raw.imm[0].is_relative) {
-            uint64_t t = next + (uint64_t)in.raw.imm[0].value.s;
-            int is_call = in.meta.category == ZYDIS_CATEGORY_CALL;
-            if (t >= entry && t < entry + size) {
+            if (!outside) {
                 if (add_target(s, (uint32_t)(t - entry)) < 0)
                     return -1;
-            } else if (!is_call) {
-                *why = "a jump to another function (tail call)";
+            } else if (in.meta.category == ZYDIS_CATEGORY_COND_BR) {
+                *why = "a conditional jump to another function";
+            } else if (kind != TAIL && in.meta.category != ZYDIS_CATEGORY_CALL) {
+                *why = s->tail_refused ? s->tail_refused : "a jump to another function (tail call)";
             }
         } else if (in.meta.category == ZYDIS_CATEGORY_UNCOND_BR) {
             uint64_t table = table_before(s, code, entry, s->ninsns - 1);
@@ -217,38 +227,74 @@ static int is_target(const struct gr_exit_scan *s, uint32_t off)
     return off == 0 || target_inside(s, off - 1, off + 1);
 }
 
-/* Can the instruction at off run from an exit trampoline? It must not
- * fault: a fault at a PC outside Go text is fatal, where the original
- * would have panicked (a nil dereference, say). So memory operands must be
- * on the stack (RSP or RBP based) or static (RIP-relative), and no
+enum replay { REPLAY_NO, REPLAY_PLAIN, REPLAY_GUARDED };
+
+/* Can the instruction at off run from an exit trampoline? A fault at a PC
+ * outside Go text is fatal, where in the function it would have been a
+ * recoverable panic (a nil dereference, say). Memory on the stack (RSP or
+ * RBP based) or static (RIP-relative) cannot fault; other memory is
+ * guarded (its address checked first, a nil one sent where the runtime's
+ * signal handler would send it) when the program allows and the operand
+ * is the instruction's only one and addressed without R12 or R13; never a
  * division. */
-static int cannot_fault(struct gr_exit_scan *s, const uint8_t *code, size_t size, uint32_t off)
+static enum replay replayable(struct gr_exit_scan *s, const uint8_t *code, size_t size, uint32_t off)
 {
     ZydisDecodedInstruction in;
     ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
     if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + off, size - off, &in, ops)))
-        return 0;
+        return REPLAY_NO;
     if (in.mnemonic == ZYDIS_MNEMONIC_DIV || in.mnemonic == ZYDIS_MNEMONIC_IDIV)
-        return 0;
+        return REPLAY_NO;
+    enum replay r = REPLAY_PLAIN;
     for (unsigned i = 0; i < in.operand_count; i++) {
         ZydisRegister base = ops[i].mem.base;
-        if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY && ops[i].mem.type == ZYDIS_MEMOP_TYPE_MEM &&
-            base != ZYDIS_REGISTER_RSP && base != ZYDIS_REGISTER_RBP && base != ZYDIS_REGISTER_RIP)
-            return 0;
+        if (ops[i].type != ZYDIS_OPERAND_TYPE_MEMORY || ops[i].mem.type != ZYDIS_MEMOP_TYPE_MEM ||
+            base == ZYDIS_REGISTER_RSP || base == ZYDIS_REGISTER_RBP || base == ZYDIS_REGISTER_RIP)
+            continue;
+        if (!s->allow_guard || !gr_leaf_guardable(&in, ops, i) || gr_leaf_scratch_reads(&in, ops) ||
+            gr_leaf_scratch_writes(&in, ops))
+            return REPLAY_NO;
+        r = REPLAY_GUARDED;
     }
-    return 1;
+    return r;
 }
 
-/* Can the covered bytes grow back over instruction first - 1? Plain
- * instructions and conditional branches are re-encoded exactly (a taken
- * branch still goes to its target in the function); calls never are, as
- * their return address would point at our code. */
-static int can_grow_back(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t first,
-                         unsigned entry_len)
+/* Can the covered bytes grow back over instruction first - 1, and how?
+ * Plain instructions and conditional branches are re-encoded exactly (a
+ * taken branch still goes to its target in the function); calls never
+ * are, as their return address would point at our code. */
+static enum replay can_grow_back(struct gr_exit_scan *s, const uint8_t *code, size_t size,
+                                 size_t first, unsigned entry_len)
 {
-    return first > 0 && !is_target(s, s->starts[first]) && s->starts[first - 1] >= entry_len &&
-           (s->kind[first - 1] == PLAIN || s->kind[first - 1] == JCC) &&
-           cannot_fault(s, code, size, s->starts[first - 1]);
+    if (first == 0 || is_target(s, s->starts[first]) || s->starts[first - 1] < entry_len ||
+        (s->kind[first - 1] != PLAIN && s->kind[first - 1] != JCC))
+        return REPLAY_NO;
+    return replayable(s, code, size, s->starts[first - 1]);
+}
+
+/* A guard's lea and cmp overwrite R12 and the flags: no replayed
+ * instruction at or after a guard may read either unless one after the
+ * guard set it again (R12 and the flags are dead at the ret). */
+static int guards_clobber(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t first,
+                          size_t ret, unsigned mask)
+{
+    int r12_ok = 1, flags_ok = 1;
+    for (size_t x = first; x < ret; x++) {
+        ZydisDecodedInstruction in;
+        ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + s->starts[x], size - s->starts[x], &in, ops)))
+            return 1;
+        if (mask & (1u << (x - first)))
+            r12_ok = flags_ok = 0;
+        if (((gr_leaf_scratch_reads(&in, ops) & 1u) && !r12_ok) ||
+            (in.cpu_flags && in.cpu_flags->tested && !flags_ok))
+            return 1;
+        if (gr_leaf_scratch_writes(&in, ops) & 1u)
+            r12_ok = 1;
+        if (gr_leaf_writes_all_flags(&in))
+            flags_ok = 1;
+    }
+    return 0;
 }
 
 /* Pass 2: the covered bytes for the ret at instruction index i: back over
@@ -257,10 +303,22 @@ static int can_grow_back(struct gr_exit_scan *s, const uint8_t *code, size_t siz
 static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t i,
                              unsigned entry_len, uint64_t entry, struct gr_exit *out)
 {
-    uint32_t ret = s->starts[i], end = ret + 1;
+    uint32_t ret = s->starts[i];
+    uint32_t after = i + 1 < s->ninsns ? s->starts[i + 1] : (uint32_t)size;  /* past the ret or jmp */
+    uint32_t end = after;
     size_t first = i;
-    while (end - s->starts[first] < JMP_LEN && can_grow_back(s, code, size, first, entry_len))
+    unsigned back_guards = 0;   /* bit d: the instruction d before the ret is guarded */
+    enum replay r;
+    while (end - s->starts[first] < JMP_LEN &&
+           (r = can_grow_back(s, code, size, first, entry_len)) != REPLAY_NO) {
         first--;
+        if (r == REPLAY_GUARDED)
+            back_guards |= 1u << (i - first);
+    }
+    unsigned mask = 0;          /* bit k: the k-th replayed instruction */
+    for (size_t x = first; x < i; x++)
+        if (back_guards & (1u << (i - x)))
+            mask |= 1u << (x - first);
     for (size_t j = i + 1; end - s->starts[first] < JMP_LEN && j < s->ninsns; j++) {
         if (s->kind[j] != PAD || is_target(s, s->starts[j]))
             break;
@@ -274,9 +332,22 @@ static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t
         return "a return with fewer than 5 replaceable bytes";
     if (target_inside(s, s->starts[first], end))
         return "a branch lands inside a return's epilogue";
+    if (mask && guards_clobber(s, code, size, first, i, mask))
+        return "a return whose guarded instructions would overwrite R12 or flags read after them";
     out->addr = entry + s->starts[first];
     out->len = (uint8_t)(end - s->starts[first]);
     out->ret_off = (uint8_t)(ret - s->starts[first]);
+    out->guard_mask = (uint8_t)mask;
+    out->tail_to = 0;
+    if (s->kind[i] == TAIL) {
+        int32_t rel = 0;
+        unsigned n = after - ret;       /* jmp rel8 (eb) or rel32 (e9) */
+        if (n == 2)
+            rel = (int8_t)code[ret + 1];
+        else
+            memcpy(&rel, code + ret + n - 4, 4);
+        out->tail_to = entry + after + (uint64_t)(int64_t)rel;
+    }
     return NULL;
 }
 
@@ -298,6 +369,8 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
     if (s->ntargets > 1)    /* targets is NULL until the first one: qsort wants a pointer */
         qsort(s->targets, s->ntargets, sizeof *s->targets, cmp_u32);
     out->targets_unknown = s->targets_unknown;
+    for (size_t i = 0; i < s->ninsns && !out->tail_calls; i++)
+        out->tail_calls = s->kind[i] == TAIL;
     out->entry_targeted = s->ntargets > 0 && s->targets[0] == 0;
     out->covered_targeted = target_inside(s, 0, entry_len);
     if (out->covered_targeted || out->untimed_reason)
@@ -308,7 +381,7 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
          * check, a few bytes long) runs from the entry trampoline, which
          * times it there (trampoline.c); any later one in them is never
          * reached (no branch lands there, or the function is skipped). */
-        if (s->kind[i] != RET || s->starts[i] < entry_len)
+        if ((s->kind[i] != RET && s->kind[i] != TAIL) || s->starts[i] < entry_len)
             continue;
         struct gr_exit e;
         out->untimed_reason = cover_ret(s, code, size, i, entry_len, entry, &e);

@@ -15,11 +15,18 @@
 
 /* One patchable return: [addr, addr + len) holds the replayed
  * instructions, the ret at addr + ret_off, and possibly int3 padding. It
- * becomes a jmp rel32 to the exit trampoline (len >= 5). */
+ * becomes a jmp rel32 to the exit trampoline (len >= 5). A tail call's
+ * jmp (at addr + ret_off) stands for the ret. Replayed
+ * instruction k (from addr, in order) that can fault has bit k set in
+ * guard_mask: the trampoline checks its address first, as a leaf entry's
+ * (trampoline.c). */
 struct gr_exit {
     uint64_t addr;
     uint8_t len;
     uint8_t ret_off;
+    uint8_t guard_mask;
+    uint64_t tail_to;       /* a tail call: the jmp's target (the function
+                               ends by jumping there); 0: a ret */
 };
 
 struct gr_exit_list {
@@ -37,6 +44,11 @@ struct gr_exit_scan {
     uint32_t *targets;      /* branch target offsets, sorted after the sweep */
     size_t ntargets, cap_targets;
     int targets_unknown;
+    int allow_guard;        /* replayed instructions that can fault may be
+                               guarded (the program's signal fields and a
+                               TLS load of g are known) */
+    int allow_tail;         /* a jmp to another function is an exit */
+    const char *tail_refused; /* else why not (NULL: the plain reason) */
 };
 
 struct gr_body {
@@ -45,6 +57,7 @@ struct gr_body {
     int targets_unknown;        /* undecodable bytes or an indirect jmp that is no table */
     const char *untimed_reason; /* why the returns cannot all be patched, or NULL */
     size_t first_exit, nexits;  /* in the exit list, when timed */
+    int tail_calls;             /* jumps to other functions taken as exits */
 };
 
 void gr_exit_scan_init(struct gr_exit_scan *s);

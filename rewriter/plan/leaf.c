@@ -408,3 +408,25 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
     out->ret_follows = !out->ends_flow && off < size && code[off] == GR_X86_RET;
     return NULL;
 }
+
+/* For the exits (exits.c), which replay a return's instructions behind
+ * the same guards. */
+int gr_leaf_guardable(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops, unsigned mem)
+{
+    return guardable(in, ops, mem);
+}
+
+unsigned gr_leaf_scratch_reads(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops)
+{
+    return scratch_reads(in, ops);
+}
+
+unsigned gr_leaf_scratch_writes(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops)
+{
+    return scratch_writes(in, ops);
+}
+
+int gr_leaf_writes_all_flags(const ZydisDecodedInstruction *in)
+{
+    return writes_all_flags(in);
+}

@@ -29,4 +29,14 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
                           const struct gr_leaf_opts *opts, struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS],
                           struct gr_prologue *out);
 
+/* The guard of a relocated instruction that can fault (trampoline.c:
+ * lea r12, [its address]; cmp r12, 0x1000; jb <nil fault>), shared with
+ * the exits (exits.c): can memory operand mem be guarded; which of R12
+ * (bit 1) and R13 (bit 2) the instruction reads, and sets whole; does it
+ * set all six status flags. */
+int gr_leaf_guardable(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops, unsigned mem);
+unsigned gr_leaf_scratch_reads(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops);
+unsigned gr_leaf_scratch_writes(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops);
+int gr_leaf_writes_all_flags(const ZydisDecodedInstruction *in);
+
 #endif

@@ -86,18 +86,35 @@ static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan,
     return NULL;
 }
 
+static const char TAIL_PATHS[] =
+    "a jump to another function (tail call), with --call-graph (whose exit has no tail-call form)";
+static const char TAIL_ASM[] = "a jump to another function (tail call) in assembly (its frame may be live)";
+
+/* Whether a jmp to another function may be an exit: the compiler pops the
+ * frame before a tail call (RSP is at the return address, as at a ret);
+ * hand-written assembly need not. */
+static void allow_tail(struct gr_exit_scan *scan, const struct gr_func *f, int paths)
+{
+    size_t n = f->file ? strlen(f->file) : 0;
+    int assembly = n >= 2 && strcmp(f->file + n - 2, ".s") == 0;
+    scan->allow_tail = !paths && !assembly;
+    scan->tail_refused = paths ? TAIL_PATHS : assembly ? TAIL_ASM : NULL;
+}
+
 /* Scans the body of an instrumented function: a branch into its check
  * makes it skipped; returns that cannot all be patched make it untimed. */
 static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const char *no_timing,
                      struct gr_plan *plan, struct gr_plan_func *pf)
 {
     const struct gr_func *f = pf->func;
+    allow_tail(scan, f, plan->paths);
     const uint8_t *code = gr_elf_bytes_at(elf, f->entry, f->end - f->entry);
     struct gr_body body;
     if (gr_exits_scan(scan, elf, code, f->end - f->entry, f->entry, pf->prologue.len,
                       &plan->exits, &body) < 0)
         return -1;
     pf->timing = GR_UNTIMED;
+    pf->tail_calls = body.tail_calls;
     int leaf = pf->prologue.shape == GR_PROLOGUE_LEAF;
     if (body.covered_targeted)
         pf->skip_reason = leaf ? "no stack check: a branch lands inside the first 5 bytes"
@@ -233,6 +250,7 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
 {
     memset(plan, 0, sizeof *plan);
     plan->rt = &prog->offsets;
+    plan->paths = timing == GR_PLAN_PATHS;
     if (!plan->rt->minor)
         return gr_fail(err, "%s: internal error: no runtime offsets decided for %s", elf->path, prog->go_version);
     plan->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *plan->funcs);
@@ -243,7 +261,7 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
        the timing code uses for the goroutine's timing stack */
     struct plan_ctx ctx = {
         .elf = elf, .select = select,
-        .no_timing = !timing    ? "--count-only"
+        .no_timing = timing == GR_PLAN_COUNT_ONLY ? "--count-only"
                      : prog->race ? "built with -race (g.racectx is in use)"
                                   : NULL,
     };
@@ -264,6 +282,7 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     }
     int rc = gr_asm_targets_find(elf, prog, &c->asm_targets);
     gr_exit_scan_init(&c->scan);
+    c->scan.allow_guard = plan->sig != NULL && plan->tls_ninsns > 0;   /* as leaf entries */
     for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {
         plan->funcs[i].func = &prog->funcs[i];
         rc = plan_func(c, plan, &plan->funcs[i]);

@@ -31,6 +31,8 @@ struct gr_plan_func {
                                   newproc1's for goroutine sites) */
     int site_role;             /* enum gr_site_role (goroutine_sites.h) */
     uint8_t sched_hook;        /* enum gr_sched_hook (sched_hooks.h) */
+    int tail_calls;            /* it ends in a jump to another function (timed:
+                                  its exit runs before the jump) */
     int traced;                /* --trace: index trace in gr_plan.trace (trace_plan.h) */
     uint32_t trace;
 };
@@ -57,6 +59,7 @@ struct gr_plan {
     size_t ninstrumented;
     size_t ntimed;
     size_t nleft_out;           /* skipped as GR_SELECT_LEFT_OUT (--only, --exclude) */
+    int paths;                  /* timing with call paths (GR_PLAN_PATHS) */
     struct gr_exit_list exits;  /* every timed function's returns */
     int sites;                  /* goroutines are kept by creation site: the
                                    g offsets are known, newproc1's returns and
@@ -99,7 +102,11 @@ struct gr_plan {
 /* Whether the plan hooks the scheduler's hand-offs both ways. */
 int gr_plan_oncpu(const struct gr_plan *plan);
 
-/* timing: 0 for --count-only; keep_call_sites: leave calls empty
+/* What gr_plan_build times: nothing (--count-only), calls, or calls with
+ * their paths (--call-graph, whose exit routine has no tail-call form). */
+enum gr_plan_timing { GR_PLAN_COUNT_ONLY, GR_PLAN_TIMED, GR_PLAN_PATHS };
+
+/* timing: enum gr_plan_timing; keep_call_sites: leave calls empty
  * (--keep-call-sites); select: the functions to instrument at all
  * (select.h), NULL: every one. */
 int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,

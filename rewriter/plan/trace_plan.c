@@ -107,7 +107,8 @@ int gr_trace_plan_build(const struct gr_program *prog, struct gr_plan *plan, con
     int rc = tp->funcs ? 0 : gr_fail(err, "out of memory for the trace plan");
     for (size_t i = 0; i < plan->nfuncs && rc == 0; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
-        if (!pf->skip_reason && pf->timing != GR_UNTIMED && matches(re, npatterns, pf->func->name))
+        if (!pf->skip_reason && pf->timing != GR_UNTIMED && !pf->tail_calls &&   /* no tail-call exit */
+            matches(re, npatterns, pf->func->name))
             rc = add_func(prog, plan, i, tp, err);
     }
     for (size_t k = 0; k < npatterns; k++)

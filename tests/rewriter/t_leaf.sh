@@ -78,17 +78,7 @@ check_release() {
         [ $variant = pie ] && flags=(-buildmode=pie "-ldflags=-s -w")
         build_go "$v" "$DIR" "$bin.$variant" "${flags[@]+"${flags[@]}"}" || { fail "go$v $variant: build"; continue; }
         instrument "$bin.$variant" "$bin.$variant.instr" || { fail "go$v $variant: gorewrite"; continue; }
-        unrecovered "$bin.$variant" >"$WORK/want.err"
-        local want_rc=$?
-        unrecovered "$bin.$variant.instr" >"$WORK/got.err"
-        local got_rc=$?
-        [ $want_rc = 2 ] && [ $got_rc = 2 ] ||
-            { echo "  go$v $variant: exit status $got_rc (original $want_rc), want 2"; ok=0; }
-        diff -u --label original --label instrumented "$WORK/want.err" "$WORK/got.err" >"$WORK/d" ||
-            { echo "  go$v $variant: unrecovered nil dereference: stderr differs"; head -20 "$WORK/d"; ok=0; }
-        grep -q "^panic: runtime error: invalid memory address or nil pointer dereference" "$WORK/got.err" &&
-            grep -q "main.(\*box).get" "$WORK/got.err" ||
-            { echo "  go$v $variant: stderr lacks the panic or the leaf frame: $(head -3 "$WORK/got.err")"; ok=0; }
+        same_nil_panic "go$v $variant" "$bin.$variant" "$bin.$variant.instr" "main.(*box).get" || ok=0
     done
     if [ $ok = 1 ]; then
         echo "ok   go$v"
@@ -146,19 +136,6 @@ for b in bad:
     print("  go%s: %s" % (sys.argv[4], b))
 sys.exit(1 if bad else 0)
 PY
-}
-
-# unrecovered BIN: runs BIN unrecovered with ASLR off (a PIE's traceback
-# prints addresses) and prints its stderr, with the argument words the
-# runtime itself marks as unreliable ("0x...?": spill slots that hold
-# whatever was there, different from run to run of the original too) masked;
-# returns its exit status.
-unrecovered() {
-    local rc
-    GOSTAT_DIR=$WORK GOSTAT_QUIET=1 setarch -R "$1" unrecovered 2>"$WORK/raw.err" >/dev/null
-    rc=$?
-    sed -E 's/0x[0-9a-f]+\?/0x?/g' "$WORK/raw.err"
-    return $rc
 }
 
 for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do

@@ -364,7 +364,53 @@ static void go_tail_jump(void)
     scan(&sc, &no_elf, go122_morestack_noctxt, sizeof go122_morestack_noctxt, 0x45c860, 0);
     expect_untimed(&sc, 0, TAIL);
     scan_fx(&sc, &no_elf, fx_tailjcc, fx_tailjcc_end, CHECK_LEN);   /* je to another function */
-    expect_untimed(&sc, 0, TAIL);
+    expect_untimed(&sc, 0, "a conditional jump to another function");
+    sc.s.allow_tail = 1;            /* where the plan allows it, the jmp is an exit */
+    scan_fx(&sc, &no_elf, fx_tailjcc, fx_tailjcc_end, CHECK_LEN);
+    expect_untimed(&sc, 0, "a conditional jump to another function");
+    scan(&sc, &no_elf, go122_morestack_noctxt, sizeof go122_morestack_noctxt, 0x45c860, 5);
+    static const struct want_exit tail[] = {{0x5, 5, 0}};
+    expect_exits(&sc, 0x45c860, 0, tail, 1);
+    CHECK_U64(sc.list.items[0].tail_to, 0x45c7e0);
+    CHECK_U64(sc.body.tail_calls, 1);
+    scan_end(&sc);
+}
+
+/* A mid-function ret after a store through a pointer: with guards allowed
+ * the store is replayed behind one (guard_mask), the jcc before it plainly;
+ * a flag read after a guarded instruction keeps the function untimed. */
+static const uint8_t guarded_ret[] = {
+    0x48, 0x85, 0xc0,        /* +0x0: test rax, rax (the "entry") */
+    0x74, 0x04,              /* +0x3: je +0x9 */
+    0x48, 0x89, 0x18,        /* +0x5: mov [rax], rbx */
+    0xc3,                    /* +0x8: ret */
+    0x31, 0xc0,              /* +0x9: xor eax, eax */
+    0xc3,                    /* +0xb: ret */
+    0xcc, 0xcc, 0xcc,        /* padding */
+};
+static const uint8_t guard_then_flags[] = {
+    0x48, 0x85, 0xc0, 0x90, 0x90,   /* test rax, rax; nop; nop (the "entry") */
+    0x48, 0x89, 0x18,               /* +0x5: mov [rax], rbx */
+    0x0f, 0x94, 0xc1,               /* +0x8: sete cl: reads the flags the guard overwrote */
+    0xc3,                           /* +0xb: ret */
+    0x31, 0xc0, 0xc3,               /* +0xc: xor eax, eax; ret */
+};
+
+static void guarded_exits(void)
+{
+    struct scan sc;
+    scan_begin(&sc);
+    scan(&sc, &no_elf, guarded_ret, sizeof guarded_ret, 0x1000, 3);
+    expect_untimed(&sc, 0, "a return with fewer than 5 replaceable bytes");
+    sc.s.allow_guard = 1;
+    scan(&sc, &no_elf, guarded_ret, sizeof guarded_ret, 0x1000, 3);
+    static const struct want_exit want[] = {{0x3, 6, 5}, {0x9, 5, 2}};   /* the second: 2 bytes of padding */
+    expect_exits(&sc, 0x1000, 0, want, 2);
+    CHECK_U64(sc.list.items[0].guard_mask, 2);     /* the store, not the je */
+    CHECK_U64(sc.list.items[1].guard_mask, 0);
+    sc.list.n = 0;
+    scan(&sc, &no_elf, guard_then_flags, sizeof guard_then_flags, 0x2000, 5);
+    expect_untimed(&sc, 0, "a return whose guarded instructions would overwrite R12 or flags read after them");
     scan_end(&sc);
 }
 
@@ -504,6 +550,7 @@ UNIT_CASES("exits",
            UNIT_CASE(go_branch_into_check),
            UNIT_CASE(go_no_return),
            UNIT_CASE(go_tail_jump),
+           UNIT_CASE(guarded_exits),
            UNIT_CASE(cover_replayable_only),
            UNIT_CASE(cover_padding),
            UNIT_CASE(cover_conditional_branch_and_target),

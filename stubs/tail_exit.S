@@ -1,0 +1,78 @@
+/* tail_exit.S: the exit half of timing a call that ends in a jump to
+ * another function (a tail call: the caller's frame is already popped and
+ * RSP is at the caller's return address, as at a ret). gs_tail_exit is
+ * gs_time_exit (timing.S, whose header states the rules) except that it
+ * leaves by that jump instead of the ret, with RDX kept: RDX is dead at a
+ * ret, but may be the callee's closure context at its entry.
+ *
+ * in: r12d = the tail-calling function's timing record offset, r13 = the
+ * jump's target. Two red-zone words no exit macro uses keep the target
+ * and RDX (stub_macros.h: the exit path's slots reach -104). The callee
+ * is timed on its own, from its own entry, at the same depth: this exit
+ * pops the caller's entry first, so the callee's entry finds it gone. */
+
+#include "format/stub_abi.h"
+
+#include "stubs/stub_macros.h"
+
+#define TAIL_TO -112
+#define TAIL_RDX -120
+
+    .text
+    .globl gs_tail_exit
+gs_tail_exit:
+    mov %r13, TAIL_TO(%rsp)
+    mov %rdx, TAIL_RDX(%rsp)
+    EXIT_POP GS_ENT_SIZE, .Ltail
+    mov GS_ENT_W(%rcx), %rdx                        /* weight */
+    mov GS_ENT_OFF(%rcx), %rax
+    and $-GS_SLOT_SIZE, %rcx                        /* the stack (aligned to its size) */
+    sub GS_SLOT_OFF(%rcx), %rax                     /* -(off-CPU during the call) */
+    add %r13, %rax                                  /* on-CPU */
+    jns 1f
+    xor %eax, %eax                                  /* the clocks' residuals */
+1:  mov %rax, -24(%rsp)
+    RECORD_PAGE %rcx, .Ltail_out, .Ltail_page
+.Ltail_record:                  /* rax = row, r13 = duration, rdx = weight, -24(%rsp) = on-CPU */
+    add %r12, %rax                                  /* struct gs_timing */
+    incq GS_TIM_SAMPLES(%rax)
+    mov %rdx, %rcx
+    imul %r13, %rcx
+    add %rcx, GS_TIM_TOTAL(%rax)
+    mov -24(%rsp), %rcx
+    imul %rdx, %rcx
+    add %rcx, GS_TIM_ONCPU(%rax)
+    cmp %r13, GS_TIM_MAX(%rax)
+    jae 2f
+    mov %r13, GS_TIM_MAX(%rax)
+2:  not %r13
+    cmp %r13, GS_TIM_MIN_INV(%rax)
+    jae 3f
+    mov %r13, GS_TIM_MIN_INV(%rax)
+3:  not %r13
+    or $1 << GS_HIST_FIRST_BIT, %r13                /* floor(log2) >= FIRST_BIT */
+    bsr %r13, %rcx
+    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %r13d
+    cmp %r13d, %ecx
+    cmova %r13d, %ecx
+    add %rdx, GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
+.Ltail_out:
+    mov -8(%rsp), %rax
+    mov -16(%rsp), %rcx
+    mov TAIL_RDX(%rsp), %rdx
+    jmp *TAIL_TO(%rsp)
+    EXIT_DROPS GS_ENT_SIZE, .Ltail
+    cmpq $1, gs_config+GS_CFG_SAMPLE(%rip)
+    jne .Ltail_out                                  /* sampling: a call not timed */
+    COUNT_DROP GS_DROP_UNMATCHED
+    jmp .Ltail_out
+.Ltail_page:
+    mov %rdx, -32(%rsp)
+    BACK_PAGE .Ltail_nospace
+    mov -32(%rsp), %rdx
+    jmp .Ltail_record
+.Ltail_nospace:
+    COUNT_DROP GS_DROP_NO_SPACE
+    jmp .Ltail_out
+
+    .section .note.GNU-stack,"",@progbits
