@@ -132,7 +132,7 @@ UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab g
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
-$(UNIT)/test_leaf: $(BUILD)/rewriter/plan/leaf.o
+$(UNIT)/test_leaf: $(BUILD)/rewriter/plan/leaf.o $(BUILD)/rewriter/plan/asm_funcs.o
 $(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o \
 	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_call_sites: $(BUILD)/rewriter/plan/call_sites.o $(BUILD)/elf/elf_read.o \

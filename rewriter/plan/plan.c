@@ -51,8 +51,8 @@ static const char *decide_leaf(const struct gr_func *f, const uint8_t *code, int
 }
 
 static const char ASM_CALLED[] =
-    "no stack check: assembly called or jumped to by assembly (which may keep R12 or R13 "
-    "across the call)";
+    "no stack check: assembly called or jumped to by assembly that uses R12 or R13 (and may "
+    "keep them across the call)";
 
 static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan,
                           const struct gr_asm_targets *asm_targets, const struct gr_func *f,

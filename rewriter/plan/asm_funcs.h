@@ -1,0 +1,21 @@
+/* asm_funcs.h: which of the runtime's assembly functions may be counted
+ * (part of stage 3, patch planning). Their entry state is known one by one
+ * from the toolchains' amd64 assembly in src/runtime and src/internal/bytealg:
+ * counted are those entered only by calls and jumps under Go's ABIs (R12,
+ * R13 and flags dead) on a thread whose TLS already holds g; everything
+ * else of the runtime's assembly stays skipped, with the reason. */
+#ifndef GR_ASM_FUNCS_H
+#define GR_ASM_FUNCS_H
+
+#include "rewriter/find/program.h"
+
+/* Is f assembly of the runtime's own packages (runtime, runtime/...,
+ * internal/runtime/...), or one of the file-local bodies of
+ * internal/bytealg and the runtime (memeqbody, aeshashbody, ...)? */
+int gr_asm_is_runtime(const struct gr_func *f);
+
+/* For such a function: NULL when its entry may be relocated and counted,
+ * else why not. */
+const char *gr_asm_runtime_reason(const struct gr_func *f);
+
+#endif
