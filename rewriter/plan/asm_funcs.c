@@ -30,9 +30,11 @@ static const char *const COUNTED[] = {
     "runtime.memequal_varlen", "runtime.cmpstring", "runtime.memhash", "runtime.strhash",
     "runtime.memhash32", "runtime.memhash64", "runtime.aeshash", "runtime.aeshashstr",
     "runtime.aeshash32", "runtime.aeshash64", "aeshashbody", "memeqbody", "cmpbody",
-    "countbody", "indexbody", "indexbytebody",
+    "countbody", "indexbody", "indexbytebody", "internal/runtime/maps.memHashAES",
+    "internal/runtime/maps.memHash32AES", "internal/runtime/maps.memHash64AES",
+    "internal/runtime/maps.checkMasksAndShiftsAlignment",
     /* small helpers called from Go */
-    "runtime.procyield", "runtime.publicationBarrier", "runtime.cputicks", "runtime.return0",
+    "runtime.procyield", "runtime.procyieldAsm", "runtime.publicationBarrier", "runtime.cputicks", "runtime.return0",
     "runtime.mapinitnoop", "runtime.getfp", "runtime.checkASM", "runtime.asminit",
     "runtime.stackcheck", "runtime.getcallerpc", "runtime.getcallersp", "runtime.reflectcall",
     /* bounds-check failures: arguments in registers, never return */
