@@ -11,7 +11,9 @@
  * - before FS holds the thread's TLS: rt0_go, settls;
  * - switching stacks or goroutines, which the unwinder knows by name or
  *   funcID (gogo, mcall, systemstack, morestack, asmcgocall, ...); goexit,
- *   whose PC+1 is every goroutine's first return address; sigpanic0.
+ *   whose PC+1 is every goroutine's first return address; sigpanic0;
+ * - by indirect calls from assembly, whose callers the sweep of
+ *   asm_callers.c cannot see (Go 1.26+'s AVX-512 expanders of the GC).
  * Counted are those Go calls under its ABIs: memmove, memclr, memequal,
  * the hashes, bytealg's bodies, the panicIndex family (R12 is dead: they
  * never return) and the system-call wrappers. Some of these also run in
@@ -33,6 +35,7 @@ static const char *const COUNTED[] = {
     "countbody", "indexbody", "indexbytebody", "internal/runtime/maps.memHashAES",
     "internal/runtime/maps.memHash32AES", "internal/runtime/maps.memHash64AES",
     "internal/runtime/maps.checkMasksAndShiftsAlignment",
+    "internal/runtime/gc/scan.FilterNilAVX512", "internal/runtime/gc/scan.scanSpanPackedAVX512",
     /* small helpers called from Go */
     "runtime.procyield", "runtime.procyieldAsm", "runtime.publicationBarrier", "runtime.cputicks", "runtime.return0",
     "runtime.mapinitnoop", "runtime.getfp", "runtime.checkASM", "runtime.asminit",
@@ -71,6 +74,9 @@ static const char WHY_TLS[] =
     "no stack check: assembly of the runtime that runs before the thread's TLS is set up";
 static const char WHY_GOEXIT[] =
     "no stack check: runtime.goexit (its PC+1 is every goroutine's first return address)";
+static const char WHY_INDIRECT[] =
+    "no stack check: assembly of the runtime called indirectly from assembly (its callers "
+    "are not known)";
 static const char WHY_OTHER[] =
     "no stack check: assembly of the runtime that switches stacks or goroutines, calls C, or "
     "is not known to be entered with R12, R13 and flags dead (asm_funcs.c)";
@@ -87,7 +93,7 @@ static const struct {
     {"runtime.sigtramp", WHY_C}, {"runtime.cgoSigtramp", WHY_C}, {"runtime.sigreturn", WHY_C},
     {"runtime.sigprofNonGoWrapper", WHY_C}, {"runtime.sigfwd", WHY_C}, {"setg_gcc", WHY_C},
     {"runtime.cgocallback", WHY_C}, {"crosscall2", WHY_C}, {"_rt0_", WHY_C},
-    {"runtime.rt0_go", WHY_TLS}, {"runtime.settls", WHY_TLS}, {"runtime.goexit", WHY_GOEXIT},
+    {"internal/runtime/gc/scan.expandAVX512_", WHY_INDIRECT}, {"runtime.rt0_go", WHY_TLS}, {"runtime.settls", WHY_TLS}, {"runtime.goexit", WHY_GOEXIT},
 };
 
 static int starts_with(const char *s, const char *prefix)
