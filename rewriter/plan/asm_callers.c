@@ -119,6 +119,11 @@ int gr_asm_targets_find(const struct gr_elf *elf, const struct gr_program *prog,
     }
     while (rc == 0 && (rc = spread(&es, out)) == 1)
         rc = 0;
+    for (size_t i = 0; i < es.n && rc == 0; i++)
+        rc = gr_vec_append(&out->called, &out->ncalled, &out->called_cap, &es.e[i].to,
+                           sizeof es.e[i].to);
+    if (out->ncalled > 1)
+        qsort(out->called, out->ncalled, sizeof *out->called, cmp_u64);
     free(es.e);
     return rc < 0 ? -1 : 0;
 }
@@ -128,8 +133,14 @@ int gr_asm_targets_has(const struct gr_asm_targets *t, uint64_t addr)
     return t->n && bsearch(&addr, t->addr, t->n, sizeof addr, cmp_u64) != NULL;
 }
 
+int gr_asm_targets_called(const struct gr_asm_targets *t, uint64_t addr)
+{
+    return t->ncalled && bsearch(&addr, t->called, t->ncalled, sizeof addr, cmp_u64) != NULL;
+}
+
 void gr_asm_targets_free(struct gr_asm_targets *t)
 {
     free(t->addr);
+    free(t->called);
     memset(t, 0, sizeof *t);
 }

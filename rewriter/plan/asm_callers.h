@@ -14,8 +14,10 @@
 #include "rewriter/find/program.h"
 
 struct gr_asm_targets {
-    uint64_t *addr;        /* sorted */
+    uint64_t *addr;        /* sorted: may be entered with R12 or R13 live */
     size_t n, cap;
+    uint64_t *called;      /* sorted: every target of assembly */
+    size_t ncalled, called_cap;
 };
 
 /* Collects the targets of the direct calls and jmps that leave an assembly
@@ -26,6 +28,9 @@ int gr_asm_targets_find(const struct gr_elf *elf, const struct gr_program *prog,
 
 /* Is addr one of them? */
 int gr_asm_targets_has(const struct gr_asm_targets *t, uint64_t addr);
+
+/* Does any assembly function call or jump to addr directly? */
+int gr_asm_targets_called(const struct gr_asm_targets *t, uint64_t addr);
 
 void gr_asm_targets_free(struct gr_asm_targets *t);
 

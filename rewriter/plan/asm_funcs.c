@@ -23,6 +23,10 @@
 
 #include <string.h>
 
+#include <Zydis/Zydis.h>
+
+#include "common/x86.h"
+
 /* Entered by calls and jumps under Go's ABIs with nothing live in R12, R13
  * or flags (names as pclntab spells them; file-local bodies bare). */
 static const char *const COUNTED[] = {
@@ -145,4 +149,49 @@ const char *gr_asm_runtime_reason(const struct gr_func *f)
             return SKIPPED[i].why;
     }
     return WHY_OTHER;
+}
+
+static const char UNTIMED_CALLED[] =
+    "no stack check, assembly entered from assembly (its caller may read the flags, R12 or R13 "
+    "a timed return changes, and need not keep g in R14): counted at entry, not timed";
+static const char UNTIMED_R14[] =
+    "no stack check, assembly that writes R14 or does not decode (R14 need not be g at its "
+    "returns): counted at entry, not timed";
+
+/* Does the body write any part of R14 (or not decode), in linear order? */
+static int writes_r14(const uint8_t *code, size_t size)
+{
+    ZydisDecoder zy;
+    ZydisDecoderInit(&zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+    for (size_t off = 0; off < size;) {
+        ZydisDecodedInstruction in;
+        ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+        if (code[off] == GR_X86_INT3) {
+            off++;
+            continue;
+        }
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&zy, code + off, size - off, &in, ops)))
+            return 1;
+        for (unsigned i = 0; i < in.operand_count; i++)
+            if (ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER &&
+                (ops[i].actions & (ZYDIS_OPERAND_ACTION_WRITE | ZYDIS_OPERAND_ACTION_CONDWRITE)) &&
+                ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, ops[i].reg.value) ==
+                    ZYDIS_REGISTER_R14)
+                return 1;
+        off += in.length;
+    }
+    return 0;
+}
+
+/* Compiled Go calls such a function (through an ABI wrapper when it is
+ * ABI0) with R14 = g, and reads neither flags nor R12/R13 after it: both
+ * are dead at a return in Go's ABIs. Assembly that calls it may rely on
+ * anything; a body that writes R14 returns without g there. */
+const char *gr_asm_untimed_reason(const struct gr_func *f, const uint8_t *code, size_t size,
+                                  int called_by_asm)
+{
+    (void)f;
+    if (called_by_asm)
+        return UNTIMED_CALLED;
+    return writes_r14(code, size) ? UNTIMED_R14 : NULL;
 }

@@ -7,6 +7,9 @@
 #ifndef GR_ASM_FUNCS_H
 #define GR_ASM_FUNCS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "rewriter/find/program.h"
 
 /* Is f assembly of the runtime's own packages (runtime, runtime/...,
@@ -17,5 +20,12 @@ int gr_asm_is_runtime(const struct gr_func *f);
 /* For such a function: NULL when its entry may be relocated and counted,
  * else why not. */
 const char *gr_asm_runtime_reason(const struct gr_func *f);
+
+/* For assembly outside the runtime and package syscall (leaf_timing.c
+ * rules those out first): NULL when a timed entry and timed returns may be
+ * patched in, else why not. code: its size bytes; called_by_asm: some
+ * assembly calls or jumps to it directly (asm_callers.h). */
+const char *gr_asm_untimed_reason(const struct gr_func *f, const uint8_t *code, size_t size,
+                                  int called_by_asm);
 
 #endif

@@ -89,7 +89,8 @@ static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan,
 /* Scans the body of an instrumented function: a branch into its check
  * makes it skipped; returns that cannot all be patched make it untimed. */
 static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const char *no_timing,
-                     struct gr_plan *plan, struct gr_plan_func *pf)
+                     const struct gr_asm_targets *asm_targets, struct gr_plan *plan,
+                     struct gr_plan_func *pf)
 {
     const struct gr_func *f = pf->func;
     const uint8_t *code = gr_elf_bytes_at(elf, f->entry, f->end - f->entry);
@@ -113,7 +114,8 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     }
     pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
     if (leaf && !pf->untimed_reason)
-        pf->untimed_reason = gr_leaf_untimed_reason(f);
+        pf->untimed_reason = gr_leaf_untimed_reason(f, code, f->end - f->entry,
+                                                    gr_asm_targets_called(asm_targets, f->entry));
     if (!pf->untimed_reason)
         pf->untimed_reason = gr_goroutine_end_reason(f);
     pf->site_role = plan->rt->have_site && !leaf ? (int)gr_site_role(f) : GR_SITE_NONE;
@@ -175,7 +177,7 @@ static int plan_func(struct plan_ctx *c, struct gr_plan *plan, struct gr_plan_fu
     }
     pf->skip_reason = decide(elf, plan, &c->asm_targets, pf->func, c->scratch, &pf->prologue);
     pf->prologue.insns = NULL;   /* scratch: reused by the next function */
-    if (!pf->skip_reason && plan_body(elf, &c->scan, c->no_timing, plan, pf) < 0)
+    if (!pf->skip_reason && plan_body(elf, &c->scan, c->no_timing, &c->asm_targets, plan, pf) < 0)
         return -1;
     if (pf->skip_reason) {
         pf->prologue.ninsns = 0;

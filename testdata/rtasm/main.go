@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"reflect"
 	"runtime"
@@ -41,6 +42,8 @@ func count(what string, n int) {
 			}
 		case "index":
 			total += strings.IndexByte(s, 'z')
+		case "crc32":
+			total += int(crc32.ChecksumIEEE(src) & 1)
 		case "sha256":
 			sum := sha256.Sum256(src[:64])
 			total += int(sum[0])
@@ -98,7 +101,7 @@ func main() {
 	}
 	n, err := strconv.Atoi(os.Args[len(os.Args)-1])
 	if len(os.Args) != 3 || err != nil {
-		fmt.Println("usage: rtasm copy|equal|index|sha256 ROUNDS, or rtasm fault")
+		fmt.Println("usage: rtasm copy|equal|index|sha256|crc32 ROUNDS, or rtasm fault")
 		os.Exit(2)
 	}
 	count(os.Args[1], n)

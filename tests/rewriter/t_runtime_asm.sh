@@ -11,6 +11,10 @@
 #    runtime.memmove, runtime.memequal, memeqbody and indexbytebody, which
 #    the runtime calls too, count at least one call per round, and grow by
 #    2000 +- SLACK (the runtime's own calls vary between runs by a few);
+#  - hash/crc32.ieeeCLMUL (assembly outside the runtime that only compiled
+#    Go calls and that keeps R14) is timed: 2000 more calls, in the default
+#    mode all 1000 calls of the first run timed (the first 1000 calls of a
+#    function are), within the time of its caller crc32.ChecksumIEEE;
 #  - "fault": memmove and memequal reading an unmapped address under
 #    debug.SetPanicOnFault panic as in the original: the same recovered
 #    error and the same functions on the stack (run_compare's exact stdout).
@@ -34,9 +38,9 @@ run_rounds() {
     rm -rf "$RC_WORK"
 }
 
-# decisions V: the -v lines of the functions the test relies on.
+# decisions V MODE: the -v lines of the functions the test relies on.
 decisions() {
-    local v=$1 fn line ok=0
+    local v=$1 mode=$2 fn line ok=0
     for fn in runtime.memmove runtime.memequal memeqbody indexbytebody; do
         line=$(decision "$WORK/v.txt" "$fn")
         case $line in
@@ -44,6 +48,11 @@ decisions() {
             *) echo "  go$v: $fn not counted: $line"; ok=1 ;;
         esac
     done
+    line=$(decision "$WORK/v.txt" hash/crc32.ieeeCLMUL)
+    case $mode:$line in
+        --count-only:"count "*"(no stack check; "* | :"count+time "*"(no stack check; "*) ;;
+        *) echo "  go$v $mode: hash/crc32.ieeeCLMUL not counted (and timed): $line"; ok=1 ;;
+    esac
     for fn in runtime.goexit runtime.morestack; do
         line=$(decision "$WORK/v.txt" "$fn")
         case $line in
@@ -70,7 +79,7 @@ def grew(name):
 if "internal/bytealg.IndexByteString" in names and grew("internal/bytealg.IndexByteString") != 2000:
     bad.append("IndexByteString: %d more calls with 2000 more rounds, want 2000" %
                grew("internal/bytealg.IndexByteString"))
-for name in [n for n in names if n != "internal/bytealg.IndexByteString" and n != "sha256"]:
+for name in [n for n in names if n not in ("internal/bytealg.IndexByteString", "sha256", "crc32")]:
     if a.get(name, 0) < 1000 or b.get(name, 0) < 3000:
         bad.append("%s: %d and %d calls in 1000 and 3000 rounds, want at least that" %
                    (name, a.get(name, 0), b.get(name, 0)))
@@ -81,6 +90,17 @@ block = [n for n in b if re.fullmatch(r"crypto/(internal/fips140/)?sha256\.block
 got = sum(grew(n) for n in block)
 if "sha256" in names and (len(block) != 1 or got != 4000):
     bad.append("sha256's assembly block %s: %d more calls, want 4000" % (block, got))
+full = {f["name"]: f for f in json.load(open(sys.argv[1]))["functions"]}
+if "crc32" in names:
+    clmul, caller = full.get("hash/crc32.ieeeCLMUL", {}), full.get("hash/crc32.ChecksumIEEE", {})
+    if grew("hash/crc32.ieeeCLMUL") != 2000:
+        bad.append("ieeeCLMUL: %d more calls with 2000 more rounds, want 2000" % grew("hash/crc32.ieeeCLMUL"))
+    if tag.endswith("default") and (clmul.get("timed_calls") != 1000 or
+                                    not 0 < clmul.get("total_ns", 0) <= caller.get("total_ns", 0)):
+        bad.append("ieeeCLMUL: %s timed calls of 1000, %s ns within ChecksumIEEE's %s ns" %
+                   (clmul.get("timed_calls"), clmul.get("total_ns"), caller.get("total_ns")))
+    if tag.endswith("count-only") and clmul.get("timed"):
+        bad.append("ieeeCLMUL timed with --count-only")
 for x in bad:
     print("  %s: %s" % (tag, x))
 sys.exit(1 if bad else 0)
@@ -91,18 +111,19 @@ check_mode() {
     local v=$1 mode=$2 bin=$WORK/rt$v
     "$GOREWRITE" -v $mode "$bin" "$bin.i" >"$WORK/v.txt" 2>&1 ||
         { echo "  go$v $mode: gorewrite: $(tail -1 "$WORK/v.txt")"; return 1; }
-    decisions "$v" || return 1
+    decisions "$v" "$mode" || return 1
     run_compare "$bin" "$bin.i" fault || { echo "  go$v $mode: the faults differ"; return 1; }
     grep -q "^  runtime.memmove$" "$RC_WORK/instr/out" ||
         { echo "  go$v $mode: the memmove fault is not inside runtime.memmove"; return 1; }
     local what tag="go$v ${mode:-default}" ok=0
-    for what in copy equal index sha256; do
+    for what in copy equal index sha256 crc32; do
         run_rounds "$v" "$bin" $what 1000 && run_rounds "$v" "$bin" $what 3000 || return 1
     done
     check_counts_grew copy "$tag" runtime.memmove || ok=1
     check_counts_grew equal "$tag" runtime.memequal memeqbody || ok=1
     check_counts_grew index "$tag" internal/bytealg.IndexByteString indexbytebody || ok=1
     check_counts_grew sha256 "$tag" sha256 || ok=1
+    check_counts_grew crc32 "$tag" crc32 || ok=1
     return $ok
 }
 
