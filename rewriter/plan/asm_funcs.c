@@ -23,8 +23,6 @@
 
 #include <string.h>
 
-#include <Zydis/Zydis.h>
-
 #include "common/x86.h"
 
 /* Entered by calls and jumps under Go's ABIs with nothing live in R12, R13
@@ -158,8 +156,7 @@ static const char UNTIMED_R14[] =
     "no stack check, assembly that writes R14 or does not decode (R14 need not be g at its "
     "returns): counted at entry, not timed";
 
-/* Does the body write any part of R14 (or not decode), in linear order? */
-static int writes_r14(const uint8_t *code, size_t size)
+int gr_asm_sweep(const uint8_t *code, size_t size, gr_asm_visit visit, void *ctx)
 {
     ZydisDecoder zy;
     ZydisDecoderInit(&zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
@@ -171,16 +168,31 @@ static int writes_r14(const uint8_t *code, size_t size)
             continue;
         }
         if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&zy, code + off, size - off, &in, ops)))
-            return 1;
-        for (unsigned i = 0; i < in.operand_count; i++)
-            if (ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER &&
-                (ops[i].actions & (ZYDIS_OPERAND_ACTION_WRITE | ZYDIS_OPERAND_ACTION_CONDWRITE)) &&
-                ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, ops[i].reg.value) ==
-                    ZYDIS_REGISTER_R14)
-                return 1;
+            return -1;
+        int rc = visit(&in, ops, ctx);
+        if (rc)
+            return rc;
         off += in.length;
     }
     return 0;
+}
+
+int gr_asm_writes_r14(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops)
+{
+    for (unsigned i = 0; i < in->operand_count; i++)
+        if (ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER &&
+            (ops[i].actions & (ZYDIS_OPERAND_ACTION_WRITE | ZYDIS_OPERAND_ACTION_CONDWRITE)) &&
+            ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, ops[i].reg.value) ==
+                ZYDIS_REGISTER_R14)
+            return 1;
+    return 0;
+}
+
+static int visit_writes_r14(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
+                            void *ctx)
+{
+    (void)ctx;
+    return gr_asm_writes_r14(in, ops);
 }
 
 /* Compiled Go calls such a function (through an ABI wrapper when it is
@@ -193,5 +205,5 @@ const char *gr_asm_untimed_reason(const struct gr_func *f, const uint8_t *code, 
     (void)f;
     if (called_by_asm)
         return UNTIMED_CALLED;
-    return writes_r14(code, size) ? UNTIMED_R14 : NULL;
+    return gr_asm_sweep(code, size, visit_writes_r14, NULL) ? UNTIMED_R14 : NULL;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <Zydis/Zydis.h>
+
 #include "rewriter/find/program.h"
 
 /* Is f assembly of the runtime's own packages (runtime, runtime/...,
@@ -20,6 +22,16 @@ int gr_asm_is_runtime(const struct gr_func *f);
 /* For such a function: NULL when its entry may be relocated and counted,
  * else why not. */
 const char *gr_asm_runtime_reason(const struct gr_func *f);
+
+/* Calls visit on each instruction of an assembly body, in linear order
+ * (int3 padding skipped), until it returns non-zero; returns that value,
+ * 0 at the end, -1 at bytes that do not decode. */
+typedef int (*gr_asm_visit)(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
+                            void *ctx);
+int gr_asm_sweep(const uint8_t *code, size_t size, gr_asm_visit visit, void *ctx);
+
+/* Does the instruction write any part of R14? */
+int gr_asm_writes_r14(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops);
 
 /* For assembly outside the runtime and package syscall (leaf_timing.c
  * rules those out first): NULL when a timed entry and timed returns may be

@@ -114,18 +114,6 @@ static int safe_mem(const ZydisDecodedOperand *op, int r14_is_g)
     return m->base == ZYDIS_REGISTER_RSP || m->base == ZYDIS_REGISTER_RIP;
 }
 
-/* The instruction writes some part of R14. */
-static int writes_r14(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops)
-{
-    for (unsigned i = 0; i < in->operand_count; i++)
-        if (ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER &&
-            (ops[i].actions & (ZYDIS_OPERAND_ACTION_WRITE | ZYDIS_OPERAND_ACTION_CONDWRITE)) &&
-            ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, ops[i].reg.value) ==
-                ZYDIS_REGISTER_R14)
-            return 1;
-    return 0;
-}
-
 static int gpr64_or_none(ZydisRegister r)
 {
     return r == ZYDIS_REGISTER_NONE || ZydisRegisterGetClass(r) == ZYDIS_REGCLASS_GPR64;
@@ -293,6 +281,24 @@ static int ends_flow(const ZydisDecodedInstruction *in)
     return in->meta.category == ZYDIS_CATEGORY_RET || in->meta.category == ZYDIS_CATEGORY_UNCOND_BR;
 }
 
+/* What asm_reads saw so far of an assembly body. */
+struct asm_state {
+    unsigned written;   /* R12/R13 bits set */
+    int flags_set;
+};
+
+/* 1 when the instruction reads R12, R13 or flags before the body set them. */
+static int asm_reads(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops, void *ctx)
+{
+    struct asm_state *st = ctx;
+    if ((scratch_reads(in, ops) & ~st->written) || (in->cpu_flags && in->cpu_flags->tested && !st->flags_set))
+        return 1;
+    st->written |= scratch_writes(in, ops);
+    if (in->cpu_flags && writes_all_flags(in))
+        st->flags_set = 1;
+    return 0;
+}
+
 /* Why an assembly function may not be relocated, or NULL: by its package,
  * then by its body, read in linear order (leaf.c's top comment). */
 static const char *asm_reason(const struct gr_func *f, const uint8_t *code, size_t size)
@@ -300,29 +306,9 @@ static const char *asm_reason(const struct gr_func *f, const uint8_t *code, size
     const char *why = gr_asm_is_runtime(f) ? gr_asm_runtime_reason(f) : NULL;
     if (why)
         return why;
-    ZydisDecoder zy;
-    ZydisDecoderInit(&zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
-    unsigned written = 0;
-    int flags_set = 0;
-    for (size_t off = 0; off < size;) {
-        ZydisDecodedInstruction in;
-        ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
-        if (code[off] == GR_X86_INT3) {
-            off++;
-            continue;
-        }
-        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&zy, code + off, size - off, &in, ops)))
-            return ASM_UNDECODABLE;
-        if (scratch_reads(&in, ops) & ~written)
-            return ASM_READS;
-        if (in.cpu_flags && in.cpu_flags->tested && !flags_set)
-            return ASM_READS;
-        written |= scratch_writes(&in, ops);
-        if (in.cpu_flags && writes_all_flags(&in))
-            flags_set = 1;
-        off += in.length;
-    }
-    return NULL;
+    struct asm_state st = {0};
+    int rc = gr_asm_sweep(code, size, asm_reads, &st);
+    return rc < 0 ? ASM_UNDECODABLE : rc ? ASM_READS : NULL;
 }
 
 const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t size,
@@ -358,7 +344,7 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
                                      &written, &guard);
         if (why)
             return why;
-        if (writes_r14(&in->insn, ops))
+        if (gr_asm_writes_r14(&in->insn, ops))
             r14_is_g = 0;
         if (!reencodable(&in->insn, ops, f->entry + off))
             return "no stack check: Zydis cannot re-encode an instruction in the first 5 bytes";
