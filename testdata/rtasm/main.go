@@ -15,6 +15,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"hash/crc32"
+	"math/big"
 	"os"
 	"reflect"
 	"runtime"
@@ -31,6 +32,8 @@ func count(what string, n int) {
 	dst := make([]byte, size)
 	other := append([]byte(nil), src...)
 	s := string(append(bytes.Repeat([]byte("abcdefgh"), 16), 'z'))
+	x := new(big.Int).Lsh(big.NewInt(5), 500)
+	z := new(big.Int)
 	total := 0
 	for i := 0; i < n; i++ {
 		switch what {
@@ -44,6 +47,9 @@ func count(what string, n int) {
 			total += strings.IndexByte(s, 'z')
 		case "crc32":
 			total += int(crc32.ChecksumIEEE(src) & 1)
+		case "bigadd":
+			z.Add(x, x)
+			total += z.BitLen()
 		case "sha256":
 			sum := sha256.Sum256(src[:64])
 			total += int(sum[0])
@@ -101,7 +107,7 @@ func main() {
 	}
 	n, err := strconv.Atoi(os.Args[len(os.Args)-1])
 	if len(os.Args) != 3 || err != nil {
-		fmt.Println("usage: rtasm copy|equal|index|sha256|crc32 ROUNDS, or rtasm fault")
+		fmt.Println("usage: rtasm copy|equal|index|sha256|crc32|bigadd ROUNDS, or rtasm fault")
 		os.Exit(2)
 	}
 	count(os.Args[1], n)
