@@ -18,19 +18,19 @@
  * throw; timing there would push on a goroutine's timing stack from code
  * that the goroutine did not call. Also package syscall's: its functions
  * without a check run in the vfork child (forkAndExecInChild1) on the
- * parent's stack. Both are counted exactly. Assembly is counted only: in
- * ABI0 code R14 is an ordinary register (sha256's block function uses it
- * as a scratch), so a return could not be matched to its entry. */
+ * parent's stack. Both are counted exactly, their assembly included. Other
+ * assembly is timed when only compiled Go calls it and its body never
+ * writes R14 (asm_funcs.c): in ABI0 code R14 is an ordinary register
+ * (sha256's block function uses it as a scratch). */
 #include "rewriter/plan/leaf_timing.h"
 
 #include <string.h>
 
+#include "rewriter/plan/asm_funcs.h"
+
 static const char RUNTIME[] =
     "no stack check, in the runtime (may run in a signal handler, on a C thread or while g "
     "is switched): counted at entry, not timed";
-static const char ASM[] =
-    "no stack check, assembly (R14 need not be g in it, nor at its returns): counted at entry, "
-    "not timed";
 static const char SYSCALL[] =
     "no stack check, in package syscall (may run in the vfork child): counted at entry, not timed";
 
@@ -40,12 +40,14 @@ static int in_package(const char *name, const char *pkg)
     return strncmp(name, pkg, n) == 0 && (name[n] == '.' || name[n] == '/');
 }
 
-const char *gr_leaf_untimed_reason(const struct gr_func *f)
+const char *gr_leaf_untimed_reason(const struct gr_func *f, const uint8_t *code, size_t size,
+                                   int called_by_asm)
 {
     const char *name = f->name ? f->name : "";
     size_t n = f->file ? strlen(f->file) : 0;
-    if (n >= 2 && strcmp(f->file + n - 2, ".s") == 0)
-        return ASM;
+    int is_asm = n >= 2 && strcmp(f->file + n - 2, ".s") == 0;
+    if (is_asm && gr_asm_is_runtime(f))
+        return RUNTIME;
     if (in_package(name, "runtime") && strncmp(name, "runtime/", 8) != 0)
         return RUNTIME;
     if (strncmp(name, "runtime/internal/", 17) == 0 || in_package(name, "runtime/cgo") ||
@@ -53,5 +55,5 @@ const char *gr_leaf_untimed_reason(const struct gr_func *f)
         return RUNTIME;
     if (in_package(name, "syscall"))
         return SYSCALL;
-    return NULL;
+    return is_asm ? gr_asm_untimed_reason(f, code, size, called_by_asm) : NULL;
 }

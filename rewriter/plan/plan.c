@@ -51,8 +51,8 @@ static const char *decide_leaf(const struct gr_func *f, const uint8_t *code, int
 }
 
 static const char ASM_CALLED[] =
-    "no stack check: assembly called or jumped to by assembly (which may keep R12 or R13 "
-    "across the call)";
+    "no stack check: assembly called or jumped to by assembly that uses R12 or R13 (and may "
+    "keep them across the call)";
 
 static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan,
                           const struct gr_asm_targets *asm_targets, const struct gr_func *f,
@@ -104,7 +104,8 @@ static void allow_tail(struct gr_exit_scan *scan, const struct gr_func *f, int p
 /* Scans the body of an instrumented function: a branch into its check
  * makes it skipped; returns that cannot all be patched make it untimed. */
 static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const char *no_timing,
-                     struct gr_plan *plan, struct gr_plan_func *pf)
+                     const struct gr_asm_targets *asm_targets, struct gr_plan *plan,
+                     struct gr_plan_func *pf)
 {
     const struct gr_func *f = pf->func;
     allow_tail(scan, f, plan->paths);
@@ -130,7 +131,8 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     }
     pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
     if (leaf && !pf->untimed_reason)
-        pf->untimed_reason = gr_leaf_untimed_reason(f);
+        pf->untimed_reason = gr_leaf_untimed_reason(f, code, f->end - f->entry,
+                                                    gr_asm_targets_called(asm_targets, f->entry));
     if (!pf->untimed_reason)
         pf->untimed_reason = gr_goroutine_end_reason(f);
     pf->site_role = plan->rt->have_site && !leaf ? (int)gr_site_role(f) : GR_SITE_NONE;
@@ -193,7 +195,7 @@ static int plan_func(struct plan_ctx *c, struct gr_plan *plan, struct gr_plan_fu
     }
     pf->skip_reason = decide(elf, plan, &c->asm_targets, pf->func, c->scratch, &pf->prologue);
     pf->prologue.insns = NULL;   /* scratch: reused by the next function */
-    if (!pf->skip_reason && plan_body(elf, &c->scan, c->no_timing, plan, pf) < 0)
+    if (!pf->skip_reason && plan_body(elf, &c->scan, c->no_timing, &c->asm_targets, plan, pf) < 0)
         return -1;
     if (pf->skip_reason) {
         pf->prologue.ninsns = 0;
