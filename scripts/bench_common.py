@@ -55,3 +55,16 @@ def pct(ratio):
 def spread(xs):
     """Noise of one mode's rounds: (max - min) / median, in percent."""
     return (max(xs) - min(xs)) / statistics.median(xs) * 100
+
+
+def modes_of(parser, args, modes, selection):
+    """The (name, gorewrite flags) measured: MODES, or those of --mode
+    NAME=FLAGS (FLAGS split on blanks), and SELECTION's with --selection."""
+    if args.mode:
+        modes = []
+        for m in args.mode:
+            if "=" not in m:
+                parser.error(f"--mode {m!r}: expected NAME=FLAGS")
+            name, flags = m.split("=", 1)
+            modes.append((name, flags.split()))
+    return modes + (selection if args.selection else [])

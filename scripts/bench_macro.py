@@ -13,8 +13,8 @@ tool it ran) and wall time. Calls counted: `gostat --json` on the stats
 files of the first round's build of each mode.
 
 usage: bench_macro.py [--rounds N] [--selection] [--mode NAME=FLAGS]...
-  --selection adds the modes with only the compiler's own packages
-  instrumented (SELECTION below, docs/selection.md); --mode replaces MODES
+  --selection adds (to MODES or --mode's) the modes with only the
+  compiler's own packages instrumented (SELECTION below, docs/selection.md); --mode replaces MODES
   below (the original compile is always measured first); FLAGS are
   gorewrite's, split on blanks, e.g.
   --mode count-only=--count-only --mode default= --mode "sample16=--sample 16"
@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 
-from bench_common import OUT, gorewrite_commit, instrument, machine, paired, pct, run
+from bench_common import OUT, gorewrite_commit, instrument, machine, modes_of, paired, pct, run
 
 # The modes measured, in order, as (name, gorewrite flags). Edit here.
 MODES = [
@@ -166,14 +166,7 @@ def parse_args():
     a = p.parse_args()
     if a.rounds < 1:
         p.error("--rounds must be at least 1")
-    modes = MODES + (SELECTION if a.selection else [])
-    if a.mode:
-        modes = []
-        for m in a.mode:
-            if "=" not in m:
-                p.error(f"--mode {m!r}: expected NAME=FLAGS")
-            name, flags = m.split("=", 1)
-            modes.append((name, flags.split()))
+    modes = modes_of(p, a, MODES, SELECTION)
     return a.rounds, modes
 
 

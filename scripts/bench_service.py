@@ -13,13 +13,15 @@ GOSTAT_DIR (removed afterwards). Measured per run: requests per second and
 p99 latency as hey reports them (hey prints latencies to 0.1 ms), and the
 server's own CPU (user+sys from /proc/PID/stat, 10 ms ticks) per request
 during the measured load; calls counted per request (`gostat merge` of
-the first round's run of each mode, start and warm-up included). Reported: each mode's median, and the median of
-its round-by-round ratios to the original run of the same round (paired).
+the first round's run of each mode, start and warm-up included).
+Reported: each mode's median, and the median of its round-by-round ratios
+to the original run of the same round (paired).
 
-usage: bench_service.py [--rounds N] [--requests N] [--concurrency N]
+usage: bench_service.py [--rounds N] [--requests N] [--warmup N] [--concurrency N]
                         [--selection] [--mode NAME=FLAGS]...
-  --selection adds the modes with only package main instrumented
-  (--only '^main\\.', docs/selection.md); --mode replaces the modes.
+  --selection adds (to MODES or --mode's) the modes with only package
+  main instrumented (--only '^main\\.', docs/selection.md); --mode
+  replaces the modes.
 Writes build/bench/service.md and prints it.
 """
 import argparse
@@ -34,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 
-from bench_common import OUT, gorewrite_commit, instrument, machine, paired, pct, run, spread
+from bench_common import OUT, gorewrite_commit, instrument, machine, modes_of, paired, pct, run, spread
 
 MODES = [
     ("count-only", ["--count-only"]),
@@ -162,14 +164,10 @@ def parse_args():
     a = p.parse_args()
     if min(a.rounds, a.requests, a.warmup, a.concurrency) < 1:
         p.error("--rounds, --requests, --warmup and --concurrency must be at least 1")
-    a.modes = MODES + (SELECTION if a.selection else [])
-    if a.mode:
-        a.modes = []
-        for m in a.mode:
-            if "=" not in m:
-                p.error(f"--mode {m!r}: expected NAME=FLAGS")
-            name, flags = m.split("=", 1)
-            a.modes.append((name, flags.split()))
+    if a.requests % a.concurrency or a.warmup % a.concurrency:
+        p.error("--requests and --warmup must be multiples of --concurrency (hey sends "
+                "requests / concurrency from each worker)")
+    a.modes = modes_of(p, a, MODES, SELECTION)
     return a
 
 
