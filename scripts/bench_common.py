@@ -14,11 +14,14 @@ def run(cmd, **kw):
 
 
 def rdtsc_ns():
-    """One rdtsc's cost here in ns (scripts/rdtsc_cost.c), as a string."""
+    """One rdtsc's cost here in ns (scripts/rdtsc_cost.c, in CPU time), as
+    a string: the least of 3 runs (a loaded machine's cache and frequency
+    noise only ever add)."""
     os.makedirs(OUT, exist_ok=True)
     exe = OUT + "/rdtsc_cost"
     run(["cc", "-O2", "-o", exe, "scripts/rdtsc_cost.c"])
-    return run([exe], capture_output=True, text=True).stdout.strip()
+    runs = [float(run([exe], capture_output=True, text=True).stdout) for _ in range(3)]
+    return f"{min(runs):.1f}"
 
 
 def machine():
@@ -55,6 +58,12 @@ def pct(ratio):
 def spread(xs):
     """Noise of one mode's rounds: (max - min) / median, in percent."""
     return (max(xs) - min(xs)) / statistics.median(xs) * 100
+
+
+def each_round(label, names, values, form):
+    """The line listing every round's VALUES[name] of each of NAMES."""
+    return f"{label}: " + "; ".join(
+        f"{n} " + " ".join(form.format(x) for x in values[n]) for n in names)
 
 
 def modes_of(parser, args, modes, selection):

@@ -33,7 +33,8 @@ import sys
 import tempfile
 import time
 
-from bench_common import OUT, gorewrite_commit, instrument, machine, modes_of, paired, pct, run
+from bench_common import (OUT, each_round, gorewrite_commit, instrument, machine, modes_of, paired,
+                          pct, run)
 
 # The modes measured, in order, as (name, gorewrite flags). Edit here.
 MODES = [
@@ -153,14 +154,13 @@ def report(names, cpu, wall, counts, rounds, notes, load):
         lines.append(f"| {n} | {c:.2f} s | {pct(c / o_cpu)} | {pct(paired(cpu[n], cpu[ORIGINAL]))} "
                      f"| {w:.2f} s | {pct(w / o_wall)} "
                      f"| {files} | {calls_s} |")
-    lines += ["", "CPU of each round (s): " + "; ".join(
-        f"{n} " + " ".join(f"{x:.2f}" for x in cpu[n]) for n in names), ""]
+    lines += ["", each_round("CPU of each round (s)", names, cpu, "{:.2f}"), ""]
     return "\n".join(lines)
 
 
 def parse_args():
     p = argparse.ArgumentParser(description="make bench-macro")
-    p.add_argument("--rounds", type=int, default=int(os.environ.get("MACRO_ROUNDS", 3)))
+    p.add_argument("--rounds", type=int, default=int(os.environ.get("MACRO_ROUNDS", 5)))
     p.add_argument("--selection", action="store_true")
     p.add_argument("--mode", action="append", default=[], metavar="NAME=FLAGS")
     a = p.parse_args()

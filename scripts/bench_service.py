@@ -36,7 +36,8 @@ import subprocess
 import sys
 import tempfile
 
-from bench_common import OUT, gorewrite_commit, instrument, machine, modes_of, paired, pct, run, spread
+from bench_common import (OUT, each_round, gorewrite_commit, instrument, machine, modes_of, paired,
+                          pct, run, spread)
 
 MODES = [
     ("count-only", ["--count-only"]),
@@ -148,8 +149,9 @@ def report(names, res, a, load):
             f"| {pct(paired(p99[n], p99[o]))} | {statistics.median(cpu[n]) * 1e6:.1f} us "
             f"| {pct(paired(cpu[n], cpu[o]))} | {spread(cpu[n]):.0f} % "
             f"| {per_request(calls[n][0])} |")
-    lines += ["", "Each round, requests/s: " + "; ".join(
-        f"{n} " + " ".join(f"{x:.0f}" for x in rps[n]) for n in names), ""]
+    lines += ["", each_round("Each round, requests/s", names, rps, "{:.0f}"),
+              each_round("Each round, server CPU per request (us)", names,
+                         {n: [x * 1e6 for x in cpu[n]] for n in names}, "{:.1f}"), ""]
     return "\n".join(lines)
 
 
