@@ -13,7 +13,8 @@ function's totals are the medians over the rounds. A function's total is
 inclusive (its callees' time counts), summed over the processes. With two
 or more rounds, the spread of --time-all's own rounds, max / min of a
 function's totals, shows how much of a ratio is machine noise rather than
-estimation.
+estimation; when its median over the judged functions exceeds the
+tolerance, the verdict says it is noise-bound.
 
 A function's inclusive total includes what instrumenting its callees
 costs, and --time-all costs far more than the default, so its totals are
@@ -68,9 +69,29 @@ def medians(builds):
                 statistics.median(b[n][1] for b in builds)) for n in names}
 
 
-def noise(builds, name):
+def noise_ratio(builds, name):
+    """max / min of NAME's totals over BUILDS, or None."""
     totals = [b[name][1] for b in builds]
-    return f"{max(totals) / min(totals):.3f}" if len(totals) > 1 and min(totals) > 0 else "-"
+    return max(totals) / min(totals) if len(totals) > 1 and min(totals) > 0 else None
+
+
+def noise(builds, name):
+    r = noise_ratio(builds, name)
+    return "-" if r is None else f"{r:.3f}"
+
+
+def noise_note(builds, names, tolerance):
+    """Whether --time-all's own rounds differ by more than the check
+    allows: then a FAIL may be the machine's, not the estimate's."""
+    ratios = [r for r in (noise_ratio(builds, n) for n in names) if r is not None]
+    if not ratios:
+        return "one round: no measure of the noise (use --rounds 3 or more)."
+    m = statistics.median(ratios)
+    if m <= 1 + tolerance:
+        return f"noise: --time-all's own rounds differ by a median max/min of {m:.3f}."
+    return (f"**noise-bound**: --time-all's own rounds of these functions differ by a median "
+            f"max/min of {m:.3f}, more than the tolerance, so this verdict does not tell "
+            f"estimation error from machine noise; run it on a quiet machine.")
 
 
 def table(title, names, dflt, timed, timed_builds, tolerance):
@@ -136,7 +157,8 @@ def main():
     lines += judged + shown + [
         f"Issue 35's accuracy check (the first table, every ratio within "
         f"{a.tolerance * 100:.0f} %): **{verdict}**, {bad} of {a.top} outside; "
-        f"among estimated functions (not judged): {bad_est} outside.", ""]
+        f"among estimated functions (not judged): {bad_est} outside; "
+        + noise_note(builds["time-all"], by_time[:a.top], a.tolerance), ""]
     text = "\n".join(lines)
     with open(OUT + "/accuracy.md", "w") as f:
         f.write(text)
