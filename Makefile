@@ -267,19 +267,28 @@ demo: deps
 	bash scripts/demo.sh
 
 # make bench: cost per call (scripts/bench.sh, build/bench/results.md), then
-# the macro benchmark. make bench-macro alone: what instrumenting costs a real
-# build, `go build -a cmd/gofmt` with Go 1.22's compile instrumented in each
-# mode (scripts/bench_macro.py; MACRO_ROUNDS interleaved rounds, about 1.5
-# min each on 2 cores; build/bench/macro.md).
-MACRO_ROUNDS ?= 3
+# the macro benchmarks. make bench-macro alone: what instrumenting costs real
+# programs (scripts/bench_macros.sh runs them; MACRO_ROUNDS interleaved
+# rounds each): gofmt, `go build -a cmd/gofmt` with Go 1.22's compile
+# instrumented in each mode (scripts/bench_macro.py, about 1.5 min a round on
+# 2 cores; build/bench/macro.md); service, testdata/service under hey's load
+# (scripts/bench_service.py, about 30 s a round; build/bench/service.md);
+# accuracy, the default's estimated totals against --time-all's on the gofmt
+# build (scripts/bench_accuracy.py, about 1 min a round;
+# build/bench/accuracy.md). MACRO=service (or gofmt, accuracy, or several)
+# runs only those; MACRO_SELECTION=1 adds the modes that instrument only the
+# program's own packages (docs/selection.md).
+MACRO_ROUNDS ?= 5
+MACRO ?= gofmt service accuracy
+MACRO_SELECTION ?=
 bench: deps
 	$(MAKE) all
 	bash scripts/bench.sh
-	python3 scripts/bench_macro.py --rounds $(MACRO_ROUNDS)
+	MACRO_ROUNDS=$(MACRO_ROUNDS) MACRO_SELECTION=$(MACRO_SELECTION) bash scripts/bench_macros.sh $(MACRO)
 
 bench-macro: deps
 	$(MAKE) all
-	python3 scripts/bench_macro.py --rounds $(MACRO_ROUNDS)
+	MACRO_ROUNDS=$(MACRO_ROUNDS) MACRO_SELECTION=$(MACRO_SELECTION) bash scripts/bench_macros.sh $(MACRO)
 
 # Builds everything with ASan+UBSan, runs the tests (with SANITIZE in their
 # environment, so that a test that runs make, such as t_install, builds

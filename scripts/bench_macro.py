@@ -12,9 +12,11 @@ build: user+sys CPU of the whole build (RUSAGE_CHILDREN deltas: go and every
 tool it ran) and wall time. Calls counted: `gostat --json` on the stats
 files of the first round's build of each mode.
 
-usage: bench_macro.py [--rounds N] [--mode NAME=FLAGS]...
-  --mode replaces MODES below (the original compile is always measured
-  first); FLAGS are gorewrite's, split on blanks, e.g.
+usage: bench_macro.py [--rounds N] [--selection] [--mode NAME=FLAGS]...
+  --selection adds (to MODES or --mode's) the modes with only the
+  compiler's own packages instrumented (SELECTION below, docs/selection.md); --mode replaces MODES
+  below (the original compile is always measured first); FLAGS are
+  gorewrite's, split on blanks, e.g.
   --mode count-only=--count-only --mode default= --mode "sample16=--sample 16"
 Writes build/bench/macro.md and prints it.
 """
@@ -22,6 +24,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -29,6 +32,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from bench_common import (OUT, each_round, gorewrite_commit, instrument, machine, modes_of, paired,
+                          pct, run)
 
 # The modes measured, in order, as (name, gorewrite flags). Edit here.
 MODES = [
@@ -38,33 +44,21 @@ MODES = [
     ("time-all", ["--time-all"]),
     ("call-graph", ["--call-graph"]),
 ]
+# --selection: the compiler's own code only (cmd/compile/internal/...,
+# cmd/internal/..., its package main), not runtime/... or the standard
+# library; the infrastructure functions stay (docs/selection.md).
+OWN = ["--only", "^cmd/", "--only", r"^main\."]
+SELECTION = [
+    ("count-only, own packages", ["--count-only"] + OWN),
+    ("default, own packages", OWN),
+]
 ORIGINAL = "original"
 
 GOROOT = "/usr/lib/go-1.22"
 GO = GOROOT + "/bin/go"
 COMPILE = GOROOT + "/pkg/tool/linux_amd64/compile"
 TARGET = "cmd/gofmt"
-OUT = "build/bench"
 WORK = OUT + "/macro"
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, check=True, **kw)
-
-
-def machine():
-    model = "unknown CPU"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    return f"{os.cpu_count()} cores, {model}"
-
-
-def gorewrite_commit():
-    r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    return r.stdout.strip() if r.returncode == 0 else "unknown"
 
 
 def resolve_modes(modes):
@@ -89,8 +83,8 @@ def prepare(modes):
          "scripts/toolexec_compile.c"])
     compiles = {ORIGINAL: None}
     for name, flags in modes:
-        path = os.path.abspath(f"{WORK}/compile.{name}")
-        run(["bin/gorewrite"] + flags + [COMPILE, path], stdout=subprocess.DEVNULL)
+        path = os.path.abspath(WORK + "/compile." + re.sub(r"[^\w.-]+", "-", name))
+        instrument(flags, COMPILE, path)
         compiles[name] = path
     return wrapper, compiles
 
@@ -117,8 +111,9 @@ def counted(stats):
     return len(files), calls
 
 
-def one_build(wrapper, compile_path, count):
-    """(cpu s, wall s, (files, calls) or None) of one build from nothing."""
+def one_build(wrapper, compile_path, inspect=None):
+    """(cpu s, wall s, inspect(stats dir) or None) of one build from
+    nothing."""
     tmp = tempfile.mkdtemp(prefix="gorewrite-macro.")
     stats = tempfile.mkdtemp(prefix="gorewrite-macro.", dir="/dev/shm")
     try:
@@ -129,14 +124,10 @@ def one_build(wrapper, compile_path, count):
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        return cpu, wall, counted(stats) if count and compile_path else None
+        return cpu, wall, inspect(stats) if inspect and compile_path else None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(stats, ignore_errors=True)
-
-
-def pct(x, o):
-    return f"{x / o:.3f} ({(x / o - 1) * 100:+.1f} %)"
 
 
 def report(names, cpu, wall, counts, rounds, notes, load):
@@ -147,39 +138,35 @@ def report(names, cpu, wall, counts, rounds, notes, load):
         "",
         f"`go build -a -o /dev/null {TARGET}`, Go {go_version}, its compile instrumented by "
         f"gorewrite {gorewrite_commit()} and substituted through -toolexec; modes interleaved, "
-        f"{rounds} round{'s' if rounds > 1 else ''}, medians; CPU = user+sys of the whole build; "
+        f"{rounds} round{'s' if rounds > 1 else ''}, medians and the median of the round-by-round "
+        f"(paired) ratios to the original; CPU = user+sys of the whole build; "
         f"load average {load[0]:.2f} before, {load[1]:.2f} after.",
         "",
     ]
     lines += [f"Note: {n}." for n in notes] + ([""] if notes else [])
-    lines += ["| compile | CPU | CPU vs original | wall | wall vs original | compile runs | counted calls |",
-              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines += ["| compile | CPU | CPU vs original | CPU paired | wall | wall vs original "
+              "| compile runs | counted calls |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for n in names:
         c, w = statistics.median(cpu[n]), statistics.median(wall[n])
         files, calls = counts.get(n, ("-", None))
         calls_s = f"{calls / 1e6:.1f} million" if calls is not None else "-"
-        lines.append(f"| {n} | {c:.2f} s | {pct(c, o_cpu)} | {w:.2f} s | {pct(w, o_wall)} "
+        lines.append(f"| {n} | {c:.2f} s | {pct(c / o_cpu)} | {pct(paired(cpu[n], cpu[ORIGINAL]))} "
+                     f"| {w:.2f} s | {pct(w / o_wall)} "
                      f"| {files} | {calls_s} |")
-    lines += ["", "CPU of each round (s): " + "; ".join(
-        f"{n} " + " ".join(f"{x:.2f}" for x in cpu[n]) for n in names), ""]
+    lines += ["", each_round("CPU of each round (s)", names, cpu, "{:.2f}"), ""]
     return "\n".join(lines)
 
 
 def parse_args():
     p = argparse.ArgumentParser(description="make bench-macro")
-    p.add_argument("--rounds", type=int, default=int(os.environ.get("MACRO_ROUNDS", 3)))
+    p.add_argument("--rounds", type=int, default=int(os.environ.get("MACRO_ROUNDS", 5)))
+    p.add_argument("--selection", action="store_true")
     p.add_argument("--mode", action="append", default=[], metavar="NAME=FLAGS")
     a = p.parse_args()
     if a.rounds < 1:
         p.error("--rounds must be at least 1")
-    modes = MODES
-    if a.mode:
-        modes = []
-        for m in a.mode:
-            if "=" not in m:
-                p.error(f"--mode {m!r}: expected NAME=FLAGS")
-            name, flags = m.split("=", 1)
-            modes.append((name, flags.split()))
+    modes = modes_of(p, a, MODES, SELECTION)
     return a.rounds, modes
 
 
@@ -195,7 +182,7 @@ def main():
     load0 = os.getloadavg()[0]
     for r in range(rounds):
         for n in names:
-            c, w, cnt = one_build(wrapper, compiles[n], count=(r == 0))
+            c, w, cnt = one_build(wrapper, compiles[n], counted if r == 0 else None)
             cpu[n].append(c)
             wall[n].append(w)
             if cnt:
@@ -208,4 +195,5 @@ def main():
     print(text, end="")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -23,6 +23,8 @@ TEST_PKGS="$TEST_PKGS librsvg2-bin"
 # scripts/stub_profile.py: where the stubs' time goes (perf's CPU-clock
 # sampling, which works without hardware counters)
 TEST_PKGS="$TEST_PKGS linux-perf"
+# make bench-macro's service macro (scripts/bench_service.py): hey, the load
+TEST_PKGS="$TEST_PKGS hey"
 # gostat's commands: top (ncurses; tmux drives it in the tests), serve
 # (libmicrohttpd), pprof (protobuf-c), merge/diff (jansson)
 GOSTAT_PKGS="libncurses-dev tmux libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler libjansson-dev"

@@ -1,6 +1,8 @@
 /* rdtsc_cost.c: what one rdtsc costs on this machine (make bench prints it
  * next to the cost of a timed call, which reads the TSC twice): the median
- * of 5 rounds of 10^7 back-to-back reads. */
+ * of 5 rounds of 10^7 back-to-back reads, in the process's CPU time, so that
+ * other processes on a loaded machine do not add their share to it (on an
+ * idle one, CPU time and wall time agree). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +15,7 @@
 static double now_ns(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
