@@ -129,6 +129,7 @@ void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr
         .glive_off = seg->glive_off,
         .glive_mask = seg->max_glive ? seg->max_glive - 1 : 0,
         .sites_off = seg->max_sites ? seg->sites_off : 0,
+        .first_n = seg->first_n,
     };
     configure_trace(&cfg, plan, seg);
     memcpy(code->bytes + blob_off + blob_header(code, blob_off)->config_off, &cfg, sizeof cfg);
