@@ -174,7 +174,7 @@ static const struct gr_opt gorewrite_opts[] = {
       .help = GR_OPT_HELP("time each function's first " STR(GS_FIRST_DEFAULT) " calls in the process",
                           "(on any threads; --first), then a random sample that",
                           "thins out as its calls grow (mean gap calls/" STR(GS_ADAPT_DIV),
-                          "on each thread, at least " STR(GS_GAP_MIN) "): mean and percentiles",
+                          "on each thread, from " STR(GS_GAP_MIN) " to " STR(GS_GAP_MAX) "): mean and percentiles",
                           "unbiased (each timed call weighs the calls it stands",
                           "for), totals estimated as mean x calls (gostat marks",
                           "them); under 1 % of a compiler's calls timed. A call",
@@ -185,7 +185,7 @@ static const struct gr_opt gorewrite_opts[] = {
           "threads;\n"
           ".BR \\-\\-first ),\n"
           "then a random sample that thins out as its calls grow (mean\n"
-          "gap calls/" STR(GS_ADAPT_DIV) " on each thread, at least " STR(GS_GAP_MIN) "). Each timed\n"
+          "gap calls/" STR(GS_ADAPT_DIV) " on each thread, from " STR(GS_GAP_MIN) " to " STR(GS_GAP_MAX) "). Each timed\n"
           "call weighs the calls it stands for (the gap since the previous timed\n"
           "one), so means and percentiles are unbiased; totals are estimated as mean\n"
           "times calls and marked as estimates by gostat (a\n"

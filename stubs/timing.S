@@ -162,7 +162,7 @@ gs_sample_enter:
     jnz .Lsample_draw                               /* --sample N: m = N */
     mov gs_config+GS_CFG_FIRST_N(%rip), %rdx
     cmp %rdx, %rcx
-    jae .Lsample_adapt                              /* past the first calls on this thread alone */
+    ja .Lsample_adapt                               /* past the first calls on this thread alone */
     PRIVATE_DATA
     add gs_config+GS_CFG_FIRST_OFF(%rip), %rax
     mov GS_DESC_COUNTER(%r13), %edx

@@ -7,7 +7,9 @@
 # the rare functions must have every call timed and not be estimated; the
 # steady ones must be sampled (more than 16 but under 1 % of the calls
 # timed, time_estimated) with mean, p50 and p90 within 10 % of
-# --time-all's and p99 within one bucket (below), and total = mean x calls. Each mode runs 5 times,
+# --time-all's and p99 within one bucket (below; p90 too where the sample's
+# p90 is clamped to its largest call in most runs: the comment at the
+# check), and total = mean x calls. Each mode runs 5 times,
 # interleaved: counts and which calls are timed are checked in every run;
 # each statistic is compared as its median over the 5 runs, since one run's
 # p99 rests on a few dozen sampled calls and a single interrupt or lost
@@ -152,7 +154,12 @@ for name in ("main.short", "main.long"):
         ga = [a[name][k] for a in As]
         md, ma = statistics.median(gd), statistics.median(ga)
         print("  %s %s: default %s (runs %s), --time-all %s (runs %s)" % (name, k, md, gd, ma, ga))
-        if k == "p99_ns":
+        # clamped: a percentile interpolated in the bucket that holds the
+        # largest timed call is clamped to it; a sample of a few hundred
+        # calls often has none of the ~1 % above that bucket, whose top
+        # --time-all's interpolation then reaches and the sample's cannot
+        clamped = sum(d[name][k] >= 0.999 * d[name]["max_ns"] for d in ds) >= 3
+        if k == "p99_ns" or (k == "p90_ns" and clamped):
             if not (ma / 2 <= md <= 2 * ma):
                 bad.append("%s %s: median default %s, --time-all %s: more than one bucket apart" % (name, k, md, ma))
         elif abs(md - ma) > 0.10 * ma:
@@ -262,7 +269,7 @@ for i, (d, a) in enumerate(zip(ds, As), 1):
     if d["calls"] != 200000 or a["calls"] != 200000 or a["timed_calls"] != 200000:
         bad.append("run %d: calls %d / %d, --time-all timed %d; want 200000"
                    % (i, d["calls"], a["calls"], a["timed_calls"]))
-    if not (1000 <= d["timed_calls"] < 20000) or d["time_estimated"] is not True:
+    if not (16 < d["timed_calls"] < 20000) or d["time_estimated"] is not True:
         bad.append("run %d default: %d timed (estimated %s), want a sample"
                    % (i, d["timed_calls"], d["time_estimated"]))
 for k in ("p50_ns", "mean_ns"):
