@@ -83,7 +83,7 @@
 #define GS_HDR_NO_TSC 4u           /* timing was off at run time: the CPU has
                                       no invariant TSC */
 #define GS_HDR_ADAPTIVE 8u         /* the default timing mode: a function's first
-                                      GS_TIME_FIRST calls per thread timed, then
+                                      N calls in the process timed, then
                                       sampled ever more rarely (sample_every 0) */
 #define GS_HDR_PATHS 16u           /* every call timed with its calling context:
                                       rows hold path tables, gs_timing.self_total

@@ -67,6 +67,7 @@
 #define GS_CFG_M_CURG 328       /* sites by creator path: m.curg, g.sched.sp */
 #define GS_CFG_G_SCHED_SP 336
 #define GS_CFG_SPATHS_OFF 344   /* from the sites section; 0: sites not keyed by path */
+#define GS_CFG_FIRST_N 352      /* the default mode's first-N (--first N) */
 
 #define GS_PAGE_SIZE 4096
 
@@ -276,14 +277,22 @@
 #define GS_DESC_REC 12
 #define GS_DESC_SIZE 16
 
-/* The default mode (gs_stub_config.sample == 0): a function's first
- * GS_TIME_FIRST calls in the process, on whichever threads, are all timed
- * (first_off); after that, a thread that made c calls of it draws a mean
- * gap of max(c, GS_TIME_FIRST) >> GS_ADAPT_SHIFT (at most GS_GAP_MAX) to
- * its next timed one. */
-#define GS_TIME_FIRST 1000
-#define GS_ADAPT_SHIFT 8
-#define GS_GAP_MAX 0x3fffffff
+/* The default mode (gs_stub_config.sample == 0): a function's first N
+ * calls in the process (gs_stub_config.first_n, --first N, GS_FIRST_DEFAULT
+ * unless given), on whichever threads, are all timed (first_off); after
+ * that, a thread that made c calls of it draws a mean gap of
+ * max(c >> GS_ADAPT_SHIFT, GS_GAP_MIN), at most GS_GAP_MAX, to its next
+ * timed one (docs/timing.md "Timing modes": why these numbers). */
+#define GS_FIRST_DEFAULT 16
+#define GS_FIRST_MAX 1000000
+#define GS_ADAPT_SHIFT 6
+#define GS_ADAPT_DIV 64         /* 1 << GS_ADAPT_SHIFT, for texts */
+#define GS_GAP_MIN 64
+/* The mean gap stops growing at GS_GAP_MAX, so that a function's sampled
+ * calls stay near enough together for what only they run to stay warm
+ * (docs/timing.md "Timing modes": coldsample's mean read 1.27x
+ * --time-all's with gaps of calls/64 up to 3,000, within 25 % below 512). */
+#define GS_GAP_MAX 512
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>
@@ -332,7 +341,7 @@ struct gs_stub_config {
     uint64_t slots_off;     /* from rw: timing stacks */
     uint64_t nslots;        /* 0: built with --count-only */
     uint64_t sample;        /* 1: time every call; N > 1: about 1 call in N;
-                               0: the default (GS_TIME_FIRST, then adaptive) */
+                               0: the default (first_n, then adaptive) */
     uint64_t paths_off;     /* in a row: the path table (call paths only) */
     uint64_t paths_mask;    /* (its entries - 1) << GS_PATH_SHIFT: a key's
                                entry offset is key & mask */
@@ -344,7 +353,7 @@ struct gs_stub_config {
     uint64_t filter_mask;   /* key bits - 1 (a power of two - 1) */
     uint64_t first_off;     /* from rw, the default mode: a u32 per function at
                                half its counter's row offset, the calls that took
-                               a share of its first GS_TIME_FIRST (private) */
+                               a share of its first first_n (private) */
     uint64_t arcidx_off;    /* in a row: the arc index (GS_ARCIDX_*), after the
                                filter; the arcs taken (x GS_PATH_SIZE) in the 8
                                bytes before it */
@@ -363,6 +372,8 @@ struct gs_stub_config {
     uint64_t m_curg;        /* sites by creator path (--call-graph): m.curg, */
     uint64_t g_sched_sp;    /* g.sched.sp */
     uint64_t spaths_off;    /* from the sites section: the site paths; 0: not kept */
+    uint64_t first_n;       /* the default mode: calls of each function timed
+                               first, in the process (GS_FIRST_DEFAULT) */
 };
 
 /* Process-private state; first page of the RW segment. */
@@ -421,6 +432,9 @@ GS_OFFSET_IS(struct gs_stub_config, g_startpc, GS_CFG_G_STARTPC);
 GS_OFFSET_IS(struct gs_stub_config, sites_mask, GS_CFG_SITES_MASK);
 GS_OFFSET_IS(struct gs_stub_config, glive_off, GS_CFG_GLIVE_OFF);
 GS_OFFSET_IS(struct gs_stub_config, glive_mask, GS_CFG_GLIVE_MASK);
+GS_OFFSET_IS(struct gs_stub_config, first_n, GS_CFG_FIRST_N);
+_Static_assert(GS_FIRST_MAX < (1u << 31), "the first-calls counters are u32");
+_Static_assert(GS_ADAPT_DIV == 1 << GS_ADAPT_SHIFT, "the mean gap's divisor");
 /* the sites section */
 GS_OFFSET_IS(struct gs_site_head, no_site, GS_SHEAD_NO_SITE);
 GS_OFFSET_IS(struct gs_site_head, no_live, GS_SHEAD_NO_LIVE);

@@ -97,6 +97,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     struct gr_program prog = {0};
     struct gr_plan plan = {0};
     struct gr_segment_plan seg = {.sample = opt->time_all ? 1 : opt->sample,
+                                  .first_n = opt->first_n,
                                   .max_paths = opt->max_paths,
                                   .max_arcs = opt->max_arcs};
     struct gr_image image = {0};

@@ -17,6 +17,8 @@ struct gr_options {
     int count_only;         /* no timing: entry patches only */
     uint32_t sample;        /* time about 1 call in this many (1: all; 0: the default mode) */
     int time_all;           /* time every call */
+    uint32_t first_n;       /* the default mode: each function's first calls
+                               in the process that are all timed (--first) */
     uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
     uint32_t max_paths;     /* --call-graph: call paths per thread (rounded up to
                                a power of two); 0: no paths, arcs or self time;

@@ -122,10 +122,10 @@ gs_time_enter:
  * `inc [counter]; js back` fell through. in: r12 = the thread's row,
  * r13 = the descriptor (GS_DESC_*). The counter holds calls - next
  * (gs_timing.next): this call is number next. Draws the gap to the next
- * timed call: 1 for a function's first GS_TIME_FIRST calls in the
- * process (default mode: a counter per function that all threads add to,
+ * timed call: 1 for a function's first first_n calls in the process
+ * (default mode: a counter per function that all threads add to,
  * stub_abi.h), else uniform in [1, 2m-1] with m = N (--sample N) or
- * max(calls, GS_TIME_FIRST) >> GS_ADAPT_SHIFT (default; calls: this
+ * max(calls >> GS_ADAPT_SHIFT, GS_GAP_MIN) (default; calls: this
  * thread's), from the thread's xorshift64 state,
  * so timed calls follow no period of the program's own. This call then
  * stands for the gap that led to it (the previous draw). next is written
@@ -160,27 +160,29 @@ gs_sample_enter:
     mov gs_config+GS_CFG_SAMPLE(%rip), %rdx
     test %rdx, %rdx
     jnz .Lsample_draw                               /* --sample N: m = N */
-    cmp $GS_TIME_FIRST, %rcx
-    jae .Lsample_adapt                              /* past the first calls on this thread alone */
+    mov gs_config+GS_CFG_FIRST_N(%rip), %rdx
+    cmp %rdx, %rcx
+    ja .Lsample_adapt                               /* past the first calls on this thread alone */
     PRIVATE_DATA
     add gs_config+GS_CFG_FIRST_OFF(%rip), %rax
     mov GS_DESC_COUNTER(%r13), %edx
     shr $1, %edx
     add %rdx, %rax                                  /* the function's first-calls counter */
-    cmpl $GS_TIME_FIRST, (%rax)
+    mov gs_config+GS_CFG_FIRST_N(%rip), %edx        /* N < 2^31 (stub_abi.h) */
+    cmp %edx, (%rax)
     jae .Lsample_adapt                              /* taken by the threads together */
     mov $1, %edx
     lock xadd %edx, (%rax)
-    cmp $GS_TIME_FIRST, %edx
+    cmp gs_config+GS_CFG_FIRST_N(%rip), %edx
     jae .Lsample_adapt
     mov $1, %eax                                    /* one of the first calls: the next is timed too */
     jmp .Lsample_gap
 .Lsample_adapt:
     mov %rcx, %rdx
-    mov $GS_TIME_FIRST, %eax
-    cmp %rax, %rdx
-    cmovb %rax, %rdx                                /* max(calls, GS_TIME_FIRST) */
     shr $GS_ADAPT_SHIFT, %rdx
+    mov $GS_GAP_MIN, %eax
+    cmp %rax, %rdx
+    cmovb %rax, %rdx                                /* max(calls >> SHIFT, GAP_MIN) */
     mov $GS_GAP_MAX, %eax
     cmp %rax, %rdx
     cmova %rax, %rdx                                /* m */

@@ -77,11 +77,11 @@ static const struct gr_opt diff_opts[] = {
       .min = 0, .max = (double)UINT64_MAX,
       .bad = "--min-timed wants a whole number >= 0, got '%s'",
       .help = GR_OPT_HELP("time per call is compared only with N or more calls",
-                          "timed in both (default 1000)"),
+                          "timed in both (default 100)"),
       .man =
           "Time per call is compared only where both profiles timed\n"
           ".I N\n"
-          "or more calls (default 1000).\n" },
+          "or more calls (default 100).\n" },
     { "min-time", 0, "MS", GR_OPT_DOUBLE, GR_OPT_AT(struct diff_cli, min_time_ms),
       .min = 0, .max = HUGE_VAL,
       .bad = "--min-time wants milliseconds >= 0, got '%s'",
@@ -723,7 +723,7 @@ static int load_and_compare(const struct diff_cli *c, const regex_t *filter)
 int gst_cmd_diff(int argc, char **argv)
 {
     struct diff_cli c = {
-        .diff = { .threshold = 1.5, .metric = GST_METRIC_BOTH, .sigma = 5, .min_timed = 1000,
+        .diff = { .threshold = 1.5, .metric = GST_METRIC_BOTH, .sigma = 5, .min_timed = 100,
                   .min_delta_ns = 100 },
         .min_time_ms = 1,
     };

@@ -388,6 +388,7 @@ static void add_timing(struct gst_func *f, const unsigned char *rec)
         f->hist[b] = gr_add_saturating(f->hist[b],
                                     load_u64(rec + offsetof(struct gs_timing, hist) + b * sizeof(uint64_t)));
     f->samples = gr_add_saturating(f->samples, load_u64(rec + offsetof(struct gs_timing, samples)));
+    f->gap_open |= load_u64(rec + offsetof(struct gs_timing, gap)) > 1;
     f->self_ticks = gr_add_saturating(f->self_ticks, load_u64(rec + offsetof(struct gs_timing, self_total)));
     f->oncpu_ticks = gr_add_saturating(f->oncpu_ticks, load_u64(rec + offsetof(struct gs_timing, oncpu_total)));
 }
@@ -409,6 +410,7 @@ static void reset_sums(struct gst_stats *st)
         struct gst_func *f = &st->funcs[i];
         f->calls = f->timed_calls = f->samples = f->total_ticks = f->min_ticks = f->max_ticks = 0;
         f->self_ticks = f->oncpu_ticks = 0;
+        f->gap_open = false;
         memset(f->hist, 0, sizeof f->hist);
     }
     memset(&st->drops, 0, sizeof st->drops);

@@ -31,7 +31,8 @@ struct gr_segment_plan {
                                  stacks are mapped elsewhere at start-up) */
     uint64_t nslots;          /* 0 when not timing */
     uint32_t sample;          /* 1: time every call; N > 1: about 1 in N;
-                                 0: the default (stub_abi.h GS_TIME_FIRST) */
+                                 0: the default (first_n calls, then adaptive) */
+    uint32_t first_n;         /* the default mode: --first N */
     uint32_t max_paths;       /* call paths per thread (a power of two);
                                  0: none (only with sample 1); on input
                                  GR_PATHS_FROM_PROGRAM: sized from it */

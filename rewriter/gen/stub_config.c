@@ -134,6 +134,7 @@ void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr
         .m_curg = plan->rt->m_tls + 7 * 8,
         .g_sched_sp = plan->rt->g_m + 8,
         .spaths_off = seg->max_sites ? seg->spaths_off : 0,
+        .first_n = seg->first_n,
     };
     configure_trace(&cfg, plan, seg);
     memcpy(code->bytes + blob_off + blob_header(code, blob_off)->config_off, &cfg, sizeof cfg);

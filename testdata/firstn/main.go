@@ -1,16 +1,18 @@
 // firstn: for tests/stubs/t_sampling.sh, functions called on several threads.
-// Four goroutines, each locked to a thread of its own, call spread 400
-// times and shared 250 times each: 1,600 and 1,000 calls in the process.
-// The default mode times a function's first 1,000 calls in the process,
-// whichever threads make them: every call of shared, and 1,000 of
-// spread's and a sample of the rest (with the first 1,000 counted per
-// thread, all 1,600 would be).
+// Four goroutines, each locked to a thread of its own, call spread SPREAD
+// times and shared SHARED times each (arguments 1 and 2; 400 and 250 by
+// default): 4 x SPREAD and 4 x SHARED calls in the process. The default
+// mode times a function's first N calls in the process (--first N),
+// whichever threads make them: every call of a function with at most N,
+// and N of spread's and a sample of the rest (with the first N counted
+// per thread, all of a function with 4 x N calls would be).
 package main
 
 import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"sync"
 )
 
@@ -36,6 +38,11 @@ func shared(x int) int {
 }
 
 func main() {
+	nspread, nshared := 400, 250
+	if len(os.Args) == 3 {
+		nspread, _ = strconv.Atoi(os.Args[1])
+		nshared, _ = strconv.Atoi(os.Args[2])
+	}
 	var wg sync.WaitGroup
 	sums := make([]int, 4)
 	start := make(chan struct{})
@@ -45,9 +52,11 @@ func main() {
 			defer wg.Done()
 			runtime.LockOSThread()
 			<-start
-			for i := 0; i < 400; i++ {
-				sums[t] += spread(i)
-				if i < 250 {
+			for i := 0; i < nspread || i < nshared; i++ {
+				if i < nspread {
+					sums[t] += spread(i)
+				}
+				if i < nshared {
 					sums[t] += shared(i)
 				}
 			}

@@ -3,8 +3,9 @@
 // steady function spins a fixed number of rounds (no calls on its path,
 // so timing its callees adds nothing to it) and has a stack check (the
 // never-taken call), so it is timed. short and long are called 10^5+
-// times (sampled in the default mode); rare1 and rare2 fewer than 1,000
-// times (every call timed in every timing mode).
+// times (sampled in the default mode); rare1 and rare2 16 and 8 times, at
+// most the default mode's first 16 calls (every call timed in every
+// timing mode).
 package main
 
 import (
@@ -75,10 +76,10 @@ func main() {
 	for i := 0; i < 100000; i++ {
 		s += long(i)
 	}
-	for i := 0; i < 999; i++ {
+	for i := 0; i < 16; i++ {
 		s += rare1(i)
 	}
-	for i := 0; i < 500; i++ {
+	for i := 0; i < 8; i++ {
 		s += rare2(i)
 	}
 	fmt.Println("sum:", s&0xffff)

@@ -201,7 +201,7 @@ expect "spread off: g alone" "g 1 of 3" "$(row 2 | cut -d' ' -f1) $(row 3 | cut 
 run_ok "--runtime" diff --runtime "$dir/sbase" "$dir/stail"
 expect "--runtime: mallocgc" "runtime.mallocgc 1000 5000 5.00x" "$(row 2 | cut -d' ' -f1-4)"
 "$GOSTAT" diff --json "$dir/sbase" "$dir/stail" >"$dir/spread.json" || fail "diff --json spread"
-expect "spread JSON: the rule's settings" "1.5 5 1000 1000000 100 False 0" \
+expect "spread JSON: the rule's settings" "1.5 5 100 1000000 100 False 0" \
     "$(json_get "$dir/spread.json" "d['threshold'], d['sigma'], d['min_timed'], d['min_time_ns'], d['min_delta_ns'], d['runtime'], d['changed']" | tr -d '(),')"
 "$GOSTAT" diff --json "$dir/sbase" "$dir/sslow" >"$dir/spread.json" || fail "diff --json slow"
 expect "spread JSON: f 2x slower" "['f'] 2 2 750 1500 768 1536 True 'histograms'" \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # t_gostat_serve_prometheus: a real instrumented Go program
-# (testdata/servedemo), timed and sampled, served by gostat serve and
+# (testdata/servedemo), timed (the default mode with --first 1000: each of
+# main.work's 1,000 calls timed) and sampled, served by gostat serve and
 # scraped by a real Prometheus server (OpenMetrics): exact call counts,
 # time > 0, a histogram_quantile no lower than the true durations,
 # goroutine counters equal to gostat --json's and up by exactly the
@@ -13,7 +14,7 @@ require_clients t_gostat_serve_prometheus prometheus
 
 go_bin_dir=$ROOT/build/testbin/go$GOVER/exe
 build_go "$GOVER" testdata/servedemo "$go_bin_dir/servedemo" || { fail "build servedemo"; finish t_gostat_serve_prometheus; }
-"$GOREWRITE" "$go_bin_dir/servedemo" "$dir/servedemo" >/dev/null || fail "gorewrite servedemo"
+"$GOREWRITE" --first 1000 "$go_bin_dir/servedemo" "$dir/servedemo" >/dev/null || fail "gorewrite servedemo"
 "$GOREWRITE" --sample 8 "$go_bin_dir/servedemo" "$dir/servedemo.sampled" >/dev/null || fail "gorewrite --sample 8"
 
 # start_demo NAME BINARY: runs it with stdin from a fifo held open on fd

@@ -12,9 +12,9 @@
 # timing stacks grow), a jump-table switch and
 # runtime.Goexit; crypto/sha256's assembly runs correctly. Calls that cannot be timed are counted as drops, never
 # mis-timed. Built in the default mode it counts exactly, times every call
-# of the functions called fewer than 1,000 times (timed_calls == calls, not
-# estimated) and samples main.fib (estimated, at least its first 1,000
-# calls timed, total = mean x calls), with no too_deep drops
+# of the functions called at most 16 times (--first's default: timed_calls
+# == calls, not estimated) and samples main.fib (estimated, more than its
+# first 16 calls timed, total = mean x calls), with no too_deep drops
 # (check_default). The same program built with --count-only counts exactly and
 # reports no timing; built with --sample 8 it counts exactly, times about 1
 # call in 8 at random intervals, and its mean of main.work lies between the
@@ -163,13 +163,13 @@ if stats.get("timing_mode") != "default" or stats.get("timing") is not True:
 for name, g in funcs.items():
     if not g["timed"]:
         continue
-    # fewer than 1,000 calls: timed as with --time-all (every call that
+    # at most 16 calls (--first): timed as with --time-all (every call that
     # returns; those that Goexit or panic out cannot be)
-    if g["calls"] < 1000 and (g["timed_calls"] != every[name]["timed_calls"] or g["time_estimated"]):
+    if g["calls"] <= 16 and (g["timed_calls"] != every[name]["timed_calls"] or g["time_estimated"]):
         bad.append("%s: %s of %d calls timed, estimated %s; want %s as with --time-all" % (name, g["timed_calls"], g["calls"], g["time_estimated"], every[name]["timed_calls"]))
 fib = funcs["main.fib"]
-if not (1000 <= fib["timed_calls"] < fib["calls"] / 10) or fib["time_estimated"] is not True:
-    bad.append("main.fib: %s of %d calls timed (estimated %s), want 1000 .. calls/10, estimated" % (fib["timed_calls"], fib["calls"], fib["time_estimated"]))
+if not (16 < fib["timed_calls"] < fib["calls"] / 10) or fib["time_estimated"] is not True:
+    bad.append("main.fib: %s of %d calls timed (estimated %s), want 17 .. calls/10, estimated" % (fib["timed_calls"], fib["calls"], fib["time_estimated"]))
 elif abs(fib["total_ns"] - fib["mean_ns"] * fib["calls"]) > fib["calls"]:
     bad.append("main.fib: total %s is not the estimate mean x calls" % fib["total_ns"])
 # every call of deep (20,000 deep, 3 times: 60,003) counted, none too deep

@@ -83,6 +83,27 @@ static void sampled_estimate(void)
     CHECK_DBL(t.total_ns, 0);
 }
 
+/* Sampling, every weight 1, but a thread drew a gap its calls did not
+ * close (gs_timing.gap > 1): 10 of 40 calls timed, the other 30 in no
+ * weight, so the total is mean x calls, not the 10 calls' sum. */
+static void open_gap_estimated(void)
+{
+    struct gst_stats st = stats(16);
+    struct gst_func f = timed_func();
+    f.calls = 40;
+    f.samples = 10;
+    struct gst_times t = gst_times_of(&st, &f);
+    CHECK(!t.estimated);               /* no gap drawn: exact, 10 calls timed */
+    CHECK_DBL(t.total_ns, 500);
+    f.gap_open = true;
+    t = gst_times_of(&st, &f);
+    CHECK(t.estimated);
+    CHECK_DBL(t.total_ns, 2000);       /* 50 ns x 40 */
+    st = stats(1);                     /* every call timed: never estimated */
+    t = gst_times_of(&st, &f);
+    CHECK(!t.estimated);
+}
+
 static void unknown_or_none(void)
 {
     struct gst_stats st = stats(0);
@@ -119,4 +140,5 @@ UNIT_CASES("times",
            UNIT_CASE(ticks_to_ns),
            UNIT_CASE(mean_over_timed_calls),
            UNIT_CASE(sampled_estimate),
+           UNIT_CASE(open_gap_estimated),
            UNIT_CASE(unknown_or_none));
