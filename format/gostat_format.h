@@ -100,6 +100,12 @@
 #define GS_HDR_SITES 128u         /* goroutines are kept by creation site: the
                                       sites section (sites_off) is present */
 
+/* gs_header.merge_error: the process exited with GOSTAT_MERGE set but
+ * kept its own file, because the merged file ... */
+#define GS_MERGE_BUSY 1u           /* stayed locked by another process */
+#define GS_MERGE_INVALID 2u        /* is not one of this program's (or corrupt) */
+#define GS_MERGE_IO 3u             /* could not be read, written or renamed */
+
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */
 
@@ -168,7 +174,14 @@ struct gs_header {
     uint64_t gostmts_off;          /* struct gs_gostmt[ngostmts], sorted by pc */
     uint32_t ngostmts;
     uint32_t gostmt_size;          /* sizeof(struct gs_gostmt) */
-    uint8_t reserved[256];         /* zero; room for later fields */
+    /* merging at exit (GOSTAT_MERGE; docs/stats-format.md "Merged files") */
+    uint64_t processes;            /* processes whose counts this file holds:
+                                      0 in a process's own file, >= 1 in a
+                                      merged one */
+    uint32_t merge_error;          /* GS_MERGE_*: why this process's own file
+                                      was kept instead of merged; 0: none */
+    uint32_t reserved_merge;
+    uint8_t reserved[240];         /* zero; room for later fields */
 };
 
 #define GS_CALIBRATE_NS 200000u

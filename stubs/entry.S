@@ -24,6 +24,7 @@ gs_blob_header:
     .long 0
     .long gs_site_create - gs_blob_header
     .long gs_site_exit - gs_blob_header
+    .long gs_exit - gs_blob_header
 
     .text
     .globl gs_entry
