@@ -71,6 +71,7 @@
  * far below a page; the table starts with the empty string. */
 #define GS_MAX_STRTAB(nfuncs, nsyms) (GS_PAGE + ((uint64_t)(nfuncs) * 3u + (nsyms)) * GS_PAGE)
 #define GS_MAX_PATHS (1u << 24)    /* entries of either per-row path table */
+#define GS_MAX_PROCESSES (1ull << 40) /* gs_header.processes of a merged file */
 
 /* gs_header.flags */
 #define GS_HDR_SHARED 1u           /* counters are mapped from this file (live).

@@ -133,19 +133,27 @@ static long read_sparse(long fd, uint64_t off, uint64_t len, uint8_t *buf)
     return 0;
 }
 
-/* Writes buf's pages that hold data at off; all-zero pages become holes
- * (punch: the file may hold data there; else it is fresh). */
+/* Writes buf's pages that hold data at off, each run in one call;
+ * all-zero pages become holes (punch: the file may hold data there; else
+ * it is fresh). */
 static long write_sparse(long fd, uint64_t off, const uint8_t *buf, uint64_t len, int punch)
 {
-    for (uint64_t p = 0; p < len; p += GS_PAGE) {
-        uint64_t n = len - p < GS_PAGE ? len - p : GS_PAGE;
-        long rc;
-        if (n == GS_PAGE && page_is_zero(buf + p))
-            rc = punch ? gs_syscall6(GS_SYS_fallocate, fd, GS_FALLOC_PUNCH, (long)(off + p), GS_PAGE, 0, 0) : 0;
-        else
-            rc = write_all(fd, buf + p, n, off + p);
+    uint64_t run = 0;
+    int run_zero = 0;
+    for (uint64_t p = 0; p <= len; p += GS_PAGE) {
+        int zero_page = p < len && len - p >= GS_PAGE && page_is_zero(buf + p);
+        if (p < len && p > run && zero_page == run_zero)
+            continue;
+        long rc = 0;
+        uint64_t n = (p < len ? p : len) - run;
+        if (n && !run_zero)
+            rc = write_all(fd, buf + run, n, off + run);
+        else if (n && punch)
+            rc = gs_syscall6(GS_SYS_fallocate, fd, GS_FALLOC_PUNCH, (long)(off + run), (long)n, 0, 0);
         if (rc < 0 && rc != -GS_EOPNOTSUPP)
             return rc;
+        run = p;
+        run_zero = zero_page;
     }
     return 0;
 }
@@ -302,7 +310,7 @@ static int same_layout(const struct gs_header *m, const struct gs_header *i)
            m->glive_size == i->glive_size && m->gostmts_off == i->gostmts_off &&
            m->ngostmts == i->ngostmts && m->gostmt_size == i->gostmt_size &&
            bytes_equal((const uint8_t *)m->build_id, (const uint8_t *)i->build_id, GS_BUILDID_MAX) &&
-           m->processes >= 1 && m->processes < (1ull << 62);
+           m->processes >= 1 && m->processes < GS_MAX_PROCESSES;
 }
 
 static int same_tables(const struct finish *f, long fd)
@@ -562,9 +570,10 @@ static long shrink(const struct finish *f, uint32_t error)
         return rc;
     if ((rc = punch_zero_pages(f, img->live_off, rows_end)) < 0)
         return rc;
-    for (uint64_t p = 0; p < sites; p += GS_PAGE) {   /* upwards: the copy is below its source */
-        if ((rc = read_all(f->own, f->a, GS_PAGE, img->sites_off + p)) < 0 ||
-            (rc = write_sparse(f->own, rows_end + p, f->a, GS_PAGE, 1)) < 0)
+    for (uint64_t p = 0; p < sites; p += f->span_max) {   /* upwards: the copy is below its source */
+        uint64_t n = sites - p < f->span_max ? sites - p : f->span_max;
+        if ((rc = read_sparse(f->own, img->sites_off + p, n, f->a)) < 0 ||
+            (rc = write_sparse(f->own, rows_end + p, f->a, n, 1)) < 0)
             return rc;
     }
     h.max_rows = (uint32_t)rows;
