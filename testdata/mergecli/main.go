@@ -1,11 +1,13 @@
-// mergecli: a tiny command-line program with exactly known call counts,
-// run thousands of times by tests/stubs/t_merge.sh (GOSTAT_MERGE). With
-// the argument "sleep" it sleeps between its two halves, so a test can
-// kill it mid-way; with "exit" it ends through os.Exit(3).
+// mergecli: a tiny command-line program with exactly known call counts
+// (main.step 150, main.half 2, main.main 1 per run), run thousands of times
+// by tests/stubs/t_merge.sh (GOSTAT_MERGE). "sleep MS" sleeps between its
+// two halves, so a test can kill it mid-way or watch its file while it
+// runs; "exit" ends it through os.Exit(3).
 package main
 
 import (
 	"os"
+	"strconv"
 	"time"
 )
 
@@ -23,8 +25,9 @@ func half(n int) int {
 
 func main() {
 	s := half(100)
-	if len(os.Args) > 1 && os.Args[1] == "sleep" {
-		time.Sleep(10 * time.Second)
+	if len(os.Args) > 2 && os.Args[1] == "sleep" {
+		ms, _ := strconv.Atoi(os.Args[2])
+		time.Sleep(time.Duration(ms) * time.Millisecond)
 	}
 	s += half(50)
 	if s == 0 {
