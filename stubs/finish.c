@@ -47,7 +47,12 @@ static void sleep_ms(long ms)
 static void zero(void *p, uint64_t n)
 {
     volatile uint8_t *d = p;         /* volatile: no memset call */
-    while (n--)
+    for (; n && ((uintptr_t)d & 7); n--)
+        *d++ = 0;
+    volatile uint64_t *w = (volatile uint64_t *)d;
+    for (; n >= 8; n -= 8)
+        *w++ = 0;
+    for (d = (volatile uint8_t *)w; n; n--)
         *d++ = 0;
 }
 
