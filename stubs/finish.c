@@ -138,29 +138,28 @@ static long read_sparse(long fd, uint64_t off, uint64_t len, uint8_t *buf)
     return 0;
 }
 
-/* Writes buf's pages that hold data at off, each run in one call;
- * all-zero pages become holes (punch: the file may hold data there; else
- * it is fresh). */
-static long write_sparse(long fd, uint64_t off, const uint8_t *buf, uint64_t len, int punch)
+/* Writes buf's pages that hold data at off into a fresh file, each run in
+ * one call; all-zero pages stay holes. */
+static long write_sparse(long fd, uint64_t off, const uint8_t *buf, uint64_t len)
 {
     uint64_t run = 0;
     int run_zero = 0;
-    for (uint64_t p = 0; p <= len; p += GS_PAGE) {
-        int zero_page = p < len && len - p >= GS_PAGE && page_is_zero(buf + p);
-        if (p < len && p > run && zero_page == run_zero)
+    for (uint64_t p = 0;; p += GS_PAGE) {
+        p = p < len ? p : len;
+        int end = p == len, zero_page = !end && len - p >= GS_PAGE && page_is_zero(buf + p);
+        if (!end && p > run && zero_page == run_zero)
             continue;
-        long rc = 0;
-        uint64_t n = (p < len ? p : len) - run;
-        if (n && !run_zero)
-            rc = write_all(fd, buf + run, n, off + run);
-        else if (n && punch)
-            rc = gs_syscall6(GS_SYS_fallocate, fd, GS_FALLOC_PUNCH, (long)(off + run), (long)n, 0, 0);
-        if (rc < 0 && rc != -GS_EOPNOTSUPP)
+        long rc = p > run && !run_zero ? write_all(fd, buf + run, p - run, off + run) : 0;
+        if (rc < 0 || end)
             return rc;
         run = p;
         run_zero = zero_page;
     }
-    return 0;
+}
+
+static uint64_t page_up(uint64_t n)
+{
+    return (n + GS_PAGE - 1) & ~(uint64_t)(GS_PAGE - 1);
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -449,7 +448,11 @@ static long merge_data(const struct finish *f, long m, long t)
             (rc = read_sparse(f->own, off, h->row_stride, f->b)) < 0)
             return rc;
         add_row(h, f->a, f->b);
-        if ((rc = write_sparse(t, off, f->a, h->row_stride, 0)) < 0)
+        /* the head whole (gostat budgets what it reads by the space the file occupies) */
+        uint64_t head = page_up(h->counts_off + (uint64_t)h->nfuncs * sizeof(struct gs_counter));
+        head = head < h->row_stride ? head : h->row_stride;
+        if ((rc = write_all(t, f->a, head, off)) < 0 ||
+            (rc = write_sparse(t, off + head, f->a + head, h->row_stride - head)) < 0)
             return rc;
     }
     if (!(h->flags & GS_HDR_SITES))
@@ -458,7 +461,7 @@ static long merge_data(const struct finish *f, long m, long t)
     if ((rc = read_sparse(m, h->sites_off, len, f->a)) < 0 || (rc = read_sparse(f->own, h->sites_off, len, f->b)) < 0)
         return rc;
     add_sites(h, f->a, f->b);
-    return write_sparse(t, h->sites_off, f->a, len, 0);
+    return write_all(t, f->a, len, h->sites_off);   /* whole: gostat reads it whole (its budget) */
 }
 
 /* M.tmp: M's header with one process more, the program's tables, M's and
@@ -495,31 +498,18 @@ static long merge_into(const struct finish *f, long m, const char *path, uint32_
     return rc;
 }
 
-/* Frees the own file's all-zero pages in [off, end). */
-static long punch_zero_pages(const struct finish *f, uint64_t off, uint64_t end)
-{
-    for (; off < end; off += f->span_max) {
-        uint64_t n = end - off < f->span_max ? end - off : f->span_max;
-        long rc = read_sparse(f->own, off, n, f->a);
-        if (rc >= 0)
-            rc = write_sparse(f->own, off, f->a, n, 1);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
-}
-
 /* The first process: its own file, one process, becomes the merged file
  * (link never replaces one that appeared meanwhile). */
 static long become_merged(const struct finish *f, const char *path)
 {
     const struct gs_header *h = f->img;
     uint64_t one = 1;
-    if (h->flags & GS_HDR_SITES) {   /* goroutines alive in a running process: none here */
-        uint64_t g = h->sites_off + h->glive_off;
-        gs_syscall6(GS_SYS_fallocate, f->own, GS_FALLOC_PUNCH, (long)g, (long)(h->file_size - g), 0, 0);
+    long rc = 0;
+    if (h->flags & GS_HDR_SITES) {        /* goroutines alive in a running process: none here */
+        uint64_t g = h->sites_off + h->glive_off, n = h->file_size - g;
+        zero(f->a, n);
+        rc = write_all(f->own, f->a, n, g);
     }
-    long rc = punch_zero_pages(f, h->live_off, h->file_size);
     if (rc >= 0)
         rc = write_all(f->own, &one, sizeof one, offsetof(struct gs_header, processes));
     if (rc >= 0)
@@ -556,40 +546,77 @@ static long merge(const struct finish *f, uint32_t *error)
     return -1;
 }
 
-/* Without merging: the own file keeps row 0 and the claimed rows; the
- * sites section moves down after them; the file is cut there and its
- * all-zero pages freed. The magic is cleared meanwhile, so a reader never
- * sees the header and the data disagree. */
+/* The own file's sites section, compacted into f->b: the head, the sites
+ * in use in the smallest table that holds them, a live table of one empty
+ * entry (goroutines alive in a running process: none now). *len is its
+ * size; h gets its geometry. */
+static long compact_sites(const struct finish *f, struct gs_header *h, uint64_t *len)
+{
+    const struct gs_header *img = f->img;
+    long rc = read_sparse(f->own, img->sites_off, img->file_size - img->sites_off, f->a);
+    if (rc < 0)
+        return rc;
+    const struct gs_site *tab = (const struct gs_site *)(f->a + GS_PAGE);
+    uint64_t used = 0, n = 1;
+    for (uint64_t i = 0; i < img->max_sites; i++)
+        used += tab[i].key != 0;
+    while (n < used)
+        n *= 2;
+    h->max_sites = (uint32_t)n;
+    h->glive_off = page_up(GS_PAGE + n * sizeof(struct gs_site));
+    h->max_glive = 1;
+    *len = page_up(h->glive_off + sizeof(struct gs_glive));
+    zero(f->b, *len);
+    uint64_t *out = (uint64_t *)f->b;
+    for (unsigned w = 0; w < GS_PAGE / 8; w++)
+        out[w] = ((const uint64_t *)f->a)[w];
+    out += GS_PAGE / 8;
+    for (uint64_t i = 0; i < img->max_sites; i++)
+        for (unsigned w = 0; tab[i].key && w < sizeof *tab / 8; w++)
+            *out++ = ((const uint64_t *)&tab[i])[w];
+    return 0;
+}
+
+/* Without merging: the own file keeps row 0 and the claimed rows as they
+ * are (gostat reads a row's head and its ready pages whole, and budgets
+ * them by the space the file occupies); the sites section, compacted,
+ * follows them; the file is cut there. The magic is cleared meanwhile, so a reader never sees
+ * the header and the data disagree; the new sites never overlap the old,
+ * so a failure (a full tmpfs) restores the header as it was. */
 static long shrink(const struct finish *f, uint32_t error)
 {
     const struct gs_header *img = f->img;
-    struct gs_header h;
+    struct gs_header was, h;
     struct gs_live *live = (struct gs_live *)f->b;
-    long rc = read_all(f->own, &h, sizeof h, 0);
+    long rc = read_all(f->own, &was, sizeof was, 0);
     if (rc < 0 || (rc = read_all(f->own, live, GS_PAGE, img->live_off)) < 0)
         return rc;
-    uint64_t rows = used_rows(img, live);
-    uint64_t rows_end = img->rows_off + rows * img->row_stride;
-    uint64_t sites = (img->flags & GS_HDR_SITES) ? img->file_size - img->sites_off : 0;
-    if ((rc = write_all(f->own, "\0\0\0\0\0\0\0\0", GS_MAGIC_LEN, 0)) < 0)
-        return rc;
-    if ((rc = punch_zero_pages(f, img->live_off, rows_end)) < 0)
-        return rc;
-    for (uint64_t p = 0; p < sites; p += f->span_max) {   /* upwards: the copy is below its source */
-        uint64_t n = sites - p < f->span_max ? sites - p : f->span_max;
-        if ((rc = read_sparse(f->own, img->sites_off + p, n, f->a)) < 0 ||
-            (rc = write_sparse(f->own, rows_end + p, f->a, n, 1)) < 0)
-            return rc;
-    }
-    h.max_rows = (uint32_t)rows;
-    h.sites_off = sites ? rows_end : 0;
-    h.file_size = rows_end + sites;
+    h = was;
     h.merge_error = error;
     h.processes = 0;           /* set if an attempt to become the merged file failed */
-    if ((rc = gs_syscall3(GS_SYS_ftruncate, f->own, h.file_size, 0)) < 0 ||
-        (rc = write_all(f->own, (const uint8_t *)&h + GS_MAGIC_LEN, sizeof h - GS_MAGIC_LEN, GS_MAGIC_LEN)) < 0)
+    uint64_t rows = used_rows(img, live);
+    uint64_t rows_end = img->rows_off + rows * img->row_stride, sites = 0;
+    if ((rc = write_all(f->own, "\0\0\0\0\0\0\0\0", GS_MAGIC_LEN, 0)) < 0)
         return rc;
-    return write_all(f->own, GS_MAGIC, GS_MAGIC_LEN, 0);
+    if (img->flags & GS_HDR_SITES)
+        rc = compact_sites(f, &h, &sites);
+    if (rc >= 0 && sites && rows_end + sites > img->sites_off) {   /* every row used: nothing to cut */
+        h.max_sites = was.max_sites, h.glive_off = was.glive_off, h.max_glive = was.max_glive;
+        rows = img->max_rows, rows_end = img->sites_off, sites = img->file_size - img->sites_off;
+    } else if (rc >= 0 && sites) {
+        rc = write_all(f->own, f->b, sites, rows_end);
+        h.sites_off = rows_end;
+    }
+    if (rc >= 0) {
+        h.max_rows = (uint32_t)rows;
+        h.file_size = rows_end + sites;
+        rc = gs_syscall3(GS_SYS_ftruncate, f->own, h.file_size, 0);
+    }
+    const struct gs_header *out = rc >= 0 ? &h : &was;
+    long wrc = write_all(f->own, (const uint8_t *)out + GS_MAGIC_LEN, sizeof *out - GS_MAGIC_LEN, GS_MAGIC_LEN);
+    if (wrc >= 0)
+        wrc = write_all(f->own, GS_MAGIC, GS_MAGIC_LEN, 0);
+    return rc < 0 ? rc : wrc;
 }
 
 /* The largest span merged at once: a row, the sites section. */

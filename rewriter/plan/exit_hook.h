@@ -1,4 +1,3 @@
-/* exported by rewriter/plan */
 /* exit_hook.h: where the program exits, so the stubs can finish its stats
  * file first (merge or shrink it: docs/stats-format.md "At exit"). Part
  * of stage 3, patch planning. */
