@@ -217,8 +217,9 @@ static void add_paths(const struct gs_header *h, uint8_t *m, const uint8_t *o, u
         if (!e->key || add_path((struct gs_path *)(m + off), n, e))
             continue;
         drops->arc_overflow += e->calls;
-        if (!(h->flags & GS_HDR_PATH_TOTALS) || e->rec < h->timing_off ||
-            e->rec > h->paths_off - sizeof(struct gs_timing) || (e->rec - h->timing_off) % GS_PAGE % sizeof(struct gs_timing))
+        uint64_t in_page = (e->rec - h->timing_off) % GS_PAGE;   /* a record's place, as the stubs put it */
+        if (!(h->flags & GS_HDR_PATH_TOTALS) || e->rec < h->timing_off || e->rec >= h->paths_off ||
+            in_page % sizeof(struct gs_timing) || in_page >= GS_TIMING_PER_PAGE * sizeof(struct gs_timing))
             continue;
         struct gs_timing *t = (struct gs_timing *)(m + e->rec);
         t->samples += e->calls;
