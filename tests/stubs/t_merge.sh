@@ -12,7 +12,8 @@
 #    keeps its own file, which says why;
 #  - gostat clean --older-than keeps young files, removes the killed runs'
 #    files, keeps the merged one;
-#  - every Go release at hand merges and shrinks (fewer runs).
+#  - every Go release at hand merges and shrinks (fewer runs);
+#  - --call-graph: the callers of main.step merge exactly.
 # MERGE_RUNS: runs of the big merge (default 2000).
 . "$(dirname "$0")/../lib.sh"
 require_tools
@@ -88,6 +89,18 @@ done
 check_release 1.22 "$RUNS"
 P=$WORK/mergecli1.22.instr
 M=$(only_file "$S/merge1.22")
+
+# --call-graph: paths and arcs merge by key; callers' calls exact.
+"$GOREWRITE" --call-graph "$WORK/mergecli1.22" "$WORK/mergecli.cg" >/dev/null 2>&1 || fail "gorewrite --call-graph"
+mkdir "$S/cg"
+P=$WORK/mergecli.cg run_many "$S/cg" 40
+f=$(only_file "$S/cg") && "$GOSTAT" --json "$f" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+step = [f for f in d["functions"] if f["name"] == "main.step"][0]
+callers = {c["name"]: c["calls"] for c in step.get("callers", [])}
+sys.exit(not (step["calls"] == step["timed_calls"] == 6000 and callers == {"main.half": 6000}))
+' || fail "--call-graph merge: main.step's calls, timed calls or callers are not 40 runs' worth"
 
 # Killed runs: 20 sleep, the others run past them, then the sleepers get SIGKILL.
 K=$S/kill
