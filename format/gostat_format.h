@@ -73,6 +73,7 @@
  * far below a page; the table starts with the empty string. */
 #define GS_MAX_STRTAB(nfuncs, nsyms) (GS_PAGE + ((uint64_t)(nfuncs) * 3u + (nsyms)) * GS_PAGE)
 #define GS_MAX_PATHS (1u << 24)    /* entries of either per-row path table */
+#define GS_MAX_PROCESSES (1ull << 40) /* gs_header.processes of a merged file */
 
 /* gs_header.flags */
 #define GS_HDR_SHARED 1u           /* counters are mapped from this file (live).
@@ -105,6 +106,12 @@
                                       keyed by the creator's call path too
                                       (gs_site.path), whose functions are in the
                                       site paths table (spaths_off) */
+
+/* gs_header.merge_error: the process exited with GOSTAT_MERGE set but
+ * kept its own file, because the merged file ... */
+#define GS_MERGE_BUSY 1u           /* stayed locked by another process */
+#define GS_MERGE_INVALID 2u        /* is not one of this program's (or corrupt) */
+#define GS_MERGE_IO 3u             /* could not be read, written or renamed */
 
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */
@@ -179,7 +186,14 @@ struct gs_header {
                                       page aligned, after the live table */
     uint32_t spath_size;           /* sizeof(struct gs_spath) */
     uint32_t reserved32c;
-    uint8_t reserved[240];         /* zero; room for later fields */
+    /* merging at exit (GOSTAT_MERGE; docs/stats-format.md "Merged files") */
+    uint64_t processes;            /* processes whose counts this file holds:
+                                      0 in a process's own file, >= 1 in a
+                                      merged one */
+    uint32_t merge_error;          /* GS_MERGE_*: why this process's own file
+                                      was kept instead of merged; 0: none */
+    uint32_t reserved_merge;
+    uint8_t reserved[224];         /* zero; room for later fields */
 };
 
 #define GS_CALIBRATE_NS 200000u

@@ -117,6 +117,7 @@
 #define GS_GLIVE_FREE1 1        /* gostat_format.h GS_GLIVE_FREED */
 #define GS_SITE_HASH 0x9e3779b97f4a7c15 /* keys are spread by the high half of key * this */
 
+#define GS_PRIV_FINISH 1016     /* struct gs_finish_info (stubs/finish.h) */
 #define GS_PRIV_TRACE_BASE 1024 /* tracing: the goroutines' pending records, */
 #define GS_PRIV_TRACE_SLOTS 1032 /* and how many goroutines have them */
 #define GS_PRIV_TRACE_MIN 1040  /* ticks: a traced call is kept when at least this long */
@@ -321,6 +322,8 @@ struct gs_blob_header {
     uint32_t site_exit_off;          /* in: r14 = the ending g, r13 = continue */
     uint32_t tail_exit_off;          /* in: r12d = record offset, r13 = a tail call's
                                         target; jumps there (stubs/tail_exit.S) */
+    uint32_t exit_off;               /* replaces runtime.exit: finishes the stats
+                                        file (stubs/finish.c), then exit_group */
 };
 
 struct gs_stub_config {
@@ -387,7 +390,8 @@ struct gs_private {
     uint64_t probe_untimed; /* an untimed counted call's, in 1/256 ticks */
     uint64_t sites_base;    /* run-time address of the sites section, or 0 */
     uint64_t load_bias;     /* run-time minus link-time address */
-    uint64_t reserved[119];
+    uint64_t reserved[118];
+    uint64_t finish;        /* struct gs_finish_info (stubs/finish.h), or 0 */
     uint64_t trace_base;    /* tracing: pending records of goroutine stack 0 */
     uint64_t trace_slots;   /* stacks that have pending records */
     uint64_t trace_min;     /* ticks, from gs_stub_config.trace_min_ns */
@@ -479,6 +483,7 @@ GS_OFFSET_IS(struct gs_private, probe_inner, GS_PRIV_INNER);
 GS_OFFSET_IS(struct gs_private, probe_untimed, GS_PRIV_UNTIMED);
 GS_OFFSET_IS(struct gs_private, sites_base, GS_PRIV_SITES_BASE);
 GS_OFFSET_IS(struct gs_private, load_bias, GS_PRIV_LOAD_BIAS);
+GS_OFFSET_IS(struct gs_private, finish, GS_PRIV_FINISH);
 /* struct gs_live */
 GS_OFFSET_IS(struct gs_live, rows_claimed, GS_LIVE_ROWS_CLAIMED);
 GS_OFFSET_IS(struct gs_live, rows_backed, GS_LIVE_ROWS_BACKED);

@@ -25,6 +25,7 @@ gs_blob_header:
     .long gs_site_create - gs_blob_header
     .long gs_site_exit - gs_blob_header
     .long gs_tail_exit - gs_blob_header
+    .long gs_exit - gs_blob_header
 
     .text
     .globl gs_entry

@@ -6,14 +6,12 @@
  * RW segment, and one line goes to stderr unless GOSTAT_QUIET=1. */
 #include "format/gostat_format.h"
 #include "format/stub_abi.h"
+#include "stubs/finish.h"
 #include "stubs/probe_cost.h"
 #include "stubs/sys.h"
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* Longest path the kernel takes (PATH_MAX, with its NUL). */
-#define GS_PATH_MAX 4096
 
 /* First byte of the blob (blob.ld); unsized so no bounds are assumed. */
 extern uint8_t __blob_start[];
@@ -24,6 +22,7 @@ __attribute__((used)) volatile struct gs_stub_config gs_config;
 
 struct startup_env {
     const char *dir;
+    const char *merge;         /* GOSTAT_MERGE, or NULL */
     int quiet;
     int secure;                /* AT_SECURE: setuid, setgid or capabilities */
     const uint8_t *at_random;  /* AT_RANDOM: 16 bytes from the kernel, or NULL */
@@ -139,11 +138,14 @@ static void read_env(char **envp, struct startup_env *env)
     env->quiet = 0;
     env->secure = 0;
     env->at_random = 0;
-    const char *dir = 0;
+    env->merge = 0;
+    const char *dir = 0, *merge = 0;
     int quiet = 0;
     for (; *envp; envp++) {
         if (starts_with(*envp, "GOSTAT_DIR=") && (*envp)[11])
             dir = *envp + 11;
+        else if (starts_with(*envp, "GOSTAT_MERGE=") && (*envp)[13])
+            merge = *envp + 13;
         else if (starts_with(*envp, "GOSTAT_QUIET=") && (*envp)[13] == '1')
             quiet = 1;
     }
@@ -157,6 +159,7 @@ static void read_env(char **envp, struct startup_env *env)
         return;
     if (dir)
         env->dir = dir;
+    env->merge = merge;
     env->quiet = quiet;
 }
 
@@ -535,6 +538,37 @@ static void report_failure(const struct startup_env *env, const char *path, long
     gs_syscall3(GS_SYS_write, 2, line, len);
 }
 
+/* What gs_finish (stubs/finish.c) needs at exit: the own file, found
+ * again by name and checked by inode, and GOSTAT_MERGE. */
+static void prepare_finish(const struct startup_env *env, struct gs_private *priv, long fd, const char *path,
+                           const char *exe)
+{
+    struct gs_stat st;
+    uint64_t size = (sizeof(struct gs_finish_info) + GS_PAGE - 1) & ~(uint64_t)(GS_PAGE - 1);
+    if (gs_syscall3(GS_SYS_fstat, fd, &st, 0) < 0)
+        return;
+    long p = gs_syscall6(GS_SYS_mmap, 0, (long)size, GS_PROT_READ | GS_PROT_WRITE,
+                         GS_MAP_PRIVATE | GS_MAP_ANONYMOUS, -1, 0);
+    if (p < 0 && p > -4096)
+        return;
+    struct gs_finish_info *in = (struct gs_finish_info *)p;
+    in->dev = st.dev;
+    in->ino = st.ino;
+    size_t len = 0;
+    append(in->own, &len, sizeof in->own, path);
+    for (size_t i = 0; i < len; i++)
+        if (path[i] == '/')
+            in->dir = (uint32_t)i;
+    char name[GS_PATH_MAX];
+    size_t name_len = 0;
+    append_name(name, &name_len, sizeof name, base_name(exe));
+    in->stem = (uint32_t)(in->dir + 1 + sizeof GS_FILE_PREFIX - 1 + name_len + 1);   /* dir/gostat.<exe>. */
+    len = 0;
+    if (env->merge && append(in->merge, &len, sizeof in->merge, env->merge) < 0)
+        in->merge[0] = 0;
+    priv->finish = (uint64_t)in;
+}
+
 /* Called from gs_entry with the kernel's initial stack; returns the
  * address of the program's own entry point. */
 __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
@@ -578,6 +612,8 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
     long rc = fd;
     if (fd >= 0) {
         rc = fill_stats_file(fd, image, gs_config.image_size, &hdr, shared, gs_config.shared_size);
+        if (rc >= 0)
+            prepare_finish(&env, priv, fd, path, hdr.exe);
         gs_syscall3(GS_SYS_close, fd, 0, 0);
         if (rc < 0)
             gs_syscall3(GS_SYS_unlink, path, 0, 0);

@@ -8,19 +8,30 @@
 #define GS_SYS_read 0
 #define GS_SYS_write 1
 #define GS_SYS_close 3
+#define GS_SYS_fstat 5
+#define GS_SYS_lseek 8
 #define GS_SYS_mmap 9
 #define GS_SYS_munmap 11
+#define GS_SYS_pread64 17
 #define GS_SYS_pwrite64 18
+#define GS_SYS_nanosleep 35
 #define GS_SYS_getpid 39
+#define GS_SYS_flock 73
 #define GS_SYS_ftruncate 77
+#define GS_SYS_rename 82
+#define GS_SYS_link 86
 #define GS_SYS_unlink 87
 #define GS_SYS_readlink 89
+#define GS_SYS_geteuid 107
 #define GS_SYS_clock_gettime 228
+#define GS_SYS_exit_group 231
 #define GS_SYS_openat 257
+#define GS_SYS_newfstatat 262
 #define GS_SYS_fallocate 285
 #define GS_SYS_getrandom 318
 
 #define GS_AT_FDCWD (-100)
+#define GS_AT_SYMLINK_NOFOLLOW 0x100
 #define GS_O_RDONLY 0
 #define GS_O_RDWR 2
 #define GS_O_CREAT 0100
@@ -34,9 +45,29 @@
 #define GS_MAP_PRIVATE 2
 #define GS_MAP_ANONYMOUS 0x20
 #define GS_MAP_NORESERVE 0x4000
+#define GS_ENOENT 2
 #define GS_EEXIST 17
+#define GS_ENXIO 6
+#define GS_EWOULDBLOCK 11
+#define GS_SEEK_DATA 3
+#define GS_SEEK_HOLE 4
+#define GS_LOCK_EX 2
+#define GS_LOCK_NB 4
+#define GS_FALLOC_PUNCH 3          /* FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE */
+#define GS_S_IFMT 0170000
+#define GS_S_IFREG 0100000
 #define GS_EOPNOTSUPP 95
 #define GS_ENAMETOOLONG 36
+
+/* struct stat of x86-64 Linux */
+struct gs_stat {
+    uint64_t dev, ino, nlink;
+    uint32_t mode, uid, gid, pad;
+    uint64_t rdev;
+    int64_t size, blksize, blocks;
+    uint64_t times[6];
+    int64_t reserved[3];
+};
 
 static inline long gs_syscall6(long n, long a, long b, long c, long d, long e, long f)
 {

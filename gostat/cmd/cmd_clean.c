@@ -1,8 +1,11 @@
 /* cmd_clean.c: "gostat clean": remove the stats files of processes that
- * have exited. Only the user's own regular files in $GOSTAT_DIR are
- * considered (statsdir.c). A file without a valid header may belong to a
- * program that is still starting up: it is removed only when no process
- * with a pid its name could carry is running. */
+ * have exited (with --older-than, only those last changed that long ago).
+ * Only the user's own regular files in $GOSTAT_DIR are considered
+ * (statsdir.c). A file without a valid header may belong to a program
+ * that is still starting up: it is removed only when no process with a
+ * pid its name could carry is running. Merged files (GOSTAT_MERGE) hold
+ * many processes' results and are kept. */
+#include "common/go_duration.h"
 #include "gostat/cmd/cmdline.h"
 #include "gostat/cmd/commands.h"
 #include "gostat/cmd/exitcode.h"
@@ -15,14 +18,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct clean_state {
     bool dry_run;
-    unsigned removed, kept_live, kept_starting, failed;
+    uint64_t older_than_ns;    /* 0: any age */
+    unsigned removed, kept_live, kept_starting, kept_young, kept_merged, failed;
 };
 
+static int take_older_than(const char *value, void *dest)
+{
+    struct clean_state *c = dest;
+    return gr_go_duration_parse(value, &c->older_than_ns) < 0 || c->older_than_ns == 0 ? -1 : 0;
+}
+
 static const struct gr_opt clean_opts[] = {
+    { "older-than", 0, "DURATION", GR_OPT_CALL, .call = take_older_than,
+      .bad = "--older-than takes a Go duration above 0 (300ms, 1m30s, 2h), not '%s'",
+      .help = GR_OPT_HELP("only files last changed at least DURATION ago",
+                          "(Go syntax: 300ms, 1m30s, 2h)"),
+      .man =
+          "Only files last changed at least\n"
+          ".I DURATION\n"
+          "ago (Go syntax: 300ms, 1m30s, 2h).\n" },
     { "dry-run", 'n', NULL, GR_OPT_FLAG, GR_OPT_AT(struct clean_state, dry_run),
       .help = GR_OPT_HELP("print what would be removed, remove nothing"),
       .man = "Print what would be removed; remove nothing." },
@@ -32,13 +51,14 @@ static const struct gr_opt clean_opts[] = {
 const struct gr_opt_table gst_clean_options = {
     .program = "gostat clean",
     .intro =
-        "usage: gostat clean [-n|--dry-run]\n"
+        "usage: gostat clean [-n|--dry-run] [--older-than DURATION]\n"
         "\n"
         "Removes the stats files in $GOSTAT_DIR (default " GST_DEFAULT_DIR ") whose process has\n"
         "exited, and files without a valid header (a program killed while\n"
         "starting) when no process with the pid in their name is running.\n"
         "Only your own regular files named " GS_FILE_PREFIX "* are touched; symlinks\n"
-        "and other users' files are left alone. Prints one line per file removed.\n"
+        "and other users' files are left alone, and so are merged files\n"
+        "(GOSTAT_MERGE). Prints one line per file removed.\n"
         "\n",
     .outro =
         "\n"
@@ -47,7 +67,7 @@ const struct gr_opt_table gst_clean_options = {
     GR_OPT_TABLE_OPTS(clean_opts),
     .min_operands = 0, .max_operands = 0,
     .too_many = "unexpected argument '%s'",
-    .column = 18,
+    .column = 25,
     .long_indent = 2,
 };
 
@@ -79,6 +99,17 @@ static bool named_pid_running(const char *name)
     return false;
 }
 
+/* Whether the file was last changed less than --older-than ago. */
+static bool too_young(const struct clean_state *c, const struct stat *sb)
+{
+    struct timespec now;
+    if (!c->older_than_ns || clock_gettime(CLOCK_REALTIME, &now) < 0)
+        return false;
+    int64_t age = ((int64_t)now.tv_sec - (int64_t)sb->st_mtim.tv_sec) * 1000000000 +
+                  (now.tv_nsec - sb->st_mtim.tv_nsec);
+    return age < 0 || (uint64_t)age < c->older_than_ns;
+}
+
 /* Unlinks path only if it is still the file fd has open. */
 static int remove_file(struct clean_state *c, const char *path, int fd, const char *why)
 {
@@ -86,6 +117,10 @@ static int remove_file(struct clean_state *c, const char *path, int fd, const ch
     if (fstat(fd, &open_sb) < 0 || lstat(path, &now_sb) < 0 ||
         open_sb.st_dev != now_sb.st_dev || open_sb.st_ino != now_sb.st_ino)
         return 0;   /* replaced or removed meanwhile: not ours to judge */
+    if (too_young(c, &open_sb)) {
+        c->kept_young++;
+        return 0;
+    }
     if (!c->dry_run && unlink(path) < 0) {
         char safe[512];
         fprintf(stderr, "gostat: clean: cannot remove %s: %m\n", gst_safe_text(safe, sizeof safe, path));
@@ -119,10 +154,12 @@ static int visit(void *ctx, const char *name, const char *path, int fd,
         return 0;
     }
     if (gst_stats_open_fd(&st, fd, path, &err) == 0) {
-        bool live = st.live;
+        bool live = st.live, merged = st.hdr.processes > 0;
         snprintf(why, sizeof why, "pid %lld exited", (long long)st.hdr.pid);
         gst_stats_close(&st);
-        if (live)
+        if (merged)
+            c->kept_merged++;
+        else if (live)
             c->kept_live++;
         else
             remove_file(c, path, keep, why);
@@ -154,6 +191,10 @@ int gst_cmd_clean(int argc, char **argv)
            c.kept_live + c.kept_starting);
     if (c.kept_starting)
         printf(" (%u still starting)", c.kept_starting);
+    if (c.older_than_ns)
+        printf(", %u younger than --older-than", c.kept_young);
+    if (c.kept_merged)
+        printf(", %u merged", c.kept_merged);
     printf("\n");
     return c.failed ? GST_EXIT_STATS : GST_EXIT_OK;
 }

@@ -564,7 +564,8 @@ int gst_stats_refresh(struct gst_stats *st, struct gr_error *err)
 {
     /* Liveness first: if the process has exited by now, the counters read
      * next are final, so the last snapshot of a watch is complete. */
-    st->live = gst_process_is_live(st->hdr.pid, st->hdr.proc_start_ticks);
+    /* a merged file's pid is its first process's, long gone */
+    st->live = !st->hdr.processes && gst_process_is_live(st->hdr.pid, st->hdr.proc_start_ticks);
     st->clock = gst_clock_for(&st->hdr);
     return sum_counters_guarded(st, err);
 }
@@ -630,4 +631,14 @@ void gst_stats_close(struct gst_stats *st)
     st->map = NULL;
     st->funcs = NULL;
     st->strtab = NULL;
+}
+
+const char *gst_merge_error_name(uint32_t merge_error)
+{
+    switch (merge_error) {
+    case 0: return "none";
+    case GS_MERGE_BUSY: return "merged file locked too long";
+    case GS_MERGE_INVALID: return "merged file not this program's";
+    default: return "merged file unwritable";
+    }
 }

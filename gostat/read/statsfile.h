@@ -126,6 +126,9 @@ int gst_stats_refresh(struct gst_stats *st, struct gr_error *err);
 
 void gst_stats_close(struct gst_stats *st);
 
+/* Why a process kept its own file instead of merging (gs_header.merge_error). */
+const char *gst_merge_error_name(uint32_t merge_error);
+
 /* What gostat may read of a file, from the disk space it occupies (a
  * hostile sparse file must not cost more than a small multiple of it). */
 struct stat;

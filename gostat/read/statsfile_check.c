@@ -55,6 +55,10 @@ static int check_sizes(const struct gs_header *h, uint64_t actual_size,
                         path, h->header_size, sizeof *h);
     if (h->pid <= 0 || h->pid > INT32_MAX)
         return gr_fail(err, "%s: corrupt: pid %" PRId64 " out of range", path, h->pid);
+    if (h->processes > GS_MAX_PROCESSES || h->merge_error > GS_MERGE_IO)
+        return gr_fail(err, "%s: corrupt: merged from %" PRIu64 " processes, merge error %" PRIu32
+                       " (at most %llu, %u)", path, h->processes, h->merge_error,
+                       (unsigned long long)GS_MAX_PROCESSES, GS_MERGE_IO);
     if (!is_nul_terminated(h->exe, sizeof h->exe))
         return gr_fail(err, "%s: corrupt: exe is not NUL-terminated", path);
     if (!is_nul_terminated(h->build_id, sizeof h->build_id))

@@ -185,7 +185,12 @@ void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view
 {
     fprintf(out, "{\"pid\":%" PRId64 ",\"exe\":", st->hdr.pid);
     gst_json_put_string(out, st->hdr.exe);
-    fprintf(out, ",\"live\":%s,\"build_id\":", st->live ? "true" : "false");
+    fprintf(out, ",\"live\":%s", st->live ? "true" : "false");
+    if (st->hdr.processes)
+        fprintf(out, ",\"processes\":%" PRIu64, st->hdr.processes);
+    if (st->hdr.merge_error)
+        fprintf(out, ",\"merge_error\":\"%s\"", gst_merge_error_name(st->hdr.merge_error));
+    fputs(",\"build_id\":", out);
     gst_json_put_string(out, st->hdr.build_id);
     fputs(",\"go_version\":", out);
     gst_json_put_string(out, st->hdr.go_version);

@@ -47,7 +47,7 @@ static void fill_valid(struct list_row *row, const struct gst_stats *st)
 {
     row->pid = st->hdr.pid;
     snprintf(row->pid_text, sizeof row->pid_text, "%" PRId64, st->hdr.pid);
-    row->status = st->live ? "LIVE" : "EXITED";
+    row->status = st->hdr.processes ? "MERGED" : st->live ? "LIVE" : "EXITED";
     snprintf(row->funcs, sizeof row->funcs, "%" PRIu32, st->hdr.nfuncs);
     snprintf(row->calls, sizeof row->calls, "%" PRIu64, st->total_calls);
     row->exe = strdup(st->hdr.exe);

@@ -268,8 +268,14 @@ static void print_row(FILE *out, const struct gst_stats *st, const struct gst_fu
 
 static void write_summary(FILE *out, const struct gst_stats *st, const struct gst_view *v)
 {
-    fprintf(out, "pid %" PRId64 "  %s  exe ", st->hdr.pid, st->live ? "live" : "exited");
+    if (st->hdr.processes)
+        fprintf(out, "merged from %" PRIu64 " process%s  exe ", st->hdr.processes,
+                st->hdr.processes == 1 ? "" : "es");
+    else
+        fprintf(out, "pid %" PRId64 "  %s  exe ", st->hdr.pid, st->live ? "live" : "exited");
     gst_put_cell(out, st->hdr.exe, 0, false);
+    if (st->hdr.merge_error)
+        fprintf(out, "  not merged: %s", gst_merge_error_name(st->hdr.merge_error));
     fprintf(out, "  calls %" PRIu64 "  functions %" PRIu32, st->total_calls, st->hdr.nfuncs);
     if (v->count < st->hdr.nfuncs)
         fprintf(out, " (showing %zu)", v->count);

@@ -36,6 +36,7 @@ static int build_code(const struct gr_elf *elf, const struct gr_program *prog,
         gr_stub_place(&img->code, seg, &blob_off, err) < 0)
         return -1;
     struct gr_stub_routines stubs = gr_stub_routines(&img->code, blob_off, seg);
+    tramp->exit_stub = stubs.exit;
     if (gr_trampolines_generate(elf, plan, seg, &stubs, &img->code, tramp, err) < 0 ||
         gr_code_pad(&img->code, 16, GR_X86_INT3, err) < 0 ||
         append_stats_image(prog, plan, seg, &img->code, &stats_off, &stats_size, err) < 0)

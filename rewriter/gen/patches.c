@@ -31,7 +31,7 @@ static void call_site_patch(struct gr_patch *pt, const struct gr_call_site *cs, 
 struct gr_patch *gr_patches_build(const struct gr_plan *plan, const struct gr_tramp_addrs *t,
                                   size_t *npatches)
 {
-    struct gr_patch *p = calloc(plan->ninstrumented + plan->exits.n + plan->calls.n + 1, sizeof *p);
+    struct gr_patch *p = calloc(plan->ninstrumented + plan->exits.n + plan->calls.n + 2, sizeof *p);
     size_t n = 0;
     for (size_t i = 0; p && i < plan->nfuncs; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
@@ -44,6 +44,8 @@ struct gr_patch *gr_patches_build(const struct gr_plan *plan, const struct gr_tr
     }
     for (size_t k = 0; p && k < plan->calls.n; k++)
         call_site_patch(&p[n++], &plan->calls.items[k], t->entry[plan->calls.items[k].callee]);
+    if (p && plan->exit_hook && t->exit_stub)   /* runtime.exit: never returns, covers its first 5 bytes */
+        jmp_patch(&p[n++], plan->exit_hook, GR_X86_JMP_REL32_LEN, t->exit_stub);
     *npatches = n;
     return p;
 }

@@ -12,7 +12,7 @@
 #include "rewriter/plan/plan.h"
 
 /* Entry patches over the stack checks, exit patches over the returns,
- * then the call sites; NULL when out of memory. */
+ * the call sites, then runtime.exit's entry; NULL when out of memory. */
 struct gr_patch *gr_patches_build(const struct gr_plan *plan, const struct gr_tramp_addrs *t,
                                   size_t *npatches);
 

@@ -20,11 +20,13 @@ struct gr_stub_routines {
     uint64_t site_create;     /* stubs/sites.S */
     uint64_t site_exit;
     uint64_t tail_exit;       /* stubs/tail_exit.S */
+    uint64_t exit;            /* stubs/exit.S: replaces runtime.exit */
 };
 
 struct gr_tramp_addrs {
     uint64_t *entry;   /* per plan function: its entry trampoline, or 0 */
     uint64_t *exit;    /* per plan->exits item: its exit trampoline */
+    uint64_t exit_stub;/* gs_exit, where runtime.exit's entry jumps (plan->exit_hook) */
 };
 
 /* Emits one entry trampoline per instrumented function and one exit

@@ -20,6 +20,7 @@
 #include "rewriter/find/go_version.h"
 #include "rewriter/plan/goroutine_end.h"
 #include "rewriter/plan/sched_hooks.h"
+#include "rewriter/plan/exit_hook.h"
 #include "rewriter/plan/goroutine_sites.h"
 #include "rewriter/plan/leaf_timing.h"
 #include "common/x86.h"
@@ -292,6 +293,7 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     gr_exit_scan_free(&c->scan);
     gr_asm_targets_free(&c->asm_targets);
     decide_sites(plan);
+    plan->exit_hook = gr_exit_hook_find(elf, prog);
     if (rc == 0 && plan->sites)
         rc = gr_go_stmts_find(elf, prog, &plan->go_stmts);
     if (rc < 0)

@@ -95,6 +95,9 @@ struct gr_plan {
     /* On-CPU time (sched_hooks.h): the hand-offs hooked, off and on; kept
      * only when both are (gr_plan_oncpu). */
     size_t hooks_off, hooks_on;
+    /* runtime.exit's entry, replaced by a jmp to the stubs' gs_exit
+     * (exit_hook.h); 0: not found, the stats file is not finished at exit */
+    uint64_t exit_hook;
     /* --trace: the traced functions (trace_plan.h), set by rewrite.c */
     const struct gr_trace_plan *trace;
 };

@@ -44,6 +44,6 @@ expect "clean: extra argument message" "gostat: clean: unexpected argument 'extr
 out=$(GOSTAT_DIR=$dir/missing "$GOSTAT" clean 2>&1); rc=$?
 expect "clean: missing dir exit" 2 $rc
 run_ok "clean --help" clean --help
-expect "clean --help" "usage: gostat clean [-n|--dry-run]" "$(row 1)"
+expect "clean --help" "usage: gostat clean [-n|--dry-run] [--older-than DURATION]" "$(row 1)"
 
 finish t_gostat_clean

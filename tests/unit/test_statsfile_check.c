@@ -139,6 +139,20 @@ static void pid_range(void)
     PASSES(h);
 }
 
+/* A merged file's process count and a kept file's merge error (GOSTAT_MERGE). */
+static void merge_fields(void)
+{
+    struct gs_header h = valid();
+    h.processes = GS_MAX_PROCESSES;
+    h.merge_error = GS_MERGE_IO;
+    PASSES(h);
+    h.processes = GS_MAX_PROCESSES + 1;
+    FAILS(h, "corrupt: merged from 1099511627777 processes, merge error 3 (at most 1099511627776, 3)");
+    h.processes = 2;
+    h.merge_error = GS_MERGE_IO + 1;
+    FAILS(h, "corrupt: merged from 2 processes, merge error 4 (at most 1099511627776, 3)");
+}
+
 static void header_strings_nul_terminated(void)
 {
     struct gs_header h = valid();
@@ -522,6 +536,7 @@ UNIT_CASES("statsfile_check",
            UNIT_CASE(identity),
            UNIT_CASE(sizes),
            UNIT_CASE(pid_range),
+           UNIT_CASE(merge_fields),
            UNIT_CASE(header_strings_nul_terminated),
            UNIT_CASE(function_and_string_tables),
            UNIT_CASE(prefix_before_counters),

@@ -1,0 +1,17 @@
+/* exit_hook.h: where the program exits, so the stubs can finish its stats
+ * file first (merge or shrink it: docs/stats-format.md "At exit"). Part
+ * of stage 3, patch planning. */
+#ifndef GR_EXIT_HOOK_H
+#define GR_EXIT_HOOK_H
+
+#include <stdint.h>
+
+#include "elf/elf_read.h"
+#include "rewriter/find/program.h"
+
+/* The entry of runtime.exit when its code is the one every release
+ * 1.15-1.27 has (sys_linux_amd64.s), else 0: the program then exits
+ * without finishing its file, which stays as it was while running. */
+uint64_t gr_exit_hook_find(const struct gr_elf *elf, const struct gr_program *prog);
+
+#endif

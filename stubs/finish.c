@@ -1,0 +1,702 @@
+/* finish.c: the stats file at exit (gs_exit, stubs/exit.S). First the
+ * shared mapping is frozen: replaced by private memory, so threads still
+ * running count into nothing and the file no longer changes. Then, with
+ * GOSTAT_MERGE, the file's counts are added into the program's merged file
+ * (docs/stats-format.md "Merged files") and the own file is removed;
+ * without it, or when the merge fails, the own file shrinks to the pages
+ * the process used.
+ *
+ * The merge takes an flock on the merged file M, writes M + this process
+ * into a fresh file M.tmp and renames it over M: a process killed at any
+ * point loses its own counts at most (the kernel drops its lock; the next
+ * merger removes a stale M.tmp), never M. Nothing read from M is trusted:
+ * its layout must equal this program's, every offset used comes from the
+ * program's own image, and a file that fails is left alone (the process
+ * keeps its own file, with merge_error saying why). */
+#include "format/gostat_format.h"
+#include "format/stub_abi.h"
+#include "stubs/finish.h"
+#include "stubs/sys.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+extern uint8_t __blob_start[];
+extern volatile struct gs_stub_config gs_config;
+
+#define LOCK_TRIES 20000             /* 1 ms apart: 20 s for the merged file's lock */
+#define WAIT_TRIES 20000             /* another thread finishing: at most 20 s */
+#define CHUNK (64u * 1024)
+
+struct finish {
+    const struct gs_header *img;     /* the program's image: trusted geometry */
+    const uint8_t *image;
+    uint64_t image_size;
+    struct gs_finish_info *info;
+    long own;                        /* fd of the own file */
+    uint8_t *a, *b;                  /* scratch, each span_max bytes */
+    uint64_t span_max;
+};
+
+static void sleep_ms(long ms)
+{
+    struct { long sec, nsec; } ts = {0, ms * 1000000};
+    gs_syscall3(GS_SYS_nanosleep, &ts, 0, 0);
+}
+
+static void zero(void *p, uint64_t n)
+{
+    volatile uint8_t *d = p;         /* volatile: no memset call */
+    for (; n && ((uintptr_t)d & 7); n--)
+        *d++ = 0;
+    volatile uint64_t *w = (volatile uint64_t *)d;
+    for (; n >= 8; n -= 8)
+        *w++ = 0;
+    for (d = (volatile uint8_t *)w; n; n--)
+        *d++ = 0;
+}
+
+static size_t str_len(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+static int bytes_equal(const uint8_t *a, const uint8_t *b, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+static int page_is_zero(const uint8_t *p)
+{
+    const uint64_t *w = (const uint64_t *)p;
+    for (unsigned i = 0; i < GS_PAGE / 8; i++)
+        if (w[i])
+            return 0;
+    return 1;
+}
+
+static long read_all(long fd, void *buf, uint64_t len, uint64_t off)
+{
+    uint8_t *p = buf;
+    while (len) {
+        long n = gs_syscall6(GS_SYS_pread64, fd, (long)p, (long)len, (long)off, 0, 0);
+        if (n < 0)
+            return n;
+        if (n == 0) {                /* past the end: zeros */
+            zero(p, len);
+            return 0;
+        }
+        p += n;
+        len -= (uint64_t)n;
+        off += (uint64_t)n;
+    }
+    return 0;
+}
+
+static long write_all(long fd, const void *buf, uint64_t len, uint64_t off)
+{
+    const uint8_t *p = buf;
+    while (len) {
+        long n = gs_syscall6(GS_SYS_pwrite64, fd, (long)p, (long)len, (long)off, 0, 0);
+        if (n <= 0)
+            return n ? n : -1;
+        p += n;
+        len -= (uint64_t)n;
+        off += (uint64_t)n;
+    }
+    return 0;
+}
+
+/* [off, off + len) of fd into buf; only the file's data is read, holes
+ * (most of a stats file) become zeros without a copy. */
+static long read_sparse(long fd, uint64_t off, uint64_t len, uint8_t *buf)
+{
+    uint64_t pos = off, end = off + len;
+    while (pos < end) {
+        long d = gs_syscall3(GS_SYS_lseek, fd, pos, GS_SEEK_DATA);
+        if (d == -GS_ENXIO || (d >= 0 && (uint64_t)d > end))
+            d = (long)end;
+        else if (d < 0)
+            return read_all(fd, buf + (pos - off), end - pos, pos);
+        zero(buf + (pos - off), (uint64_t)d - pos);
+        if ((uint64_t)d >= end)
+            return 0;
+        long h = gs_syscall3(GS_SYS_lseek, fd, d, GS_SEEK_HOLE);
+        if (h < 0 || (uint64_t)h > end)
+            h = (long)end;
+        long rc = read_all(fd, buf + ((uint64_t)d - off), (uint64_t)(h - d), (uint64_t)d);
+        if (rc < 0)
+            return rc;
+        pos = (uint64_t)h;
+    }
+    return 0;
+}
+
+/* Writes buf's pages that hold data at off into a fresh file, each run in
+ * one call; all-zero pages stay holes. */
+static long write_sparse(long fd, uint64_t off, const uint8_t *buf, uint64_t len)
+{
+    uint64_t run = 0;
+    int run_zero = 0;
+    for (uint64_t p = 0;; p += GS_PAGE) {
+        p = p < len ? p : len;
+        int end = p == len, zero_page = !end && len - p >= GS_PAGE && page_is_zero(buf + p);
+        if (!end && p > run && zero_page == run_zero)
+            continue;
+        long rc = p > run && !run_zero ? write_all(fd, buf + run, p - run, off + run) : 0;
+        if (rc < 0 || end)
+            return rc;
+        run = p;
+        run_zero = zero_page;
+    }
+}
+
+static uint64_t page_up(uint64_t n)
+{
+    return (n + GS_PAGE - 1) & ~(uint64_t)(GS_PAGE - 1);
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Rows holding data: row 0 and the claimed ones. */
+static uint64_t used_rows(const struct gs_header *h, const struct gs_live *live)
+{
+    uint64_t claimed = live->rows_claimed;
+    return (claimed < h->max_rows - 1 ? claimed : h->max_rows - 1) + 1;
+}
+
+static void add_timing(struct gs_timing *m, const struct gs_timing *o)
+{
+    uint64_t max = max_u64(m->max, o->max), min_inverted = max_u64(m->min_inverted, o->min_inverted);
+    uint64_t *mw = (uint64_t *)m;
+    const uint64_t *ow = (const uint64_t *)o;
+    for (unsigned i = 0; i < sizeof *m / 8; i++)
+        mw[i] += ow[i];
+    m->max = max;
+    m->min_inverted = min_inverted;   /* ~min: the larger, the smaller min */
+}
+
+/* Adds entry o into the table m (n entries, a power of two) by key; 0
+ * when there is no room. Probes from the key's own slot. */
+static int add_path(struct gs_path *m, uint64_t n, const struct gs_path *o)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        struct gs_path *e = &m[(o->key + i) & (n - 1)];
+        if (e->key == o->key) {
+            e->calls += o->calls;
+            e->total += o->total;
+            e->self += o->self;
+            e->oncpu += o->oncpu;
+            return 1;
+        }
+        if (!e->key) {
+            *e = *o;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A path table of the own row o into the merged row m. An entry with no
+ * room keeps its totals in its callee's record, as the stubs do for a call
+ * that finds room in neither table (GS_HDR_PATH_TOTALS). */
+static void add_paths(const struct gs_header *h, uint8_t *m, const uint8_t *o, uint64_t off, uint64_t n)
+{
+    struct gs_drops *drops = (struct gs_drops *)m;
+    for (uint64_t i = 0; i < n; i++) {
+        const struct gs_path *e = (const struct gs_path *)(o + off) + i;
+        if (!e->key || add_path((struct gs_path *)(m + off), n, e))
+            continue;
+        drops->arc_overflow += e->calls;
+        uint64_t in_page = (e->rec - h->timing_off) % GS_PAGE;   /* a record's place, as the stubs put it */
+        if (!(h->flags & GS_HDR_PATH_TOTALS) || e->rec < h->timing_off || e->rec >= h->paths_off ||
+            in_page % sizeof(struct gs_timing) || in_page >= GS_TIMING_PER_PAGE * sizeof(struct gs_timing))
+            continue;
+        struct gs_timing *t = (struct gs_timing *)(m + e->rec);
+        t->samples += e->calls;
+        t->total += e->total;
+        t->self_total += e->self;
+        t->oncpu_total += e->oncpu;
+    }
+}
+
+/* Row o (the own file's) into row m (the merged file's). */
+static void add_row(const struct gs_header *h, uint8_t *m, const uint8_t *o)
+{
+    uint64_t *md = (uint64_t *)m, rng = ((struct gs_drops *)m)->sample_rng;
+    for (unsigned i = 0; i < sizeof(struct gs_drops) / 8; i++)
+        md[i] += ((const uint64_t *)o)[i];
+    ((struct gs_drops *)m)->sample_rng = rng;
+    for (uint64_t i = GS_ROW_PAGEMAP; i < h->counts_off; i++)
+        if (m[i] != GS_PAGE_READY)
+            m[i] = o[i] ? o[i] : m[i];
+    uint64_t *mc = (uint64_t *)(m + h->counts_off);
+    for (uint64_t f = 0; f < h->nfuncs; f++)
+        mc[f] += ((const uint64_t *)(o + h->counts_off))[f];
+    for (uint32_t k = 0; k < h->ntimed; k++) {
+        uint64_t at = gs_timing_offset(h->timing_off, k);
+        add_timing((struct gs_timing *)(m + at), (const struct gs_timing *)(o + at));
+    }
+    if (h->flags & GS_HDR_PATHS) {
+        add_paths(h, m, o, h->paths_off, h->max_paths);
+        add_paths(h, m, o, h->arcs_off, h->max_arcs);
+    }
+}
+
+static void add_site(struct gs_site *m, const struct gs_site *o)
+{
+    uint64_t max = max_u64(m->max, o->max);
+    uint64_t *mw = (uint64_t *)m;
+    for (unsigned i = 1; i < sizeof *m / 8; i++)
+        mw[i] += ((const uint64_t *)o)[i];
+    m->max = max;
+}
+
+/* The sites section: the head's counts and the site table by key; the
+ * live table is emptied (it tells goroutines alive in a running process). */
+static void add_sites(const struct gs_header *h, uint8_t *m, const uint8_t *o)
+{
+    struct gs_site_head *mh = (struct gs_site_head *)m;
+    const struct gs_site_head *oh = (const struct gs_site_head *)o;
+    mh->no_site += oh->no_site;
+    mh->no_live += oh->no_live;
+    mh->unborn += oh->unborn;
+    struct gs_site *ms = (struct gs_site *)(m + GS_PAGE);
+    const struct gs_site *os = (const struct gs_site *)(o + GS_PAGE);
+    uint64_t n = h->max_sites;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!os[i].key)
+            continue;
+        uint64_t k = 0;
+        for (; k < n; k++) {
+            struct gs_site *e = &ms[(os[i].key + k) & (n - 1)];
+            if (!e->key)
+                e->key = os[i].key;
+            if (e->key == os[i].key) {
+                add_site(e, &os[i]);
+                break;
+            }
+        }
+        if (k == n)
+            mh->no_site += os[i].created;
+    }
+    zero(m + h->glive_off, h->max_glive * (uint64_t)sizeof(struct gs_glive));
+}
+
+/* The merged file's header must state this program's layout, and its
+ * tables equal the image's. */
+static int same_layout(const struct gs_header *m, const struct gs_header *i)
+{
+    const uint32_t kept = GS_HDR_TIMING | GS_HDR_ADAPTIVE | GS_HDR_PATHS | GS_HDR_PATH_TOTALS |
+                          GS_HDR_ONCPU | GS_HDR_SITES;
+    return bytes_equal((const uint8_t *)m->magic, (const uint8_t *)GS_MAGIC, GS_MAGIC_LEN) &&
+           m->version == i->version && m->header_size == i->header_size && m->file_size == i->file_size &&
+           m->nfuncs == i->nfuncs && (m->flags & kept) == (i->flags & kept) &&
+           m->functab_off == i->functab_off && m->strtab_off == i->strtab_off &&
+           m->strtab_size == i->strtab_size && m->live_off == i->live_off && m->rows_off == i->rows_off &&
+           m->row_stride == i->row_stride && m->max_rows == i->max_rows &&
+           m->counter_size == i->counter_size && m->ntimed == i->ntimed &&
+           m->timing_size == i->timing_size && m->counts_off == i->counts_off &&
+           m->timing_off == i->timing_off && m->sample_every == i->sample_every &&
+           m->syms_off == i->syms_off && m->nsyms == i->nsyms && m->path_size == i->path_size &&
+           m->paths_off == i->paths_off && m->arcs_off == i->arcs_off && m->max_paths == i->max_paths &&
+           m->max_arcs == i->max_arcs && m->trace_off == i->trace_off && m->trace_size == i->trace_size &&
+           m->sites_off == i->sites_off && m->glive_off == i->glive_off && m->max_sites == i->max_sites &&
+           m->max_glive == i->max_glive && m->site_size == i->site_size &&
+           m->glive_size == i->glive_size && m->gostmts_off == i->gostmts_off &&
+           m->ngostmts == i->ngostmts && m->gostmt_size == i->gostmt_size &&
+           bytes_equal((const uint8_t *)m->build_id, (const uint8_t *)i->build_id, GS_BUILDID_MAX) &&
+           m->processes >= 1 && m->processes < GS_MAX_PROCESSES;
+}
+
+static int same_tables(const struct finish *f, long fd)
+{
+    for (uint64_t off = sizeof(struct gs_header); off < f->image_size; off += CHUNK) {
+        uint64_t n = f->image_size - off < CHUNK ? f->image_size - off : CHUNK;
+        if (read_all(fd, f->a, n, off) < 0 || !bytes_equal(f->a, f->image + off, n))
+            return 0;
+    }
+    return 1;
+}
+
+/* fd is the file at path now (not one renamed away), a regular file of
+ * this user, of the given size. */
+static int is_file(long fd, const char *path, uint64_t size)
+{
+    struct gs_stat a, b;
+    long uid = gs_syscall3(GS_SYS_geteuid, 0, 0, 0);
+    if (gs_syscall3(GS_SYS_fstat, fd, &a, 0) < 0 ||
+        gs_syscall6(GS_SYS_newfstatat, GS_AT_FDCWD, (long)path, (long)&b, GS_AT_SYMLINK_NOFOLLOW, 0, 0) < 0)
+        return 0;
+    return a.dev == b.dev && a.ino == b.ino && (a.mode & GS_S_IFMT) == GS_S_IFREG &&
+           a.uid == (uint64_t)uid && (uint64_t)a.size == size;
+}
+
+static int append(char *buf, size_t *len, size_t cap, const char *src, size_t n)
+{
+    if (*len + n + 1 > cap)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        buf[(*len)++] = src[i];
+    buf[*len] = 0;
+    return 0;
+}
+
+/* 16 hex digits naming the program as instrumented: a hash of its image
+ * (build ID, layout, functions). */
+static void signature(const struct finish *f, char out[16])
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint64_t i = 0; i < f->image_size; i++)
+        h = (h ^ f->image[i]) * 0x100000001b3ull;
+    for (int i = 0; i < 16; i++)
+        out[i] = "0123456789abcdef"[(h >> (60 - 4 * i)) & 15];
+}
+
+/* The merged file: GOSTAT_MERGE's name (1: gostat.<exe>.merged-%m) in the
+ * own file's directory, %m the program's signature, gostat. put before a
+ * name without it. A name with a '/' is refused. */
+static int merged_path(const struct finish *f, char *path, size_t cap)
+{
+    const struct gs_finish_info *in = f->info;
+    const char *pat = in->merge;
+    size_t len = 0, dir = in->dir;
+    if (append(path, &len, cap, in->own, dir + 1) < 0)
+        return -1;
+    if (pat[0] == '1' && !pat[1]) {
+        if (append(path, &len, cap, in->own + dir + 1, in->stem - dir - 1) < 0)
+            return -1;
+        pat = "merged-%m";
+    } else if (!(pat[0] == 'g' && pat[1] == 'o' && pat[2] == 's' && pat[3] == 't' && pat[4] == 'a' &&
+                 pat[5] == 't' && pat[6] == '.') &&
+               append(path, &len, cap, GS_FILE_PREFIX, sizeof GS_FILE_PREFIX - 1) < 0) {
+        return -1;
+    }
+    for (; *pat; pat++) {
+        char sig[16];
+        int rc;
+        if (*pat == '/')
+            return -1;
+        if (pat[0] == '%' && pat[1] == 'm') {
+            signature(f, sig);
+            rc = append(path, &len, cap, sig, 16);
+            pat++;
+        } else {
+            rc = append(path, &len, cap, pat, 1);
+        }
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Opens and locks the merged file; -GS_ENOENT when there is none yet. */
+static long lock_merged(const struct finish *f, const char *path, uint32_t *error)
+{
+    for (unsigned attempt = 0; attempt < 64; attempt++) {
+        long fd = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)path, GS_O_RDWR | GS_O_NOFOLLOW | GS_O_CLOEXEC,
+                              0, 0, 0);
+        if (fd < 0) {
+            *error = GS_MERGE_IO;
+            return fd;
+        }
+        long rc = -GS_EWOULDBLOCK;
+        for (unsigned t = 0; t < LOCK_TRIES && rc == -GS_EWOULDBLOCK; t++) {
+            rc = gs_syscall3(GS_SYS_flock, fd, GS_LOCK_EX | GS_LOCK_NB, 0);
+            if (rc == -GS_EWOULDBLOCK)
+                sleep_ms(1);
+        }
+        if (rc < 0) {
+            *error = rc == -GS_EWOULDBLOCK ? GS_MERGE_BUSY : GS_MERGE_IO;
+            gs_syscall3(GS_SYS_close, fd, 0, 0);
+            return -1;
+        }
+        if (is_file(fd, path, f->img->file_size))
+            return fd;
+        gs_syscall3(GS_SYS_close, fd, 0, 0);   /* replaced while we waited: the new one */
+    }
+    *error = GS_MERGE_INVALID;
+    return -1;
+}
+
+/* The live page, the rows any of the two used, the sites section: merged
+ * file m and own file o into t, sparse. */
+static long merge_data(const struct finish *f, long m, long t)
+{
+    const struct gs_header *h = f->img;
+    struct gs_live *ml = (struct gs_live *)f->a, *ol = (struct gs_live *)f->b;
+    long rc;
+    if ((rc = read_all(m, ml, GS_PAGE, h->live_off)) < 0 || (rc = read_all(f->own, ol, GS_PAGE, h->live_off)) < 0)
+        return rc;
+    uint64_t rows = max_u64(used_rows(h, ml), used_rows(h, ol));
+    ml->rows_claimed = rows - 1;
+    for (unsigned i = 0; i < 64; i++)
+        ml->rows_backed[i] |= ol->rows_backed[i];
+    if ((rc = write_all(t, ml, GS_PAGE, h->live_off)) < 0)
+        return rc;
+    for (uint64_t r = 0; r < rows; r++) {
+        uint64_t off = h->rows_off + r * h->row_stride;
+        if ((rc = read_sparse(m, off, h->row_stride, f->a)) < 0 ||
+            (rc = read_sparse(f->own, off, h->row_stride, f->b)) < 0)
+            return rc;
+        add_row(h, f->a, f->b);
+        /* the head whole (gostat budgets what it reads by the space the file occupies) */
+        uint64_t head = page_up(h->counts_off + (uint64_t)h->nfuncs * sizeof(struct gs_counter));
+        head = head < h->row_stride ? head : h->row_stride;
+        if ((rc = write_all(t, f->a, head, off)) < 0 ||
+            (rc = write_sparse(t, off + head, f->a + head, h->row_stride - head)) < 0)
+            return rc;
+    }
+    if (!(h->flags & GS_HDR_SITES))
+        return 0;
+    uint64_t len = h->file_size - h->sites_off;
+    if ((rc = read_sparse(m, h->sites_off, len, f->a)) < 0 || (rc = read_sparse(f->own, h->sites_off, len, f->b)) < 0)
+        return rc;
+    add_sites(h, f->a, f->b);
+    return write_all(t, f->a, len, h->sites_off);   /* whole: gostat reads it whole (its budget) */
+}
+
+/* M.tmp: M's header with one process more, the program's tables, M's and
+ * the own file's counts added; then renamed over M. */
+static long merge_into(const struct finish *f, long m, const char *path, uint32_t *error)
+{
+    struct gs_header mh;
+    if (read_all(m, &mh, sizeof mh, 0) < 0 || !same_layout(&mh, f->img) || !same_tables(f, m)) {
+        *error = GS_MERGE_INVALID;
+        return -1;
+    }
+    char tmp[GS_PATH_MAX];
+    size_t len = 0;
+    if (append(tmp, &len, sizeof tmp, path, str_len(path)) < 0 || append(tmp, &len, sizeof tmp, ".tmp", 4) < 0)
+        return -1;
+    gs_syscall3(GS_SYS_unlink, tmp, 0, 0);   /* left by a merger that was killed */
+    long t = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)tmp,
+                         GS_O_RDWR | GS_O_CREAT | GS_O_EXCL | GS_O_NOFOLLOW | GS_O_CLOEXEC, 0600, 0, 0);
+    if (t < 0)
+        return t;
+    mh.processes++;
+    long rc = gs_syscall3(GS_SYS_ftruncate, t, mh.file_size, 0);
+    if (rc >= 0)
+        rc = write_all(t, &mh, sizeof mh, 0);
+    if (rc >= 0)
+        rc = write_all(t, f->image + sizeof mh, f->image_size - sizeof mh, sizeof mh);
+    if (rc >= 0)
+        rc = merge_data(f, m, t);
+    gs_syscall3(GS_SYS_close, t, 0, 0);
+    if (rc >= 0)
+        rc = gs_syscall3(GS_SYS_rename, tmp, path, 0);
+    if (rc < 0)
+        gs_syscall3(GS_SYS_unlink, tmp, 0, 0);
+    return rc;
+}
+
+/* The first process: its own file, one process, becomes the merged file
+ * (link never replaces one that appeared meanwhile). */
+static long become_merged(const struct finish *f, const char *path)
+{
+    const struct gs_header *h = f->img;
+    uint64_t one = 1;
+    long rc = 0;
+    if (h->flags & GS_HDR_SITES) {        /* goroutines alive in a running process: none here */
+        uint64_t g = h->sites_off + h->glive_off, n = h->file_size - g;
+        zero(f->a, n);
+        rc = write_all(f->own, f->a, n, g);
+    }
+    if (rc >= 0)
+        rc = write_all(f->own, &one, sizeof one, offsetof(struct gs_header, processes));
+    if (rc >= 0)
+        rc = gs_syscall3(GS_SYS_link, f->info->own, path, 0);
+    return rc;
+}
+
+static long merge(const struct finish *f, uint32_t *error)
+{
+    char path[GS_PATH_MAX];
+    if (merged_path(f, path, sizeof path) < 0) {
+        *error = GS_MERGE_INVALID;
+        return -1;
+    }
+    for (int attempt = 0; attempt < 8; attempt++) {
+        long m = lock_merged(f, path, error);
+        if (m == -GS_ENOENT) {
+            long rc = become_merged(f, path);
+            if (rc != -GS_EEXIST) {
+                *error = rc < 0 ? GS_MERGE_IO : 0;
+                return rc;
+            }
+            continue;
+        }
+        if (m < 0)
+            return m;
+        long rc = merge_into(f, m, path, error);
+        gs_syscall3(GS_SYS_close, m, 0, 0);
+        if (rc < 0 && !*error)
+            *error = GS_MERGE_IO;
+        return rc;
+    }
+    *error = GS_MERGE_IO;
+    return -1;
+}
+
+/* The own file's sites section, compacted into f->b: the head, the sites
+ * in use in the smallest table that holds them, a live table of one empty
+ * entry (goroutines alive in a running process: none now). *len is its
+ * size; h gets its geometry. */
+static long compact_sites(const struct finish *f, struct gs_header *h, uint64_t *len)
+{
+    const struct gs_header *img = f->img;
+    long rc = read_sparse(f->own, img->sites_off, img->file_size - img->sites_off, f->a);
+    if (rc < 0)
+        return rc;
+    const struct gs_site *tab = (const struct gs_site *)(f->a + GS_PAGE);
+    uint64_t used = 0, n = 1;
+    for (uint64_t i = 0; i < img->max_sites; i++)
+        used += tab[i].key != 0;
+    while (n < used)
+        n *= 2;
+    h->max_sites = (uint32_t)n;
+    h->glive_off = page_up(GS_PAGE + n * sizeof(struct gs_site));
+    h->max_glive = 1;
+    *len = page_up(h->glive_off + sizeof(struct gs_glive));
+    zero(f->b, *len);
+    uint64_t *out = (uint64_t *)f->b;
+    for (unsigned w = 0; w < GS_PAGE / 8; w++)
+        out[w] = ((const uint64_t *)f->a)[w];
+    out += GS_PAGE / 8;
+    for (uint64_t i = 0; i < img->max_sites; i++)
+        for (unsigned w = 0; tab[i].key && w < sizeof *tab / 8; w++)
+            *out++ = ((const uint64_t *)&tab[i])[w];
+    return 0;
+}
+
+/* Without merging: the own file keeps row 0 and the claimed rows as they
+ * are (gostat reads a row's head and its ready pages whole, and budgets
+ * them by the space the file occupies); the sites section, compacted,
+ * follows them; the file is cut there. The magic is cleared meanwhile, so a reader never sees
+ * the header and the data disagree; the new sites never overlap the old,
+ * so a failure (a full tmpfs) restores the header as it was. */
+static long shrink(const struct finish *f, uint32_t error)
+{
+    const struct gs_header *img = f->img;
+    struct gs_header was, h;
+    struct gs_live *live = (struct gs_live *)f->b;
+    long rc = read_all(f->own, &was, sizeof was, 0);
+    if (rc < 0 || (rc = read_all(f->own, live, GS_PAGE, img->live_off)) < 0)
+        return rc;
+    h = was;
+    h.merge_error = error;
+    h.processes = 0;           /* set if an attempt to become the merged file failed */
+    uint64_t rows = used_rows(img, live);
+    uint64_t rows_end = img->rows_off + rows * img->row_stride, sites = 0;
+    if ((rc = write_all(f->own, "\0\0\0\0\0\0\0\0", GS_MAGIC_LEN, 0)) < 0)
+        return rc;
+    if (img->flags & GS_HDR_SITES)
+        rc = compact_sites(f, &h, &sites);
+    if (rc >= 0 && sites && rows_end + sites > img->sites_off) {   /* every row used: nothing to cut */
+        h.max_sites = was.max_sites, h.glive_off = was.glive_off, h.max_glive = was.max_glive;
+        rows = img->max_rows, rows_end = img->sites_off, sites = img->file_size - img->sites_off;
+    } else if (rc >= 0 && sites) {
+        rc = write_all(f->own, f->b, sites, rows_end);
+        h.sites_off = rows_end;
+    }
+    if (rc >= 0) {
+        h.max_rows = (uint32_t)rows;
+        h.file_size = rows_end + sites;
+        rc = gs_syscall3(GS_SYS_ftruncate, f->own, h.file_size, 0);
+    }
+    const struct gs_header *out = rc >= 0 ? &h : &was;
+    long wrc = write_all(f->own, (const uint8_t *)out + GS_MAGIC_LEN, sizeof *out - GS_MAGIC_LEN, GS_MAGIC_LEN);
+    if (wrc >= 0)
+        wrc = write_all(f->own, GS_MAGIC, GS_MAGIC_LEN, 0);
+    return rc < 0 ? rc : wrc;
+}
+
+/* The largest span merged at once: a row, the sites section. */
+static uint64_t span_max(const struct gs_header *h)
+{
+    uint64_t n = h->row_stride;
+    if (h->flags & GS_HDR_SITES)
+        n = max_u64(n, h->file_size - h->sites_off);
+    return max_u64(n, CHUNK);
+}
+
+static long scratch(struct finish *f)
+{
+    f->span_max = span_max(f->img);
+    long p = gs_syscall6(GS_SYS_mmap, 0, (long)(2 * f->span_max), GS_PROT_READ | GS_PROT_WRITE,
+                         GS_MAP_PRIVATE | GS_MAP_ANONYMOUS | GS_MAP_NORESERVE, -1, 0);
+    if (p < 0 && p > -4096)
+        return p;
+    f->a = (uint8_t *)p;
+    f->b = f->a + f->span_max;
+    return 0;
+}
+
+/* Replaces the shared mapping by private memory: threads still running
+ * count into it, the file stays as it is now. */
+static void freeze(uint8_t *rw)
+{
+    gs_syscall6(GS_SYS_mmap, (long)(rw + GS_PAGE), (long)gs_config.shared_size, GS_PROT_READ | GS_PROT_WRITE,
+                GS_MAP_PRIVATE | GS_MAP_ANONYMOUS | GS_MAP_FIXED | GS_MAP_NORESERVE, -1, 0);
+}
+
+/* Opens the own file again, if it is still the one start-up made. */
+static long open_own(const struct gs_finish_info *in)
+{
+    long fd = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)in->own, GS_O_RDWR | GS_O_NOFOLLOW | GS_O_CLOEXEC,
+                          0, 0, 0);
+    struct gs_stat st;
+    if (fd >= 0 && (gs_syscall3(GS_SYS_fstat, fd, &st, 0) < 0 || st.dev != in->dev || st.ino != in->ino)) {
+        gs_syscall3(GS_SYS_close, fd, 0, 0);
+        return -1;
+    }
+    return fd;
+}
+
+/* Another thread is finishing: wait for it, so exit_group does not cut
+ * its merge short (which would cost this process its counts). */
+static void wait_done(volatile uint64_t *state)
+{
+    for (unsigned i = 0; i < WAIT_TRIES && *state != GS_FINISH_DONE; i++)
+        sleep_ms(1);
+}
+
+__attribute__((used)) void gs_finish(void)
+{
+    uint8_t *rw = __blob_start + gs_config.rw_rel;
+    struct gs_private *priv = (struct gs_private *)rw;
+    struct gs_finish_info *in = (struct gs_finish_info *)priv->finish;
+    if (!in)
+        return;
+    uint64_t expect = GS_FINISH_RUNNING;
+    if (!__atomic_compare_exchange_n(&in->state, &expect, GS_FINISH_BUSY, 0, __ATOMIC_SEQ_CST,
+                                     __ATOMIC_SEQ_CST)) {
+        wait_done(&in->state);
+        return;
+    }
+    freeze(rw);
+    struct finish f = {.img = (const struct gs_header *)(__blob_start + gs_config.image_rel),
+                       .image = __blob_start + gs_config.image_rel,
+                       .image_size = gs_config.image_size,
+                       .info = in};
+    f.own = open_own(in);
+    if (f.own >= 0 && scratch(&f) >= 0) {
+        uint32_t error = 0;
+        if (in->merge[0] && merge(&f, &error) >= 0)
+            gs_syscall3(GS_SYS_unlink, in->own, 0, 0);
+        else
+            shrink(&f, error);
+    }
+    if (f.own >= 0)
+        gs_syscall3(GS_SYS_close, f.own, 0, 0);
+    __atomic_store_n(&in->state, GS_FINISH_DONE, __ATOMIC_SEQ_CST);
+}

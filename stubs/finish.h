@@ -1,0 +1,26 @@
+/* finish.h: what start-up leaves for the exit (stubs/finish.c): the
+ * process's own stats file and GOSTAT_MERGE. Mapped privately at start-up;
+ * gs_private.finish points to it. */
+#ifndef GS_FINISH_H
+#define GS_FINISH_H
+
+#include <stdint.h>
+
+/* Longest path the kernel takes (PATH_MAX, with its NUL). */
+#define GS_PATH_MAX 4096
+#define GS_MERGE_NAME_MAX 256      /* GOSTAT_MERGE's value, with its NUL */
+
+struct gs_finish_info {
+    uint64_t state;                /* GS_FINISH_*, changed with lock cmpxchg */
+    uint64_t dev, ino;             /* the own file's, to find it again */
+    uint32_t stem;                 /* bytes of own before its pid: dir/gostat.<exe>. */
+    uint32_t dir;                  /* bytes of own before its last '/' */
+    char own[GS_PATH_MAX];         /* the process's own stats file */
+    char merge[GS_MERGE_NAME_MAX]; /* GOSTAT_MERGE's value; empty: unset */
+};
+
+#define GS_FINISH_RUNNING 0
+#define GS_FINISH_BUSY 1           /* a thread is finishing the file */
+#define GS_FINISH_DONE 2
+
+#endif
