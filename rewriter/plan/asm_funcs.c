@@ -50,8 +50,9 @@ static const char *const COUNTED[] = {
     "runtime.panicSlice3B", "runtime.panicSlice3BU", "runtime.panicSlice3C",
     "runtime.panicSlice3CU", "runtime.panicSliceConvert", "runtime.panicBounds",
     "runtime.panicExtend",
-    /* system calls and the vDSO (runtime/sys_linux_amd64.s, time_linux_amd64.s) */
-    "runtime.exit", "runtime.open", "runtime.closefd", "runtime.write1", "runtime.write",
+    /* system calls and the vDSO (runtime/sys_linux_amd64.s, time_linux_amd64.s);
+       not runtime.exit, whose entry the stats file's exit hook takes (exit_hook.c) */
+    "runtime.open", "runtime.closefd", "runtime.write1", "runtime.write",
     "runtime.read", "runtime.pipe", "runtime.pipe2", "runtime.usleep", "runtime.usleep_no_g",
     "runtime.gettid", "runtime.raise", "runtime.raiseproc", "runtime.getpid", "runtime.tgkill",
     "runtime.setitimer", "runtime.timer_create", "runtime.timer_settime",
