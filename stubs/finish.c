@@ -252,17 +252,20 @@ static void add_row(const struct gs_header *h, uint8_t *m, const uint8_t *o)
     }
 }
 
+/* A site's counts added; its key, creator path and claim stay. */
 static void add_site(struct gs_site *m, const struct gs_site *o)
 {
-    uint64_t max = max_u64(m->max, o->max);
-    uint64_t *mw = (uint64_t *)m;
-    for (unsigned i = 1; i < sizeof *m / 8; i++)
-        mw[i] += ((const uint64_t *)o)[i];
-    m->max = max;
+    m->created += o->created;
+    m->untimed_exits += o->untimed_exits;
+    m->total += o->total;
+    m->max = max_u64(m->max, o->max);
+    for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
+        m->hist[b] += o->hist[b];
 }
 
-/* The sites section: the head's counts and the site table by key; the
- * live table is emptied (it tells goroutines alive in a running process). */
+/* The sites section: the head's counts and the site table by key and
+ * creator path (a new site brings its path entry along); the live table is
+ * emptied (it tells goroutines alive in a running process). */
 static void add_sites(const struct gs_header *h, uint8_t *m, const uint8_t *o)
 {
     struct gs_site_head *mh = (struct gs_site_head *)m;
@@ -272,16 +275,23 @@ static void add_sites(const struct gs_header *h, uint8_t *m, const uint8_t *o)
     mh->unborn += oh->unborn;
     struct gs_site *ms = (struct gs_site *)(m + GS_PAGE);
     const struct gs_site *os = (const struct gs_site *)(o + GS_PAGE);
+    struct gs_spath *mp = (struct gs_spath *)(m + h->spaths_off);
+    const struct gs_spath *op = (const struct gs_spath *)(o + h->spaths_off);
+    int paths = (h->flags & GS_HDR_SITE_PATHS) != 0;
     uint64_t n = h->max_sites;
     for (uint64_t i = 0; i < n; i++) {
         if (!os[i].key)
             continue;
         uint64_t k = 0;
         for (; k < n; k++) {
-            struct gs_site *e = &ms[(os[i].key + k) & (n - 1)];
-            if (!e->key)
-                e->key = os[i].key;
-            if (e->key == os[i].key) {
+            uint64_t j = (os[i].key + k) & (n - 1);
+            struct gs_site *e = &ms[j];
+            if (!e->key) {
+                e->key = os[i].key, e->path = os[i].path, e->claim = os[i].claim;
+                if (paths)
+                    mp[j] = op[i];
+            }
+            if (e->key == os[i].key && e->path == os[i].path) {
                 add_site(e, &os[i]);
                 break;
             }
@@ -567,14 +577,25 @@ static long compact_sites(const struct finish *f, struct gs_header *h, uint64_t 
     h->glive_off = page_up(GS_PAGE + n * sizeof(struct gs_site));
     h->max_glive = 1;
     *len = page_up(h->glive_off + sizeof(struct gs_glive));
+    if (img->flags & GS_HDR_SITE_PATHS) {   /* entry i the path of site i: they move together */
+        h->spaths_off = *len;
+        *len = page_up(h->spaths_off + n * sizeof(struct gs_spath));
+    }
     zero(f->b, *len);
     uint64_t *out = (uint64_t *)f->b;
     for (unsigned w = 0; w < GS_PAGE / 8; w++)
         out[w] = ((const uint64_t *)f->a)[w];
-    out += GS_PAGE / 8;
-    for (uint64_t i = 0; i < img->max_sites; i++)
-        for (unsigned w = 0; tab[i].key && w < sizeof *tab / 8; w++)
-            *out++ = ((const uint64_t *)&tab[i])[w];
+    struct gs_site *sites = (struct gs_site *)(f->b + GS_PAGE);
+    struct gs_spath *paths = (struct gs_spath *)(f->b + h->spaths_off);
+    const struct gs_spath *was = (const struct gs_spath *)(f->a + img->spaths_off);
+    for (uint64_t i = 0, j = 0; i < img->max_sites; i++) {
+        if (!tab[i].key)
+            continue;
+        sites[j] = tab[i];
+        if (img->flags & GS_HDR_SITE_PATHS)
+            paths[j] = was[i];
+        j++;
+    }
     return 0;
 }
 
@@ -603,6 +624,7 @@ static long shrink(const struct finish *f, uint32_t error)
         rc = compact_sites(f, &h, &sites);
     if (rc >= 0 && sites && rows_end + sites > img->sites_off) {   /* every row used: nothing to cut */
         h.max_sites = was.max_sites, h.glive_off = was.glive_off, h.max_glive = was.max_glive;
+        h.spaths_off = was.spaths_off;
         rows = img->max_rows, rows_end = img->sites_off, sites = img->file_size - img->sites_off;
     } else if (rc >= 0 && sites) {
         rc = write_all(f->own, f->b, sites, rows_end);
