@@ -7,9 +7,11 @@
 # second), and prints the medians of peak RSS (VmHWM) and of where the
 # resident pages are (scripts/mem_breakdown.py: stats file tables, timing
 # stacks, the program's own mappings). KiB throughout. Needs root (pagemap).
+# GOREWRITE=PATH compares another build of gorewrite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-10}
+GOREWRITE=${GOREWRITE:-bin/gorewrite}   # another build's, to compare
 RUNS=${2:-3}
 work=$(mktemp -d)
 pid=
@@ -17,7 +19,7 @@ cleanup() { [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 PROM=build/prometheus/usr/bin/prometheus
 [ -x "$PROM" ] || { echo "bench_memory: $PROM missing (scripts/deps.sh)" >&2; exit 1; }
-[ -x bin/gorewrite ] || { echo "bench_memory: build first (make all)" >&2; exit 1; }
+[ -x "$GOREWRITE" ] || { echo "bench_memory: build first (make all)" >&2; exit 1; }
 
 modes=(original count-only default call-graph)
 programs=(prometheus)
@@ -27,7 +29,7 @@ instrument() {  # PROGRAM BIN
     for m in "${modes[@]}"; do
         if [ "$m" = original ]; then cp "$2" "$work/$1.$m"; continue; fi
         local flag=; [ "$m" = default ] || flag=--$m
-        bin/gorewrite $flag "$2" "$work/$1.$m" >/dev/null
+        "$GOREWRITE" $flag "$2" "$work/$1.$m" >/dev/null
     done
 }
 
