@@ -68,7 +68,7 @@ for p in "${programs[@]}"; do
     python3 - "$work" "$p" "${modes[@]}" <<'PY'
 import json, statistics, sys
 work, prog, modes = sys.argv[1], sys.argv[2], sys.argv[3:]
-keys = ["VmHWM", "VmRSS", "RssAnon", "RssFile", "RssShmem", "stats_total", "stats_head",
+keys = ["VmHWM", "VmRSS", "RssAnon", "RssFile", "RssShmem", "stats_file_blocks", "stats_total", "stats_head",
         "stats_timing", "stats_paths", "stats_arcs", "stats_sites", "stats_live",
         "rows_touched", "timing_stacks", "exe_mapped", "Threads"]
 med = {}

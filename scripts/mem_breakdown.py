@@ -91,6 +91,8 @@ def breakdown(pid):
                     if kind in ("head", "timing", "paths", "arcs"):
                         rows.add((fo - h["rows_off"]) // h["row_stride"])
             out["ntimed"], out["nfuncs"] = h["ntimed"], h["nfuncs"]
+            # tmpfs blocks: memory the file holds, mapped here or not
+            out["stats_file_blocks"] = os.stat(path).st_blocks // 2
         elif path == exe:
             text += rss
         elif not path and end - start >= 64 * SLOT and "nr" in (flags[0] if flags else []):
