@@ -77,10 +77,10 @@ for m in modes:
     med[m] = {k: statistics.median(r.get(k, 0) for r in runs) for k in keys}
     med[m]["runs"] = len(runs)
 print(f"{prog}: medians over {med[modes[0]]['runs']} runs, KiB")
-print("%-14s" % "" + "".join("%12s" % m for m in modes))
+print("%-18s" % "" + "".join("%12s" % m for m in modes))
 for k in keys:
-    print("%-14s" % k + "".join("%12d" % med[m][k] for m in modes))
+    print("%-18s" % k + "".join("%12d" % med[m][k] for m in modes))
 base = med["original"]["VmHWM"]
-print("%-14s" % "VmHWM vs orig" + "".join("%+11.1f%%" % (100 * (med[m]["VmHWM"] / base - 1)) for m in modes))
+print("%-18s" % "VmHWM vs orig" + "".join("%+11.1f%%" % (100 * (med[m]["VmHWM"] / base - 1)) for m in modes))
 PY
 done
