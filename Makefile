@@ -46,7 +46,7 @@ LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # draws with wide-character curses (UTF-8 names).
 LIBS_GOSTAT   := -ljansson -lprotobuf-c -lz -lmicrohttpd -lncursesw -lm
 
-.PHONY: man all tools deps check unit unit-build demo clean clean-objs bench bench-macro asan fuzz fuzz-build fuzz-corpus install uninstall
+.PHONY: man all tools deps check unit unit-build demo clean clean-objs bench bench-macro bench-memory asan fuzz fuzz-build fuzz-corpus install uninstall
 all: bin/gorewrite bin/gostat
 
 # What the tests run besides the two programs (LIEF is needed only here).
@@ -289,6 +289,12 @@ bench: deps
 bench-macro: deps
 	$(MAKE) all
 	MACRO_ROUNDS=$(MACRO_ROUNDS) MACRO_SELECTION=$(MACRO_SELECTION) bash scripts/bench_macros.sh $(MACRO)
+
+# make bench-memory: the instrumented program's peak RSS and where it goes,
+# Debian's Prometheus in each mode (scripts/bench_memory.sh; ~3 min).
+bench-memory: deps
+	$(MAKE) all
+	bash scripts/bench_memory.sh
 
 # Builds everything with ASan+UBSan, runs the tests (with SANITIZE in their
 # environment, so that a test that runs make, such as t_install, builds

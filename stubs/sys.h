@@ -13,6 +13,7 @@
 #define GS_SYS_mmap 9
 #define GS_SYS_munmap 11
 #define GS_SYS_pread64 17
+#define GS_SYS_madvise 28
 #define GS_SYS_pwrite64 18
 #define GS_SYS_nanosleep 35
 #define GS_SYS_getpid 39
@@ -38,6 +39,7 @@
 #define GS_O_EXCL 0200
 #define GS_O_NOFOLLOW 0400000
 #define GS_O_CLOEXEC 02000000
+#define GS_MADV_DONTNEED 4
 #define GS_PROT_READ 1
 #define GS_PROT_WRITE 2
 #define GS_MAP_SHARED 1

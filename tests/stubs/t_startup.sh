@@ -6,7 +6,8 @@
 #    truncated or reused; it takes a name with a random suffix;
 #  - the stats file is mode 0600 and goes to /dev/shm by default;
 #  - counts are visible while the program runs, and stay readable with the
-#    final counts after kill -9.
+#    final counts after kill -9;
+#  - the prefix image it copied into the file is no longer resident.
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
@@ -72,6 +73,13 @@ for _ in $(seq 100); do grep -q done "$WORK/live.out" 2>/dev/null && break; slee
 f=$L/gostat.live.instr.$live_pid
 [ "$(calls_of_work "$f")" = 5000 ] || fail "live count is not 5000 while running"
 "$GOSTAT" --json "$f" | grep -q '"live":true' || fail "gostat does not say live while running"
+# The prefix image, copied into the file at start-up, is not kept resident.
+res=$(python3 "$(dirname "$0")/image_resident.py" $live_pid "$P" "$f") || fail "image_resident failed"
+case $res in
+    */0|*/1|*/2) fail "the image is too small to check: $res" ;;
+    0/*|1/*) ;;
+    *) fail "the prefix image is still resident after start-up: $res pages" ;;
+esac
 kill -9 $live_pid
 wait $live_pid 2>/dev/null
 [ "$(calls_of_work "$f")" = 5000 ] || fail "count after kill -9 is not 5000"
