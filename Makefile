@@ -133,9 +133,9 @@ UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
 $(UNIT)/test_leaf: $(BUILD)/rewriter/plan/leaf.o
-$(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o \
+$(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o $(BUILD)/rewriter/find/insn_quick.o \
 	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
-$(UNIT)/test_call_sites: $(BUILD)/rewriter/plan/call_sites.o $(BUILD)/elf/elf_read.o \
+$(UNIT)/test_call_sites: $(BUILD)/rewriter/plan/call_sites.o $(BUILD)/rewriter/find/insn_quick.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_pclntab: $(BUILD)/rewriter/find/pclntab.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
