@@ -31,8 +31,9 @@ struct outbuf {
     uint8_t *tail;          /* .shstrtab copy and section headers, at tail_off */
     uint64_t tail_off;
     size_t tail_len;
-    uint64_t *patch_off;    /* file offset of each patch, ascending */
-    size_t *patch_order;
+    uint64_t *patch_off;    /* file offset of each patch */
+    size_t *patch_order;    /* the patches by the chunk they start in */
+    size_t *chunk_first;    /* chunk c's patches: patch_order[chunk_first[c] .. [c + 1]) */
     size_t len;             /* of the whole file */
 };
 
@@ -80,31 +81,33 @@ static size_t build_phdrs(const struct gr_elf *in, const struct gr_elf_edit *e, 
     return n;
 }
 
-static const uint64_t *sort_offsets;
+#define CHUNK (1u << 20)
 
-static int by_offset(const void *a, const void *b)
-{
-    uint64_t x = sort_offsets[*(const size_t *)a], y = sort_offsets[*(const size_t *)b];
-    return x < y ? -1 : x > y;
-}
-
-/* The patches' file offsets, and their order by offset (for streaming). */
+/* The patches' file offsets, and their order by the output chunk each
+ * starts in (a counting sort: a comparison sort cost more than the rest
+ * of the write), original order kept within a chunk. */
 static int locate_patches(const struct gr_elf *in, const struct gr_elf_edit *e, struct outbuf *o,
                           struct gr_error *err)
 {
-    size_t n = e->npatches ? e->npatches : 1;
+    size_t n = e->npatches ? e->npatches : 1, nchunks = in->size / CHUNK + 1;
     o->patch_off = malloc(n * sizeof *o->patch_off);
     o->patch_order = malloc(n * sizeof *o->patch_order);
-    if (!o->patch_off || !o->patch_order)
+    o->chunk_first = calloc(nchunks + 1, sizeof *o->chunk_first);
+    if (!o->patch_off || !o->patch_order || !o->chunk_first)
         return gr_fail(err, "out of memory for %zu patches", e->npatches);
     for (size_t i = 0; i < e->npatches; i++) {
         if (file_offset_of(in, e->patches[i].addr, e->patches[i].len, &o->patch_off[i]) < 0)
             return gr_fail(err, "internal error: patch at 0x%llx is not in the file",
                            (unsigned long long)e->patches[i].addr);
-        o->patch_order[i] = i;
+        o->chunk_first[o->patch_off[i] / CHUNK + 1]++;
     }
-    sort_offsets = o->patch_off;
-    qsort(o->patch_order, e->npatches, sizeof *o->patch_order, by_offset);
+    for (size_t c = 0; c < nchunks; c++)
+        o->chunk_first[c + 1] += o->chunk_first[c];
+    for (size_t i = 0; i < e->npatches; i++)
+        o->patch_order[o->chunk_first[o->patch_off[i] / CHUNK]++] = i;
+    for (size_t c = nchunks; c > 0; c--)      /* each count moved one chunk on: back */
+        o->chunk_first[c] = o->chunk_first[c - 1];
+    o->chunk_first[0] = 0;
     return 0;
 }
 
@@ -178,6 +181,7 @@ static void outbuf_free(struct outbuf *o)
     free(o->tail);
     free(o->patch_off);
     free(o->patch_order);
+    free(o->chunk_first);
 }
 
 /* Copies the headers of the finished image, the report's only source. */
@@ -222,28 +226,33 @@ static int write_all(int fd, const void *p, size_t n)
     return 0;
 }
 
-#define CHUNK (1u << 20)
+/* The patches of chunk c that reach into [at, at + n). */
+static void apply_chunk(const struct gr_elf_edit *e, const struct outbuf *o, size_t c, uint64_t at,
+                        size_t n, uint8_t *buf)
+{
+    for (size_t k = o->chunk_first[c]; k < o->chunk_first[c + 1]; k++) {
+        const struct gr_patch *p = &e->patches[o->patch_order[k]];
+        uint64_t off = o->patch_off[o->patch_order[k]];
+        uint64_t lo = off > at ? off : at, hi = off + p->len < at + n ? off + p->len : at + n;
+        if (lo < hi)
+            memcpy(buf + (lo - at), p->bytes + (lo - off), (size_t)(hi - lo));
+    }
+}
 
 /* The input's bytes with the edited header and the patches, a chunk at a
- * time (a patch may straddle two chunks). */
+ * time (a patch may straddle two chunks: the previous chunk's are tried
+ * too). */
 static int write_input(int fd, const struct gr_elf *in, const struct gr_elf_edit *e,
                        const struct outbuf *o, uint8_t *buf)
 {
-    size_t next = 0;
     for (uint64_t at = 0; at < in->size; at += CHUNK) {
-        size_t n = in->size - at < CHUNK ? (size_t)(in->size - at) : CHUNK;
+        size_t n = in->size - at < CHUNK ? (size_t)(in->size - at) : CHUNK, c = at / CHUNK;
         memcpy(buf, in->data + at, n);
         if (at == 0)
             memcpy(buf, &o->eh, sizeof o->eh < n ? sizeof o->eh : n);
-        while (next < e->npatches &&
-               o->patch_off[o->patch_order[next]] + e->patches[o->patch_order[next]].len <= at)
-            next++;
-        for (size_t k = next; k < e->npatches && o->patch_off[o->patch_order[k]] < at + n; k++) {
-            const struct gr_patch *p = &e->patches[o->patch_order[k]];
-            uint64_t off = o->patch_off[o->patch_order[k]];
-            uint64_t lo = off > at ? off : at, hi = off + p->len < at + n ? off + p->len : at + n;
-            memcpy(buf + (lo - at), p->bytes + (lo - off), (size_t)(hi - lo));
-        }
+        if (c > 0)
+            apply_chunk(e, o, c - 1, at, n, buf);
+        apply_chunk(e, o, c, at, n, buf);
         if (write_all(fd, buf, n) < 0)
             return -1;
     }
