@@ -128,7 +128,7 @@ $(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines \
 	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select trace_values \
-	trace_layout trace_read expo_top offsets_sigcode)
+	trace_layout trace_read expo_top offsets_sigcode insn_quick)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -173,12 +173,13 @@ $(UNIT)/test_trace_layout: $(BUILD)/rewriter/find/trace_abi.o
 $(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.o \
 	$(BUILD)/common/opttable_man.o
 $(UNIT)/test_opttable: UNIT_LIBS := -lm
-$(UNIT)/test_prologue $(UNIT)/test_leaf: UNIT_LIBS := -lZydis -lZycore
+$(UNIT)/test_insn_quick: $(BUILD)/rewriter/find/insn_quick.o
+$(UNIT)/test_prologue $(UNIT)/test_leaf $(UNIT)/test_insn_quick: UNIT_LIBS := -lZydis -lZycore
 $(UNIT)/test_exits $(UNIT)/test_call_sites: UNIT_LIBS := -lZydis -lZycore -lelf
 $(UNIT)/test_pclntab $(UNIT)/test_go_version: UNIT_LIBS := -lelf
 
 REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf exits call_sites pclntab go_version dwarf_lines select trace_layout \
-	offsets_sigcode)
+	offsets_sigcode insn_quick)
 $(REWRITER_UNITS:=.o) $(UNIT)/fake_elf.o: INC = $(REWRITER_INC)
 $(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile %/test_opttable,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC)

@@ -181,7 +181,7 @@ ZyanStatus gr_insn_quick(const ZydisDecoder *minimal, const uint8_t *p, size_t a
                 if (!opsize)          /* SSSE3/SSE4/AES forms: 66 is mandatory */
                     s.form = NONE;
             }
-            if (!(opsize && rep) && s.form != NONE && s.at < avail)
+            if (!(opsize && rep) && s.form != NONE && s.at <= avail)
                 len = form_len(p, avail, &s);
         } else if (!rep && !(op >= 0xb8 && op <= 0xbf)) {
             uint8_t reg = n + 1 < avail ? (p[n + 1] >> 3) & 7 : 0;
