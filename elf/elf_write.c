@@ -29,6 +29,7 @@ struct outbuf {
     Elf64_Phdr *phdrs;      /* at rx_offset, over the code's first bytes */
     size_t phnum;
     uint8_t *tail;          /* .shstrtab copy and section headers, at tail_off */
+    uint8_t *tail_mem;      /* tail's allocation: tail sits at tail_off's offset mod 8 */
     uint64_t tail_off;
     size_t tail_len;
     uint64_t *patch_off;    /* file offset of each patch */
@@ -130,10 +131,11 @@ static int build_tail(const struct gr_elf *in, const struct gr_elf_edit *e, stru
     const Elf64_Shdr *istr = &ish[ieh->e_shstrndx];
     size_t cap = istr->sh_size + 64 + strlen(e->rx.section_name) + strlen(e->rw.section_name) +
                  (size_t)(ieh->e_shnum + 2) * sizeof(Elf64_Shdr) + 16;
-    o->tail = calloc(1, cap);
-    if (!o->tail)
-        return gr_fail(err, "out of memory for the section headers");
     o->tail_off = e->rx_offset + e->rx.filesz;
+    o->tail_mem = calloc(1, cap + 8);
+    if (!o->tail_mem)
+        return gr_fail(err, "out of memory for the section headers");
+    o->tail = o->tail_mem + o->tail_off % 8;   /* the headers below: 8-aligned in memory too */
     size_t len = 0;
     memcpy(o->tail, in->data + istr->sh_offset, istr->sh_size);
     len += istr->sh_size;
@@ -178,7 +180,7 @@ static int build_image(const struct gr_elf *in, const struct gr_elf_edit *e, str
 static void outbuf_free(struct outbuf *o)
 {
     free(o->phdrs);
-    free(o->tail);
+    free(o->tail_mem);
     free(o->patch_off);
     free(o->patch_order);
     free(o->chunk_first);
