@@ -332,3 +332,34 @@ int gr_emit_store32(struct gr_codebuf *c, ZydisRegister base, int64_t disp, uint
     r.operands[1].imm.u = value;
     return encode(c, &r, err);
 }
+
+/* Short forms: a jcc rel8 is 0x70 + cc where the rel32 form is 0f 80 + cc. */
+int gr_emit_branch8(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err)
+{
+    uint8_t op[2];
+    unsigned n = branch_opcode(m, op);
+    int64_t rel = (int64_t)(target - (gr_code_here(c) + 2));
+    if (!n || rel < INT8_MIN || rel > INT8_MAX)
+        return gr_fail(err, "internal error: no short branch from 0x%llx to 0x%llx",
+                       (unsigned long long)gr_code_here(c), (unsigned long long)target);
+    uint8_t insn[2] = {n == 1 ? 0xeb : (uint8_t)(op[1] - 0x10), (uint8_t)(int8_t)rel};
+    return gr_code_append(c, insn, sizeof insn, err);
+}
+
+int gr_emit_branch_to(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err)
+{
+    int64_t rel = (int64_t)(target - (gr_code_here(c) + 2));
+    if (target < gr_code_here(c) && rel >= INT8_MIN)
+        return gr_emit_branch8(c, m, target, err);
+    return gr_emit_branch(c, m, target, err);
+}
+
+int gr_code_patch_rel8(struct gr_codebuf *c, size_t field, uint64_t target, struct gr_error *err)
+{
+    int64_t rel = (int64_t)(target - (c->base + field + 1));
+    if (rel < INT8_MIN || rel > INT8_MAX)
+        return gr_fail(err, "internal error: short branch at 0x%llx cannot reach 0x%llx",
+                       (unsigned long long)(c->base + field - 1), (unsigned long long)target);
+    c->bytes[field] = (uint8_t)(int8_t)rel;
+    return 0;
+}

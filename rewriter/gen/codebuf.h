@@ -96,4 +96,13 @@ int gr_emit_store32(struct gr_codebuf *c, ZydisRegister base, int64_t disp, uint
  * depend on targets: a forward reference can be patched in place. */
 int gr_emit_branch(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err);
 
+/* A short (rel8) jmp or jcc to target, which must be in reach (-1
+ * otherwise); a forward one aims at its own end and is patched by
+ * gr_code_patch_rel8 (its rel8 byte at field), which checks the reach. */
+int gr_emit_branch8(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err);
+int gr_code_patch_rel8(struct gr_codebuf *c, size_t field, uint64_t target, struct gr_error *err);
+
+/* A branch to a target already emitted: rel8 when in reach, else rel32. */
+int gr_emit_branch_to(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, struct gr_error *err);
+
 #endif

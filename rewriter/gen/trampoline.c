@@ -66,8 +66,10 @@
  *                                  ; what the runtime's handler would do
  *
  * Exit trampoline, per return of a timed function (exits.c chose the
- * covered bytes):
+ * covered bytes), unaligned, right after the entry trampoline:
  *   X:  <the covered instructions before the ret, re-encoded>
+ *       [every return but the first: jmp to the first one's part below,
+ *        which depends on the function only]
  *       [<the check's TLS load of g>; mov r14, g]  ; Go <= 1.16, assembly
  *       mov r12, [r14 + g.stack.hi]
  *       sub r12, rsp               ; this call's depth
@@ -107,17 +109,30 @@
 #define R13 ZYDIS_REGISTER_R13
 #define G ZYDIS_REGISTER_R14   /* the goroutine, after the check in every shape */
 
+/* Returns -1 from the enclosing emitter when an instruction fails. */
+#define TRY(emit) \
+    do {                      \
+        if ((emit) < 0)       \
+            return -1;        \
+    } while (0)
+#define JUMP(m, target) gr_emit_branch(c, ZYDIS_MNEMONIC_##m, (target), err)
+/* A short forward branch, its rel8 patched once its label is placed. */
+#define JUMP8(m) gr_emit_branch8(c, ZYDIS_MNEMONIC_##m, gr_code_here(c) + 2, err)
+
 /* Labels inside the entry trampoline (the comment at the top). A branch
  * or rip-relative lea that refers to a label not yet placed is emitted
- * with a placeholder target and patched once the label is known: every
- * branch we emit is rel32 and every rip-relative operand disp32, and both
- * are the instruction's last 4 bytes, so the patch changes no size. */
+ * with a placeholder target and patched once the label is known: such a
+ * branch is rel32 and a rip-relative operand disp32, both the
+ * instruction's last 4 bytes, so the patch changes no size; or, where the
+ * label is known to be near, a rel8 branch, its reach checked when
+ * patched. */
 enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, LABEL_T, LABEL_B, NLABELS };
 #define MAX_FORWARD 7       /* to S, C, T, B and L (L three times in a leaf trampoline) */
 
 struct forward {
-    size_t field;           /* offset in the code buffer of the rel32/disp32 */
+    size_t field;           /* offset in the code buffer of the rel32/disp32 (or rel8) */
     enum label to;
+    int short8;             /* a rel8: resolve checks its reach */
 };
 
 struct labels {
@@ -142,6 +157,12 @@ static int refer(struct labels *lb, const struct gr_codebuf *c, enum label to,
     return 0;
 }
 
+/* The same for a short branch just emitted at its own end (rel8 0). */
+static void refer8(struct labels *lb, const struct gr_codebuf *c, enum label to)
+{
+    lb->fwd[lb->nfwd++] = (struct forward){.field = c->len - 1, .to = to, .short8 = 1};
+}
+
 static void place(struct labels *lb, const struct gr_codebuf *c, enum label l)
 {
     lb->at[l] = gr_code_here(c);
@@ -149,13 +170,18 @@ static void place(struct labels *lb, const struct gr_codebuf *c, enum label l)
 
 /* Patches every forward reference; the displacement counts from the end of
  * the instruction, which is the end of the field. */
-static void resolve(const struct labels *lb, struct gr_codebuf *c)
+static int resolve(const struct labels *lb, struct gr_codebuf *c, struct gr_error *err)
 {
     for (unsigned i = 0; i < lb->nfwd; i++) {
         const struct forward *f = &lb->fwd[i];
+        if (f->short8) {
+            TRY(gr_code_patch_rel8(c, f->field, lb->at[f->to], err));
+            continue;
+        }
         int32_t rel = (int32_t)(lb->at[f->to] - (c->base + f->field + 4));
         memcpy(c->bytes + f->field, &rel, sizeof rel);
     }
+    return 0;
 }
 
 /* Points the rel32 or disp32 at field (the last 4 bytes of an instruction
@@ -165,13 +191,6 @@ static void patch_rel32(struct gr_codebuf *c, size_t field)
     gr_code_patch_rel32(c, field);
 }
 
-/* Returns -1 from the enclosing emitter when an instruction fails. */
-#define TRY(emit) \
-    do {                      \
-        if ((emit) < 0)       \
-            return -1;        \
-    } while (0)
-#define JUMP(m, target) gr_emit_branch(c, ZYDIS_MNEMONIC_##m, (target), err)
 
 struct func_ctx;
 static int stack_abi(const struct func_ctx *fc);
@@ -215,11 +234,16 @@ static int64_t counter_offset(const struct func_ctx *fc)
 /* With the thread's row in R12, or 0 for none (to S, the slow paths):
  * I, the count in the row. */
 static int emit_count(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
-                      struct gr_error *err)
+                      int near_s, struct gr_error *err)
 {
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, lb->later));
-    TRY(refer(lb, c, LABEL_S, err));
+    if (near_s) {            /* S within a rel8's reach (emit_function) */
+        TRY(JUMP8(JZ));
+        refer8(lb, c, LABEL_S);
+    } else {
+        TRY(JUMP(JZ, lb->later));
+        TRY(refer(lb, c, LABEL_S, err));
+    }
     place(lb, c, LABEL_I);
     return GR_EMIT(c, err, INC, GR_MEM(R12, counter_offset(fc)));
 }
@@ -239,8 +263,8 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
     TRY(JUMP(JMP, fc->stubs->claim_row));
     place(lb, c, LABEL_C);
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP(JZ, lb->later));
-    TRY(refer(lb, c, LABEL_L, err));
+    TRY(JUMP8(JZ));                                  /* L: past a store and a jmp */
+    refer8(lb, c, LABEL_L);
     if (fc->plan->row_from_fs) {
         TRY(GR_EMIT(c, err, MOV, GR_FS(0), GR_REG(R12)));
     } else {
@@ -252,7 +276,7 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
         }
         TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
     }
-    TRY(JUMP(JMP, lb->at[LABEL_I]));
+    TRY(gr_emit_branch_to(c, ZYDIS_MNEMONIC_JMP, lb->at[LABEL_I], err));
     place(lb, c, LABEL_L);
     TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
     return JUMP(JMP, next);
@@ -390,14 +414,15 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     }
-    TRY(emit_count(c, fc, &lb, err));
+    /* I to S: the count, then at most a sampling test and a hand-over
+       to a stub with its descriptor (a trace capture can be longer) */
+    TRY(emit_count(c, fc, &lb, !fc->pf->traced, err));
     if (fc->pf->timing != GR_UNTIMED)
         TRY(emit_time_entry(c, fc, back, err));
     else
         TRY(JUMP(JMP, back));
     TRY(emit_slow_paths(c, fc, &lb, 0, back, err));
-    resolve(&lb, c);
-    return 0;
+    return resolve(&lb, c, err);
 }
 
 
@@ -501,12 +526,12 @@ static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, co
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_stack_hi)));
     TRY(GR_EMIT(c, err, SUB, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RSP)));
     TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_R12D), GR_MEM32(G, fc->rt->g_racectx)));
-    TRY(JUMP(JBE, gr_code_here(c)));                                /* placeholder */
-    size_t jbe_field = c->len - 4;
+    TRY(JUMP8(JBE));
+    size_t jbe_field = c->len - 1;
     for (unsigned k = 0; k < nto_ret; k++)
         patch_rel32(c, to_ret[k]);
     TRY(emit_leave(c, tail_to, err));
-    patch_rel32(c, jbe_field);                                      /* jbe Y */
+    TRY(gr_code_patch_rel8(c, jbe_field, gr_code_here(c), err));   /* jbe Y, over the leave */
     if (fc->pf->traced)
         return gr_trace_emit_exit(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
                                   fc->stubs->trace_exit, fc->stubs->trace_commit, err);
@@ -585,7 +610,7 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         TRY(refer(&lb, c, LABEL_L, err));
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     }
-    TRY(emit_count(c, fc, &lb, err));
+    TRY(emit_count(c, fc, &lb, 0, err));
     int timed = fc->pf->timing != GR_UNTIMED;
     if (timed)
         TRY(emit_leaf_time_test(c, fc, &lb, err));
@@ -612,7 +637,7 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         place(&lb, c, LABEL_T);
         TRY(emit_time_call(c, fc, body, err));
     }
-    resolve(&lb, c);
+    TRY(resolve(&lb, c, err));
     for (unsigned i = 0; i < pro->ninsns; i++)
         if (pro->guard_mask & (1u << i))
             TRY(emit_nil_fault(c, fc, &fc->check[i], &gd, i, err));
@@ -650,9 +675,11 @@ static int emit_exit_end(struct gr_codebuf *c, const struct func_ctx *fc, uint64
 /* X: replays the covered instructions (those that can fault behind a
  * guard, as in a leaf trampoline: a nil one faults as at its original
  * PC, with the function's frame as it was there), then hands over to
- * gs_time_exit. */
+ * gs_time_exit. What follows the replay of a ret depends on the function
+ * only: its first such exit emits it (*tail = its address) and every later
+ * one jumps there; a tail call's leaves by its own jmp. */
 static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
-                     const struct gr_exit *e, struct gr_error *err)
+                     const struct gr_exit *e, uint64_t *tail, struct gr_error *err)
 {
     const uint8_t *bytes = gr_elf_bytes_at(elf, e->addr, e->len);
     if (!bytes)
@@ -678,7 +705,13 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
         TRY(gr_emit_relocated(c, in, err));
         off += in->insn.length;
     }
-    TRY(emit_exit_end(c, fc, e->tail_to, err));
+    if (e->tail_to || !*tail) {
+        if (!e->tail_to)
+            *tail = gr_code_here(c);
+        TRY(emit_exit_end(c, fc, e->tail_to, err));
+    } else {
+        TRY(JUMP(JMP, *tail));
+    }
     for (unsigned k = 0; k < n; k++)
         if (e->guard_mask & (1u << k))
             TRY(emit_nil_fault(c, fc, &ins[k], &gd, k, err));
@@ -688,11 +721,10 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
 static int emit_exits(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
                       const struct gr_exit_list *exits, uint64_t *exit_addr, struct gr_error *err)
 {
+    uint64_t tail = 0;
     for (size_t k = fc->pf->first_exit; k < fc->pf->first_exit + fc->pf->nexits; k++) {
-        if (gr_code_pad(c, 16, GR_X86_INT3, err) < 0)
-            return -1;
         exit_addr[k] = gr_code_here(c);
-        if (emit_exit(c, elf, fc, &exits->items[k], err) < 0)
+        if (emit_exit(c, elf, fc, &exits->items[k], &tail, err) < 0)
             return -1;
     }
     return 0;

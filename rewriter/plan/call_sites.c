@@ -1,7 +1,7 @@
 /* call_sites.c: see call_sites.h. A linear sweep of every function,
- * lengths only (Zydis's minimal mode), as asm_callers.c does for assembly.
- * Go puts almost no data in its text: the sweep meets instructions and
- * int3 padding, and in the few functions that hold data (the marker bytes
+ * lengths only (insn_quick.c, else Zydis's minimal mode), as asm_callers.c
+ * does for assembly. Go puts almost no data in its text: the sweep meets
+ * instructions and int3 padding, and in the few functions that hold data (the marker bytes
  * of crypto/internal/boring/sig) bytes that do not decode; such a function
  * is left out whole rather than trusted in part. */
 #include "rewriter/plan/call_sites.h"
@@ -13,6 +13,7 @@
 
 #include "common/vec.h"
 #include "common/x86.h"
+#include "rewriter/find/insn_quick.h"
 
 #define CALL_REL32 0xe8
 
@@ -100,13 +101,12 @@ static int sweep(const ZydisDecoder *zy, const struct gr_plan *plan, const struc
 {
     size_t size = f->end - f->entry, first = cs->n;
     for (size_t off = 0; off < size;) {
-        ZydisDecoderContext ctx;
         ZydisDecodedInstruction in;
         if (code[off] == GR_X86_INT3) {
             off++;
             continue;
         }
-        if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(zy, &ctx, code + off, size - off, &in))) {
+        if (!ZYAN_SUCCESS(gr_insn_quick(zy, code + off, size - off, &in))) {
             cs->n = first;
             cs->funcs_unswept++;
             return 0;

@@ -18,6 +18,7 @@
 #include "rewriter/plan/exits.h"
 #include "common/vec.h"
 #include "common/x86.h"
+#include "rewriter/find/insn_quick.h"
 #include "rewriter/plan/leaf.h"
 
 #include <stdlib.h>
@@ -150,9 +151,8 @@ static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t
                 return -1;
             continue;
         }
-        ZydisDecoderContext ctx;
         ZydisDecodedInstruction in;
-        if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&s->minimal, &ctx, code + off, size - off, &in))) {
+        if (!ZYAN_SUCCESS(gr_insn_quick(&s->minimal, code + off, size - off, &in))) {
             *why = "undecodable bytes in the function";
             s->targets_unknown = 1;
             return 0;
