@@ -21,10 +21,9 @@ WRAPPER="main.(*boxed).area"
 
 check_release() {
     local v=$1 bin=$WORK/regtail$v ok=1
-    build_go "$v" "$DIR" "$bin.syms" || { fail "go$v: build"; return; }
-    build_go "$v" "$DIR" "$bin" "-ldflags=-s -w" || { fail "go$v: build"; return; }
+    build_go_stripped "$v" "$DIR" "$bin" || { fail "go$v: build"; return; }
     REG=0
-    go_env "$v" "$(go_bin "$v")" tool objdump -s 'main\.\(\*boxed\)\.area$' "$bin.syms" |
+    go_objdump "$v" "$bin.syms" 'main\.\(\*boxed\)\.area$' |
         grep -qE 'JMP [A-Z0-9]+[[:space:]]*$' && REG=1
     if [ "$v" = 1.27 ] && [ $REG = 0 ]; then
         fail "go$v: the wrapper does not end in JMP reg (the case this test is for)"
