@@ -82,6 +82,17 @@ build_go() {
     fi
 }
 
+# build_go_stripped VERSION DIR OUT: OUT stripped (-s -w, as Debian ships
+# Go programs) and OUT.syms unstripped (for go tool objdump), same code.
+build_go_stripped() {
+    build_go "$1" "$2" "$3.syms" && build_go "$1" "$2" "$3" "-ldflags=-s -w"
+}
+
+# go_objdump VERSION BIN REGEX: go tool objdump -s REGEX BIN with that Go.
+go_objdump() {
+    go_env "$1" "$(go_bin "$1")" tool objdump -s "$3" "$2"
+}
+
 # require_tools: fails the calling test (exit 1) unless bin/gorewrite,
 # bin/gostat and the LIEF checker have been built (`make all tools`).
 require_tools() {

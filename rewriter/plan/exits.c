@@ -8,7 +8,11 @@
  * is safe. A jmp to another function (tail call) is an exit like a ret
  * (compiled Go pops its frame first) where the caller allows it; a
  * conditional jump to another function, an unresolvable indirect jmp, or
- * a function with no ret leaves the function untimed.
+ * a function with no ret leaves the function untimed. In compiled Go, a
+ * jmp reg with the frame popped (right after pop rbp, or in a function
+ * that never moves RSP) is a tail call through a register (Go 1.27's
+ * method wrappers): its target is another function, so the function's
+ * targets stay known; it is counted, not timed.
  *
  * For each ret, the covered bytes grow backwards over instructions that
  * can be replayed elsewhere (no call or trap; conditional branches are
@@ -118,6 +122,43 @@ static uint64_t table_before(struct gr_exit_scan *s, const uint8_t *code, uint64
     return 0;
 }
 
+/* Does instruction index i leave the stack as at entry? Right after the
+ * epilogue's pop rbp (Go 1.21+ frames), or with no instruction before it
+ * that pushes, pops, calls or writes RSP or RBP (a frameless function: Go
+ * puts the prologue first). A jump table's jmp follows its load instead. */
+static int frame_popped(struct gr_exit_scan *s, const uint8_t *code, size_t i)
+{
+    if (i > 0 && code[s->starts[i - 1]] == 0x5d)      /* pop rbp */
+        return 1;
+    for (size_t k = 0; k < i; k++) {
+        ZydisDecodedInstruction in;
+        ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+        if (s->kind[k] == PAD)
+            continue;
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + s->starts[k], 15, &in, ops)) ||
+            in.meta.category == ZYDIS_CATEGORY_CALL || in.meta.category == ZYDIS_CATEGORY_PUSH ||
+            in.meta.category == ZYDIS_CATEGORY_POP)
+            return 0;
+        for (unsigned o = 0; o < in.operand_count; o++)
+            if (ops[o].type == ZYDIS_OPERAND_TYPE_REGISTER && (ops[o].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) &&
+                (ops[o].reg.value == ZYDIS_REGISTER_RSP || ops[o].reg.value == ZYDIS_REGISTER_RBP))
+                return 0;
+    }
+    return 1;
+}
+
+/* Is the indirect jmp at instruction index i a tail call through a
+ * register: jmp reg (not through memory) in compiled Go, frame popped? */
+static int register_tail_call(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t i)
+{
+    ZydisDecodedInstruction in;
+    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+    uint32_t off = s->starts[i];
+    return s->compiled &&
+           ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + off, size - off, &in, ops)) &&
+           ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER && frame_popped(s, code, i);
+}
+
 /* Adds a jump table's targets; 0 if none point into the function. */
 static int add_table(struct gr_exit_scan *s, const struct gr_elf *elf, uint64_t table,
                      uint64_t entry, size_t size, size_t *found)
@@ -190,7 +231,9 @@ static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t
             size_t found = 0;
             if (table && add_table(s, elf, table, entry, size, &found) < 0)
                 return -1;
-            if (!found) {
+            if (!found && register_tail_call(s, code, size, s->ninsns - 1)) {
+                *why = "a tail call through a register (counted at entry, not timed)";
+            } else if (!found) {
                 *why = "an indirect jump that is not a jump table";
                 s->targets_unknown = 1;
             }

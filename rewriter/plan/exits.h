@@ -49,6 +49,8 @@ struct gr_exit_scan {
                                TLS load of g are known) */
     int allow_tail;         /* a jmp to another function is an exit */
     const char *tail_refused; /* else why not (NULL: the plain reason) */
+    int compiled;           /* compiled Go (not assembly): a jmp reg after the
+                               frame is popped is a tail call */
 };
 
 struct gr_body {

@@ -99,6 +99,7 @@ static void allow_tail(struct gr_exit_scan *scan, const struct gr_func *f, int p
     size_t n = f->file ? strlen(f->file) : 0;
     int assembly = n >= 2 && strcmp(f->file + n - 2, ".s") == 0;
     scan->allow_tail = !paths && !assembly;
+    scan->compiled = !assembly;
     scan->tail_refused = paths ? TAIL_PATHS : assembly ? TAIL_ASM : NULL;
 }
 

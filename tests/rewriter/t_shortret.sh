@@ -37,10 +37,9 @@ WRAPPER="main.(*wrapped).spin"
 
 check_release() {
     local v=$1 bin=$WORK/shortret$v ok=1
-    build_go "$v" "$DIR" "$bin.syms" || { fail "go$v: build"; return; }
-    build_go "$v" "$DIR" "$bin" "-ldflags=-s -w" || { fail "go$v: build"; return; }
+    build_go_stripped "$v" "$DIR" "$bin" || { fail "go$v: build"; return; }
     TAIL=0
-    go_env "$v" "$(go_bin "$v")" tool objdump -s 'main\.\(\*wrapped\)\.spin$' "$bin.syms" |
+    go_objdump "$v" "$bin.syms" 'main\.\(\*wrapped\)\.spin$' |
         grep -q 'JMP main\.(\*spinner)\.spin(SB)' && TAIL=1
     check_counted "$v" "$bin" count-only --count-only || ok=0
     check_counted "$v" "$bin" default || ok=0

@@ -376,6 +376,44 @@ static void go_tail_jump(void)
     scan_end(&sc);
 }
 
+/* Go 1.27 method wrappers from buf: jmp reg after loading the method from
+ * an itab, frameless (context.(*stopCtx).Deadline) or after the epilogue
+ * (reporter.(*errorWithSpan).End, shortened): tail calls, targets known.
+ * The same jmp with the frame live, or in assembly, is not. */
+static const uint8_t go127_frameless[] = {
+    0x48, 0x8b, 0x08, 0x48, 0x8b, 0x40, 0x08, 0x48, 0x8b, 0x49, 0x18, 0xff, 0xe1,
+};
+static const uint8_t go127_popped[] = {
+    0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xec, 0x28, 0x48, 0x8b, 0x08, 0x48, 0x8b,
+    0x49, 0x18, 0x48, 0x83, 0xc4, 0x28, 0x5d, 0xff, 0xe1,
+};
+static const uint8_t go127_frame_live[] = {   /* the popped one without add/pop */
+    0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xec, 0x28, 0x48, 0x8b, 0x08, 0x48, 0x8b,
+    0x49, 0x18, 0xff, 0xe1,
+};
+static const char REG_TAIL[] = "a tail call through a register (counted at entry, not timed)";
+
+static void register_tail_calls(void)
+{
+    struct scan sc;
+    scan_begin(&sc);
+    sc.s.compiled = 1;
+    scan(&sc, &no_elf, go127_frameless, sizeof go127_frameless, 0x4c9a20, 0);
+    expect_untimed(&sc, 0, REG_TAIL);
+    CHECK_U64(sc.body.targets_unknown, 0);
+    scan(&sc, &no_elf, go127_popped, sizeof go127_popped, 0x8de5e0, 0);
+    expect_untimed(&sc, 0, REG_TAIL);
+    CHECK_U64(sc.body.targets_unknown, 0);
+    scan(&sc, &no_elf, go127_frame_live, sizeof go127_frame_live, 0x8de5e0, 0);
+    expect_untimed(&sc, 0, NOT_TABLE);
+    CHECK_U64(sc.body.targets_unknown, 1);
+    sc.s.compiled = 0;              /* assembly: its frame may be live */
+    scan(&sc, &no_elf, go127_frameless, sizeof go127_frameless, 0x4c9a20, 0);
+    expect_untimed(&sc, 0, NOT_TABLE);
+    CHECK_U64(sc.body.targets_unknown, 1);
+    scan_end(&sc);
+}
+
 /* A mid-function ret after a store through a pointer: with guards allowed
  * the store is replayed behind one (guard_mask), the jcc before it plainly;
  * a flag read after a guarded instruction keeps the function untimed. */
@@ -550,6 +588,7 @@ UNIT_CASES("exits",
            UNIT_CASE(go_branch_into_check),
            UNIT_CASE(go_no_return),
            UNIT_CASE(go_tail_jump),
+           UNIT_CASE(register_tail_calls),
            UNIT_CASE(guarded_exits),
            UNIT_CASE(cover_replayable_only),
            UNIT_CASE(cover_padding),
