@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench: cost per counted and per timed call, original vs instrumented
 # (--count-only, --count-only --keep-call-sites (direct calls through the
-# entry's jmp), the default mode (first 1000 calls of each function timed,
+# entry's jmp), the default mode (first 16 calls of each function timed (--first N),
 # then sampled ever more rarely), --time-all (every call timed), --call-graph
 # (every call timed, with call paths, self time and arcs: the difference is
 # what paths cost), --sample 16

@@ -265,6 +265,48 @@
     jne \unready
 .endm
 
+/* After EXIT_POP (rcx = the popped entry, r13 = the duration): rdx = its
+ * weight, -24(%rsp) = its on-CPU ticks (the duration less the goroutine's
+ * off-CPU time since the entry, never negative). */
+.macro EXIT_ONCPU
+    mov GS_ENT_W(%rcx), %rdx                        /* weight */
+    mov GS_ENT_OFF(%rcx), %rax
+    and $-GS_SLOT_SIZE, %rcx                        /* the stack (aligned to its size) */
+    sub GS_SLOT_OFF(%rcx), %rax                     /* -(off-CPU during the call) */
+    add %r13, %rax                                  /* on-CPU */
+    jns 1f
+    xor %eax, %eax                                  /* the clocks' residuals */
+1:  mov %rax, -24(%rsp)
+.endm
+
+/* A timed call into its record (rax = row, r12 = record offset, r13 =
+ * duration, rdx = weight, -24(%rsp) = on-CPU): samples, weighted totals,
+ * max, min and the histogram bucket. Clobbers rax, rcx, r13. */
+.macro RECORD_CALL
+    add %r12, %rax                                  /* struct gs_timing */
+    incq GS_TIM_SAMPLES(%rax)
+    mov %rdx, %rcx
+    imul %r13, %rcx
+    add %rcx, GS_TIM_TOTAL(%rax)
+    mov -24(%rsp), %rcx
+    imul %rdx, %rcx
+    add %rcx, GS_TIM_ONCPU(%rax)
+    cmp %r13, GS_TIM_MAX(%rax)
+    jae 2f
+    mov %r13, GS_TIM_MAX(%rax)
+2:  not %r13
+    cmp %r13, GS_TIM_MIN_INV(%rax)
+    jae 3f
+    mov %r13, GS_TIM_MIN_INV(%rax)
+3:  not %r13
+    or $1 << GS_HIST_FIRST_BIT, %r13                /* floor(log2) >= FIRST_BIT */
+    bsr %r13, %rcx
+    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %r13d
+    cmp %r13d, %ecx
+    cmova %r13d, %ecx
+    add %rdx, GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
+.endm
+
 /* EXIT_POP's ways out: a stale entry; no entry of this call's (a caller's
  * on top), after which the marker names the innermost entry left. */
 .macro EXIT_DROPS size, prefix

@@ -24,38 +24,10 @@ gs_tail_exit:
     mov %r13, TAIL_TO(%rsp)
     mov %rdx, TAIL_RDX(%rsp)
     EXIT_POP GS_ENT_SIZE, .Ltail
-    mov GS_ENT_W(%rcx), %rdx                        /* weight */
-    mov GS_ENT_OFF(%rcx), %rax
-    and $-GS_SLOT_SIZE, %rcx                        /* the stack (aligned to its size) */
-    sub GS_SLOT_OFF(%rcx), %rax                     /* -(off-CPU during the call) */
-    add %r13, %rax                                  /* on-CPU */
-    jns 1f
-    xor %eax, %eax                                  /* the clocks' residuals */
-1:  mov %rax, -24(%rsp)
+    EXIT_ONCPU
     RECORD_PAGE %rcx, .Ltail_out, .Ltail_page
 .Ltail_record:                  /* rax = row, r13 = duration, rdx = weight, -24(%rsp) = on-CPU */
-    add %r12, %rax                                  /* struct gs_timing */
-    incq GS_TIM_SAMPLES(%rax)
-    mov %rdx, %rcx
-    imul %r13, %rcx
-    add %rcx, GS_TIM_TOTAL(%rax)
-    mov -24(%rsp), %rcx
-    imul %rdx, %rcx
-    add %rcx, GS_TIM_ONCPU(%rax)
-    cmp %r13, GS_TIM_MAX(%rax)
-    jae 2f
-    mov %r13, GS_TIM_MAX(%rax)
-2:  not %r13
-    cmp %r13, GS_TIM_MIN_INV(%rax)
-    jae 3f
-    mov %r13, GS_TIM_MIN_INV(%rax)
-3:  not %r13
-    or $1 << GS_HIST_FIRST_BIT, %r13                /* floor(log2) >= FIRST_BIT */
-    bsr %r13, %rcx
-    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %r13d
-    cmp %r13d, %ecx
-    cmova %r13d, %ecx
-    add %rdx, GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
+    RECORD_CALL
 .Ltail_out:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rcx
