@@ -135,3 +135,31 @@ void gst_view_free(struct gst_view *view)
     view->funcs = NULL;
     view->count = 0;
 }
+
+static int by_name_index(const void *a, const void *b, void *funcs)
+{
+    const struct gst_func *f = funcs;
+    return strcmp(f[*(const uint32_t *)a].name, f[*(const uint32_t *)b].name);
+}
+
+bool *gst_view_shared_names(const struct gst_stats *st)
+{
+    uint32_t n = st->hdr.nfuncs;
+    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+    bool *shared = calloc(n ? n : 1, sizeof *shared), any = false;
+    for (uint32_t i = 0; order && i < n; i++)
+        order[i] = i;
+    if (order && shared) {
+        qsort_r(order, n, sizeof *order, by_name_index, (void *)st->funcs);
+        for (uint32_t i = 1; i < n; i++) {
+            if (strcmp(st->funcs[order[i - 1]].name, st->funcs[order[i]].name) == 0)
+                any = shared[order[i - 1]] = shared[order[i]] = true;
+        }
+    }
+    free(order);
+    if (!any) {
+        free(shared);
+        return NULL;
+    }
+    return shared;
+}

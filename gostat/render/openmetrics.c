@@ -9,6 +9,7 @@
 #include "gostat/read/clock.h"
 #include "gostat/model/goroutines.h"
 #include "gostat/model/gsites.h"
+#include "gostat/model/view.h"
 #include "common/safe_text.h"
 #include "gostat/render/utf8.h"
 #include "common/saturate.h"
@@ -194,6 +195,7 @@ struct proc {
     struct strbuf labels;      /* exe="...",replica="..." (or pid="...") */
     unsigned replica;          /* older live processes of the same exe */
     bool *exported;            /* per function: has calls and is selected */
+    bool *shared;              /* per function: its name is another's too (NULL: none) */
     struct gst_clock clock;    /* start-up calibration: constant */
     struct gst_goroutines goroutines;
     unsigned char bucket_of[GS_HIST_BUCKETS]; /* source bucket -> bounds index */
@@ -319,6 +321,7 @@ static int select_functions(struct proc *p, const struct gst_expo_opts *o)
     p->exported = calloc(n ? n : 1, sizeof *p->exported);
     if (!p->exported)
         return -1;
+    p->shared = gst_view_shared_names(p->st);
     for (uint32_t k = 0; k < n; k++) {
         const struct gst_func *f = &p->st->funcs[k];
         p->exported[k] = f->calls > 0 && (!o->filter || regexec(o->filter, f->name, 0, NULL, 0) == 0);
@@ -593,6 +596,11 @@ static void function_labels(struct expo *x, const struct proc *p, const struct g
     x->func.len = 0;
     sb_puts(&x->func, p->labels.p);
     sb_label(&x->func, "function", f->name);
+    if (p->shared && p->shared[f - p->st->funcs]) {   /* one series per function */
+        char entry[24];
+        snprintf(entry, sizeof entry, "0x%" PRIx64, f->entry);
+        sb_label(&x->func, "entry", entry);
+    }
 }
 
 static bool exported(const struct proc *p, const struct gst_func *f)
@@ -716,6 +724,7 @@ int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape 
     for (size_t i = 0; i < s->nprocs; i++) {
         free(x.procs[i].labels.p);
         free(x.procs[i].exported);
+        free(x.procs[i].shared);
         for (size_t k = 0; k < x.procs[i].nsite_series; k++)
             free(x.procs[i].site_labels[k].p);
         free(x.procs[i].site_labels);

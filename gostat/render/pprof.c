@@ -63,7 +63,7 @@ struct builder {
     const struct gst_view *view;
     const struct gst_callgraph *cg;    /* NULL: no paths */
     struct gst_intern strings;
-    struct gst_intern frame_names;     /* frame i's name is entry i */
+    struct gst_intern frame_names;     /* frame i's "name@entry" is entry i */
     pb_profile profile;
     pb_value_type sample_types[NVALUES], period_type;
     pb_value_type *sample_type_ptrs[NVALUES];
@@ -148,13 +148,21 @@ static const char *untimed_reason(const struct gst_stats *st, const struct gst_f
     return NULL;
 }
 
-/* The id of the frame named name, added (with f's file and line when f is
- * known) the first time; 0 when out of memory. */
+/* The id of the frame of name at entry, added (with f's file and line when
+ * f is known) the first time; 0 when out of memory. Keyed by both: two
+ * functions of one name (an ABI wrapper and its target) stay two frames. */
 static uint64_t frame_id(struct builder *b, const char *name, uint64_t entry,
                          const struct gst_func *f)
 {
     bool added;
-    long i = gst_intern_add(&b->frame_names, name, &added, b->err);
+    char *key;
+    if (asprintf(&key, "%s@%" PRIx64, name, entry) < 0) {
+        b->failed = true;
+        gr_fail(b->err, "out of memory for a frame's name");
+        return 0;
+    }
+    long i = gst_intern_add(&b->frame_names, key, &added, b->err);
+    free(key);
     if (i < 0) {
         b->failed = true;
         return 0;

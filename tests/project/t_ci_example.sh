@@ -72,7 +72,7 @@ example.com/cihot       5          6    83.3%
 total                   5          6    83.3%
 
 example.com/cihot: 1 never called
-  example.com/cihot.replaceInvalid  ./example.com/cihot/words.go:36" \
+  example.com/cihot.replaceInvalid  example.com/cihot/words.go:36" \
     "$(sed -n '/^PACKAGE/,/replaceInvalid/p' "$tmp/pass.out")"
 expect "merge summary" \
     "merged 2 processes: 1139 calls, 5 of 6 functions called, into $tmp/pass/merged.json" \
