@@ -177,12 +177,20 @@ expect "callgrind_annotate program totals" "$total_calls" \
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 pprof -http="127.0.0.1:$port" -no_browser "$dir/rec.pb.gz" >"$dir/http.log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$dir"' EXIT
+# kill_tree PID: PID and its descendants (the pprof function's subshell,
+# the go command and pprof itself; killing the subshell alone left pprof
+# serving after the test)
+kill_tree() {
+    local c
+    for c in $(pgrep -P "$1"); do kill_tree "$c"; done
+    kill "$1" 2>/dev/null
+}
+trap 'kill_tree $server; rm -rf "$dir"' EXIT
 for _ in $(seq 100); do
     curl -sf "http://127.0.0.1:$port/ui/top" -o "$dir/top.html" && break
     sleep 0.1
 done
-kill $server
+kill_tree $server
 wait $server 2>/dev/null
 grep -q 'main\.fib' "$dir/top.html" || fail "pprof -http /ui/top: no main.fib ($(cat "$dir/http.log"))"
 grep -q '242785' "$dir/top.html" || fail "pprof -http /ui/top: no 242785"
@@ -204,7 +212,7 @@ mkdir -p "$dir/livestats"
 t_launch=$(date +%s.%N)
 GOSTAT_DIR=$dir/livestats "$dir/live.i" 777 wait >"$dir/live.out" 2>&1 &
 livepid=$!
-trap 'kill $server $livepid 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'kill_tree $server; kill $livepid 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 100); do grep -q done "$dir/live.out" && break; sleep 0.1; done
 t_done=$(date +%s.%N)
 sleep 1
