@@ -350,4 +350,25 @@
 8:  movb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
 .endm
 
+/* The cold ends of a timed exit (labels \prefix_out, _record, _page):
+ * EXIT_POP's drops (a call not sampled is no drop), and a thread's first
+ * use of a timing page: back it with memory, or drop the sample (tmpfs
+ * full) rather than touch a page that would raise SIGBUS (rax = row, rcx =
+ * page index, rdx = weight). */
+.macro EXIT_COLD prefix
+    EXIT_DROPS GS_ENT_SIZE, \prefix
+    cmpq $1, gs_config+GS_CFG_SAMPLE(%rip)
+    jne \prefix\()_out                             /* sampling: a call not timed */
+    COUNT_DROP GS_DROP_UNMATCHED
+    jmp \prefix\()_out
+\prefix\()_page:
+    mov %rdx, -32(%rsp)
+    BACK_PAGE \prefix\()_nospace
+    mov -32(%rsp), %rdx
+    jmp \prefix\()_record
+\prefix\()_nospace:
+    COUNT_DROP GS_DROP_NO_SPACE
+    jmp \prefix\()_out
+.endm
+
 #endif

@@ -33,18 +33,6 @@ gs_tail_exit:
     mov -16(%rsp), %rcx
     mov TAIL_RDX(%rsp), %rdx
     jmp *TAIL_TO(%rsp)
-    EXIT_DROPS GS_ENT_SIZE, .Ltail
-    cmpq $1, gs_config+GS_CFG_SAMPLE(%rip)
-    jne .Ltail_out                                  /* sampling: a call not timed */
-    COUNT_DROP GS_DROP_UNMATCHED
-    jmp .Ltail_out
-.Ltail_page:
-    mov %rdx, -32(%rsp)
-    BACK_PAGE .Ltail_nospace
-    mov -32(%rsp), %rdx
-    jmp .Ltail_record
-.Ltail_nospace:
-    COUNT_DROP GS_DROP_NO_SPACE
-    jmp .Ltail_out
+    EXIT_COLD .Ltail
 
     .section .note.GNU-stack,"",@progbits

@@ -269,21 +269,6 @@ gs_time_record:
     RECORD_CALL
 .Lexit_out:
     EXIT_LEAVE
-    EXIT_DROPS GS_ENT_SIZE, .Lexit
-    cmpq $1, gs_config+GS_CFG_SAMPLE(%rip)
-    jne .Lexit_out                                  /* sampling: a call not timed */
-    COUNT_DROP GS_DROP_UNMATCHED
-    jmp .Lexit_out
-/* First use of a timing page by this thread (every call timed): back it
- * with memory, or drop the sample (tmpfs full) rather than touch a page
- * that would raise SIGBUS. rax = row, rcx = page index, rdx = weight. */
-.Lexit_page:
-    mov %rdx, -32(%rsp)
-    BACK_PAGE .Lexit_nospace
-    mov -32(%rsp), %rdx
-    jmp .Lexit_record
-.Lexit_nospace:
-    COUNT_DROP GS_DROP_NO_SPACE
-    jmp .Lexit_out
+    EXIT_COLD .Lexit
 
     .section .note.GNU-stack,"",@progbits
