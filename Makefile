@@ -257,7 +257,7 @@ check: deps
 # Mutation checks: deliberately broken builds of gorewrite and gostat
 # (tests/mutants/*.patch) that the tests must catch; prints which test
 # killed each mutant (tests/mutants/run.sh). `check` runs it too
-# (tests/project/t_mutants.sh, about 1.5 min).
+# (tests/project/t_mutants.sh, 4-6 min).
 .PHONY: mutants
 mutants: deps
 	$(MAKE) all tools

@@ -74,12 +74,18 @@ build_go() {
     fi
     case $out in /*) ;; *) out=$PWD/$out ;; esac
     mkdir -p "$(dirname "$out")"
-    local log
-    if ! log=$(cd "$dir" && go_env "$v" "$go" build "$@" -o "$out" . 2>&1); then
+    # built aside (from a copy, which go build leaves alone when it is up to
+    # date), then renamed: tests running at once may build the same OUT, and
+    # one may be running it
+    local log tmp=$out.tmp.$$.$RANDOM
+    [ -f "$out" ] && cp -p "$out" "$tmp"
+    if ! log=$(cd "$dir" && go_env "$v" "$go" build "$@" -o "$tmp" . 2>&1); then
+        rm -f "$tmp"
         echo "build_go: go$v build $* $dir failed:" >&2
         printf '%s\n' "$log" >&2
         return 1
     fi
+    mv -f "$tmp" "$out"
 }
 
 # build_go_stripped VERSION DIR OUT: OUT stripped (-s -w, as Debian ships

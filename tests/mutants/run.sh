@@ -7,9 +7,14 @@
 # the tree is copied to build/mutants/NAME (with the current objects, so
 # that only the patched file is recompiled), patched and built; then each
 # listed test runs with GOREWRITE/GOSTAT pointing at the mutant's binaries.
-# A mutant is killed when at least one of its tests fails. Each test line also runs once with
-# the real binaries first and must pass there (so a kill is the mutant's
-# doing, not a test that fails anyway).
+# A mutant is killed when at least one of its tests fails. Each test line
+# must also pass with the real binaries (so a kill is the mutant's doing,
+# not a test that fails anyway): it runs once with them first, unless the
+# whole test already passed with these binaries in this run of tests/run.sh
+# (its build/test-logs result is newer than both binaries and the script;
+# a "Test:" line's variables only narrow what the test covers).
+# MUTANT_JOBS (default 2) mutants run at once, each in its own tree; one
+# whose tests are among tests/run.sh's SERIAL ones runs alone.
 # Prints "mutant -> killed by TEST..." per mutant; exit 1 if any survives
 # (or a baseline run fails, or a mutant does not build).
 # Logs: build/test-logs/mutants/.
@@ -45,6 +50,15 @@ test_lines() {
     sed -n 's/^Test: *//p' "$MDIR/$1.patch"
 }
 
+# passed_in_this_run TEST: tests/run.sh ran TEST with the current binaries
+# and script, and it passed.
+passed_in_this_run() {
+    local result=$ROOT/build/test-logs/$1.result rc secs path=("$ROOT"/tests/*/"$1".sh)
+    [ -f "$result" ] && read -r rc secs <"$result" && [ "$rc" = 0 ] &&
+        [ "$result" -nt "$ROOT/bin/gorewrite" ] && [ "$result" -nt "$ROOT/bin/gostat" ] &&
+        [ "$result" -nt "${path[0]}" ] && [ "$result" -nt "$ROOT/tests/lib.sh" ]
+}
+
 bad=0
 # Baseline: every distinct test line passes with the real binaries.
 declare -A baseline_ok
@@ -52,6 +66,11 @@ for name in "${names[@]}"; do
     [ -f "$MDIR/$name.patch" ] || { echo "no mutant $name"; bad=1; continue; }
     while IFS= read -r line; do
         [ -n "${baseline_ok[$line]+x}" ] && continue
+        if passed_in_this_run "${line##* }"; then
+            baseline_ok[$line]=1
+            echo "baseline ok   $line (${line##* } passed in this run)"
+            continue
+        fi
         s=$(date +%s)
         log=$LOGS/baseline.$(echo "$line" | tr -c 'A-Za-z0-9_.=-' _).log
         if run_test "$log" "$ROOT/bin/gorewrite" "$ROOT/bin/gostat" "$line"; then
@@ -82,24 +101,23 @@ build_mutant() {
         make -C "$dst" bin/gorewrite bin/gostat >>"$LOGS/$name.build.log" 2>&1
 }
 
-summary=()
-for name in "${names[@]}"; do
-    [ -f "$MDIR/$name.patch" ] || continue
+# run_mutant NAME: builds and tests one mutant; its progress lines go to
+# $LOGS/NAME.out, its summary line to $LOGS/NAME.summary.
+run_mutant() {
+    local name=$1 s dst line log killers=()
     s=$(date +%s)
     dst=$ROOT/build/mutants/$name
+    exec >"$LOGS/$name.out"
     if ! build_mutant "$name"; then
         echo "mutant $name: does not build (see $LOGS/$name.build.log)"
-        summary+=("$name -> NOT BUILT")
-        bad=1
-        continue
+        echo "$name -> NOT BUILT" >"$LOGS/$name.summary"
+        return
     fi
     if cmp -s "$dst/bin/gorewrite" "$ROOT/bin/gorewrite" && cmp -s "$dst/bin/gostat" "$ROOT/bin/gostat"; then
         echo "mutant $name: its binaries equal the real ones (the patch changed nothing)"
-        summary+=("$name -> NOT BUILT (unchanged)")
-        bad=1
-        continue
+        echo "$name -> NOT BUILT (unchanged)" >"$LOGS/$name.summary"
+        return
     fi
-    killers=()
     while IFS= read -r line; do
         [ "${baseline_ok[$line]:-0}" = 1 ] || continue
         log=$LOGS/$name.$(echo "$line" | tr -c 'A-Za-z0-9_.=-' _).log
@@ -111,12 +129,68 @@ for name in "${names[@]}"; do
         fi
     done < <(test_lines "$name")
     if [ ${#killers[@]} -eq 0 ]; then
-        summary+=("$name -> SURVIVED")
-        bad=1
+        echo "$name -> SURVIVED" >"$LOGS/$name.summary"
     else
-        summary+=("$name -> killed by ${killers[*]} ($(($(date +%s) - s))s)")
+        echo "$name -> killed by ${killers[*]} ($(($(date +%s) - s))s)" >"$LOGS/$name.summary"
     fi
     rm -rf "$dst"
+}
+
+# finish_mutant NAME: prints what run_mutant left.
+finish_mutant() {
+    cat "$LOGS/$1.out"
+    local line
+    line=$(cat "$LOGS/$1.summary" 2>/dev/null) || line="$1 -> NOT RUN (the runner died)"
+    summary+=("$line")
+    case $line in *" -> killed by "*) ;; *) bad=1 ;; esac
+}
+
+SERIAL_TESTS=$(sed -n 's/^SERIAL="\(.*\)"$/\1/p' "$ROOT/tests/run.sh")
+# alone NAME: one of the mutant's tests must run alone.
+alone() {
+    local line
+    while IFS= read -r line; do
+        case " $SERIAL_TESTS " in *" ${line##* } "*) return 0 ;; esac
+    done < <(test_lines "$1")
+    return 1
+}
+
+summary=()
+shared=()
+solo=()
+for name in "${names[@]}"; do
+    [ -f "$MDIR/$name.patch" ] || continue
+    rm -f "$LOGS/$name.summary" "$LOGS/$name.out"
+    if alone "$name"; then solo+=("$name"); else shared+=("$name"); fi
+done
+# reap: finishes the running mutants that have ended (running: "pid:name").
+reap() {
+    local job left=()
+    for job in ${running[@]+"${running[@]}"}; do
+        if kill -0 "${job%%:*}" 2>/dev/null; then
+            left+=("$job")
+        else
+            finish_mutant "${job#*:}"
+        fi
+    done
+    running=(${left[@]+"${left[@]}"})
+}
+
+MUTANT_JOBS=${MUTANT_JOBS:-2}
+running=()
+for name in ${shared[@]+"${shared[@]}"}; do
+    while [ ${#running[@]} -ge "$MUTANT_JOBS" ]; do
+        sleep 0.5
+        reap
+    done
+    run_mutant "$name" &
+    running+=("$!:$name")
+done
+wait
+reap
+for name in ${solo[@]+"${solo[@]}"}; do
+    (run_mutant "$name")
+    finish_mutant "$name"
 done
 
 echo "mutants:"

@@ -222,10 +222,16 @@ fi
 # distinct functions and 64 cache lines of a 16 MiB buffer, so that by a
 # sampled call of it the timing stack, the counters, the record and the
 # stub's branches are cold; under --time-all they are warm. Its sampled
-# p50 and mean (medians of 5 interleaved runs per mode) must be within
-# 25 % of --time-all's. Before the sampled entry waited for its loads
-# before reading the clock (docs/timing.md "Sampled equals timed"), the
-# mean read 53-58 ns against 34-36 ns here. A pilot under --time-all fits
+# p50 and p90 (medians of 5 interleaved runs per mode) must be within 25 %
+# of --time-all's, and its mean at most 12 ns above. That allowance is
+# what stays in a sampled call's interval by nature (docs/timing.md "What
+# is left"): its exit mispredicts the branch to gs_time_exit and fetches
+# that code cold, one mispredict and one code fetch from L2 or L3, 3-9 ns
+# measured on the AMD machine (mean 34-41 against 28-34 ns); 25 % of a
+# 30 ns mean is less than that. Before the sampled entry waited for its
+# loads before reading the clock (docs/timing.md "Sampled equals timed"),
+# the mean read 21-29 ns above (51-59 against 29-30 ns) and p90 twice
+# --time-all's (104-139 against 47 ns). A pilot under --time-all fits
 # small's ticks per call to a + b x rounds and puts it in the middle of
 # the histogram bucket nearest 36 ns (1.45 x 2^k ticks), as above.
 if want cold; then
@@ -272,11 +278,15 @@ for i, (d, a) in enumerate(zip(ds, As), 1):
     if not (16 < d["timed_calls"] < 20000) or d["time_estimated"] is not True:
         bad.append("run %d default: %d timed (estimated %s), want a sample"
                    % (i, d["timed_calls"], d["time_estimated"]))
-for k in ("p50_ns", "mean_ns"):
+for k in ("p50_ns", "p90_ns", "mean_ns"):
     gd, ga = [d[k] for d in ds], [a[k] for a in As]
     md, ma = statistics.median(gd), statistics.median(ga)
     print("  main.small %s: default %s (runs %s), --time-all %s (runs %s)" % (k, md, gd, ma, ga))
-    if abs(md - ma) > 0.25 * ma:
+    if k == "mean_ns":
+        if not (0.75 * ma <= md <= ma + 12):
+            bad.append("main.small mean: median default %s, --time-all %s: not within 25 %% below"
+                       " or 12 ns above" % (md, ma))
+    elif abs(md - ma) > 0.25 * ma:
         bad.append("main.small %s: median default %s, --time-all %s: more than 25 %% apart" % (k, md, ma))
 for b in bad:
     print("  " + b)
