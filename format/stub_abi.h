@@ -377,6 +377,8 @@ struct gs_stub_config {
     uint64_t spaths_off;    /* from the sites section: the site paths; 0: not kept */
     uint64_t first_n;       /* the default mode: calls of each function timed
                                first, in the process (GS_FIRST_DEFAULT) */
+    int64_t names_rel;      /* the program's own function-name table, the */
+    uint64_t names_size;    /* file's strings after the image's (0: none) */
 };
 
 /* Process-private state; first page of the RW segment. */

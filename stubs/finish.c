@@ -32,6 +32,8 @@ struct finish {
     const struct gs_header *img;     /* the program's image: trusted geometry */
     const uint8_t *image;
     uint64_t image_size;
+    const uint8_t *names;            /* the program's names, after the image in the file */
+    uint64_t names_size;
     struct gs_finish_info *info;
     long own;                        /* fd of the own file */
     uint8_t *a, *b;                  /* scratch, each span_max bytes */
@@ -328,14 +330,22 @@ static int same_layout(const struct gs_header *m, const struct gs_header *i)
            m->processes >= 1 && m->processes < GS_MAX_PROCESSES;
 }
 
-static int same_tables(const struct finish *f, long fd)
+/* The file's bytes [at, at + len) are mem's. */
+static int same_bytes(const struct finish *f, long fd, uint64_t at, const uint8_t *mem, uint64_t len)
 {
-    for (uint64_t off = sizeof(struct gs_header); off < f->image_size; off += CHUNK) {
-        uint64_t n = f->image_size - off < CHUNK ? f->image_size - off : CHUNK;
-        if (read_all(fd, f->a, n, off) < 0 || !bytes_equal(f->a, f->image + off, n))
+    for (uint64_t done = 0; done < len; done += CHUNK) {
+        uint64_t n = len - done < CHUNK ? len - done : CHUNK;
+        if (read_all(fd, f->a, n, at + done) < 0 || !bytes_equal(f->a, mem + done, n))
             return 0;
     }
     return 1;
+}
+
+static int same_tables(const struct finish *f, long fd)
+{
+    uint64_t h = sizeof(struct gs_header);
+    return same_bytes(f, fd, h, f->image + h, f->image_size - h) &&
+           same_bytes(f, fd, f->image_size, f->names, f->names_size);
 }
 
 /* fd is the file at path now (not one renamed away), a regular file of
@@ -368,6 +378,7 @@ static void signature(const struct finish *f, char out[16])
     uint64_t h = 0xcbf29ce484222325ull;
     for (uint64_t i = 0; i < f->image_size; i++)
         h = (h ^ f->image[i]) * 0x100000001b3ull;
+    h = (h ^ f->names_size) * 0x100000001b3ull;      /* the names are the program's */
     for (int i = 0; i < 16; i++)
         out[i] = "0123456789abcdef"[(h >> (60 - 4 * i)) & 15];
 }
@@ -499,6 +510,8 @@ static long merge_into(const struct finish *f, long m, const char *path, uint32_
         rc = write_all(t, &mh, sizeof mh, 0);
     if (rc >= 0)
         rc = write_all(t, f->image + sizeof mh, f->image_size - sizeof mh, sizeof mh);
+    if (rc >= 0)
+        rc = write_all(t, f->names, f->names_size, f->image_size);
     if (rc >= 0)
         rc = merge_data(f, m, t);
     gs_syscall3(GS_SYS_close, t, 0, 0);
@@ -709,6 +722,8 @@ __attribute__((used)) void gs_finish(void)
     struct finish f = {.img = (const struct gs_header *)(__blob_start + gs_config.image_rel),
                        .image = __blob_start + gs_config.image_rel,
                        .image_size = gs_config.image_size,
+                       .names = __blob_start + gs_config.names_rel,
+                       .names_size = gs_config.names_size,
                        .info = in};
     f.own = open_own(in);
     if (f.own >= 0 && scratch(&f) >= 0) {

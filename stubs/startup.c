@@ -503,11 +503,15 @@ static long reserve_eager_pages(long fd, const struct gs_header *hdr)
     return reserve_range(fd, hdr->sites_off, hdr->file_size - hdr->sites_off);
 }
 
-/* Writes the prefix with the run-time header fields, maps the shared part
- * of the RW segment onto the file, and only then writes the magic. */
+/* Writes the prefix with the run-time header fields (the image, then the
+ * program's own function names when the image leaves them out: the
+ * program's read-only memory, dropped from our page tables as the image
+ * is), maps the shared part of the RW segment onto the file, and only then
+ * writes the magic. */
 static long fill_stats_file(long fd, const uint8_t *image, uint64_t image_size,
                             const struct gs_header *hdr, uint8_t *shared, uint64_t shared_size)
 {
+    const uint8_t *names = __blob_start + gs_config.names_rel;
     long rc;
     if ((rc = gs_syscall3(GS_SYS_ftruncate, fd, hdr->file_size, 0)) < 0)
         return rc;
@@ -517,6 +521,8 @@ static long fill_stats_file(long fd, const uint8_t *image, uint64_t image_size,
                         sizeof *hdr - GS_MAGIC_LEN, GS_MAGIC_LEN)) < 0)
         return rc;
     if ((rc = write_image(fd, image + sizeof *hdr, image_size - sizeof *hdr, sizeof *hdr)) < 0)
+        return rc;
+    if (gs_config.names_size && (rc = write_image(fd, names, gs_config.names_size, image_size)) < 0)
         return rc;
     rc = gs_syscall6(GS_SYS_mmap, (long)shared, (long)shared_size, GS_PROT_READ | GS_PROT_WRITE,
                      GS_MAP_SHARED | GS_MAP_FIXED, fd, (long)hdr->live_off);

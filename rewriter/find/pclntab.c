@@ -320,6 +320,12 @@ int gr_pclntab_read(const struct gr_elf *elf, struct gr_pclntab *tab, struct gr_
     tab->cutab_size = t.cutab.size;
     tab->filetab = t.filetab.p;
     tab->filetab_size = t.filetab.size;
+    /* funcnametab is first, cutab right after it (cmd/link pcln.go) */
+    if (!t.fmt->go12 && t.cutab.p > t.funcnames.p) {
+        tab->funcnames = t.funcnames.p;
+        tab->funcnames_size = (uint64_t)(t.cutab.p - t.funcnames.p);
+        tab->funcnames_addr = tab->addr + (uint64_t)(t.funcnames.p - t.all.p);
+    }
     return 0;
 }
 

@@ -30,6 +30,11 @@ struct gr_pclntab {
     /* the pc-value and file tables, inside the input's bytes */
     const uint8_t *pctab, *cutab, *filetab;
     uint64_t pctab_size, cutab_size, filetab_size;
+    /* Go >= 1.16: the function names' own table (funcnametab: each name
+     * NUL-terminated), its link-time address and size; size 0 before, where
+     * names lie among the other tables */
+    const uint8_t *funcnames;
+    uint64_t funcnames_addr, funcnames_size;
 };
 
 int gr_pclntab_read(const struct gr_elf *elf, struct gr_pclntab *tab, struct gr_error *err);

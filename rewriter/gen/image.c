@@ -12,16 +12,37 @@
 #include "rewriter/gen/stub_config.h"
 #include "rewriter/gen/trampoline.h"
 
-/* Appends the stats-file image to code: *off where it starts, *size its length. */
-static int append_stats_image(const struct gr_program *prog, const struct gr_plan *plan,
-                              const struct gr_segment_plan *seg, struct gr_codebuf *code,
-                              size_t *off, size_t *size, struct gr_error *err)
+/* The program's funcnametab is loaded from the file into a segment that is
+ * never written: the start-up stub may copy the names from there, and drop
+ * the pages it read from its page tables. */
+static int names_read_only(const struct gr_elf *elf, const struct gr_pclntab *pcln)
+{
+    if (!pcln->funcnames_size ||
+        gr_elf_bytes_at(elf, pcln->funcnames_addr, pcln->funcnames_size) != pcln->funcnames)
+        return 0;
+    for (size_t i = 0; i < elf->nsegments; i++) {
+        const struct gr_segment *s = &elf->segments[i];
+        if (s->type == 1 /* PT_LOAD */ && pcln->funcnames_addr >= s->vaddr &&
+            pcln->funcnames_addr - s->vaddr < s->filesz)
+            return !(s->flags & 2 /* PF_W */);
+    }
+    return 0;
+}
+
+/* Appends the stats-file image to code: *off where it starts, *size its
+ * length; *names the bytes of the program's names that follow it in the
+ * file (from the program's memory), 0 when none. */
+static int append_stats_image(const struct gr_elf *elf, const struct gr_program *prog,
+                              const struct gr_plan *plan, const struct gr_segment_plan *seg,
+                              struct gr_codebuf *code, size_t *off, size_t *size, uint64_t *names,
+                              struct gr_error *err)
 {
     struct gr_stats_image stats = {0};
-    if (gr_stats_image_build(plan, prog, seg, &stats, err) < 0)
+    if (gr_stats_image_build(plan, prog, seg, names_read_only(elf, &prog->pcln), &stats, err) < 0)
         return -1;
     *off = code->len;
     *size = stats.len;
+    *names = stats.names_size;
     int rc = gr_code_append(code, stats.bytes, stats.len, err);
     gr_stats_image_free(&stats);
     return rc;
@@ -32,6 +53,7 @@ static int build_code(const struct gr_elf *elf, const struct gr_program *prog,
                       struct gr_tramp_addrs *tramp, struct gr_image *img, struct gr_error *err)
 {
     size_t blob_off, stats_off, stats_size;
+    uint64_t names;
     if (gr_code_init(&img->code, seg->rx_vaddr, err) < 0 ||
         gr_stub_place(&img->code, seg, &blob_off, err) < 0)
         return -1;
@@ -39,9 +61,10 @@ static int build_code(const struct gr_elf *elf, const struct gr_program *prog,
     tramp->exit_stub = stubs.exit;
     if (gr_trampolines_generate(elf, plan, seg, &stubs, &img->code, tramp, err) < 0 ||
         gr_code_pad(&img->code, 16, GR_X86_INT3, err) < 0 ||
-        append_stats_image(prog, plan, seg, &img->code, &stats_off, &stats_size, err) < 0)
+        append_stats_image(elf, prog, plan, seg, &img->code, &stats_off, &stats_size, &names, err) < 0)
         return -1;
     gr_stub_configure(&img->code, blob_off, elf, plan, seg, stats_off, stats_size);
+    gr_stub_configure_names(&img->code, blob_off, seg, names ? prog->pcln.funcnames_addr : 0, names);
     img->entry = gr_stub_entry(&img->code, blob_off, seg);
     return 0;
 }

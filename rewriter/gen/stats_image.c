@@ -43,12 +43,19 @@ static size_t strings_size(const struct gr_plan *plan, int syms)
     return n;
 }
 
-/* The string table being filled; seen maps a string to its offset. */
+/* The string table being filled; seen maps a string to its offset. names:
+ * the program's funcnametab, which ends the table when names_size > 0. */
 struct strings {
     uint8_t *bytes;
     size_t used;
     struct hsearch_data seen;
+    const uint8_t *names;
+    uint64_t names_size;
 };
+
+/* An offset into the names at the table's end (fixed by place_names once
+ * the strings before them are all in); the table stays under 2^31. */
+#define NAME_IN_PLACE 0x80000000u
 
 /* Appends s; its offset, or 0 for the empty string. */
 static uint32_t add_string(struct strings *st, const char *s)
@@ -60,6 +67,34 @@ static uint32_t add_string(struct strings *st, const char *s)
     memcpy(st->bytes + st->used, s, n);
     st->used += n;
     return off;
+}
+
+/* A function's name: where it already is in the program's funcnametab,
+ * else appended. */
+static uint32_t add_name(struct strings *st, const char *s)
+{
+    const uint8_t *p = (const uint8_t *)s;
+    if (st->names_size && p >= st->names && p < st->names + st->names_size)
+        return NAME_IN_PLACE | (uint32_t)(p - st->names);
+    return add_string(st, s);
+}
+
+static void place_name(uint32_t *off, uint32_t names_at)
+{
+    if (*off & NAME_IN_PLACE)
+        *off = names_at + (*off & ~NAME_IN_PLACE);
+}
+
+/* The names' offsets once the strings before them are in. */
+static void place_names(struct gs_func *tab, size_t nfuncs, struct gs_sym *syms, size_t nsyms,
+                        struct gs_gostmt *gostmts, size_t ngostmts, uint32_t names_at)
+{
+    for (size_t i = 0; i < nfuncs; i++)
+        place_name(&tab[i].name_off, names_at);
+    for (size_t i = 0; i < nsyms; i++)
+        place_name(&syms[i].name_off, names_at);
+    for (size_t i = 0; i < ngostmts; i++)
+        place_name(&gostmts[i].func_off, names_at);
 }
 
 /* s's offset in the table, added when new. Returns -1 when the hash table
@@ -158,7 +193,7 @@ static void fill_syms(const struct gr_plan *plan, const struct gs_func *tab, str
         syms[i] = (struct gs_sym){
             .entry = pf->func->entry,
             .size = (uint32_t)(pf->func->end - pf->func->entry),
-            .name_off = pf->skip_reason ? add_string(st, pf->func->name) : tab[pf->counter].name_off,
+            .name_off = pf->skip_reason ? add_name(st, pf->func->name) : tab[pf->counter].name_off,
         };
     }
 }
@@ -168,9 +203,8 @@ static int fill_gostmts(const struct gr_plan *plan, struct gs_gostmt *tab, struc
 {
     for (size_t i = 0; i < plan->go_stmts.n; i++) {
         const struct gr_go_stmt *g = &plan->go_stmts.items[i];
-        tab[i] = (struct gs_gostmt){.pc = g->pc, .line = g->line};
-        if (add_shared_string(st, g->creator->name, &tab[i].func_off) < 0 ||
-            add_shared_string(st, g->file, &tab[i].file_off) < 0)
+        tab[i] = (struct gs_gostmt){.pc = g->pc, .line = g->line, .func_off = add_name(st, g->creator->name)};
+        if (add_shared_string(st, g->file, &tab[i].file_off) < 0)
             return -1;
     }
     return 0;
@@ -187,7 +221,7 @@ static int fill_functions(const struct gr_plan *plan, struct gs_func *tab, struc
         struct gs_func *g = &tab[pf->counter];
         g->entry = f->entry;
         g->size = (uint32_t)(f->end - f->entry);
-        g->name_off = add_string(st, f->name);
+        g->name_off = add_name(st, f->name);
         if (add_shared_string(st, f->file, &g->file_off) < 0 ||
             add_shared_string(st, pf->untimed_reason, &g->untimed_off) < 0)
             return -1;
@@ -248,12 +282,16 @@ static int append_trace(const struct gr_plan *plan, const struct gr_segment_plan
 }
 
 int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *prog,
-                         const struct gr_segment_plan *seg, struct gr_stats_image *img,
-                         struct gr_error *err)
+                         const struct gr_segment_plan *seg, int names_in_place,
+                         struct gr_stats_image *img, struct gr_error *err)
 {
     int paths = seg->max_paths > 0;
     size_t nsyms = paths ? plan->nfuncs : 0;
     size_t strtab_max = strings_size(plan, paths);
+    /* in place only at the file's end: a trace section would follow them */
+    uint64_t names_size = names_in_place && !(plan->trace && plan->trace->n) ? prog->pcln.funcnames_size : 0;
+    if (strtab_max + names_size >= NAME_IN_PLACE)
+        names_size = 0;
     if (strtab_max > UINT32_MAX || nsyms > GS_MAX_FUNCS)
         return gr_fail(err, "function names too large for the stats format");
     size_t syms_off = sizeof(struct gs_header) + (size_t)seg->nfuncs * sizeof(struct gs_func);
@@ -264,7 +302,8 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     if (!img->bytes)
         return gr_fail(err, "out of memory for the stats image");
     /* at most 2 shared strings per function: file, why untimed */
-    struct strings st = {.bytes = img->bytes + strtab_off, .used = 1};
+    struct strings st = {.bytes = img->bytes + strtab_off, .used = 1,
+                         .names = prog->pcln.funcnames, .names_size = names_size};
     if (!hcreate_r(2 * (size_t)seg->nfuncs + 2 * ngostmts + 1, &st.seen)) {
         gr_stats_image_free(img);
         return gr_fail(err, "out of memory for the stats image");
@@ -279,8 +318,11 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     if (rc < 0)
         return gr_fail(err, "internal error: string table of the stats image is full");
     img->len = strtab_off + st.used;
+    img->names_size = names_size;
+    place_names(tab, seg->nfuncs, (struct gs_sym *)(img->bytes + syms_off), nsyms,
+                (struct gs_gostmt *)(img->bytes + gostmts_off), ngostmts, (uint32_t)st.used);
     struct gs_header *h = (struct gs_header *)img->bytes;
-    fill_header(h, prog, seg, strtab_off, st.used);
+    fill_header(h, prog, seg, strtab_off, st.used + names_size);
     if (seg->nslots && gr_plan_oncpu(plan))
         h->flags |= GS_HDR_ONCPU;
     if (ngostmts) {

@@ -140,3 +140,14 @@ void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr
     configure_trace(&cfg, plan, seg);
     memcpy(code->bytes + blob_off + blob_header(code, blob_off)->config_off, &cfg, sizeof cfg);
 }
+
+void gr_stub_configure_names(struct gr_codebuf *code, size_t blob_off, const struct gr_segment_plan *seg,
+                             uint64_t names_addr, uint64_t names_size)
+{
+    struct gs_stub_config cfg;
+    uint8_t *at = code->bytes + blob_off + blob_header(code, blob_off)->config_off;
+    memcpy(&cfg, at, sizeof cfg);
+    cfg.names_rel = names_size ? (int64_t)(names_addr - seg->blob_addr) : 0;
+    cfg.names_size = names_size;
+    memcpy(at, &cfg, sizeof cfg);
+}

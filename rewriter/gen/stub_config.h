@@ -32,5 +32,9 @@ uint64_t gr_stub_entry(const struct gr_codebuf *code, size_t blob_off,
 void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr_elf *elf,
                        const struct gr_plan *plan, const struct gr_segment_plan *seg,
                        size_t image_off, size_t image_size);
+/* names_size bytes of the program at names_addr (its funcnametab) follow
+ * the image in the stats file (stats_image.h); 0: none. */
+void gr_stub_configure_names(struct gr_codebuf *code, size_t blob_off, const struct gr_segment_plan *seg,
+                             uint64_t names_addr, uint64_t names_size);
 
 #endif

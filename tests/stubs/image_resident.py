@@ -1,34 +1,65 @@
 #!/usr/bin/env python3
 """image_resident.py PID EXE STATS: how many whole pages of the stats
-file's prefix image (from the header's end to live_off) are resident in
-PID's mapping of its executable EXE, as "resident/pages". Start-up copies
-the image to STATS and drops its pages (stubs/startup.c, write_image), so
-after start-up only pages read since may be resident. Used by t_startup."""
+file's prefix image are resident in PID's mapping of its executable EXE,
+as "resident/pages": the image embedded in the executable, from the
+header's end to where the file's bytes stop matching it. Start-up copies
+it to STATS and drops its pages (stubs/startup.c, write_image), so after
+start-up only pages read since may be resident. Where the image leaves
+the function names to the program's own table (Go >= 1.16), the file's
+strings must go on with that table's bytes; its pages are not counted:
+start-up drops them too, but the kernel maps them back around the
+runtime's reads of the tables next to them (fault-around), as it does
+in the original program. Used by t_startup."""
 import struct, sys
 
 pid, exe, stats = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 PAGE = 4096
-prefix = open(stats, "rb").read(PAGE * 64)
-header_size = struct.unpack_from("<I", prefix, 12)[0]
-functab_off, live_off = struct.unpack_from("<Q", prefix, 64)[0], struct.unpack_from("<Q", prefix, 88)[0]
+header_size = struct.unpack_from("<I", open(stats, "rb").read(16), 12)[0]
+head = open(stats, "rb").read(PAGE)
+functab_off, strtab_off, strtab_size, live_off = (struct.unpack_from("<Q", head, o)[0] for o in (64, 72, 80, 88))
+prefix = open(stats, "rb").read(live_off)
 body = open(exe, "rb").read()
 probe = prefix[functab_off:functab_off + 256]   # function entries: unique bytes
 at = body.find(probe)
 if at < 0 or body.find(probe, at + 1) >= 0:
     sys.exit("image_resident: the image is not found once in the executable")
-first, end = at - functab_off + header_size, at - functab_off + live_off   # file offsets
+base = at - functab_off                          # the image's offset in the executable
+end = header_size
+while end < live_off:                            # where the embedded image ends
+    n = min(PAGE, live_off - end)
+    if body[base + end:base + end + n] == prefix[end:end + n]:
+        end += n
+        continue
+    while body[base + end] == prefix[end]:
+        end += 1
+    break
+spans = [(base + header_size, base + end)]
+strtab_end = strtab_off + strtab_size
+if end < strtab_end:                             # the names, from the program's table
+    names = prefix[end:strtab_end]
+    n_at = body.find(names[:PAGE])
+    if n_at < 0 or body[n_at:n_at + len(names)] != names:
+        sys.exit("image_resident: the strings after the image (%d bytes) are not in the executable" % len(names))
+
+maps = []
 for line in open(f"/proc/{pid}/maps"):
     f = line.split()
-    lo, hi = (int(x, 16) for x in f[0].split("-"))
-    off = int(f[2], 16)
-    if len(f) >= 6 and f[5] == exe and off <= first and end <= off + (hi - lo):
-        a = (lo + first - off + PAGE - 1) // PAGE
-        b = (lo + end - off) // PAGE
-        with open(f"/proc/{pid}/pagemap", "rb") as pm:
-            pm.seek(a * 8)
-            raw = pm.read((b - a) * 8)
-        bits = struct.unpack(f"<{b - a}Q", raw)
-        print(f"{sum(v >> 63 for v in bits)}/{b - a}")
-        break
-else:
-    sys.exit("image_resident: no mapping of the executable holds the image")
+    if len(f) >= 6 and f[5] == exe:
+        lo, hi = (int(x, 16) for x in f[0].split("-"))
+        maps.append((lo, hi, int(f[2], 16)))
+resident = pages = 0
+for first, last in spans:
+    m = next(((lo, hi, off) for lo, hi, off in maps if off <= first and last <= off + (hi - lo)), None)
+    if m is None:
+        sys.exit("image_resident: no mapping of the executable holds file bytes %#x-%#x" % (first, last))
+    lo, _, off = m
+    a = (lo + first - off + PAGE - 1) // PAGE
+    b = (lo + last - off) // PAGE
+    if b <= a:
+        continue
+    with open(f"/proc/{pid}/pagemap", "rb") as pm:
+        pm.seek(a * 8)
+        bits = struct.unpack(f"<{b - a}Q", pm.read((b - a) * 8))
+    resident += sum(v >> 63 for v in bits)
+    pages += b - a
+print(f"{resident}/{pages}")
