@@ -14,7 +14,8 @@
 # (its build/test-logs result is newer than both binaries and the script;
 # a "Test:" line's variables only narrow what the test covers).
 # MUTANT_JOBS (default 2) mutants run at once, each in its own tree; one
-# whose tests are among tests/run.sh's SERIAL ones runs alone.
+# whose tests are among tests/run.sh's SERIAL ones, or that measure
+# durations (ALONE_TESTS below), runs alone.
 # Prints "mutant -> killed by TEST..." per mutant; exit 1 if any survives
 # (or a baseline run fails, or a mutant does not build).
 # Logs: build/test-logs/mutants/.
@@ -145,12 +146,15 @@ finish_mutant() {
     case $line in *" -> killed by "*) ;; *) bad=1 ;; esac
 }
 
-SERIAL_TESTS=$(sed -n 's/^SERIAL="\(.*\)"$/\1/p' "$ROOT/tests/run.sh")
+# Tests that run alone: tests/run.sh's SERIAL ones, and those that kill
+# their mutants by a measured duration (a second test beside them could
+# blur the difference they rest on).
+ALONE_TESTS="$(sed -n 's/^SERIAL="\(.*\)"$/\1/p' "$ROOT/tests/run.sh") t_sampling t_compensation t_oncpu t_callgraph_fit"
 # alone NAME: one of the mutant's tests must run alone.
 alone() {
     local line
     while IFS= read -r line; do
-        case " $SERIAL_TESTS " in *" ${line##* } "*) return 0 ;; esac
+        case " $ALONE_TESTS " in *" ${line##* } "*) return 0 ;; esac
     done < <(test_lines "$1")
     return 1
 }
