@@ -270,6 +270,14 @@
 #define GS_PATH_CALLEE_WORD(rec) \
     ((uint64_t)(uint32_t)(rec) | (uint64_t)(uint32_t)((uint32_t)(rec) * (uint32_t)GS_PATH_K3) << 32)
 
+/* The words after a trampoline's jmp to gs_row_slow (programs without
+ * runtime/cgo): where its count is, its counter's offset in a row, where
+ * the function goes on; the two addresses relative to the words. */
+#define GS_ROWSLOW_RESUME 0
+#define GS_ROWSLOW_COUNTER 4
+#define GS_ROWSLOW_BACK 8
+#define GS_ROWSLOW_SIZE 12
+
 /* The sampled entry's descriptor, after the trampoline's code: where to
  * continue (relative to the descriptor: PIE), the function's counter and
  * timing record offsets in a row. */
@@ -317,7 +325,9 @@ struct gs_blob_header {
     uint32_t trace_enter_off;        /* in: r12 = record | traced | function << 32, r13 = capture */
     uint32_t trace_exit_off;         /* in: r12d = record | traced, r13 = capture */
     uint32_t trace_commit_off;       /* in: r12 = the pending record; returns for the function */
-    uint32_t reserved;
+    uint32_t row_slow_off;           /* in: r12 = 0, r13 = a function's GS_ROWSLOW_*
+                                        words; as claim_row, then continues at its
+                                        count, or counts in row 0 and goes back */
     uint32_t site_create_off;        /* in: r12 = the new g, r13 = continue */
     uint32_t site_exit_off;          /* in: r14 = the ending g, r13 = continue */
     uint32_t tail_exit_off;          /* in: r12d = record offset, r13 = a tail call's

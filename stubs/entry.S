@@ -21,7 +21,7 @@ gs_blob_header:
     .long gs_trace_enter - gs_blob_header
     .long gs_trace_exit - gs_blob_header
     .long gs_trace_commit - gs_blob_header
-    .long 0
+    .long gs_row_slow - gs_blob_header
     .long gs_site_create - gs_blob_header
     .long gs_site_exit - gs_blob_header
     .long gs_tail_exit - gs_blob_header

@@ -460,6 +460,18 @@ static int write_image(long fd, const uint8_t *p, uint64_t len, uint64_t off)
     return 0;
 }
 
+/* Marks the image's whole pages MADV_RANDOM, which makes them a mapping
+ * of their own: the kernel's fault-around (a fault maps the cached pages
+ * around it, within its mapping) then no longer maps them back when the
+ * trampolines right before them run. */
+static void keep_apart(const uint8_t *p, uint64_t len)
+{
+    uint64_t first = ((uint64_t)p + GS_PAGE - 1) & ~(uint64_t)(GS_PAGE - 1);
+    uint64_t end = ((uint64_t)p + len) & ~(uint64_t)(GS_PAGE - 1);
+    if (end > first)
+        gs_syscall3(GS_SYS_madvise, (long)first, (long)(end - first), GS_MADV_RANDOM);
+}
+
 /* Writes n zero bytes at off: for file systems without fallocate. */
 static long zero_fill(long fd, uint64_t off, uint64_t n)
 {
@@ -522,6 +534,7 @@ static long fill_stats_file(long fd, const uint8_t *image, uint64_t image_size,
         return rc;
     if ((rc = write_image(fd, image + sizeof *hdr, image_size - sizeof *hdr, sizeof *hdr)) < 0)
         return rc;
+    keep_apart(image, image_size);
     if (gs_config.names_size && (rc = write_image(fd, names, gs_config.names_size, image_size)) < 0)
         return rc;
     rc = gs_syscall6(GS_SYS_mmap, (long)shared, (long)shared_size, GS_PROT_READ | GS_PROT_WRITE,

@@ -80,6 +80,35 @@ gs_claim_row:
     mov -56(%rsp), %r11
     jmp *%r13
 
+/* gs_row_slow: gs_claim_row for a trampoline whose row is fs:[0] (a
+ * program without runtime/cgo), with the rest of its slow path shared.
+ * in: r13 = the function's GS_ROWSLOW_* words. A row is kept in fs:[0],
+ * then on to the function's count (r12 = the row); without one, the call
+ * is counted in the shared row 0 (locked) and the function goes on. */
+    .globl gs_row_slow
+gs_row_slow:
+    mov %r13, -80(%rsp)                             /* below gs_claim_row's words */
+    lea 1f(%rip), %r13
+    jmp gs_claim_row
+1:  mov -80(%rsp), %r13
+    test %r12, %r12
+    jz 2f
+    mov %r12, %fs:0
+    mov %r12, -88(%rsp)
+    movslq GS_ROWSLOW_RESUME(%r13), %r12
+    add %r12, %r13
+    mov -88(%rsp), %r12                             /* the row, for the count */
+    jmp *%r13
+2:  mov %rax, -8(%rsp)
+    PRIVATE_DATA
+    mov GS_PRIV_ROWS_BASE(%rax), %rax               /* row 0 */
+    mov GS_ROWSLOW_COUNTER(%r13), %r12d
+    lock incq (%rax,%r12)
+    mov -8(%rsp), %rax
+    movslq GS_ROWSLOW_BACK(%r13), %r12
+    add %r12, %r13
+    jmp *%r13
+
 /* gs_time_enter: records the start of a call. in: r12d = the function's
  * timing record offset in a row (its identity here), r13 = where to
  * continue; RSP as at the function's entry. The TSC is read last, so the

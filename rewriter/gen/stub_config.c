@@ -42,6 +42,7 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
     uint64_t blob = code->base + blob_off;
     int paths = seg->max_paths > 0;
     return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
+                                     .row_slow = blob + h->row_slow_off,
                                      .time_enter = blob + (paths ? h->path_enter_off : h->time_enter_off),
                                      .time_exit = blob + (paths ? h->path_exit_off : h->time_exit_off),
                                      .sample_enter = blob + h->sample_enter_off,

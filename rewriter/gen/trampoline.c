@@ -41,6 +41,10 @@
  *       jmp I
  *   L:  lock inc qword [row0 + counter]
  *       jmp back                   ; no row: counted, not timed
+ *     or, with the row at fs:[0] (most programs), S, C and L shared:
+ *   S:  lea r13, [rip + W]
+ *       jmp gs_row_slow            ; claims, fs:[0] = row, on to I; or L
+ *   W:  dd I - W, counter, back - W
  *
  * Leaf trampoline, per function without a stack check (leaf.c chose the
  * covered instructions):
@@ -248,6 +252,26 @@ static int emit_count(struct gr_codebuf *c, const struct func_ctx *fc, struct la
     return GR_EMIT(c, err, INC, GR_MEM(R12, counter_offset(fc)));
 }
 
+/* S with the row at fs:[0]: gs_row_slow does what C and L below do, from
+ * the words after its jmp (stub_abi.h GS_ROWSLOW_*). */
+static int emit_row_slow(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
+                         uint64_t next, struct gr_error *err)
+{
+    uint64_t lea_at = gr_code_here(c);
+    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));        /* placeholder */
+    size_t disp_field = c->len - 4;
+    TRY(JUMP(JMP, fc->stubs->row_slow));
+    patch_rel32(c, disp_field);                                     /* lea r13, [rip + words] */
+    uint64_t at = gr_code_here(c);
+    uint8_t words[GS_ROWSLOW_SIZE];
+    int32_t resume = (int32_t)(int64_t)(lb->at[LABEL_I] - at), back = (int32_t)(int64_t)(next - at);
+    uint32_t counter = (uint32_t)counter_offset(fc);
+    memcpy(words + GS_ROWSLOW_RESUME, &resume, 4);
+    memcpy(words + GS_ROWSLOW_COUNTER, &counter, 4);
+    memcpy(words + GS_ROWSLOW_BACK, &back, 4);
+    return gr_code_append(c, words, sizeof words, err);
+}
+
 /* The slow paths of both entry trampolines. S: the thread has no row
  * yet: gs_claim_row returns one in R12 (0 when they are used up), which is
  * kept in m.tls[1] (g taken from R14, or from TLS when g_from_tls), and the
@@ -258,6 +282,8 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
 {
     uint64_t shared_counter = gr_segments_row0(fc->seg) + (uint64_t)counter_offset(fc);
     place(lb, c, LABEL_S);
+    if (fc->plan->row_from_fs)
+        return emit_row_slow(c, fc, lb, next, err);
     TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb->later)));
     TRY(refer(lb, c, LABEL_C, err));
     TRY(JUMP(JMP, fc->stubs->claim_row));

@@ -11,6 +11,7 @@
 /* Run-time addresses of the shared routines in the stub blob (stubs/timing.S). */
 struct gr_stub_routines {
     uint64_t claim_row;
+    uint64_t row_slow;        /* gs_row_slow: the slow path with the row at fs:[0] */
     uint64_t time_enter;
     uint64_t time_exit;
     uint64_t sample_enter;

@@ -4,7 +4,9 @@ file's prefix image are resident in PID's mapping of its executable EXE,
 as "resident/pages": the image embedded in the executable, from the
 header's end to where the file's bytes stop matching it. Start-up copies
 it to STATS and drops its pages (stubs/startup.c, write_image), so after
-start-up only pages read since may be resident. Where the image leaves
+start-up only pages read since may be resident (start-up also marks them
+MADV_RANDOM, a mapping of their own, so that the kernel's fault-around
+does not map them back from the trampolines before them). Where the image leaves
 the function names to the program's own table (Go >= 1.16), the file's
 strings must go on with that table's bytes; its pages are not counted:
 start-up drops them too, but the kernel maps them back around the
@@ -47,19 +49,16 @@ for line in open(f"/proc/{pid}/maps"):
     if len(f) >= 6 and f[5] == exe:
         lo, hi = (int(x, 16) for x in f[0].split("-"))
         maps.append((lo, hi, int(f[2], 16)))
+# start-up may give the image's pages a mapping of their own (MADV_RANDOM:
+# stubs/startup.c keep_apart), next to the one holding the bytes before them
 resident = pages = 0
-for first, last in spans:
-    m = next(((lo, hi, off) for lo, hi, off in maps if off <= first and last <= off + (hi - lo)), None)
-    if m is None:
-        sys.exit("image_resident: no mapping of the executable holds file bytes %#x-%#x" % (first, last))
-    lo, _, off = m
-    a = (lo + first - off + PAGE - 1) // PAGE
-    b = (lo + last - off) // PAGE
-    if b <= a:
-        continue
-    with open(f"/proc/{pid}/pagemap", "rb") as pm:
-        pm.seek(a * 8)
-        bits = struct.unpack(f"<{b - a}Q", pm.read((b - a) * 8))
-    resident += sum(v >> 63 for v in bits)
-    pages += b - a
+with open(f"/proc/{pid}/pagemap", "rb") as pm:
+    for first, last in spans:
+        for off in range((first + PAGE - 1) // PAGE * PAGE, last // PAGE * PAGE, PAGE):
+            m = next(((lo, off0) for lo, hi, off0 in maps if off0 <= off < off0 + (hi - lo)), None)
+            if m is None:
+                sys.exit("image_resident: no mapping of the executable holds file offset %#x" % off)
+            pm.seek((m[0] + off - m[1]) // PAGE * 8)
+            resident += struct.unpack("<Q", pm.read(8))[0] >> 63
+            pages += 1
 print(f"{resident}/{pages}")

@@ -65,5 +65,33 @@ GO_CGO=1 build_go 1.22 "$CGO" "$WORK/cgo_int" -ldflags=-linkmode=internal &&
     check "go1.22 cgo internal" g "$CGO" "$WORK/cgo_int"
 GO_CGO=1 build_go 1.22 "$CGO" "$WORK/cgo_ext" -ldflags=-linkmode=external &&
     check "go1.22 cgo external" g "$CGO" "$WORK/cgo_ext"
-[ $fails -eq 0 ] && echo "ok   fs:[0] without runtime/cgo, g.m with it; counts exact"
+
+# Rows used up: built with --max-threads 2 (one thread row), testdata/threads
+# runs on more threads than that, and every further thread counts in the
+# shared row 0 through the slow path: gs_row_slow, shared by every
+# trampoline, where the row is fs:[0] (the only store to fs:[0] in the
+# output is that routine's, in every program), the trampoline's own path
+# where it is g.m. Counts exact, and more threads (calls of
+# runtime.mstart1) than rows.
+exhausted() {
+    local name=$1 bin=$2 out=$2.rows n
+    "$GOREWRITE" --max-threads 2 "$bin" "$out" >/dev/null || { fail "$name rows: gorewrite"; return; }
+    n=$(objdump -d -j .gorewrite.text "$out" | grep -c -F 'mov    %r12,%fs:0x0')
+    [ "$n" -eq 1 ] || fail "$name rows: $n stores to fs:[0] in the output, want 1 (gs_row_slow's)"
+    run_compare "$bin" "$out" || { fail "$name rows: run differs"; return; }
+    gostat_json "$(stats_file_for "$RC_STATDIR")" "$WORK/r.json" || { fail "$name rows: gostat"; return; }
+    expect_counts "$name rows" "$ROOT/testdata/threads" "$WORK/r.json"
+    python3 - "$WORK/r.json" <<'PY' || fail "$name rows: the rows were not used up"
+import json, sys
+n = next((f["calls"] for f in json.load(open(sys.argv[1]))["functions"] if f["name"] == "runtime.mstart1"), 0)
+sys.exit(0 if n >= 3 else "  %d threads for 1 thread row" % n)
+PY
+    rm -rf "$RC_WORK"
+}
+build_go 1.22 "$ROOT/testdata/threads" "$WORK/threads" && exhausted "go1.22 threads" "$WORK/threads"
+mkdir -p "$WORK/threads_cgo_src"
+cp "$ROOT"/testdata/threads/*.go "$WORK/threads_cgo_src/"
+printf 'package main\n\nimport _ "runtime/cgo"\n' >"$WORK/threads_cgo_src/zz_cgo.go"
+GO_CGO=1 build_go 1.22 "$WORK/threads_cgo_src" "$WORK/threads_cgo" && exhausted "go1.22 threads cgo" "$WORK/threads_cgo"
+[ $fails -eq 0 ] && echo "ok   fs:[0] without runtime/cgo, g.m with it; counts exact; rows used up, counts exact"
 [ $fails -eq 0 ]
