@@ -3,6 +3,7 @@
  * filled last, once the image's place is known. */
 #include "rewriter/gen/image.h"
 
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,27 +23,26 @@ static int names_read_only(const struct gr_elf *elf, const struct gr_pclntab *pc
         return 0;
     for (size_t i = 0; i < elf->nsegments; i++) {
         const struct gr_segment *s = &elf->segments[i];
-        if (s->type == 1 /* PT_LOAD */ && pcln->funcnames_addr >= s->vaddr &&
+        if (s->type == PT_LOAD && pcln->funcnames_addr >= s->vaddr &&
             pcln->funcnames_addr - s->vaddr < s->filesz)
-            return !(s->flags & 2 /* PF_W */);
+            return !(s->flags & PF_W);
     }
     return 0;
 }
 
-/* Appends the stats-file image to code: *off where it starts, *size its
- * length; *names the bytes of the program's names that follow it in the
- * file (from the program's memory), 0 when none. */
+/* Appends the stats-file image to code and says where it is (image->off,
+ * size) and which of the program's names follow it in the file. */
 static int append_stats_image(const struct gr_elf *elf, const struct gr_program *prog,
                               const struct gr_plan *plan, const struct gr_segment_plan *seg,
-                              struct gr_codebuf *code, size_t *off, size_t *size, uint64_t *names,
+                              struct gr_codebuf *code, struct gr_image_place *image,
                               struct gr_error *err)
 {
     struct gr_stats_image stats = {0};
     if (gr_stats_image_build(plan, prog, seg, names_read_only(elf, &prog->pcln), &stats, err) < 0)
         return -1;
-    *off = code->len;
-    *size = stats.len;
-    *names = stats.names_size;
+    *image = (struct gr_image_place){.off = code->len, .size = stats.len,
+                                     .names_addr = prog->pcln.funcnames_addr,
+                                     .names_size = stats.names_size};
     int rc = gr_code_append(code, stats.bytes, stats.len, err);
     gr_stats_image_free(&stats);
     return rc;
@@ -52,8 +52,8 @@ static int build_code(const struct gr_elf *elf, const struct gr_program *prog,
                       const struct gr_plan *plan, const struct gr_segment_plan *seg,
                       struct gr_tramp_addrs *tramp, struct gr_image *img, struct gr_error *err)
 {
-    size_t blob_off, stats_off, stats_size;
-    uint64_t names;
+    size_t blob_off;
+    struct gr_image_place image;
     if (gr_code_init(&img->code, seg->rx_vaddr, err) < 0 ||
         gr_stub_place(&img->code, seg, &blob_off, err) < 0)
         return -1;
@@ -61,10 +61,9 @@ static int build_code(const struct gr_elf *elf, const struct gr_program *prog,
     tramp->exit_stub = stubs.exit;
     if (gr_trampolines_generate(elf, plan, seg, &stubs, &img->code, tramp, err) < 0 ||
         gr_code_pad(&img->code, 16, GR_X86_INT3, err) < 0 ||
-        append_stats_image(elf, prog, plan, seg, &img->code, &stats_off, &stats_size, &names, err) < 0)
+        append_stats_image(elf, prog, plan, seg, &img->code, &image, err) < 0)
         return -1;
-    gr_stub_configure(&img->code, blob_off, elf, plan, seg, stats_off, stats_size);
-    gr_stub_configure_names(&img->code, blob_off, seg, names ? prog->pcln.funcnames_addr : 0, names);
+    gr_stub_configure(&img->code, blob_off, elf, plan, seg, &image);
     img->entry = gr_stub_entry(&img->code, blob_off, seg);
     return 0;
 }

@@ -95,12 +95,12 @@ static void configure_trace(struct gs_stub_config *cfg, const struct gr_plan *pl
 
 void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr_elf *elf,
                        const struct gr_plan *plan, const struct gr_segment_plan *seg,
-                       size_t image_off, size_t image_size)
+                       const struct gr_image_place *image)
 {
     struct gs_stub_config cfg = {
         .orig_entry_rel = (int64_t)(elf->entry - seg->blob_addr),
-        .image_rel = (int64_t)(code->base + image_off - seg->blob_addr),
-        .image_size = image_size,
+        .image_rel = (int64_t)(code->base + image->off - seg->blob_addr),
+        .image_size = image->size,
         .rw_rel = (int64_t)(seg->rw_vaddr - seg->blob_addr),
         .shared_size = seg->first_off - GR_PAGE,
         .blob_link_addr = seg->blob_addr,
@@ -137,18 +137,10 @@ void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr
         .g_sched_sp = plan->rt->g_m + 8,
         .spaths_off = seg->max_sites ? seg->spaths_off : 0,
         .first_n = seg->first_n,
+        .names_rel = image->names_size ? (int64_t)(image->names_addr - seg->blob_addr) : 0,
+        .names_size = image->names_size,
     };
     configure_trace(&cfg, plan, seg);
     memcpy(code->bytes + blob_off + blob_header(code, blob_off)->config_off, &cfg, sizeof cfg);
 }
 
-void gr_stub_configure_names(struct gr_codebuf *code, size_t blob_off, const struct gr_segment_plan *seg,
-                             uint64_t names_addr, uint64_t names_size)
-{
-    struct gs_stub_config cfg;
-    uint8_t *at = code->bytes + blob_off + blob_header(code, blob_off)->config_off;
-    memcpy(&cfg, at, sizeof cfg);
-    cfg.names_rel = names_size ? (int64_t)(names_addr - seg->blob_addr) : 0;
-    cfg.names_size = names_size;
-    memcpy(at, &cfg, sizeof cfg);
-}

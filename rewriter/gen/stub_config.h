@@ -27,14 +27,17 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
 uint64_t gr_stub_entry(const struct gr_codebuf *code, size_t blob_off,
                        const struct gr_segment_plan *seg);
 
-/* Fills the blob's configuration; the stats-file image is image_size
- * bytes at image_off in code. */
+/* Where the stats-file image is in code, and the names_size bytes of the
+ * program at names_addr (its funcnametab) that follow it in the file
+ * (stats_image.h; 0: none). */
+struct gr_image_place {
+    size_t off, size;
+    uint64_t names_addr, names_size;
+};
+
+/* Fills the blob's configuration. */
 void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr_elf *elf,
                        const struct gr_plan *plan, const struct gr_segment_plan *seg,
-                       size_t image_off, size_t image_size);
-/* names_size bytes of the program at names_addr (its funcnametab) follow
- * the image in the stats file (stats_image.h); 0: none. */
-void gr_stub_configure_names(struct gr_codebuf *code, size_t blob_off, const struct gr_segment_plan *seg,
-                             uint64_t names_addr, uint64_t names_size);
+                       const struct gr_image_place *image);
 
 #endif
