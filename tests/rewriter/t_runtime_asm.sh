@@ -7,7 +7,8 @@
 #  - the instrumented program behaves as the original with 1000 and 3000
 #    rounds, and between the two runs the counts grow by exactly 4000 for
 #    sha256's assembly block (only the program calls it: two blocks per
-#    Sum256 of 64 bytes) and 2000 for internal/bytealg.IndexByteString;
+#    Sum256 of 64 bytes) and 2000 for internal/bytealg.IndexByteString
+#    (the lower of two runs of each: see AGAIN below);
 #    runtime.memmove, runtime.memequal, memeqbody and indexbytebody, which
 #    the runtime calls too, count at least one call per round, and grow by
 #    2000 +- SLACK (the runtime's own calls vary between runs by a few);
@@ -32,6 +33,12 @@ SLACK=100
 # Async preemption off: Go 1.15's preemption handler calls IndexByteString
 # (runtime.funcname -> findnull) whenever its signal lands (t_asm.sh).
 export GODEBUG=asyncpreemptoff=1
+# Go 1.15's start-up reads uname's release string, a local at a random
+# place on the main thread's stack, with findnull, which calls
+# IndexByteString once more when the string crosses a page (1 run in ~250
+# here). That only adds calls: the lower count of two runs of each size is
+# the program's calls plus the start-up's fixed ones.
+AGAIN="index"
 
 # run_rounds V BIN WHAT N: BIN and BIN.i with N rounds of WHAT (same
 # behaviour); gostat --json to WHAT.N.json.
@@ -40,6 +47,10 @@ run_rounds() {
     run_compare "$bin" "$bin.i" "$what" "$n" || { echo "  go$v: $what with $n rounds differs"; return 1; }
     f=$(stats_file_for "$RC_STATDIR") && gostat_json "$f" "$WORK/$what.$n.json" || return 1
     rm -rf "$RC_WORK"
+    case " $AGAIN " in *" $what "*) ;; *) return 0 ;; esac
+    mkdir -p "$WORK/again.$n" && GOSTAT_DIR=$WORK/again.$n "$bin.i" "$what" "$n" >/dev/null &&
+        gostat_json "$WORK/again.$n"/gostat.* "$WORK/$what.$n.again.json" || return 1
+    rm -rf "$WORK/again.$n"
 }
 
 # decisions V MODE: the -v lines of the functions the test relies on.
@@ -73,8 +84,16 @@ decisions() {
 # WHAT.3000.json, as the top comment says.
 check_counts_grew() {
     python3 - "$WORK/$1.1000.json" "$WORK/$1.3000.json" "$SLACK" "$2" "${@:3}" <<'PY'
-import json, re, sys
-a, b = [{f["name"]: f["calls"] for f in json.load(open(p))["functions"]} for p in sys.argv[1:3]]
+import json, os, re, sys
+def calls(path):
+    return {f["name"]: f["calls"] for f in json.load(open(path))["functions"]}
+a, b = [calls(p) for p in sys.argv[1:3]]
+for counts, path in ((a, sys.argv[1]), (b, sys.argv[2])):
+    again = path.replace(".json", ".again.json")
+    if os.path.exists(again):
+        other = calls(again)
+        counts["internal/bytealg.IndexByteString"] = min(counts.get("internal/bytealg.IndexByteString", 0),
+                                                          other.get("internal/bytealg.IndexByteString", 0))
 files = {f["name"]: f.get("file", "") for f in json.load(open(sys.argv[2]))["functions"]}
 slack, tag, names = int(sys.argv[3]), sys.argv[4], sys.argv[5:]
 bad = []
