@@ -460,7 +460,8 @@ tol = 0.01 * w
 $(cat)" "$ROOT/scripts" "$1"
 }
 
-# unrecovered BIN: runs BIN with the argument "unrecovered" (a nil
+# unrecovered BIN [ARG]: runs BIN with the argument ARG, "unrecovered" by
+# default (a nil
 # dereference the program does not recover: t_leaf, t_shortret) with ASLR
 # off (a PIE's traceback prints addresses) and prints its stderr, with the
 # argument words the runtime itself marks as unreliable ("0x...?": spill
@@ -468,20 +469,20 @@ $(cat)" "$ROOT/scripts" "$1"
 # original too) masked; returns its exit status.
 unrecovered() {
     local rc
-    GOSTAT_DIR=$WORK GOSTAT_QUIET=1 setarch -R "$1" unrecovered 2>"$WORK/raw.err" >/dev/null
+    GOSTAT_DIR=$WORK GOSTAT_QUIET=1 setarch -R "$1" "${2:-unrecovered}" 2>"$WORK/raw.err" >/dev/null
     rc=$?
     sed -E 's/0x[0-9a-f]+\?/0x?/g' "$WORK/raw.err"
     return $rc
 }
 
-# same_nil_panic LABEL ORIG INSTR FRAME: ORIG and INSTR run "unrecovered"
-# exit 2 with the same stderr, a nil-dereference panic with FRAME (a
+# same_nil_panic LABEL ORIG INSTR FRAME [ARG]: ORIG and INSTR run with ARG
+# ("unrecovered" by default) exit 2 with the same stderr, a nil-dereference panic with FRAME (a
 # function name) in its traceback; prints what differs, 1 if anything.
 same_nil_panic() {
-    local label=$1 orig=$2 instr=$3 frame=$4 want_rc got_rc ok=0
-    unrecovered "$orig" >"$WORK/want.err"
+    local label=$1 orig=$2 instr=$3 frame=$4 arg=${5:-unrecovered} want_rc got_rc ok=0
+    unrecovered "$orig" "$arg" >"$WORK/want.err"
     want_rc=$?
-    unrecovered "$instr" >"$WORK/got.err"
+    unrecovered "$instr" "$arg" >"$WORK/got.err"
     got_rc=$?
     [ $want_rc = 2 ] && [ $got_rc = 2 ] ||
         { echo "  $label: exit status $got_rc (original $want_rc), want 2"; ok=1; }

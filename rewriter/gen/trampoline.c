@@ -531,12 +531,27 @@ static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, 
     return refer(lb, c, LABEL_T, err);
 }
 
-/* The function's own way out at an exit: its ret, or its tail call's jmp
- * (tail_to, 0 for a ret). */
-static int emit_leave(struct gr_codebuf *c, uint64_t tail_to, struct gr_error *err)
+/* How a function leaves at one of its exits: by its ret, or by its tail
+ * call's jmp to another function (to) or through a register (reg). */
+struct leave {
+    uint64_t to;
+    ZydisRegister reg;
+};
+
+#define LEAVE_RET ((struct leave){0, ZYDIS_REGISTER_NONE})
+
+static int is_tail(struct leave lv)
 {
-    if (tail_to)
-        return JUMP(JMP, tail_to);
+    return lv.to || lv.reg != ZYDIS_REGISTER_NONE;
+}
+
+/* The function's own way out at an exit. */
+static int emit_leave(struct gr_codebuf *c, struct leave lv, struct gr_error *err)
+{
+    if (lv.to)
+        return JUMP(JMP, lv.to);
+    if (lv.reg != ZYDIS_REGISTER_NONE)
+        return GR_EMIT(c, err, JMP, GR_REG(lv.reg));
     return gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err);
 }
 
@@ -544,10 +559,11 @@ static int emit_leave(struct gr_codebuf *c, uint64_t tail_to, struct gr_error *e
  * call deeper than the goroutine's innermost open timed call (the depth
  * marker in g.racectx) was not timed and just returns, as do the branches
  * in to_ret; the others go to gs_time_exit, which ends with the ret. A
- * tail call (tail_to) leaves by its jmp instead, through gs_tail_exit
- * (stubs/tail_exit.S), which gets the target in R13. */
+ * tail call leaves by its jmp instead, through gs_tail_exit
+ * (stubs/tail_exit.S), which gets the target in R13 (exits.c leaves a
+ * jump through R12, which the depth test overwrites, untimed). */
 static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, const size_t *to_ret,
-                             unsigned nto_ret, uint64_t tail_to, struct gr_error *err)
+                             unsigned nto_ret, struct leave lv, struct gr_error *err)
 {
     TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_stack_hi)));
     TRY(GR_EMIT(c, err, SUB, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RSP)));
@@ -556,15 +572,18 @@ static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, co
     size_t jbe_field = c->len - 1;
     for (unsigned k = 0; k < nto_ret; k++)
         patch_rel32(c, to_ret[k]);
-    TRY(emit_leave(c, tail_to, err));
+    TRY(emit_leave(c, lv, err));
     TRY(gr_code_patch_rel8(c, jbe_field, gr_code_here(c), err));   /* jbe Y, over the leave */
     if (fc->pf->traced)
         return gr_trace_emit_exit(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
                                   fc->stubs->trace_exit, fc->stubs->trace_commit, err);
     TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-    if (!tail_to)
+    if (!is_tail(lv))
         return JUMP(JMP, fc->stubs->time_exit);
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(tail_to)));
+    if (lv.to)
+        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lv.to)));
+    else if (lv.reg != R13)
+        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_REG(lv.reg)));
     return JUMP(JMP, fc->stubs->tail_exit);
 }
 
@@ -578,11 +597,11 @@ static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, co
  * (ABI wrappers reload it; only cgo callbacks and the runtime's own
  * transitions have it otherwise), as its checked callers' returns assume:
  * no test, five instructions less on every return. */
-static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t tail_to,
+static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struct leave lv,
                           struct gr_error *err)
 {
     if (fc->plan->row_from_fs && !stack_abi(fc))
-        return emit_timed_return(c, fc, NULL, 0, tail_to, err);
+        return emit_timed_return(c, fc, NULL, 0, lv, err);
     size_t to_ret[2];
     unsigned n = 0;
     ZydisRegister g = stack_abi(fc) ? G : R12;
@@ -595,18 +614,22 @@ static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, uint6
         TRY(JUMP(JNZ, gr_code_here(c)));
         to_ret[n++] = c->len - 4;
     }
-    return emit_timed_return(c, fc, to_ret, n, tail_to, err);
+    return emit_timed_return(c, fc, to_ret, n, lv, err);
 }
 
-/* The target of in when it is a jmp to another function (a tail call, an
- * exit: exits.c), else 0. */
-static uint64_t tail_target(const struct func_ctx *fc, const struct gr_insn *in)
+/* How in leaves when it is a tail call (a jmp to another function, or
+ * through a register: an exit, exits.c); LEAVE_RET otherwise. */
+static struct leave tail_leave(const struct func_ctx *fc, const struct gr_insn *in)
 {
     const struct gr_func *f = fc->pf->func;
-    if (in->insn.meta.category != ZYDIS_CATEGORY_UNCOND_BR || !in->insn.raw.imm[0].is_relative)
-        return 0;
+    if (in->insn.meta.category != ZYDIS_CATEGORY_UNCOND_BR)
+        return LEAVE_RET;
+    if (in->ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER)
+        return (struct leave){0, in->ops[0].reg.value};
+    if (!in->insn.raw.imm[0].is_relative)
+        return LEAVE_RET;
     uint64_t t = in->addr + in->insn.length + (uint64_t)in->insn.raw.imm[0].value.s;
-    return t < f->entry || t >= f->end ? t : 0;
+    return (struct leave){t < f->entry || t >= f->end ? t : 0, ZYDIS_REGISTER_NONE};
 }
 
 /* The entry trampoline of a function without a stack check (the comment at
@@ -647,10 +670,10 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         if (pro->guard_mask & (1u << i))
             TRY(emit_guard(c, &fc->check[i], &gd, i, err));
         gd.at[i] = gr_code_here(c);
-        uint64_t tail_to = tail_target(fc, &fc->check[i]);
+        struct leave lv = tail_leave(fc, &fc->check[i]);
         if (timed && i + 1 == pro->ninsns &&
-            (fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET || tail_to))
-            TRY(emit_leaf_exit(c, fc, tail_to, err)); /* the function's own return or tail call, timed */
+            (fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET || is_tail(lv)))
+            TRY(emit_leaf_exit(c, fc, lv, err));     /* the function's own return or tail call, timed */
         else
             TRY(gr_emit_relocated(c, &fc->check[i], err));
     }
@@ -685,17 +708,17 @@ static int reload_g(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_e
 }
 
 /* The end of an exit trampoline, after the replayed instructions. */
-static int emit_exit_end(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t tail_to,
+static int emit_exit_end(struct gr_codebuf *c, const struct func_ctx *fc, struct leave lv,
                          struct gr_error *err)
 {
     if (fc->plan->sites && fc->pf->site_role == GR_SITE_CREATE)
         TRY(emit_site_create(c, fc, err));
     if (fc->pf->timing == GR_UNTIMED)
-        return emit_leave(c, tail_to, err);   /* hooked for sites only */
+        return emit_leave(c, lv, err);        /* hooked for sites only */
     if (fc->pf->prologue.shape == GR_PROLOGUE_LEAF)
-        return emit_leaf_exit(c, fc, tail_to, err);
+        return emit_leaf_exit(c, fc, lv, err);
     TRY(reload_g(c, fc, err));
-    return emit_timed_return(c, fc, NULL, 0, tail_to, err);
+    return emit_timed_return(c, fc, NULL, 0, lv, err);
 }
 
 /* X: replays the covered instructions (those that can fault behind a
@@ -731,10 +754,11 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
         TRY(gr_emit_relocated(c, in, err));
         off += in->insn.length;
     }
-    if (e->tail_to || !*tail) {
-        if (!e->tail_to)
+    struct leave lv = {e->tail_to, e->tail_reg};
+    if (is_tail(lv) || !*tail) {
+        if (!is_tail(lv))
             *tail = gr_code_here(c);
-        TRY(emit_exit_end(c, fc, e->tail_to, err));
+        TRY(emit_exit_end(c, fc, lv, err));
     } else {
         TRY(JUMP(JMP, *tail));
     }

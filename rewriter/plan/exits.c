@@ -12,7 +12,7 @@
  * jmp reg with the frame popped (right after pop rbp, or in a function
  * that never moves RSP) is a tail call through a register (Go 1.27's
  * method wrappers): its target is another function, so the function's
- * targets stay known; it is counted, not timed.
+ * targets stay known, and it is an exit as a direct tail call is.
  *
  * For each ret, the covered bytes grow backwards over instructions that
  * can be replayed elsewhere (no call or trap; conditional branches are
@@ -31,6 +31,8 @@
 #define JMP_LEN 5
 #define TABLE_LOOKBACK 3      /* instructions between the lea and the jmp */
 #define TABLE_MAX 65536
+
+const char GR_EXIT_SHORT[] = "a return with fewer than 5 replaceable bytes";
 
 void gr_exit_scan_init(struct gr_exit_scan *s)
 {
@@ -232,7 +234,12 @@ static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t
             if (table && add_table(s, elf, table, entry, size, &found) < 0)
                 return -1;
             if (!found && register_tail_call(s, code, size, s->ninsns - 1)) {
-                *why = "a tail call through a register (counted at entry, not timed)";
+                if (s->allow_tail) {
+                    s->kind[s->ninsns - 1] = TAIL;
+                    (*nrets)++;
+                } else {
+                    *why = s->tail_refused ? s->tail_refused : "a tail call through a register";
+                }
             } else if (!found) {
                 *why = "an indirect jump that is not a jump table";
                 s->targets_unknown = 1;
@@ -340,6 +347,26 @@ static int guards_clobber(struct gr_exit_scan *s, const uint8_t *code, size_t si
     return 0;
 }
 
+/* Where the tail call at ret (an exit: sweep) goes: its jmp's target, or
+ * the register it jumps through. The exit's depth test uses R12 before it
+ * leaves, so a jump through R12 stays untimed. */
+static const char *cover_tail(struct gr_exit_scan *s, const uint8_t *code, size_t size, uint32_t ret,
+                              uint64_t after, struct gr_exit *out)
+{
+    ZydisDecodedInstruction in;
+    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+    if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + ret, size - ret, &in, ops)))
+        return "a tail call that does not decode";
+    if (ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER) {
+        if (ops[0].reg.value == ZYDIS_REGISTER_R12)
+            return "a tail call through R12 (the exit's scratch register)";
+        out->tail_reg = ops[0].reg.value;
+        return NULL;
+    }
+    out->tail_to = after + (uint64_t)in.raw.imm[0].value.s;
+    return NULL;
+}
+
 /* Pass 2: the covered bytes for the ret at instruction index i: back over
  * replayable instructions, then forward over int3 padding that follows
  * the ret (never executed), until there are 5. */
@@ -371,8 +398,10 @@ static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t
      * padding; the function's pc tables do not cover the padding, and a
      * signal landing there (async preemption, the profiler) makes the
      * runtime throw "invalid runtime symbol table". */
-    if (end - s->starts[first] < JMP_LEN)
-        return "a return with fewer than 5 replaceable bytes";
+    if (end - s->starts[first] < JMP_LEN) {
+        s->short_end = after;
+        return GR_EXIT_SHORT;
+    }
     if (target_inside(s, s->starts[first], end))
         return "a branch lands inside a return's epilogue";
     if (mask && guards_clobber(s, code, size, first, i, mask))
@@ -382,15 +411,9 @@ static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t
     out->ret_off = (uint8_t)(ret - s->starts[first]);
     out->guard_mask = (uint8_t)mask;
     out->tail_to = 0;
-    if (s->kind[i] == TAIL) {
-        int32_t rel = 0;
-        unsigned n = after - ret;       /* jmp rel8 (eb) or rel32 (e9) */
-        if (n == 2)
-            rel = (int8_t)code[ret + 1];
-        else
-            memcpy(&rel, code + ret + n - 4, 4);
-        out->tail_to = entry + after + (uint64_t)(int64_t)rel;
-    }
+    out->tail_reg = ZYDIS_REGISTER_NONE;
+    if (s->kind[i] == TAIL)
+        return cover_tail(s, code, size, ret, entry + after, out);
     return NULL;
 }
 
@@ -405,6 +428,7 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
 {
     memset(out, 0, sizeof *out);
     s->ninsns = s->ntargets = 0;
+    s->short_end = 0;
     s->targets_unknown = 0;
     size_t nrets;
     if (sweep(s, elf, code, size, entry, &out->untimed_reason, &nrets) < 0)
@@ -420,15 +444,26 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
         return 0;
     out->first_exit = list->n;
     for (size_t i = 0; i < s->ninsns; i++) {
-        /* A ret among the entry's covered bytes (a function without a
-         * check, a few bytes long) runs from the entry trampoline, which
-         * times it there (trampoline.c); any later one in them is never
-         * reached (no branch lands there, or the function is skipped). */
-        if ((s->kind[i] != RET && s->kind[i] != TAIL) || s->starts[i] < entry_len)
+        /* A ret or tail call among the entry's covered bytes (a function
+         * without a check, a few bytes long) runs from the entry
+         * trampoline, which times it there (trampoline.c); any later one
+         * in them is never reached (no branch lands there, or the
+         * function is skipped). */
+        if (s->kind[i] != RET && s->kind[i] != TAIL)
             continue;
         struct gr_exit e;
+        uint32_t after = i + 1 < s->ninsns ? s->starts[i + 1] : (uint32_t)size;
+        if (s->starts[i] < entry_len) {
+            if (s->kind[i] == TAIL &&
+                (out->untimed_reason = cover_tail(s, code, size, s->starts[i], entry + after, &e))) {
+                list->n = out->first_exit;
+                return 0;
+            }
+            continue;
+        }
         out->untimed_reason = cover_ret(s, code, size, i, entry_len, entry, &e);
         if (out->untimed_reason) {
+            out->short_end = s->short_end;
             list->n = out->first_exit;
             return 0;
         }

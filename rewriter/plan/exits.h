@@ -16,7 +16,8 @@
 /* One patchable return: [addr, addr + len) holds the replayed
  * instructions, the ret at addr + ret_off, and possibly int3 padding. It
  * becomes a jmp rel32 to the exit trampoline (len >= 5). A tail call's
- * jmp (at addr + ret_off) stands for the ret. Replayed
+ * jmp (at addr + ret_off), direct or through a register, stands for the
+ * ret. Replayed
  * instruction k (from addr, in order) that can fault has bit k set in
  * guard_mask: the trampoline checks its address first, as a leaf entry's
  * (trampoline.c). */
@@ -27,6 +28,8 @@ struct gr_exit {
     uint8_t guard_mask;
     uint64_t tail_to;       /* a tail call: the jmp's target (the function
                                ends by jumping there); 0: a ret */
+    ZydisRegister tail_reg; /* a tail call through this register (jmp reg);
+                               ZYDIS_REGISTER_NONE: none */
 };
 
 struct gr_exit_list {
@@ -51,6 +54,7 @@ struct gr_exit_scan {
     const char *tail_refused; /* else why not (NULL: the plain reason) */
     int compiled;           /* compiled Go (not assembly): a jmp reg after the
                                frame is popped is a tail call */
+    uint32_t short_end;     /* past the first short return (GR_EXIT_SHORT) */
 };
 
 struct gr_body {
@@ -60,7 +64,12 @@ struct gr_body {
     const char *untimed_reason; /* why the returns cannot all be patched, or NULL */
     size_t first_exit, nexits;  /* in the exit list, when timed */
     int tail_calls;             /* jumps to other functions taken as exits */
+    uint32_t short_end;         /* untimed_reason GR_EXIT_SHORT: the offset past
+                                   the first such return */
 };
+
+/* The reason for a return whose replaceable bytes are too few for a jmp. */
+extern const char GR_EXIT_SHORT[];
 
 void gr_exit_scan_init(struct gr_exit_scan *s);
 void gr_exit_scan_free(struct gr_exit_scan *s);

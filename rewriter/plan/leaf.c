@@ -203,8 +203,8 @@ static const char *check_operands(const ZydisDecodedInstruction *in, const Zydis
  * the flags hold what a covered instruction wrote (a guard's cmp
  * overwrites them). */
 static const char *check_insn(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
-                              int allow_guard, int r14_is_g, int *flags_set, unsigned *written,
-                              int *guard)
+                              int allow_guard, int r14_is_g, int *flags_set, int *flags_lost,
+                              unsigned *written, int *guard)
 {
     switch (in->meta.category) {
     case ZYDIS_CATEGORY_CALL:
@@ -232,10 +232,17 @@ static const char *check_insn(const ZydisDecodedInstruction *in, const ZydisDeco
     const char *why = check_operands(in, ops, allow_guard, r14_is_g, guard, written);
     if (why)
         return why;
-    /* A guard's lea and cmp overwrite R12 and the flags: neither may hold
-     * a covered instruction's result that later code could still read. */
-    if (*guard && ((written_before & 1u) || (*flags_set && !writes_all_flags(in))))
+    /* A guard's lea and cmp overwrite R12 and the flags: R12 may not hold
+     * a covered instruction's result that later code could still read;
+     * flags lost so are read by no covered instruction after it (SCRATCH
+     * below), and by the code after the covered bytes unless they end in
+     * a ret (gr_leaf_match). */
+    if (*guard && (written_before & 1u))
         return GUARD_CLOBBERS;
+    if (*guard && *flags_set && !writes_all_flags(in))
+        *flags_lost = 1;
+    else if (writes_all_flags(in))
+        *flags_lost = 0;
     if (*guard)
         *flags_set = 0;
     if (in->cpu_flags && in->cpu_flags->tested && !*flags_set)
@@ -329,10 +336,11 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
     ZydisDecoder zy;
     ZydisDecoderInit(&zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
     size_t off = 0;
-    int flags_set = 0;
+    int flags_set = 0, flags_lost = 0;
     unsigned written = 0;
     int r14_is_g = opts->register_abi && is_go(f);
-    while (off < GR_X86_JMP_REL32_LEN) {
+    size_t cover = opts->cover_to > GR_X86_JMP_REL32_LEN ? opts->cover_to : GR_X86_JMP_REL32_LEN;
+    while (off < cover) {
         if (off >= size || out->ninsns == GR_PROLOGUE_MAX_INSNS)
             return SHORT;
         struct gr_insn *in = &scratch[out->ninsns];
@@ -341,7 +349,7 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
             return "no stack check: the first instructions do not decode";
         int guard;
         const char *why = check_insn(&in->insn, ops, opts->allow_guard, r14_is_g, &flags_set,
-                                     &written, &guard);
+                                     &flags_lost, &written, &guard);
         if (why)
             return why;
         if (gr_asm_writes_r14(&in->insn, ops))
@@ -359,6 +367,8 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
             break;
         }
     }
+    if (flags_lost && !(out->ends_flow && scratch[out->ninsns - 1].insn.meta.category == ZYDIS_CATEGORY_RET))
+        return GUARD_CLOBBERS;      /* the flags a guard overwrote are live after the covered bytes */
     /* After a ret or jmp the covered bytes are never run from the patch:
      * int3 padding, or code that only a branch reaches, which exits.c
      * finds as a target inside the covered bytes (the function is then

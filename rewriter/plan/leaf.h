@@ -17,6 +17,9 @@ struct gr_leaf_opts {
                            are known) */
     int register_abi;   /* Go >= 1.17: compiled Go keeps g in R14, so its
                            fields are read without a guard */
+    unsigned cover_to;  /* cover at least this many bytes (0: a jmp's 5), to
+                           take in a return too close to the entry for an
+                           exit of its own (plan.c) */
 };
 
 /* Decodes the instructions that the jmp at entry covers into scratch and

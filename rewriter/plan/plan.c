@@ -103,6 +103,40 @@ static void allow_tail(struct gr_exit_scan *scan, const struct gr_func *f, int p
     scan->tail_refused = paths ? TAIL_PATHS : assembly ? TAIL_ASM : NULL;
 }
 
+/* A leaf whose first return is too near its entry for an exit of its own
+ * (GR_EXIT_SHORT: its bytes run into the entry's covered ones) gets an
+ * entry that covers through that return, which the entry trampoline then
+ * times (trampoline.c), when every instruction up to it can run from there
+ * and no branch lands inside. *body is the scan with the wider entry when
+ * that times the function. */
+#define NEAR_RETURN_MAX 32      /* bytes from the entry */
+static int cover_near_return(const struct gr_elf *elf, struct gr_exit_scan *scan, struct gr_plan *plan,
+                             struct gr_plan_func *pf, const uint8_t *code, struct gr_body *body)
+{
+    const struct gr_func *f = pf->func;
+    if (pf->prologue.shape != GR_PROLOGUE_LEAF || body->untimed_reason != GR_EXIT_SHORT ||
+        body->short_end > NEAR_RETURN_MAX)
+        return 0;
+    struct gr_leaf_opts opts = {.allow_guard = plan->sig != NULL, .register_abi = plan->rt->minor > 16,
+                                .cover_to = body->short_end};
+    struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
+    struct gr_prologue pro;
+    if (gr_leaf_match(f, code, f->end - f->entry, &opts, scratch, &pro) || !pro.ends_flow ||
+        pro.len < body->short_end)
+        return 0;
+    struct gr_body wider;
+    if (gr_exits_scan(scan, elf, code, f->end - f->entry, f->entry, pro.len, &plan->exits, &wider) < 0)
+        return -1;
+    if (wider.covered_targeted || wider.untimed_reason) {
+        plan->exits.n -= wider.nexits;
+        return 0;
+    }
+    pro.insns = NULL;
+    pf->prologue = pro;
+    *body = wider;
+    return 0;
+}
+
 /* Scans the body of an instrumented function: a branch into its check
  * makes it skipped; returns that cannot all be patched make it untimed. */
 static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const char *no_timing,
@@ -115,6 +149,8 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     struct gr_body body;
     if (gr_exits_scan(scan, elf, code, f->end - f->entry, f->entry, pf->prologue.len,
                       &plan->exits, &body) < 0)
+        return -1;
+    if (!no_timing && cover_near_return(elf, scan, plan, pf, code, &body) < 0)
         return -1;
     pf->timing = GR_UNTIMED;
     pf->tail_calls = body.tail_calls;

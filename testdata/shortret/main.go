@@ -53,6 +53,44 @@ func (s *spinner) spin(n int) {
 	s.result = x
 }
 
+// box's getters are leaves whose first return is too near the entry for
+// an exit of its own: with the register ABI, test, jcc, a load through b
+// and the ret end 9 bytes in, 4 of them after the 5 the entry's jmp needs.
+// The entry's patch then covers through that ret, which the entry
+// trampoline times. pick's load faults on a nil b with d > 0 there, in
+// the entry trampoline: the panic must be Go's own (recovered here;
+// unrecovered with the "unrecovered-pick" argument).
+type box struct{ v int }
+
+//go:noinline
+func (b *box) get() int {
+	if b == nil {
+		return 0
+	}
+	return b.v
+}
+
+//go:noinline
+func (b *box) pick(d int) int {
+	if d > 0 {
+		return b.v
+	}
+	return d
+}
+
+// safePick recovers the nil dereference in pick's load.
+//
+//go:noinline
+func safePick(b *box) (err string) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Sprint(r)
+		}
+	}()
+	b.pick(1)
+	return ""
+}
+
 // spinnerer is called through an interface, so that the compiler's
 // wrapper for the promoted method (*wrapped).spin is what runs: it loads
 // the embedded pointer and ends in a jump to (*spinner).spin (a tail call).
@@ -95,6 +133,10 @@ func main() {
 		nb.clamp(5)
 		fmt.Println("not reached")
 	}
+	if len(os.Args) > 1 && os.Args[1] == "unrecovered-pick" {
+		var nb *box
+		fmt.Println(nb.pick(2))
+	}
 	a := &acc{}
 	for i := 0; i < 1000; i++ {
 		a.clamp(i)
@@ -102,6 +144,13 @@ func main() {
 	}
 	fmt.Println("sum", a.sum)
 	fmt.Println("nil:", safeClamp(nil))
+	b, got := &box{v: 3}, 0
+	var nb *box
+	for i := 0; i < 1000; i++ {
+		got += b.get() + b.pick(i-500) + nb.get()
+	}
+	fmt.Println("got", got)
+	fmt.Println("nil pick:", safePick(nil))
 	s := &spinner{}
 	around := timedCalls(s, 20)
 	around += timedCalls(&wrapped{s}, 10)

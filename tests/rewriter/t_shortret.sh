@@ -16,6 +16,15 @@
 #  - the unrecovered nil dereference in the replayed store: stderr (panic,
 #    signal line, traceback with clamp's frame and line) and exit status 2
 #    equal the original's;
+#  - leaves whose first return is too near the entry for an exit of its
+#    own (main.(*box).get and pick: test, jcc, load, ret with the register
+#    ABI, whose entries then cover 9 bytes and that return): counted
+#    exactly and timed ("count+time") in the default mode and --time-all,
+#    where every call is timed (pick: one fewer, the nil call panics
+#    inside); pick's load faulting on a nil box, in the entry trampoline,
+#    is Go's own panic, recovered (stdout) and, with the register ABI,
+#    unrecovered (stderr, status 2; with the stack ABI the traceback
+#    prints pick's result slot, which holds whatever was on the stack);
 #  - tail calls: where the compiler's wrapper main.(*wrapped).spin ends in
 #    a jump to main.(*spinner).spin (go tool objdump says so: Go 1.15-1.20
 #    and 1.24+; 1.21-1.23 call it), --time-all times all 10 of its calls up
@@ -33,7 +42,13 @@ require_tools
 work_dir
 DIR=$ROOT/testdata/shortret
 METHODS=("main.(*acc).clamp" "main.(*spinner).spin")
+NEAR=("main.(*box).get" "main.(*box).pick")
 WRAPPER="main.(*wrapped).spin"
+
+# register_abi V: Go V passes arguments in registers (1.17 on).
+register_abi() {
+    [ "$(printf '%s\n' "$1" 1.17 | sort -V | head -1)" = 1.17 ]
+}
 
 check_release() {
     local v=$1 bin=$WORK/shortret$v ok=1
@@ -47,6 +62,9 @@ check_release() {
     check_call_graph "$v" "$bin" || ok=0
     instrument "$bin" "$bin.instr" || { fail "go$v: gorewrite"; return; }
     same_nil_panic "go$v" "$bin" "$bin.instr" "main.(*acc).clamp" || ok=0
+    if register_abi "$v"; then
+        same_nil_panic "go$v" "$bin" "$bin.instr" "main.(*box).pick" unrecovered-pick || ok=0
+    fi
     if [ $ok = 1 ]; then
         echo "ok   go$v (wrapper ends in a tail call: $([ $TAIL = 1 ] && echo yes || echo no))"
     else
@@ -66,6 +84,15 @@ check_counted() {
         line=$(decision "$WORK/v.txt" "$fn")
         case $line in
             $want) ;;
+            *) echo "  go$v ($mode): $fn: $line"; return 1 ;;
+        esac
+    done
+    local near="count+time *"
+    register_abi "$v" && near="count+time *; 9 entry bytes relocated; 1 returns)"
+    for fn in "${NEAR[@]}"; do
+        line=$(decision "$WORK/v.txt" "$fn")
+        case $mode:$line in
+            count-only:"count "*|*:$near) ;;
             *) echo "  go$v ($mode): $fn: $line"; return 1 ;;
         esac
     done
@@ -97,7 +124,8 @@ wrapper = funcs["main.(*wrapped).spin"]
 if tail and not (wrapper.get("total_ns") or 0) < 0.01 * spin:
     bad.append("the tail-calling wrapper: %s ns in total, spin %d ns: its time did not stop at the jump"
                % (wrapper.get("total_ns"), spin))
-for name, fewer in (("main.(*acc).clamp", 1), ("main.(*spinner).spin", 0), ("main.(*wrapped).spin", 0)):
+for name, fewer in (("main.(*acc).clamp", 1), ("main.(*spinner).spin", 0), ("main.(*wrapped).spin", 0),
+                    ("main.(*box).get", 0), ("main.(*box).pick", 1)):
     f = funcs[name]
     if f.get("timed_calls") != f["calls"] - fewer:
         bad.append("%s: %s timed calls of %s calls, want %d" % (name, f.get("timed_calls"), f["calls"], f["calls"] - fewer))

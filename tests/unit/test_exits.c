@@ -378,8 +378,11 @@ static void go_tail_jump(void)
 
 /* Go 1.27 method wrappers from buf: jmp reg after loading the method from
  * an itab, frameless (context.(*stopCtx).Deadline) or after the epilogue
- * (reporter.(*errorWithSpan).End, shortened): tail calls, targets known.
- * The same jmp with the frame live, or in assembly, is not. */
+ * (reporter.(*errorWithSpan).End, shortened): tail calls, targets known,
+ * exits where the plan allows tail calls (the register kept for the
+ * trampoline's jump), else untimed. The same jmp with the frame live, or
+ * in assembly, is not; nor is one through R12, which the exit's depth
+ * test overwrites. */
 static const uint8_t go127_frameless[] = {
     0x48, 0x8b, 0x08, 0x48, 0x8b, 0x40, 0x08, 0x48, 0x8b, 0x49, 0x18, 0xff, 0xe1,
 };
@@ -391,24 +394,39 @@ static const uint8_t go127_frame_live[] = {   /* the popped one without add/pop 
     0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xec, 0x28, 0x48, 0x8b, 0x08, 0x48, 0x8b,
     0x49, 0x18, 0xff, 0xe1,
 };
-static const char REG_TAIL[] = "a tail call through a register (counted at entry, not timed)";
+static const uint8_t through_r12[] = {         /* the popped one, loading R12 */
+    0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xec, 0x28, 0x48, 0x8b, 0x08, 0x4c, 0x8b,
+    0x61, 0x18, 0x48, 0x83, 0xc4, 0x28, 0x5d, 0x41, 0xff, 0xe4,
+};
+static const char REG_TAIL[] = "a tail call through a register";
 
 static void register_tail_calls(void)
 {
     struct scan sc;
     scan_begin(&sc);
     sc.s.compiled = 1;
-    scan(&sc, &no_elf, go127_frameless, sizeof go127_frameless, 0x4c9a20, 0);
+    scan(&sc, &no_elf, go127_frameless, sizeof go127_frameless, 0x4c9a20, 7);
     expect_untimed(&sc, 0, REG_TAIL);
     CHECK_U64(sc.body.targets_unknown, 0);
+    sc.s.allow_tail = sc.s.allow_guard = 1;
+    scan(&sc, &no_elf, go127_frameless, sizeof go127_frameless, 0x4c9a20, 7);
+    expect_exits(&sc, 0x4c9a20, 0, (const struct want_exit[]){{0x7, 6, 4}}, 1);
+    CHECK_U64(sc.list.items[0].tail_reg, ZYDIS_REGISTER_RCX);
+    CHECK_U64(sc.list.items[0].tail_to, 0);
+    CHECK_U64(sc.list.items[0].guard_mask, 1);     /* the itab load */
+    CHECK_U64(sc.body.tail_calls, 1);
+    sc.list.n = 0;
     scan(&sc, &no_elf, go127_popped, sizeof go127_popped, 0x8de5e0, 0);
-    expect_untimed(&sc, 0, REG_TAIL);
-    CHECK_U64(sc.body.targets_unknown, 0);
+    expect_exits(&sc, 0x8de5e0, 0, (const struct want_exit[]){{0xf, 7, 5}}, 1);
+    CHECK_U64(sc.list.items[0].tail_reg, ZYDIS_REGISTER_RCX);
+    sc.list.n = 0;
+    scan(&sc, &no_elf, through_r12, sizeof through_r12, 0x8de5e0, 0);
+    expect_untimed(&sc, 0, "a tail call through R12 (the exit's scratch register)");
     scan(&sc, &no_elf, go127_frame_live, sizeof go127_frame_live, 0x8de5e0, 0);
     expect_untimed(&sc, 0, NOT_TABLE);
     CHECK_U64(sc.body.targets_unknown, 1);
     sc.s.compiled = 0;              /* assembly: its frame may be live */
-    scan(&sc, &no_elf, go127_frameless, sizeof go127_frameless, 0x4c9a20, 0);
+    scan(&sc, &no_elf, go127_frameless, sizeof go127_frameless, 0x4c9a20, 7);
     expect_untimed(&sc, 0, NOT_TABLE);
     CHECK_U64(sc.body.targets_unknown, 1);
     scan_end(&sc);

@@ -131,6 +131,37 @@ static void r14_not_g(void)
     check_guards("r14 negative", "/src/bench/main.go", 1, below, sizeof below, 2, 1);
 }
 
+/* main.(*box).pick (testdata/shortret, Go 1.22): test rbx, rbx; jle +4;
+ * mov rax, [rax]; ret; mov rax, rbx; ret. Covering 9 bytes (cover_to:
+ * plan.c, for a return too near the entry) takes in the jle, the load
+ * behind a guard and the ret; the guard's cmp overwrites the test's flags,
+ * which nothing reads after the jle and which are dead at the ret. The
+ * same bytes with the ret changed into a jmp back (nop) are refused: the
+ * code after them could read the flags. */
+static void cover_to_a_return(void)
+{
+    static const uint8_t pick[] = {0x48, 0x85, 0xdb, 0x7e, 0x04, 0x48, 0x8b, 0x00, 0xc3,
+                                   0x48, 0x89, 0xd8, 0xc3, 0xcc, 0xcc, 0xcc};
+    static const uint8_t no_ret[] = {0x48, 0x85, 0xdb, 0x7e, 0x04, 0x48, 0x8b, 0x00, 0x90,
+                                     0x48, 0x89, 0xd8, 0xc3, 0xcc, 0xcc, 0xcc};
+    struct gr_func f = {.entry = 0x4840e0, .end = 0x4840e0 + sizeof pick, .name = "main.(*box).pick",
+                        .file = "/src/shortret/main.go"};
+    struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
+    struct gr_prologue p;
+    struct gr_leaf_opts opts = {.allow_guard = 1, .register_abi = 1};
+    CHECK_STR(gr_leaf_match(&f, pick, sizeof pick, &opts, scratch, &p), NULL);
+    CHECK_INT(p.len, 5);                        /* by default: test and jle */
+    CHECK_INT(p.ninsns, 2);
+    opts.cover_to = 9;
+    CHECK_STR(gr_leaf_match(&f, pick, sizeof pick, &opts, scratch, &p), NULL);
+    CHECK_INT(p.len, 9);
+    CHECK_INT(p.ninsns, 4);
+    CHECK_INT(p.ends_flow, 1);
+    CHECK_INT(p.guard_mask, 4);                 /* the load */
+    const char *why = gr_leaf_match(&f, no_ret, sizeof no_ret, &opts, scratch, &p);
+    CHECK(why && strstr(why, "its guard would overwrite them"));
+}
+
 UNIT_CASES("leaf",
            UNIT_CASE(ret_after_covered),
            UNIT_CASE(no_ret_after_covered),
@@ -138,4 +169,5 @@ UNIT_CASES("leaf",
            UNIT_CASE(ret_imm_is_not_plain),
            UNIT_CASE(reads_r12),
            UNIT_CASE(g_field_unguarded),
-           UNIT_CASE(r14_not_g));
+           UNIT_CASE(r14_not_g),
+           UNIT_CASE(cover_to_a_return));
