@@ -163,16 +163,17 @@
     mov -112(%rsp), %rdx
 .endm
 
-/* A thread's first timed call backs its whole path table and path filter
- * (keys hash over every page of both: probing them then needs no page
- * check), the filter first, so that a ready first path page means both
- * are, and the count of arcs taken after the filter; or jumps to \fail
- * (tmpfs full). The pages of the arc table and of its index are backed
- * as calls first reach them (gs_path_exit: most threads' arcs fill few of
- * them, and a short process would pay for the rest). rax = row; keeps
- * every register but rdx and the flags. */
+/* A thread's first timed call backs its path filter (keys hash over all
+ * of it: probing it then needs no page check) with the group-full bits
+ * and the count of arcs taken after it; or jumps to \fail (tmpfs full).
+ * The pages of the path table, of the arc table and of its index are
+ * backed as lookups first reach them (GROUP_PAGE, gs_path_exit): a thread
+ * with few paths touches few of them. rax = row; keeps every register
+ * but rdx and the flags. */
 .macro BACK_TABLES fail
-    mov gs_config+GS_CFG_PATHS_OFF(%rip), %rdx
+    mov gs_config+GS_CFG_ARCS_OFF(%rip), %rdx
+    add gs_config+GS_CFG_ARCS_MASK(%rip), %rdx
+    add $GS_PATH_SIZE, %rdx                         /* the filter */
     shr $12, %rdx
     cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rdx)
     je 7f
@@ -185,9 +186,6 @@
     add gs_config+GS_CFG_ARCS_MASK(%rip), %rdi
     add $GS_PATH_SIZE, %rdi                         /* the filter, after the arc table */
     mov gs_config+GS_CFG_ARCIDX_OFF(%rip), %rsi    /* and the count of arcs, before the index */
-    POPULATE_RANGE 5f
-    mov gs_config+GS_CFG_PATHS_OFF(%rip), %rdi
-    mov gs_config+GS_CFG_ARCS_OFF(%rip), %rsi      /* the path table */
     POPULATE_RANGE 5f
     mov -96(%rsp), %rax
     mov -72(%rsp), %rdi
@@ -202,6 +200,23 @@
     mov -104(%rsp), %rcx
     jmp \fail
 7:
+.endm
+
+/* The group of paths at row offset rcx is on a backed page, or its page
+ * is backed now (a group of sixteen never straddles a page), or on to
+ * \fail (tmpfs full). rax = row; keeps rax, rcx and rdx. */
+.macro GROUP_PAGE fail
+    mov %rcx, -56(%rsp)
+    shr $12, %rcx
+    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
+    je 6f
+    mov %rdx, -112(%rsp)
+    BACK_PAGE 5f
+    mov -112(%rsp), %rdx
+    jmp 6f
+5:  mov -112(%rsp), %rdx
+    jmp \fail
+6:  mov -56(%rsp), %rcx
 .endm
 
 /* The rest of a new stack's sentinel (CLAIM_STACK, rdx = the stack): key 0,
@@ -346,6 +361,7 @@ gs_path_exit:
 .Lpath_search:
     TABLE_PLACE 0
     add gs_config+GS_CFG_PATHS_OFF(%rip), %rcx     /* the key's entry in the row */
+    GROUP_PAGE .Lpath_full
     SEARCH_GROUP .Lpath_hit, .Lpath_new
     FULL_BIT                                        /* no room for the key: the group is full */
     bts %rcx, (%rax)
@@ -386,7 +402,7 @@ gs_path_exit:
     COUNT_DROP GS_DROP_UNMATCHED
     jmp .Lpexit_out
 /* First use of a timing page by this thread: back it (and, the first
- * time, the thread's path and arc tables), or drop the call's timing
+ * time, the thread's path filter), or drop the call's timing
  * (tmpfs full; without the tables, every call of this page's functions on
  * this thread then is). rax = row, rcx = entry, rdx = page index. */
 .Lpexit_page:
@@ -416,6 +432,7 @@ gs_path_exit:
     jnc 2f                                          /* never added: not in a full group */
 1:  TABLE_PLACE 1
     add gs_config+GS_CFG_PATHS_OFF(%rip), %rcx     /* the key's place in this group */
+    GROUP_PAGE .Lpath_full
     SEARCH_GROUP .Lpath_hit, .Lpath_new
     FULL_BIT 1
     bts %rcx, (%rax)

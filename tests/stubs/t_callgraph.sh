@@ -39,6 +39,9 @@
 #  - --max-arcs 64 (Go 1.22): arcs overflow as well, counted in the JSON and
 #    named on the table's line; --max-arcs without --call-graph, 0, or
 #    with --max-paths 0 is a usage error (exit 1);
+#  - --max-paths 262144: the stats file holds less than half of what the
+#    whole path tables of the threads with paths would (their pages are
+#    backed as lookups reach them);
 #  - --time-all without --call-graph and the default mode record no call paths: JSON says
 #    why, functions have no self_ns and no callers, the table's SELF is "-".
 # Environment: GOVERS="1.22" restricts the Go versions.
@@ -285,8 +288,27 @@ sys.exit(0 if cp["max_arcs"] == 64 and cp["overflow_calls"] > 0 and cp["path_ove
     done
 }
 
+# --max-paths 262144 (16 MB of paths a thread): the path tables' pages are
+# backed as lookups reach them, so the stats file holds far less than one
+# whole table for each thread that timed calls (a few thousand paths touch
+# at most a page each).
+check_path_pages() {
+    local bin=$WORK/cg1.22 o=$WORK/wide
+    "$GOREWRITE" --call-graph --max-paths 262144 "$bin" "$bin.wide" >/dev/null 2>"$WORK/err" ||
+        { fail "gorewrite --max-paths 262144: $(tail -1 "$WORK/err")"; return; }
+    run_json "--max-paths 262144" "$o" "$bin.wide" || return
+    python3 - "$o/j.json" "$(stat -c %b "$LAST_STATS")" <<'PY' || fail "--max-paths 262144: path tables backed whole"
+import json, sys
+cp = json.load(open(sys.argv[1]))["call_paths"]
+held, whole = int(sys.argv[2]) * 512, cp["threads_with_paths"] * cp["max_paths"] * 64
+print("  --max-paths 262144: stats file %.1f MB, %d threads' whole path tables %.1f MB, fullest %d paths"
+      % (held / 1e6, cp["threads_with_paths"], whole / 1e6, cp["fullest_paths"]))
+sys.exit(0 if cp["threads_with_paths"] >= 1 and held < whole / 2 else 1)
+PY
+}
+
 for v in ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER}; do
     check_release "$v"
 done
-case " ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER} " in *" 1.22 "*) check_max_arcs ;; esac
+case " ${GOVERS:-$GO_VERSIONS $GO_VERSIONS_NEWER} " in *" 1.22 "*) check_max_arcs; check_path_pages ;; esac
 [ $fails -eq 0 ]
