@@ -150,6 +150,7 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     if (gr_exits_scan(scan, elf, code, f->end - f->entry, f->entry, pf->prologue.len,
                       &plan->exits, &body) < 0)
         return -1;
+    struct gr_prologue narrow = pf->prologue;
     if (!no_timing && cover_near_return(elf, scan, plan, pf, code, &body) < 0)
         return -1;
     pf->timing = GR_UNTIMED;
@@ -182,6 +183,7 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
         return 0;
     }
     if (pf->untimed_reason) {
+        pf->prologue = narrow;          /* a wider entry serves timing only */
         plan->exits.n -= body.nexits;   /* timing is off: its returns stay */
         return 0;
     }
