@@ -58,7 +58,9 @@
  *       [timed, Go <= 1.16: <TLS g into r14>; jmp T]    ; R14 is dead
  *   B:  <the covered instructions, re-encoded; before each one that can
  *        fault: lea r12, [its address]; cmp r12, 0x1000; jb F>
- *        [a final ret of a timed function: the leaf exit below, inline]
+ *        [a final ret or tail call of a timed function: the leaf exit
+ *         below, inline (the covered bytes may run up to a return near
+ *         the entry: plan.c)]
  *       jmp back                   ; none when they end in ret or jmp
  *   S, C: as above (C reloads g from TLS), L: lock inc; jmp B
  *   T:  as the timed part above (emit_time_entry), continuing at B
@@ -82,6 +84,9 @@
  *       ret                        ; deeper: this call was not timed
  *   Y:  mov r12d, record
  *       jmp gs_time_exit           ; which ends with the function's ret
+ *     or, for a tail call, jmp target (or jmp reg) for ret, and at Y:
+ *       mov r12d, record; lea r13, [target] (or mov r13, reg)
+ *       jmp gs_tail_exit           ; which ends with that jump
  *   or, for a function without a check (leaf exit), first:
  *       <TLS g into r12 (r14, Go <= 1.16)>; test; jz R; cmp r12, r14; jne R
  *       then the depth test above, R being its ret
