@@ -201,7 +201,8 @@ static const char *check_operands(const ZydisDecodedInstruction *in, const Zydis
 
 /* Why the instruction cannot run from the trampoline, or NULL. *flags_set:
  * the flags hold what a covered instruction wrote (a guard's cmp
- * overwrites them). */
+ * overwrites them); *flags_lost: a guard overwrote such flags and no
+ * covered instruction has set them all since. */
 static const char *check_insn(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
                               int allow_guard, int r14_is_g, int *flags_set, int *flags_lost,
                               unsigned *written, int *guard)
