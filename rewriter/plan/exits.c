@@ -149,16 +149,18 @@ static int frame_popped(struct gr_exit_scan *s, const uint8_t *code, size_t i)
     return 1;
 }
 
-/* Is the indirect jmp at instruction index i a tail call through a
- * register: jmp reg (not through memory) in compiled Go, frame popped? */
-static int register_tail_call(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t i)
+/* The register of the indirect jmp at instruction index i when it is a
+ * tail call through a register (jmp reg, not through memory, in compiled
+ * Go, frame popped), else ZYDIS_REGISTER_NONE. */
+static ZydisRegister register_tail_call(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t i)
 {
     ZydisDecodedInstruction in;
     ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
     uint32_t off = s->starts[i];
-    return s->compiled &&
-           ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + off, size - off, &in, ops)) &&
-           ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER && frame_popped(s, code, i);
+    if (s->compiled && ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + off, size - off, &in, ops)) &&
+        ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER && frame_popped(s, code, i))
+        return ops[0].reg.value;
+    return ZYDIS_REGISTER_NONE;
 }
 
 /* Adds a jump table's targets; 0 if none point into the function. */
@@ -233,13 +235,14 @@ static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t
             size_t found = 0;
             if (table && add_table(s, elf, table, entry, size, &found) < 0)
                 return -1;
-            if (!found && register_tail_call(s, code, size, s->ninsns - 1)) {
-                if (s->allow_tail) {
-                    s->kind[s->ninsns - 1] = TAIL;
-                    (*nrets)++;
-                } else {
-                    *why = s->tail_refused ? s->tail_refused : "a tail call through a register";
-                }
+            ZydisRegister reg = found ? ZYDIS_REGISTER_NONE : register_tail_call(s, code, size, s->ninsns - 1);
+            if (reg != ZYDIS_REGISTER_NONE && !s->allow_tail) {
+                *why = s->tail_refused ? s->tail_refused : "a tail call through a register";
+            } else if (reg == ZYDIS_REGISTER_R12) {     /* the exit's depth test overwrites it */
+                *why = "a tail call through R12 (the exit's scratch register)";
+            } else if (reg != ZYDIS_REGISTER_NONE) {
+                s->kind[s->ninsns - 1] = TAIL;
+                (*nrets)++;
             } else if (!found) {
                 *why = "an indirect jump that is not a jump table";
                 s->targets_unknown = 1;
@@ -348,8 +351,7 @@ static int guards_clobber(struct gr_exit_scan *s, const uint8_t *code, size_t si
 }
 
 /* Where the tail call at ret (an exit: sweep) goes: its jmp's target, or
- * the register it jumps through. The exit's depth test uses R12 before it
- * leaves, so a jump through R12 stays untimed. */
+ * the register it jumps through. */
 static const char *cover_tail(struct gr_exit_scan *s, const uint8_t *code, size_t size, uint32_t ret,
                               uint64_t after, struct gr_exit *out)
 {
@@ -357,13 +359,10 @@ static const char *cover_tail(struct gr_exit_scan *s, const uint8_t *code, size_
     ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
     if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&s->zy, code + ret, size - ret, &in, ops)))
         return "a tail call that does not decode";
-    if (ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER) {
-        if (ops[0].reg.value == ZYDIS_REGISTER_R12)
-            return "a tail call through R12 (the exit's scratch register)";
+    if (ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER)
         out->tail_reg = ops[0].reg.value;
-        return NULL;
-    }
-    out->tail_to = after + (uint64_t)in.raw.imm[0].value.s;
+    else
+        out->tail_to = after + (uint64_t)in.raw.imm[0].value.s;
     return NULL;
 }
 
@@ -449,18 +448,9 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
          * trampoline, which times it there (trampoline.c); any later one
          * in them is never reached (no branch lands there, or the
          * function is skipped). */
-        if (s->kind[i] != RET && s->kind[i] != TAIL)
+        if ((s->kind[i] != RET && s->kind[i] != TAIL) || s->starts[i] < entry_len)
             continue;
         struct gr_exit e;
-        uint32_t after = i + 1 < s->ninsns ? s->starts[i + 1] : (uint32_t)size;
-        if (s->starts[i] < entry_len) {
-            if (s->kind[i] == TAIL &&
-                (out->untimed_reason = cover_tail(s, code, size, s->starts[i], entry + after, &e))) {
-                list->n = out->first_exit;
-                return 0;
-            }
-            continue;
-        }
         out->untimed_reason = cover_ret(s, code, size, i, entry_len, entry, &e);
         if (out->untimed_reason) {
             out->short_end = s->short_end;

@@ -127,10 +127,8 @@ static int cover_near_return(const struct gr_elf *elf, struct gr_exit_scan *scan
     struct gr_body wider;
     if (gr_exits_scan(scan, elf, code, f->end - f->entry, f->entry, pro.len, &plan->exits, &wider) < 0)
         return -1;
-    if (wider.covered_targeted || wider.untimed_reason) {
-        plan->exits.n -= wider.nexits;
-        return 0;
-    }
+    if (wider.covered_targeted || wider.untimed_reason)
+        return 0;                       /* the scan added no exits */
     pro.insns = NULL;
     pf->prologue = pro;
     *body = wider;
