@@ -66,10 +66,9 @@
  *   T:  as the timed part above (emit_time_entry), continuing at B
  *   F:  <a NOP naming the original PC (fault_pc.h): runtime.sigpanic's
  *        entry trampoline finds it after a fault at any other address>
- *       <TLS g into r13>; test r13, r13; jz <the instruction>
- *       g.sig = SIGSEGV; g.sigcode0 = SEGV_MAPERR; g.sigcode1 = r12
- *       g.sigpc = the original PC; push it; jmp sigpanic0
- *                                  ; what the runtime's handler would do
+ *       lea r13, [rip + F]; jmp <the program's nil-fault routine>
+ *       dd <the instruction> - F   ; what the runtime's handler would do
+ *                                  ; (nil_fault.c)
  *
  * Exit trampoline, per return of a timed function (exits.c chose the
  * covered bytes), unaligned, right after the entry trampoline:
@@ -113,6 +112,7 @@
 #include "common/x86.h"
 #include "rewriter/gen/trace_capture.h"
 #include "rewriter/gen/fault_pc.h"
+#include "rewriter/gen/nil_fault.h"
 
 #define R12 ZYDIS_REGISTER_R12
 #define R13 ZYDIS_REGISTER_R13
@@ -215,11 +215,8 @@ struct func_ctx {
     unsigned ntls;
     const struct gr_plan *plan;
     struct gr_fault_fix *fix;  /* runtime.sigpanic's fix-up (fault_pc.h) */
+    uint64_t nil_fault;        /* the nil-fault routine (nil_fault.h) */
 };
-
-#define SIGSEGV_NUM 11
-#define SEGV_MAPERR_CODE 1
-#define NIL_PAGE 0x1000      /* the runtime's own bound for a nil dereference (sigpanic) */
 
 /* The function's timing record: its offset in a row. */
 static uint32_t record_offset(const struct func_ctx *fc)
@@ -457,59 +454,6 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
 }
 
 
-/* Where the guards of a leaf trampoline branch from, and where each
- * relocated instruction starts. */
-struct guards {
-    size_t jb_field[GR_PROLOGUE_MAX_INSNS];   /* rel32 of the guard's jb */
-    uint64_t at[GR_PROLOGUE_MAX_INSNS];
-};
-
-/* Before an instruction that can fault: r12 = its address; below the
- * first page (a nil dereference) it goes to its nil-fault block. */
-static int emit_guard(struct gr_codebuf *c, const struct gr_insn *in, struct guards *gd, unsigned i,
-                      struct gr_error *err)
-{
-    const ZydisDecodedOperand *mem = NULL;
-    for (unsigned k = 0; k < in->insn.operand_count_visible; k++)
-        if (in->ops[k].type == ZYDIS_OPERAND_TYPE_MEMORY && in->ops[k].mem.type == ZYDIS_MEMOP_TYPE_MEM)
-            mem = &in->ops[k];
-    if (!mem)
-        return gr_fail(err, "internal error: no memory operand to guard at 0x%llx",
-                       (unsigned long long)in->addr);
-    TRY(gr_emit_lea_of(c, R12, mem, err));
-    TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(NIL_PAGE)));
-    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JB, gr_code_here(c), err));
-    gd->jb_field[i] = c->len - 4;
-    return 0;
-}
-
-/* The nil-fault block of guarded instruction i (r12 = its address): what
- * the runtime's signal handler does for a SIGSEGV at the original
- * instruction (runtime/signal_unix.go sighandler, signal_amd64.go
- * preparePanic): g.sig, g.sigcode0 (SEGV_MAPERR), g.sigcode1 (the
- * address), g.sigpc (the original PC), then push that PC as sigpanic's
- * return address and continue at sigpanic0. The panic, recover and the
- * traceback (its signal line, its frames and lines) are then those of the
- * original fault. With no g in TLS, the relocated instruction runs and
- * faults for real. */
-static int emit_nil_fault(struct gr_codebuf *c, const struct func_ctx *fc, const struct gr_insn *in,
-                          const struct guards *gd, unsigned i, struct gr_error *err)
-{
-    const struct gr_go_sigfields *sf = fc->plan->sig;
-    patch_rel32(c, gd->jb_field[i]);
-    TRY(gr_fault_mark(c, fc->check[i].addr, err));   /* for a fault at any address */
-    TRY(load_tls_g(c, fc, R13, err));
-    TRY(GR_EMIT(c, err, TEST, GR_REG(R13), GR_REG(R13)));
-    TRY(JUMP(JZ, gd->at[i]));
-    TRY(gr_emit_store32(c, R13, sf->sig, SIGSEGV_NUM, err));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigcode0), GR_IMM(SEGV_MAPERR_CODE)));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigcode1), GR_REG(R12)));
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R12), GR_ABS(in->addr)));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, sf->sigpc), GR_REG(R12)));
-    TRY(GR_EMIT(c, err, PUSH, GR_REG(R12)));
-    return JUMP(JMP, fc->plan->sigpanic);
-}
-
 /* After a leaf's count (r12 = the row, TLS g known not nil): on to T, the
  * timed path, when this call is to be timed (emit_sample_test, whose flags
  * come from the count) and R14 is g. Register ABI: R14 must equal TLS g,
@@ -670,10 +614,10 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         TRY(emit_leaf_time_test(c, fc, &lb, err));
     uint64_t body = gr_code_here(c);              /* B: the covered instructions */
     place(&lb, c, LABEL_B);
-    struct guards gd = {0};
+    struct gr_guards gd = {0};
     for (unsigned i = 0; i < pro->ninsns; i++) {
         if (pro->guard_mask & (1u << i))
-            TRY(emit_guard(c, &fc->check[i], &gd, i, err));
+            TRY(gr_guard_emit(c, &fc->check[i], &gd, i, err));
         gd.at[i] = gr_code_here(c);
         struct leave lv = tail_leave(fc, &fc->check[i]);
         if (timed && i + 1 == pro->ninsns &&
@@ -694,7 +638,7 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
     TRY(resolve(&lb, c, err));
     for (unsigned i = 0; i < pro->ninsns; i++)
         if (pro->guard_mask & (1u << i))
-            TRY(emit_nil_fault(c, fc, &fc->check[i], &gd, i, err));
+            TRY(gr_nil_fault_block(c, fc->nil_fault, &fc->check[i], &gd, i, err));
     return 0;
 }
 
@@ -740,7 +684,7 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
         return gr_fail(err, "internal error: return at 0x%llx is not in the file",
                        (unsigned long long)e->addr);
     struct gr_insn ins[GR_PROLOGUE_MAX_INSNS];
-    struct guards gd = {0};
+    struct gr_guards gd = {0};
     unsigned n = 0;
     for (unsigned off = 0; off < e->ret_off; n++) {       /* up to the ret */
         if (n == GR_PROLOGUE_MAX_INSNS)
@@ -754,7 +698,7 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
                            (unsigned long long)in->addr);
         memcpy(in->ops, ops, sizeof in->ops);             /* the visible ones */
         if (e->guard_mask & (1u << n))
-            TRY(emit_guard(c, in, &gd, n, err));
+            TRY(gr_guard_emit(c, in, &gd, n, err));
         gd.at[n] = gr_code_here(c);
         TRY(gr_emit_relocated(c, in, err));
         off += in->insn.length;
@@ -769,7 +713,7 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
     }
     for (unsigned k = 0; k < n; k++)
         if (e->guard_mask & (1u << k))
-            TRY(emit_nil_fault(c, fc, &ins[k], &gd, k, err));
+            TRY(gr_nil_fault_block(c, fc->nil_fault, &ins[k], &gd, k, err));
     return 0;
 }
 
@@ -823,6 +767,9 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
                           .plan = plan, .fix = &fix};
     ZydisDecoderInit(&fc.zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
     if (decode_tls(elf, plan, fc.tls, err) < 0)
+        return -1;
+    if (plan->sig && fc.ntls &&
+        gr_nil_fault_routine(code, fc.tls, fc.ntls, plan->sig, plan->sigpanic, &fc.nil_fault, err) < 0)
         return -1;
     for (size_t i = 0; i < plan->nfuncs; i++) {
         out->entry[i] = 0;
