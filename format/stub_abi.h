@@ -282,9 +282,9 @@
  * continue (relative to the descriptor: PIE), the function's counter and
  * timing record offsets in a row. */
 #define GS_DESC_BACK 0
-#define GS_DESC_COUNTER 8
-#define GS_DESC_REC 12
-#define GS_DESC_SIZE 16
+#define GS_DESC_COUNTER 4
+#define GS_DESC_REC 8
+#define GS_DESC_SIZE 12
 
 /* The default mode (gs_stub_config.sample == 0): a function's first N
  * calls in the process (gs_stub_config.first_n, --first N, GS_FIRST_DEFAULT
@@ -316,7 +316,9 @@ struct gs_blob_header {
     uint32_t claim_row_off; /* in: r13 = continue; out: r12 = row or 0 */
     uint32_t time_enter_off;/* in: r12d = record offset, r13 = continue */
     uint32_t time_exit_off; /* in: r12d = record offset; returns to the caller */
-    uint32_t sample_enter_off;       /* in: r12 = row, r13 = descriptor */
+    uint32_t sample_enter_off;       /* in: r12 = row, r13 = descriptor; or r12 = 0
+                                        (row at fs:[0]): as row_slow, then the count
+                                        decides between back and the sampled call */
     uint32_t path_enter_off;         /* as time_enter, recording call paths */
     uint32_t path_exit_off;          /* as time_exit, recording call paths */
     uint32_t sched_off_off;          /* in: r12 = a goroutine the scheduler takes off

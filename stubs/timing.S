@@ -169,6 +169,8 @@ gs_time_enter:
  * "Sampled equals timed"). */
     .globl gs_sample_enter
 gs_sample_enter:
+    test %r12, %r12
+    jz .Lsample_norow
     ENTER_SAVE
     mov %rcx, -112(%rsp)
     mov GS_DESC_REC(%r13), %ecx
@@ -246,11 +248,12 @@ gs_sample_enter:
     jnz 2f
     inc %ecx                                        /* the first timed call: itself */
 2:  mov %rcx, -24(%rsp)                             /* the weight */
-    mov -112(%rsp), %rcx
     mov -40(%rsp), %rsi
     mov -56(%rsp), %rdi
     mov GS_DESC_REC(%r13), %r12d
-    add GS_DESC_BACK(%r13), %r13                    /* back: relative to the descriptor */
+    movslq GS_DESC_BACK(%r13), %rcx
+    add %rcx, %r13                                  /* back: relative to the descriptor */
+    mov -112(%rsp), %rcx
     STACK_TOUCH                                     /* .Lpush's stack lines, cold here */
     lfence                                          /* no clock read before the loads above are done */
     jmp .Lpush
@@ -265,12 +268,41 @@ gs_sample_enter:
     mov %rax, %r12
     jmp .Lsample_ready
 .Lsample_nospace:
-    mov -112(%rsp), %rcx
     mov -32(%rsp), %r13
-    add GS_DESC_BACK(%r13), %r13
+    movslq GS_DESC_BACK(%r13), %rcx
+    add %rcx, %r13
     mov %r13, -32(%rsp)
+    mov -112(%rsp), %rcx
     COUNT_DROP GS_DROP_NO_SPACE
     jmp .Lenter_out
+
+/* The thread's first counted call, in a program whose row is fs:[0] (the
+ * trampoline's `test r12, r12; jz` leads here with r12 = 0): gs_row_slow's
+ * work, the count, then the count's sign decides as the trampoline's `js
+ * back` would. No row left: counted in the shared row 0, locked, not
+ * timed. */
+.Lsample_norow:
+    mov %r13, -80(%rsp)                             /* below gs_claim_row's words */
+    lea 1f(%rip), %r13
+    jmp gs_claim_row
+1:  mov -80(%rsp), %r13
+    mov %rax, -8(%rsp)
+    test %r12, %r12
+    jz 2f
+    mov %r12, %fs:0
+    mov GS_DESC_COUNTER(%r13), %eax
+    incq (%r12,%rax)
+    mov -8(%rsp), %rax
+    jns gs_sample_enter                             /* due: r12 = the row now */
+    jmp 3f
+2:  PRIVATE_DATA
+    mov GS_PRIV_ROWS_BASE(%rax), %rax               /* row 0 */
+    mov GS_DESC_COUNTER(%r13), %r12d
+    lock incq (%rax,%r12)
+    mov -8(%rsp), %rax
+3:  movslq GS_DESC_BACK(%r13), %r12
+    add %r12, %r13
+    jmp *%r13
 
 /* gs_time_exit: a return whose depth is at or above the innermost open
  * timed call's (the exit trampoline checked g.racectx): records the end

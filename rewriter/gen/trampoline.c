@@ -31,7 +31,7 @@
  *       js back                    ; not yet: one instruction more than counting
  *       lea r13, [rip + D]
  *       jmp gs_sample_enter        ; draws the next gap, then gs_time_enter
- *   D:  dq back - D; dd counter, record
+ *   D:  dd back - D, counter, record
  *   S:  lea r13, [rip + C]
  *       jmp gs_claim_row           ; r12 = a new row, or 0 if none is left
  *   C:  test r12, r12
@@ -45,6 +45,8 @@
  *   S:  lea r13, [rip + W]
  *       jmp gs_row_slow            ; claims, fs:[0] = row, on to I; or L
  *   W:  dd I - W, counter, back - W
+ *     or, when also sampled (sample_takes_first), S is the lea before D:
+ *     gs_sample_enter, given r12 = 0, claims, counts and decides itself.
  *
  * Leaf trampoline, per function without a stack check (leaf.c chose the
  * covered instructions):
@@ -56,6 +58,8 @@
  *       [timed, sampling: js B]                         ; not this call's turn
  *       [timed: <TLS g into r13>; cmp r13, r14; je T]   ; R14 is g
  *       [timed, Go <= 1.16: <TLS g into r14>; jmp T]    ; R14 is dead
+ *       [timed, row at fs:[0], register ABI, where R14 is g
+ *        (emit_leaf_exit): jns T when sampling, else jmp T]
  *   B:  <the covered instructions, re-encoded; before each one that can
  *        fault: lea r12, [its address]; cmp r12, 0x1000; jb F>
  *        [a final ret or tail call of a timed function: the leaf exit
@@ -63,7 +67,9 @@
  *         the entry: plan.c)]
  *       jmp back                   ; none when they end in ret or jmp
  *   S, C: as above (C reloads g from TLS), L: lock inc; jmp B
+ *       (none when S is T: sample_takes_first)
  *   T:  as the timed part above (emit_time_entry), continuing at B
+ *   The branches to S and T are rel8 when they reach (emit_leaf_sized).
  *   F:  <a NOP naming the original PC (fault_pc.h): runtime.sigpanic's
  *        entry trampoline finds it after a fault at any other address>
  *       lea r13, [rip + F]; jmp <the program's nil-fault routine>
@@ -117,6 +123,10 @@
 #define R12 ZYDIS_REGISTER_R12
 #define R13 ZYDIS_REGISTER_R13
 #define G ZYDIS_REGISTER_R14   /* the goroutine, after the check in every shape */
+
+/* Where each entry trampoline starts: 16 would add 0.15 MB of padding to
+ * buf's output (docs/benchmarks/history.md). */
+#define ENTRY_ALIGN 8
 
 /* Returns -1 from the enclosing emitter when an instruction fails. */
 #define TRY(emit) \
@@ -243,7 +253,7 @@ static int emit_count(struct gr_codebuf *c, const struct func_ctx *fc, struct la
                       int near_s, struct gr_error *err)
 {
     TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    if (near_s) {            /* S within a rel8's reach (emit_function) */
+    if (near_s) {            /* S within a rel8's reach (emit_function, emit_leaf_sized) */
         TRY(JUMP8(JZ));
         refer8(lb, c, LABEL_S);
     } else {
@@ -346,13 +356,25 @@ static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint6
     TRY(JUMP(JMP, fc->stubs->sample_enter));
     patch_rel32(c, disp_field);                                     /* lea r13, [rip + D] */
     uint8_t desc[GS_DESC_SIZE];
-    int64_t back_rel = (int64_t)(back - gr_code_here(c));
+    int32_t back_rel = (int32_t)(int64_t)(back - gr_code_here(c));
     uint32_t counter = (uint32_t)counter_offset(fc);
     uint32_t rec = record_offset(fc);
-    memcpy(desc + GS_DESC_BACK, &back_rel, 8);
+    memcpy(desc + GS_DESC_BACK, &back_rel, 4);
     memcpy(desc + GS_DESC_COUNTER, &counter, 4);
     memcpy(desc + GS_DESC_REC, &rec, 4);
     return gr_code_append(c, desc, sizeof desc, err);
+}
+
+/* Whether the sampled call's stub (gs_sample_enter) also takes the
+ * thread's first call, the row being at fs:[0]: the trampoline's `jz` for
+ * no row then leads to the same hand-over as a call due to be timed, and
+ * no slow path of its own follows. A leaf's R14 must be g for that (the
+ * register ABI: emit_leaf_time_test). */
+static int sample_takes_first(const struct func_ctx *fc)
+{
+    return fc->plan->row_from_fs && fc->seg->sample != 1 && !fc->pf->traced &&
+           fc->pf->timing != GR_UNTIMED &&
+           !(fc->pf->prologue.shape == GR_PROLOGUE_LEAF && stack_abi(fc));
 }
 
 /* The timed part of a checked function's entry trampoline, right after
@@ -445,6 +467,12 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     /* I to S: the count, then at most a sampling test and a hand-over
        to a stub with its descriptor (a trace capture can be longer) */
     TRY(emit_count(c, fc, &lb, !fc->pf->traced, err));
+    if (sample_takes_first(fc)) {            /* S is the hand-over itself */
+        TRY(emit_sample_test(c, fc, back, err));
+        place(&lb, c, LABEL_S);
+        TRY(emit_time_call(c, fc, back, err));
+        return resolve(&lb, c, err);
+    }
     if (fc->pf->timing != GR_UNTIMED)
         TRY(emit_time_entry(c, fc, back, err));
     else
@@ -463,8 +491,18 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
  * do. Not timed when due for a sample: the counter stays >= 0 and the
  * function's next call is due instead. */
 static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
-                               struct gr_error *err)
+                               int near, struct gr_error *err)
 {
+    if (fc->plan->row_from_fs && !stack_abi(fc)) {  /* R14 is g: emit_leaf_exit says why */
+        int due = sample_takes_first(fc);           /* due: to T; else on to B, right after */
+        if (near) {
+            TRY(due ? JUMP8(JNS) : JUMP8(JMP));
+            refer8(lb, c, LABEL_T);
+            return 0;
+        }
+        TRY(due ? JUMP(JNS, lb->later) : JUMP(JMP, lb->later));
+        return refer(lb, c, LABEL_T, err);
+    }
     if (fc->seg->sample != 1 && !fc->pf->traced) { /* emit_sample_test, to B not yet placed */
         TRY(JUMP(JS, lb->later));
         TRY(refer(lb, c, LABEL_B, err));
@@ -589,7 +627,8 @@ static struct leave tail_leave(const struct func_ctx *fc, const struct gr_insn *
  * when they end in a ret or jmp; a ret instead when the jmp would land on
  * an untimed plain ret). Nothing here can re-run for one call: no
  * branch lands on the entry or inside the covered bytes (plan.c). */
-static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, int near,
+                     struct gr_error *err)
 {
     struct labels lb = {.later = gr_code_here(c)};
     const struct gr_prologue *pro = &fc->pf->prologue;
@@ -608,10 +647,10 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         TRY(refer(&lb, c, LABEL_L, err));
         TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     }
-    TRY(emit_count(c, fc, &lb, 0, err));
+    TRY(emit_count(c, fc, &lb, near, err));
     int timed = fc->pf->timing != GR_UNTIMED;
     if (timed)
-        TRY(emit_leaf_time_test(c, fc, &lb, err));
+        TRY(emit_leaf_time_test(c, fc, &lb, near, err));
     uint64_t body = gr_code_here(c);              /* B: the covered instructions */
     place(&lb, c, LABEL_B);
     struct gr_guards gd = {0};
@@ -630,7 +669,10 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         TRY(gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err)); /* what the jmp back would run next: one taken branch less */
     else if (!pro->ends_flow)
         TRY(JUMP(JMP, back));
-    TRY(emit_slow_paths(c, fc, &lb, 1, body, err));
+    if (sample_takes_first(fc))
+        place(&lb, c, LABEL_S);                   /* S is T */
+    else
+        TRY(emit_slow_paths(c, fc, &lb, 1, body, err));
     if (timed) {
         place(&lb, c, LABEL_T);
         TRY(emit_time_call(c, fc, body, err));
@@ -640,6 +682,18 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_
         if (pro->guard_mask & (1u << i))
             TRY(gr_nil_fault_block(c, fc->nil_fault, &fc->check[i], &gd, i, err));
     return 0;
+}
+
+/* A leaf trampoline whose branches from the count to S and T (past the
+ * covered instructions) are short when they reach, as for most leaves;
+ * else emitted again with near ones. */
+static int emit_leaf_sized(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
+{
+    size_t start = c->len;
+    if (emit_leaf(c, fc, 1, NULL) == 0)
+        return 0;
+    c->len = start;
+    return emit_leaf(c, fc, 0, err);
 }
 
 /* R14 = g again at a return of a function whose check loaded g from TLS
@@ -709,7 +763,7 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
             *tail = gr_code_here(c);
         TRY(emit_exit_end(c, fc, lv, err));
     } else {
-        TRY(JUMP(JMP, *tail));
+        TRY(gr_emit_branch_to(c, ZYDIS_MNEMONIC_JMP, *tail, err));
     }
     for (unsigned k = 0; k < n; k++)
         if (e->guard_mask & (1u << k))
@@ -775,14 +829,14 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
         out->entry[i] = 0;
         if (plan->funcs[i].skip_reason)
             continue;
-        if (gr_code_pad(code, 16, GR_X86_INT3, err) < 0)
+        if (gr_code_pad(code, ENTRY_ALIGN, GR_X86_INT3, err) < 0)
             return -1;
         fc.pf = &plan->funcs[i];
         if (decode_check(elf, &fc, err) < 0)
             return -1;
         out->entry[i] = gr_code_here(code);
         int leaf = fc.pf->prologue.shape == GR_PROLOGUE_LEAF;
-        if ((leaf ? emit_leaf(code, &fc, err) : emit_function(code, &fc, err)) < 0)
+        if ((leaf ? emit_leaf_sized(code, &fc, err) : emit_function(code, &fc, err)) < 0)
             return -1;
         if ((fc.pf->timing != GR_UNTIMED || fc.pf->site_role == GR_SITE_CREATE) &&
             emit_exits(code, elf, &fc, &plan->exits, out->exit, err) < 0)

@@ -68,16 +68,18 @@ GO_CGO=1 build_go 1.22 "$CGO" "$WORK/cgo_ext" -ldflags=-linkmode=external &&
 
 # Rows used up: built with --max-threads 2 (one thread row), testdata/threads
 # runs on more threads than that, and every further thread counts in the
-# shared row 0 through the slow path: gs_row_slow, shared by every
-# trampoline, where the row is fs:[0] (the only store to fs:[0] in the
-# output is that routine's, in every program), the trampoline's own path
-# where it is g.m. Counts exact, and more threads (calls of
-# runtime.mstart1) than rows.
+# shared row 0 through the slow path: where the row is fs:[0], shared by
+# every trampoline, gs_sample_enter for a sampled function's call (the
+# default mode) and gs_row_slow for the others (--count-only: all), the
+# only two stores to fs:[0] in the output, in every program; the
+# trampoline's own path where it is g.m. Counts exact, and more threads
+# (calls of runtime.mstart1) than rows. exhausted NAME BIN [FLAG...]
 exhausted() {
     local name=$1 bin=$2 out=$2.rows n
-    "$GOREWRITE" --max-threads 2 "$bin" "$out" >/dev/null || { fail "$name rows: gorewrite"; return; }
+    shift 2
+    "$GOREWRITE" --max-threads 2 "$@" "$bin" "$out" >/dev/null || { fail "$name rows: gorewrite"; return; }
     n=$(objdump -d -j .gorewrite.text "$out" | grep -c -F 'mov    %r12,%fs:0x0')
-    [ "$n" -eq 1 ] || fail "$name rows: $n stores to fs:[0] in the output, want 1 (gs_row_slow's)"
+    [ "$n" -eq 2 ] || fail "$name rows: $n stores to fs:[0] in the output, want 2 (gs_row_slow's, gs_sample_enter's)"
     run_compare "$bin" "$out" || { fail "$name rows: run differs"; return; }
     gostat_json "$(stats_file_for "$RC_STATDIR")" "$WORK/r.json" || { fail "$name rows: gostat"; return; }
     expect_counts "$name rows" "$ROOT/testdata/threads" "$WORK/r.json"
@@ -88,7 +90,8 @@ sys.exit(0 if n >= 3 else "  %d threads for 1 thread row" % n)
 PY
     rm -rf "$RC_WORK"
 }
-build_go 1.22 "$ROOT/testdata/threads" "$WORK/threads" && exhausted "go1.22 threads" "$WORK/threads"
+build_go 1.22 "$ROOT/testdata/threads" "$WORK/threads" && exhausted "go1.22 threads" "$WORK/threads" &&
+    exhausted "go1.22 threads --count-only" "$WORK/threads" --count-only
 mkdir -p "$WORK/threads_cgo_src"
 cp "$ROOT"/testdata/threads/*.go "$WORK/threads_cgo_src/"
 printf 'package main\n\nimport _ "runtime/cgo"\n' >"$WORK/threads_cgo_src/zz_cgo.go"
