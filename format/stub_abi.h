@@ -163,9 +163,13 @@
  * code reserves with MAP_NORESERVE: pages are touched as the depth grows,
  * so memory follows the deepest recursion a goroutine reached.
  * g.racectx: high 32 bits = the stack's address >> GS_SLOT_SHIFT (0: none
- * claimed yet, GS_SLOT_NONE: none left); low 32 bits = the depth of the
- * innermost open timed call (0: none), which lets the exit of a call that
- * was not timed leave without looking at the stack. */
+ * claimed yet, GS_SLOT_NONE: none left); low 32 bits = the marker, the
+ * low half of the innermost open timed call's RSP at its entry
+ * (GS_MARKER_NONE: no call open; 0, as in a new g or once the stack has
+ * moved: unknown), which lets the exit of a deeper call, not timed, leave
+ * after one compare (`cmp esp, marker; jae` to the stubs) without looking
+ * at the stack. */
+#define GS_MARKER_NONE 0xffffffff
 #define GS_SLOT_SHIFT 23
 #define GS_SLOT_SIZE (1 << GS_SLOT_SHIFT)
 #define GS_SLOT_TOP 0          /* u32: offset of the end of the entries in use */
@@ -336,6 +340,8 @@ struct gs_blob_header {
                                         target; jumps there (stubs/tail_exit.S) */
     uint32_t exit_off;               /* replaces runtime.exit: finishes the stats
                                         file (stubs/finish.c), then exit_group */
+    uint32_t stack_moved_off;        /* in: r12 = a goroutine whose stack is about to
+                                        move (runtime.copystack), r13 = continue */
 };
 
 struct gs_stub_config {

@@ -26,6 +26,7 @@ gs_blob_header:
     .long gs_site_exit - gs_blob_header
     .long gs_tail_exit - gs_blob_header
     .long gs_exit - gs_blob_header
+    .long gs_stack_moved - gs_blob_header
 
     .text
     .globl gs_entry

@@ -252,10 +252,9 @@ gs_path_enter:
     mov %edx, GS_PENT_DEPTH(%r13)
     mov GS_SLOT_OFF(%rax), %rdx
     mov %rdx, GS_PENT_OFF(%r13)                     /* off-CPU so far (stubs/oncpu.S) */
-    mov GS_PENT_DEPTH(%r13), %edx
     mov GS_SLOT_COMP(%rax), %rax
     mov %rax, GS_PENT_TSC(%r13)                     /* the probes' cost so far, for now */
-    SET_INNERMOST %rax                              /* the innermost open timed call */
+    SET_INNERMOST_HERE %rax                         /* the innermost open timed call */
     mov %r12d, GS_PENT_REC(%r13)
     movq $0, GS_PENT_CHILDREN(%r13)
 /* The clock is read before the key is computed, not after: the fold

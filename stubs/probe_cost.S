@@ -9,14 +9,13 @@
 
     .text
 
-/* The exit trampoline's depth test (r15 = &g.stack.hi, rbp = &g.racectx
- * stand for the trampoline's [r14 + offset] operands): on to \timed when
- * this call is at or above the innermost open timed call. */
+/* The exit trampoline's test (rbp = &g.racectx stands for the
+ * trampoline's [r14 + offset] operand): on to \timed when this call is at
+ * or above the innermost open timed call (its RSP at or above the
+ * marker). */
 .macro RETURN_TEST timed
-    mov (%r15), %r12
-    sub %rsp, %r12
-    cmp (%rbp), %r12d
-    jbe \timed
+    cmp (%rbp), %esp
+    jae \timed
     ret
 .endm
 

@@ -43,7 +43,7 @@ static void build_world(struct cal_world *w, uint8_t *pages, uint64_t stack_base
     w->stack = (uint8_t *)stack_base;
     *(uint64_t *)(w->g + gs_config.g_m) = (uint64_t)w->m;
     *(uint64_t *)(w->g + gs_config.g_stack_hi) = sp + 65536; /* depths only: never read */
-    *(uint64_t *)(w->g + gs_config.g_slot) = (stack_base >> GS_SLOT_SHIFT) << 32;
+    *(uint64_t *)(w->g + gs_config.g_slot) = (stack_base >> GS_SLOT_SHIFT) << 32 | GS_MARKER_NONE;
     *(uint64_t *)(w->m + gs_config.m_row) = (uint64_t)w->row;
     w->row[GS_ROW_MAP + 1] = GS_PAGE_READY;
     *(int64_t *)(w->row + CAL_COUNTER + 8) = INT64_MIN / 2;
@@ -61,6 +61,9 @@ static void measure(const struct cal_world *w, struct gs_private *priv)
         uint64_t before = *total;
         timed = least(timed, run(w, CAL_TIMED, CAL_CALLS));
         inner = least(inner, *total - before);
+        /* no call open: the marker the last pop left is the low half of
+           the made-up g.stack.hi, which may lie past a 4 GiB boundary */
+        *(uint32_t *)(w->g + gs_config.g_slot) = GS_MARKER_NONE;
         untimed = least(untimed, run(w, CAL_UNTIMED, CAL_CALLS));
     }
     /* inner is the recorded durations: the body's time, then the probe's */

@@ -93,11 +93,18 @@
     sub %rsp, %rdx
 .endm
 
-/* The low half of g.racectx = edx, the innermost open timed call's depth;
- * \scratch is overwritten. */
+/* The marker, the low half of g.racectx = edx: the low half of the
+ * innermost open timed call's RSP (stub_abi.h); \scratch is overwritten. */
 .macro SET_INNERMOST scratch
     mov gs_config+GS_CFG_G_SLOT(%rip), \scratch
     mov %edx, (%r14,\scratch)
+.endm
+
+/* The marker = this RSP's low half: a timed call's entry, RSP as at the
+ * function's. */
+.macro SET_INNERMOST_HERE scratch
+    mov gs_config+GS_CFG_G_SLOT(%rip), \scratch
+    mov %esp, (%r14,\scratch)
 .endm
 
 /* Counts a stale entry: on an M's g0 (g == g.m.g0) the scheduler left it
@@ -203,8 +210,7 @@
     shl $32, %rdx
     jmp \prefix\()_store
 \prefix\()_none:
-    mov $GS_SLOT_NONE, %edx
-    shl $32, %rdx
+    movabs $(GS_SLOT_NONE << 32 | GS_MARKER_NONE), %rdx   /* its returns never come here */
 \prefix\()_store:
     mov gs_config+GS_CFG_G_SLOT(%rip), %rax
     mov %rdx, (%r14,%rax)
@@ -228,7 +234,8 @@
     or %rax, %rdx
     mov %rdx, %r13                                  /* now */
     STACK_WORD
-    shl $GS_SLOT_SHIFT, %rax                        /* the stack: the marker was set, so one is claimed */
+    jz \prefix\()_noslot                          /* a new g: no stack, so no call open */
+    shl $GS_SLOT_SHIFT, %rax                        /* not GS_SLOT_NONE: its marker is never below */
     CALL_DEPTH
     mov GS_SLOT_TOP(%rax), %ecx
 \prefix\()_pop:
@@ -240,12 +247,14 @@
     sub $\size, %ecx
     mov %ecx, GS_SLOT_TOP(%rax)
     add %rax, %rcx                                  /* our entry */
+    sub GS_ENT_DEPTH-\size(%rcx), %edx              /* our depth - the new innermost's */
+    add %esp, %edx                                  /* its RSP, low half */
+    SET_INNERMOST %r12                              /* the new innermost */
+    mov GS_ENT_REC(%rcx), %r12d                     /* the record again */
     sub GS_SLOT_COMP(%rax), %r13                    /* now, on the compensated clock */
     sub GS_SLOT_INNER(%rax), %r13
     mov GS_SLOT_PROBE(%rax), %rdx
     add %rdx, GS_SLOT_COMP(%rax)                    /* this probe, for the callers */
-    mov GS_ENT_DEPTH-\size(%rcx), %edx
-    SET_INNERMOST %rax                              /* the new innermost */
     sub GS_ENT_TSC(%rcx), %r13                      /* duration, compensated */
     jns 1f
     xor %r13d, %r13d                                /* TSC behind on this core */
@@ -307,12 +316,18 @@
     add %rdx, GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
 .endm
 
-/* EXIT_POP's ways out: a stale entry; no entry of this call's (a caller's
- * on top), after which the marker names the innermost entry left. */
+/* EXIT_POP's ways out: no stack (no call open: the marker says so from
+ * now on); a stale entry; no entry of this call's (a caller's on top),
+ * after which the marker names the innermost entry left. */
 .macro EXIT_DROPS size, prefix
+\prefix\()_noslot:
+    mov $GS_MARKER_NONE, %edx
+    SET_INNERMOST %rax
+    jmp \prefix\()_out
     DROP_STALE \size, %ecx, \prefix
 \prefix\()_missing:
-    mov GS_ENT_DEPTH-\size(%rax,%rcx), %edx
+    sub GS_ENT_DEPTH-\size(%rax,%rcx), %edx         /* this call's depth - the innermost's */
+    add %esp, %edx                                  /* its RSP, low half */
     SET_INNERMOST %rax                              /* the innermost that is left */
 .endm
 

@@ -20,9 +20,11 @@
  * live frames. Entries at the same depth or deeper than a new call belong
  * to frames that left without returning (panic, Goexit; on g0 calls the
  * scheduler abandoned): dropped and counted (COUNT_STALE, stub_macros.h). The
- * low half of g.racectx holds the depth of the innermost open entry, so
- * that the exit trampoline of a deeper call (not timed) returns without
- * coming here (stub_abi.h, GS_SLOT_*). */
+ * low half of g.racectx holds the low half of the innermost open entry's
+ * RSP, so that the exit trampoline of a deeper call (not timed) returns
+ * without coming here; since it is an address, it is set to "unknown" (0:
+ * every return comes here once) when the stack moves (gs_stack_moved) and
+ * set again from the depths here (stub_abi.h, GS_SLOT_*). */
 
 #include "format/stub_abi.h"
 
@@ -135,7 +137,7 @@ gs_time_enter:
     shr $GS_UNTIMED_SHIFT, %r12                     /* are in the callers' durations */
     add GS_SLOT_COMP(%rax), %r12
     mov %r12, GS_SLOT_COMP(%rax)                    /* the probes' cost so far */
-    SET_INNERMOST %rax                              /* the innermost open timed call */
+    SET_INNERMOST_HERE %rax                         /* the innermost open timed call */
     rdtsc
     shl $32, %rdx
     or %rax, %rdx
@@ -302,6 +304,26 @@ gs_sample_enter:
     mov -8(%rsp), %rax
 3:  movslq GS_DESC_BACK(%r13), %r12
     add %r12, %r13
+    jmp *%r13
+
+/* gs_stack_moved: at the entry of runtime.copystack(gp, newsize), which
+ * moves gp's stack (growth, or shrinking by the GC while gp is stopped):
+ * gp's marker names the old stack, so it becomes 0, which sends gp's next
+ * return here to be set again from the depths. A goroutine without a
+ * timing stack has no call open and keeps its marker. in: r12 = gp, r13 =
+ * where to continue. */
+    .globl gs_stack_moved
+gs_stack_moved:
+    mov %rax, -8(%rsp)
+    mov gs_config+GS_CFG_G_SLOT(%rip), %rax
+    add %rax, %r12                                  /* &gp.racectx */
+    mov 4(%r12), %eax                               /* its stack >> SHIFT */
+    test %eax, %eax
+    jz 1f
+    cmp $GS_SLOT_NONE, %eax
+    je 1f
+    movl $0, (%r12)
+1:  mov -8(%rsp), %rax
     jmp *%r13
 
 /* gs_time_exit: a return whose depth is at or above the innermost open

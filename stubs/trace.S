@@ -132,7 +132,7 @@ gs_trace_enter:
     mov %r12d, GS_ENT_REC(%rax,%r13)
     movq $GS_ENT_W_TRACED, GS_ENT_W(%rax,%r13)
     addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
-    SET_INNERMOST %r12
+    SET_INNERMOST_HERE %r12
     mov GS_SLOT_OFF(%rax), %rdx
     mov %rdx, GS_ENT_OFF(%rax,%r13)                 /* off-CPU so far (stubs/oncpu.S) */
     mov GS_SLOT_COMP(%rax), %rdx

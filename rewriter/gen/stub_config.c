@@ -48,6 +48,7 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
                                      .sample_enter = blob + h->sample_enter_off,
                                      .sched_off = blob + h->sched_off_off,
                                      .sched_on = blob + h->sched_on_off,
+                                     .stack_moved = blob + h->stack_moved_off,
                                      .trace_enter = blob + h->trace_enter_off,
                                      .trace_exit = blob + h->trace_exit_off,
                                      .trace_commit = blob + h->trace_commit_off,

@@ -82,10 +82,8 @@
  *       [every return but the first: jmp to the first one's part below,
  *        which depends on the function only]
  *       [<the check's TLS load of g>; mov r14, g]  ; Go <= 1.16, assembly
- *       mov r12, [r14 + g.stack.hi]
- *       sub r12, rsp               ; this call's depth
- *       cmp r12d, dword [r14 + g.racectx] ; the innermost open timed call's
- *       jbe Y
+ *       cmp esp, dword [r14 + g.racectx] ; the marker: the innermost open
+ *       jae Y                      ; timed call's RSP, low half
  *       ret                        ; deeper: this call was not timed
  *   Y:  mov r12d, record
  *       jmp gs_time_exit           ; which ends with the function's ret
@@ -94,7 +92,7 @@
  *       jmp gs_tail_exit           ; which ends with that jump
  *   or, for a function without a check (leaf exit), first:
  *       <TLS g into r12 (r14, Go <= 1.16)>; test; jz R; cmp r12, r14; jne R
- *       then the depth test above, R being its ret
+ *       then the test above, R being its ret
  *                                  ; R14 is not g: counted, not timed
  *
  * Only R12 and R13 (scratch at entry and at return in Go's register ABI;
@@ -406,7 +404,10 @@ static int emit_sched_hook(struct gr_codebuf *c, const struct func_ctx *fc, stru
     uint64_t lea_at = gr_code_here(c);
     TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));       /* placeholder */
     size_t disp_field = c->len - 4;
-    TRY(JUMP(JMP, fc->pf->sched_hook == GR_HOOK_ON ? fc->stubs->sched_on : fc->stubs->sched_off));
+    uint64_t stub = fc->pf->sched_hook == GR_HOOK_ON      ? fc->stubs->sched_on
+                    : fc->pf->sched_hook == GR_HOOK_STACK ? fc->stubs->stack_moved
+                                                          : fc->stubs->sched_off;
+    TRY(JUMP(JMP, stub));
     patch_rel32(c, disp_field);                                     /* lea r13, [rip + here] */
     return 0;
 }
@@ -543,24 +544,23 @@ static int emit_leave(struct gr_codebuf *c, struct leave lv, struct gr_error *er
 }
 
 /* The end of every timed return (R14 = g, RSP at the return address): a
- * call deeper than the goroutine's innermost open timed call (the depth
- * marker in g.racectx) was not timed and just returns, as do the branches
- * in to_ret; the others go to gs_time_exit, which ends with the ret. A
+ * call deeper than the goroutine's innermost open timed call (RSP below
+ * the marker in g.racectx, the low half of that call's RSP: stub_abi.h)
+ * was not timed and just returns, as do the branches in to_ret; the
+ * others go to gs_time_exit, which ends with the ret. A
  * tail call leaves by its jmp instead, through gs_tail_exit
  * (stubs/tail_exit.S), which gets the target in R13 (exits.c leaves a
- * jump through R12, which the depth test overwrites, untimed). */
+ * jump through R12, which Y overwrites, untimed). */
 static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, const size_t *to_ret,
                              unsigned nto_ret, struct leave lv, struct gr_error *err)
 {
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_stack_hi)));
-    TRY(GR_EMIT(c, err, SUB, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RSP)));
-    TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_R12D), GR_MEM32(G, fc->rt->g_racectx)));
-    TRY(JUMP8(JBE));
-    size_t jbe_field = c->len - 1;
+    TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_ESP), GR_MEM32(G, fc->rt->g_racectx)));
+    TRY(JUMP8(JNB));
+    size_t jae_field = c->len - 1;
     for (unsigned k = 0; k < nto_ret; k++)
         patch_rel32(c, to_ret[k]);
     TRY(emit_leave(c, lv, err));
-    TRY(gr_code_patch_rel8(c, jbe_field, gr_code_here(c), err));   /* jbe Y, over the leave */
+    TRY(gr_code_patch_rel8(c, jae_field, gr_code_here(c), err));   /* jae Y, over the leave */
     if (fc->pf->traced)
         return gr_trace_emit_exit(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
                                   fc->stubs->trace_exit, fc->stubs->trace_commit, err);

@@ -238,7 +238,7 @@ static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t
             ZydisRegister reg = found ? ZYDIS_REGISTER_NONE : register_tail_call(s, code, size, s->ninsns - 1);
             if (reg != ZYDIS_REGISTER_NONE && !s->allow_tail) {
                 *why = s->tail_refused ? s->tail_refused : "a tail call through a register";
-            } else if (reg == ZYDIS_REGISTER_R12) {     /* the exit's depth test overwrites it */
+            } else if (reg == ZYDIS_REGISTER_R12) {     /* the exit overwrites it (the record, a leaf's TLS test) */
                 *why = "a tail call through R12 (the exit's scratch register)";
             } else if (reg != ZYDIS_REGISTER_NONE) {
                 s->kind[s->ninsns - 1] = TAIL;

@@ -204,8 +204,10 @@ static void plan_hook(struct gr_plan *plan, struct gr_plan_func *pf)
     pf->sched_hook = (uint8_t)h;
     if (h == GR_HOOK_ON)
         plan->hooks_on++;
-    else
+    else if (h == GR_HOOK_OFF)
         plan->hooks_off++;
+    else
+        plan->hooks_stack++;
 }
 
 /* What one function's plan needs besides the function. */
@@ -329,6 +331,9 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     }
     gr_exit_scan_free(&c->scan);
     gr_asm_targets_free(&c->asm_targets);
+    if (rc == 0 && plan->ntimed && !plan->hooks_stack)
+        return gr_fail(err, "%s: runtime.copystack not found or not instrumented: timing needs to know "
+                            "when a goroutine's stack moves (try --count-only)", elf->path);
     decide_sites(plan);
     plan->exit_hook = gr_exit_hook_find(elf, prog);
     if (rc == 0 && plan->sites)

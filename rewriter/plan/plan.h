@@ -95,6 +95,9 @@ struct gr_plan {
     /* On-CPU time (sched_hooks.h): the hand-offs hooked, off and on; kept
      * only when both are (gr_plan_oncpu). */
     size_t hooks_off, hooks_on;
+    /* runtime.copystack hooked (the timing marker, stubs/timing.S
+     * gs_stack_moved): needed when any function is timed */
+    size_t hooks_stack;
     /* runtime.exit's entry, replaced by a jmp to the stubs' gs_exit
      * (exit_hook.h); 0: not found, the stats file is not finished at exit */
     uint64_t exit_hook;

@@ -7,7 +7,9 @@
  * (schedule, and startlockedm's M). Left out: goexit0 (the goroutine ends)
  * and coroswitch_m (iter.Pull, Go 1.22+), which hands the thread straight
  * to another goroutine without execute: a coroutine switch counts as on-CPU,
- * like a call. Read in proc.go, preempt.go and coro.go of each release. */
+ * like a call. Read in proc.go, preempt.go and coro.go of each release.
+ * A goroutine's stack moves only in copystack(gp, newsize) (stack.go: growth
+ * from newstack, shrinking from shrinkstack), in every release. */
 #include "rewriter/plan/sched_hooks.h"
 
 #include <string.h>
@@ -23,6 +25,8 @@ enum gr_sched_hook gr_sched_hook_of(const struct gr_func *f)
         return GR_HOOK_NONE;
     if (strcmp(f->name, "runtime.execute") == 0)
         return GR_HOOK_ON;
+    if (strcmp(f->name, "runtime.copystack") == 0)
+        return GR_HOOK_STACK;
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
         if (strcmp(f->name, off[i]) == 0)
             return GR_HOOK_OFF;

@@ -2,7 +2,10 @@
 // frames over 4 KiB and over 64 KiB, and switches compiled to jump tables.
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+)
 
 // fill writes into a caller's frame so the arrays stay on the stack.
 //
@@ -120,12 +123,46 @@ func kind(s string) int {
 	return 0
 }
 
+// parked waits on ch, its goroutine's stack grown by deep and mostly
+// unused: the collections main runs meanwhile shrink it (each a copy to a
+// new place), so the call returns on another stack than it entered on.
+//
+//go:noinline
+func parked(ch chan int) int {
+	if never {
+		rare()
+	}
+	return <-ch
+}
+
+// shrunk runs 20 goroutines that grow their stacks, then park in parked
+// while the stacks are shrunk under them, then release them.
+func shrunk() int {
+	const n = 20
+	chs := make([]chan int, n)
+	out := make(chan int)
+	for i := range chs {
+		chs[i] = make(chan int)
+		go func(ch chan int) { deep(2000); out <- parked(ch) }(chs[i])
+	}
+	for i := 0; i < 4; i++ {
+		runtime.GC()
+	}
+	sum := 0
+	for i, ch := range chs {
+		ch <- i
+		sum += <-out
+	}
+	return sum
+}
+
 func main() {
 	// deep(100000) on the main goroutine and again on a new goroutine.
 	fmt.Println("deep:", deep(100000))
 	done := make(chan int)
 	go func() { done <- deep(100000) }()
 	fmt.Println("deep (goroutine):", <-done)
+	fmt.Println("shrunk:", shrunk())
 
 	s4 := 0
 	for i := 0; i < 1000; i++ {

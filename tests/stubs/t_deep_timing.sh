@@ -2,8 +2,12 @@
 # t_deep_timing: recursion 100,000 deep is timed. testdata/stack calls
 # deep(100000) on the main goroutine and again on a new one (2 x 100,001
 # calls, returning through every level, the stack copied many times as it
-# grows). Built with --time-all, every call of main.deep must be timed
-# (timed_calls == calls == 200002); in the default mode it is sampled
+# grows), and deep(2000) in 20 goroutines that then park in main.parked
+# while main's collections shrink their stacks (each shrink a copy to a
+# new place: the marker the exits compare with must follow, stubs/timing.S
+# gs_stack_moved). Built with --time-all, every call of main.deep and
+# main.parked must be timed (timed_calls == calls == 240022 and 20); in
+# the default mode main.deep is sampled
 # (more than its first 16 calls timed, estimated). In both modes: exact
 # counts, no too_deep, unmatched or no_slot drops, and the same output as
 # the original. Go 1.15 (stack ABI, g from TLS), 1.22 and 1.27 (DEEP_GOVERS
@@ -31,13 +35,15 @@ for v in ${DEEP_GOVERS:-1.15 1.22 1.27}; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 mode = sys.argv[2]
-f = {g["name"]: g for g in d["functions"]}["main.deep"]
+funcs = {g["name"]: g for g in d["functions"]}
+f, p = funcs["main.deep"], funcs["main.parked"]
 bad = []
-if f["calls"] != 200002:
-    bad.append("main.deep: %d calls, want 200002" % f["calls"])
+if f["calls"] != 240022 or p["calls"] != 20:
+    bad.append("main.deep, main.parked: %d and %d calls, want 240022 and 20" % (f["calls"], p["calls"]))
 if mode == "time-all":
-    if f["timed_calls"] != f["calls"] or f["time_estimated"]:
-        bad.append("main.deep: %s of %d calls timed, want every one" % (f["timed_calls"], f["calls"]))
+    for g in (f, p):
+        if g["timed_calls"] != g["calls"] or g["time_estimated"]:
+            bad.append("%s: %s of %d calls timed, want every one" % (g["name"], g["timed_calls"], g["calls"]))
 elif not (16 < f["timed_calls"] < f["calls"]) or not f["time_estimated"]:
     bad.append("main.deep: %s of %d calls timed (estimated %s), want sampled" % (f["timed_calls"], f["calls"], f["time_estimated"]))
 # the two root calls span all their levels: the longest is the root

@@ -381,8 +381,8 @@ static void go_tail_jump(void)
  * (reporter.(*errorWithSpan).End, shortened): tail calls, targets known,
  * exits where the plan allows tail calls (the register kept for the
  * trampoline's jump), else untimed. The same jmp with the frame live, or
- * in assembly, is not; nor is one through R12, which the exit's depth
- * test overwrites. */
+ * in assembly, is not; nor is one through R12, which the exit
+ * overwrites. */
 static const uint8_t go127_frameless[] = {
     0x48, 0x8b, 0x08, 0x48, 0x8b, 0x40, 0x08, 0x48, 0x8b, 0x49, 0x18, 0xff, 0xe1,
 };
