@@ -55,6 +55,13 @@ int gr_emit_tls_load(struct gr_codebuf *c, const struct gr_insn *tls, unsigned n
  * emitted earlier) at the current end of the code. */
 void gr_code_patch_rel32(struct gr_codebuf *c, size_t field);
 
+/* Returns -1 from the enclosing emitter when an emit fails. */
+#define GR_TRY(emit) \
+    do {                      \
+        if ((emit) < 0)       \
+            return -1;        \
+    } while (0)
+
 /* An operand of an instruction we emit ourselves. */
 struct gr_operand {
     enum { GR_OP_REG, GR_OP_MEM, GR_OP_MEM32, GR_OP_IMM, GR_OP_FS } kind;

@@ -19,12 +19,6 @@ enum {
     MAX_BLOCK_DIST = 4096,    /* a guard's jb reaches its block within one trampoline */
 };
 
-#define TRY(emit) \
-    do {                      \
-        if ((emit) < 0)       \
-            return -1;        \
-    } while (0)
-
 int gr_fault_mark(struct gr_codebuf *c, uint64_t orig_pc, struct gr_error *err)
 {
     uint8_t nop[MARKER_LEN] = {0x0f, 0x1f, 0x84, 0x00};
@@ -37,7 +31,7 @@ int gr_fault_mark(struct gr_codebuf *c, uint64_t orig_pc, struct gr_error *err)
 static int to_done(struct gr_codebuf *c, ZydisMnemonic m, size_t *fields, unsigned *n,
                    struct gr_error *err)
 {
-    TRY(gr_emit_branch(c, m, gr_code_here(c), err));
+    GR_TRY(gr_emit_branch(c, m, gr_code_here(c), err));
     fields[(*n)++] = c->len - 4;
     return 0;
 }
@@ -49,26 +43,26 @@ static int find_block(struct gr_codebuf *c, const struct gr_insn *tls, unsigned 
                       uint32_t sigpc, struct gr_fault_fix *fix, size_t *done, unsigned *ndone,
                       struct gr_error *err)
 {
-    TRY(gr_emit_tls_load(c, tls, ntls, R13, err));
-    TRY(GR_EMIT(c, err, TEST, GR_REG(R13), GR_REG(R13)));
-    TRY(to_done(c, ZYDIS_MNEMONIC_JZ, done, ndone, err));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, sigpc)));
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R12), GR_ABS(fix->lo + JB_LEN)));
-    TRY(GR_EMIT(c, err, CMP, GR_REG(R13), GR_REG(R12)));
-    TRY(to_done(c, ZYDIS_MNEMONIC_JB, done, ndone, err));
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R12), GR_ABS(gr_code_here(c))));   /* the end: patched */
+    GR_TRY(gr_emit_tls_load(c, tls, ntls, R13, err));
+    GR_TRY(GR_EMIT(c, err, TEST, GR_REG(R13), GR_REG(R13)));
+    GR_TRY(to_done(c, ZYDIS_MNEMONIC_JZ, done, ndone, err));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, sigpc)));
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R12), GR_ABS(fix->lo + JB_LEN)));
+    GR_TRY(GR_EMIT(c, err, CMP, GR_REG(R13), GR_REG(R12)));
+    GR_TRY(to_done(c, ZYDIS_MNEMONIC_JB, done, ndone, err));
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R12), GR_ABS(gr_code_here(c))));   /* the end: patched */
     fix->hi_field = c->len - 4;
-    TRY(GR_EMIT(c, err, CMP, GR_REG(R13), GR_REG(R12)));
-    TRY(to_done(c, ZYDIS_MNEMONIC_JNB, done, ndone, err));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_MEM32(R13, -JB_LEN)));
-    TRY(GR_EMIT(c, err, AND, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(0xffff)));
-    TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(JB_REL32)));
-    TRY(to_done(c, ZYDIS_MNEMONIC_JNZ, done, ndone, err));
-    TRY(GR_EMIT(c, err, MOVSXD, GR_REG(R12), GR_MEM32(R13, -4)));
-    TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(MAX_BLOCK_DIST)));
-    TRY(to_done(c, ZYDIS_MNEMONIC_JNB, done, ndone, err));   /* unsigned: forward and near */
-    TRY(GR_EMIT(c, err, ADD, GR_REG(R12), GR_REG(R13)));
-    TRY(GR_EMIT(c, err, CMP, GR_MEM32(R12, 0), GR_IMM(MARKER)));
+    GR_TRY(GR_EMIT(c, err, CMP, GR_REG(R13), GR_REG(R12)));
+    GR_TRY(to_done(c, ZYDIS_MNEMONIC_JNB, done, ndone, err));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_MEM32(R13, -JB_LEN)));
+    GR_TRY(GR_EMIT(c, err, AND, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(0xffff)));
+    GR_TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(JB_REL32)));
+    GR_TRY(to_done(c, ZYDIS_MNEMONIC_JNZ, done, ndone, err));
+    GR_TRY(GR_EMIT(c, err, MOVSXD, GR_REG(R12), GR_MEM32(R13, -4)));
+    GR_TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(MAX_BLOCK_DIST)));
+    GR_TRY(to_done(c, ZYDIS_MNEMONIC_JNB, done, ndone, err));   /* unsigned: forward and near */
+    GR_TRY(GR_EMIT(c, err, ADD, GR_REG(R12), GR_REG(R13)));
+    GR_TRY(GR_EMIT(c, err, CMP, GR_MEM32(R12, 0), GR_IMM(MARKER)));
     return to_done(c, ZYDIS_MNEMONIC_JNZ, done, ndone, err);
 }
 
@@ -80,23 +74,23 @@ int gr_fault_fix_emit(struct gr_codebuf *c, const struct gr_insn *tls, unsigned 
 {
     size_t done[8], to_store;
     unsigned ndone = 0;
-    TRY(find_block(c, tls, ntls, sigpc, fix, done, &ndone, err));
-    TRY(GR_EMIT(c, err, MOVSXD, GR_REG(R13), GR_MEM32(R12, 4)));
-    TRY(GR_EMIT(c, err, ADD, GR_REG(R13), GR_REG(R12)));
-    TRY(GR_EMIT(c, err, ADD, GR_REG(R13), GR_IMM(MARKER_LEN)));
-    TRY(gr_emit_tls_load(c, tls, ntls, R12, err));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, sigpc)));
-    TRY(GR_EMIT(c, err, CMP, GR_MEM(RSP, 0), GR_REG(R12)));
-    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JNZ, gr_code_here(c), err));
+    GR_TRY(find_block(c, tls, ntls, sigpc, fix, done, &ndone, err));
+    GR_TRY(GR_EMIT(c, err, MOVSXD, GR_REG(R13), GR_MEM32(R12, 4)));
+    GR_TRY(GR_EMIT(c, err, ADD, GR_REG(R13), GR_REG(R12)));
+    GR_TRY(GR_EMIT(c, err, ADD, GR_REG(R13), GR_IMM(MARKER_LEN)));
+    GR_TRY(gr_emit_tls_load(c, tls, ntls, R12, err));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, sigpc)));
+    GR_TRY(GR_EMIT(c, err, CMP, GR_MEM(RSP, 0), GR_REG(R12)));
+    GR_TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JNZ, gr_code_here(c), err));
     size_t to_push = c->len - 4;
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, 0), GR_REG(R13)));
-    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, gr_code_here(c), err));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, 0), GR_REG(R13)));
+    GR_TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, gr_code_here(c), err));
     to_store = c->len - 4;
     gr_code_patch_rel32(c, to_push);
-    TRY(GR_EMIT(c, err, PUSH, GR_REG(R13)));
+    GR_TRY(GR_EMIT(c, err, PUSH, GR_REG(R13)));
     gr_code_patch_rel32(c, to_store);
-    TRY(gr_emit_tls_load(c, tls, ntls, R12, err));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R12, sigpc), GR_REG(R13)));
+    GR_TRY(gr_emit_tls_load(c, tls, ntls, R12, err));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(R12, sigpc), GR_REG(R13)));
     for (unsigned i = 0; i < ndone; i++)
         gr_code_patch_rel32(c, done[i]);
     fix->emitted = 1;

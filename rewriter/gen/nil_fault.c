@@ -32,12 +32,6 @@
 #define R13 ZYDIS_REGISTER_R13
 #define RSP ZYDIS_REGISTER_RSP
 
-#define TRY(emit) \
-    do {                      \
-        if ((emit) < 0)       \
-            return -1;        \
-    } while (0)
-
 enum {
     SIGSEGV_NUM = 11,
     SEGV_MAPERR_CODE = 1,
@@ -58,9 +52,9 @@ int gr_guard_emit(struct gr_codebuf *c, const struct gr_insn *in, struct gr_guar
     if (!mem)
         return gr_fail(err, "internal error: no memory operand to guard at 0x%llx",
                        (unsigned long long)in->addr);
-    TRY(gr_emit_lea_of(c, R12, mem, err));
-    TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(NIL_PAGE)));
-    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JB, gr_code_here(c), err));
+    GR_TRY(gr_emit_lea_of(c, R12, mem, err));
+    GR_TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(NIL_PAGE)));
+    GR_TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JB, gr_code_here(c), err));
     gd->jb_field[i] = c->len - 4;
     return 0;
 }
@@ -70,9 +64,9 @@ int gr_nil_fault_block(struct gr_codebuf *c, uint64_t routine, const struct gr_i
 {
     gr_code_patch_rel32(c, gd->jb_field[i]);
     uint64_t block = gr_code_here(c);
-    TRY(gr_fault_mark(c, in->addr, err));
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(block)));
-    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, routine, err));
+    GR_TRY(gr_fault_mark(c, in->addr, err));
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(block)));
+    GR_TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, routine, err));
     if (gr_code_here(c) != block + BLOCK_AT)
         return gr_fail(err, "internal error: nil-fault block at 0x%llx is not %d bytes",
                        (unsigned long long)block, BLOCK_AT);
@@ -83,7 +77,7 @@ int gr_nil_fault_block(struct gr_codebuf *c, uint64_t routine, const struct gr_i
 /* r13 = F + the dword at [F + off] (F saved below RSP). */
 static int block_word(struct gr_codebuf *c, int off, struct gr_error *err)
 {
-    TRY(GR_EMIT(c, err, MOVSXD, GR_REG(R13), GR_MEM32(R13, off)));
+    GR_TRY(GR_EMIT(c, err, MOVSXD, GR_REG(R13), GR_MEM32(R13, off)));
     return GR_EMIT(c, err, ADD, GR_REG(R13), GR_MEM(RSP, SAVED_BLOCK));
 }
 
@@ -92,24 +86,24 @@ int gr_nil_fault_routine(struct gr_codebuf *c, const struct gr_insn *tls, unsign
                          struct gr_error *err)
 {
     *routine = gr_code_here(c);
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, SAVED_ADDR), GR_REG(R12)));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, SAVED_BLOCK), GR_REG(R13)));
-    TRY(gr_emit_tls_load(c, tls, ntls, R12, err));
-    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, gr_code_here(c), err));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, SAVED_ADDR), GR_REG(R12)));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, SAVED_BLOCK), GR_REG(R13)));
+    GR_TRY(gr_emit_tls_load(c, tls, ntls, R12, err));
+    GR_TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    GR_TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, gr_code_here(c), err));
     size_t no_g = c->len - 4;
-    TRY(gr_emit_store32(c, R12, sf->sig, SIGSEGV_NUM, err));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R12, sf->sigcode0), GR_IMM(SEGV_MAPERR_CODE)));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(RSP, SAVED_ADDR)));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R12, sf->sigcode1), GR_REG(R13)));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(RSP, SAVED_BLOCK)));
-    TRY(block_word(c, 4, err));                                  /* the marker's disp32 */
-    TRY(GR_EMIT(c, err, ADD, GR_REG(R13), GR_IMM(MARKER_END)));  /* the original PC */
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R12, sf->sigpc), GR_REG(R13)));
-    TRY(GR_EMIT(c, err, PUSH, GR_REG(R13)));
-    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, sigpanic, err));
+    GR_TRY(gr_emit_store32(c, R12, sf->sig, SIGSEGV_NUM, err));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(R12, sf->sigcode0), GR_IMM(SEGV_MAPERR_CODE)));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(RSP, SAVED_ADDR)));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(R12, sf->sigcode1), GR_REG(R13)));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(RSP, SAVED_BLOCK)));
+    GR_TRY(block_word(c, 4, err));                                  /* the marker's disp32 */
+    GR_TRY(GR_EMIT(c, err, ADD, GR_REG(R13), GR_IMM(MARKER_END)));  /* the original PC */
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(R12, sf->sigpc), GR_REG(R13)));
+    GR_TRY(GR_EMIT(c, err, PUSH, GR_REG(R13)));
+    GR_TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, sigpanic, err));
     gr_code_patch_rel32(c, no_g);
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(RSP, SAVED_ADDR)));
-    TRY(block_word(c, BLOCK_AT, err));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(RSP, SAVED_ADDR)));
+    GR_TRY(block_word(c, BLOCK_AT, err));
     return GR_EMIT(c, err, JMP, GR_REG(R13));
 }

@@ -24,12 +24,6 @@
 #define R13 ZYDIS_REGISTER_R13
 #define RSP ZYDIS_REGISTER_RSP
 
-#define TRY(emit) \
-    do {                      \
-        if ((emit) < 0)       \
-            return -1;        \
-    } while (0)
-
 static int emit_word(struct gr_codebuf *c, const struct gr_trace_src *w, int64_t at, struct gr_error *err)
 {
     if (w->kind == GR_TRACE_SRC_FLOAT_REG)
@@ -37,14 +31,14 @@ static int emit_word(struct gr_codebuf *c, const struct gr_trace_src *w, int64_t
     if (w->kind == GR_TRACE_SRC_INT_REG && !w->deref)
         return GR_EMIT(c, err, MOV, GR_MEM(R12, at), GR_REG(ZYDIS_REGISTER_RAX + w->reg));
     if (w->kind == GR_TRACE_SRC_INT_REG)
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_REG(ZYDIS_REGISTER_RAX + w->reg)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_REG(ZYDIS_REGISTER_RAX + w->reg)));
     else
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(RSP, w->stack_off)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(RSP, w->stack_off)));
     if (w->deref) {
-        TRY(GR_EMIT(c, err, TEST, GR_REG(R13), GR_REG(R13)));
-        TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, gr_code_here(c), err));
+        GR_TRY(GR_EMIT(c, err, TEST, GR_REG(R13), GR_REG(R13)));
+        GR_TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JZ, gr_code_here(c), err));
         size_t field = c->len - 4;
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, 8)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, 8)));
         int32_t rel = (int32_t)(gr_code_here(c) - (c->base + field + 4));
         memcpy(c->bytes + field, &rel, sizeof rel);
     }
@@ -57,23 +51,23 @@ static int emit_copies(struct gr_codebuf *c, const struct gr_trace_capture *cap,
     static const uint8_t rep_movsb[] = {0xf3, 0xa4};
     uint32_t lens = gs_trace_lens_off(off, cap->nwords);
     uint32_t data = gs_trace_data_off(off, cap->nwords, cap->nbytes);
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, -GS_TRACE_CAPTURE_SAVE), GR_REG(ZYDIS_REGISTER_RDI)));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, -GS_TRACE_CAPTURE_SAVE - 8), GR_REG(ZYDIS_REGISTER_RSI)));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, -GS_TRACE_CAPTURE_SAVE - 16), GR_REG(ZYDIS_REGISTER_RCX)));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, -GS_TRACE_CAPTURE_SAVE), GR_REG(ZYDIS_REGISTER_RDI)));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, -GS_TRACE_CAPTURE_SAVE - 8), GR_REG(ZYDIS_REGISTER_RSI)));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(RSP, -GS_TRACE_CAPTURE_SAVE - 16), GR_REG(ZYDIS_REGISTER_RCX)));
     for (unsigned j = 0; j < cap->nbytes; j++) {
         const struct gr_trace_bytes *b = &cap->bytes[j];
-        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RCX), GR_MEM(R12, off + 8u * b->len_word)));
-        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R13D), GR_IMM(bytes_max)));
-        TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_RCX), GR_REG(R13)));
-        TRY(GR_EMIT(c, err, CMOVNBE, GR_REG(ZYDIS_REGISTER_RCX), GR_REG(R13)));
-        TRY(GR_EMIT(c, err, MOV, GR_MEM32(R12, lens + 4u * j), GR_REG(ZYDIS_REGISTER_ECX)));
-        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RSI), GR_MEM(R12, off + 8u * b->ptr_word)));
-        TRY(GR_EMIT(c, err, LEA, GR_REG(ZYDIS_REGISTER_RDI),
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RCX), GR_MEM(R12, off + 8u * b->len_word)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R13D), GR_IMM(bytes_max)));
+        GR_TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_RCX), GR_REG(R13)));
+        GR_TRY(GR_EMIT(c, err, CMOVNBE, GR_REG(ZYDIS_REGISTER_RCX), GR_REG(R13)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_MEM32(R12, lens + 4u * j), GR_REG(ZYDIS_REGISTER_ECX)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RSI), GR_MEM(R12, off + 8u * b->ptr_word)));
+        GR_TRY(GR_EMIT(c, err, LEA, GR_REG(ZYDIS_REGISTER_RDI),
                     GR_MEM(R12, data + j * gs_trace_copy_size(bytes_max))));
-        TRY(gr_code_append(c, rep_movsb, sizeof rep_movsb, err));
+        GR_TRY(gr_code_append(c, rep_movsb, sizeof rep_movsb, err));
     }
-    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RDI), GR_MEM(RSP, -GS_TRACE_CAPTURE_SAVE)));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RSI), GR_MEM(RSP, -GS_TRACE_CAPTURE_SAVE - 8)));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RDI), GR_MEM(RSP, -GS_TRACE_CAPTURE_SAVE)));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RSI), GR_MEM(RSP, -GS_TRACE_CAPTURE_SAVE - 8)));
     return GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_RCX), GR_MEM(RSP, -GS_TRACE_CAPTURE_SAVE - 16));
 }
 
@@ -81,7 +75,7 @@ static int emit_capture(struct gr_codebuf *c, const struct gr_trace_capture *cap
                         uint32_t bytes_max, struct gr_error *err)
 {
     for (unsigned i = 0; i < cap->nwords; i++)
-        TRY(emit_word(c, &cap->words[i], off + 8 * i, err));
+        GR_TRY(emit_word(c, &cap->words[i], off + 8 * i, err));
     return cap->nbytes ? emit_copies(c, cap, off, bytes_max, err) : 0;
 }
 
@@ -91,9 +85,9 @@ static int emit_call_with_capture(struct gr_codebuf *c, uint64_t to, const uint6
                                   struct gr_error *err)
 {
     uint64_t at = gr_code_here(c);
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(at)));        /* placeholder */
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(at)));        /* placeholder */
     size_t field = c->len - 4;
-    TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, to, err));
+    GR_TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, to, err));
     size_t skip_at = c->len;
     if (skip && gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, *skip, err) < 0)
         return -1;
@@ -111,11 +105,11 @@ int gr_trace_emit_entry(struct gr_codebuf *c, const struct gr_trace_plan *tp, ui
 {
     const struct gr_trace_func *tf = &tp->funcs[trace];
     uint64_t which = (uint64_t)trace | (uint64_t)tf->used << 32;    /* GS_EV_TFUNC, GS_EV_USED */
-    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM((int32_t)record)));
-    TRY(emit_call_with_capture(c, trace_enter, &back, err));
-    TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_IMM(which)));
-    TRY(GR_EMIT(c, err, MOV, GR_MEM(R12, GS_EV_TFUNC), GR_REG(R13)));
-    TRY(emit_capture(c, &tf->layout.entry, tf->entry_off, tp->bytes_max, err));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM((int32_t)record)));
+    GR_TRY(emit_call_with_capture(c, trace_enter, &back, err));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_IMM(which)));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(R12, GS_EV_TFUNC), GR_REG(R13)));
+    GR_TRY(emit_capture(c, &tf->layout.entry, tf->entry_off, tp->bytes_max, err));
     return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err);
 }
 
@@ -124,8 +118,8 @@ int gr_trace_emit_exit(struct gr_codebuf *c, const struct gr_trace_plan *tp, uin
                        struct gr_error *err)
 {
     const struct gr_trace_func *tf = &tp->funcs[trace];
-    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM((int32_t)record)));
-    TRY(emit_call_with_capture(c, trace_exit, NULL, err));
-    TRY(emit_capture(c, &tf->layout.exit, tf->exit_off, tp->bytes_max, err));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM((int32_t)record)));
+    GR_TRY(emit_call_with_capture(c, trace_exit, NULL, err));
+    GR_TRY(emit_capture(c, &tf->layout.exit, tf->exit_off, tp->bytes_max, err));
     return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, trace_commit, err);
 }

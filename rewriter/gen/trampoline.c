@@ -126,12 +126,6 @@
  * buf's output (docs/benchmarks/history.md). */
 #define ENTRY_ALIGN 8
 
-/* Returns -1 from the enclosing emitter when an instruction fails. */
-#define TRY(emit) \
-    do {                      \
-        if ((emit) < 0)       \
-            return -1;        \
-    } while (0)
 #define JUMP(m, target) gr_emit_branch(c, ZYDIS_MNEMONIC_##m, (target), err)
 /* A short forward branch, its rel8 patched once its label is placed. */
 #define JUMP8(m) gr_emit_branch8(c, ZYDIS_MNEMONIC_##m, gr_code_here(c) + 2, err)
@@ -192,7 +186,7 @@ static int resolve(const struct labels *lb, struct gr_codebuf *c, struct gr_erro
     for (unsigned i = 0; i < lb->nfwd; i++) {
         const struct forward *f = &lb->fwd[i];
         if (f->short8) {
-            TRY(gr_code_patch_rel8(c, f->field, lb->at[f->to], err));
+            GR_TRY(gr_code_patch_rel8(c, f->field, lb->at[f->to], err));
             continue;
         }
         int32_t rel = (int32_t)(lb->at[f->to] - (c->base + f->field + 4));
@@ -250,13 +244,13 @@ static int64_t counter_offset(const struct func_ctx *fc)
 static int emit_count(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
                       int near_s, struct gr_error *err)
 {
-    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    GR_TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
     if (near_s) {            /* S within a rel8's reach (emit_function, emit_leaf_sized) */
-        TRY(JUMP8(JZ));
+        GR_TRY(JUMP8(JZ));
         refer8(lb, c, LABEL_S);
     } else {
-        TRY(JUMP(JZ, lb->later));
-        TRY(refer(lb, c, LABEL_S, err));
+        GR_TRY(JUMP(JZ, lb->later));
+        GR_TRY(refer(lb, c, LABEL_S, err));
     }
     place(lb, c, LABEL_I);
     return GR_EMIT(c, err, INC, GR_MEM(R12, counter_offset(fc)));
@@ -268,9 +262,9 @@ static int emit_row_slow(struct gr_codebuf *c, const struct func_ctx *fc, struct
                          uint64_t next, struct gr_error *err)
 {
     uint64_t lea_at = gr_code_here(c);
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));        /* placeholder */
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));        /* placeholder */
     size_t disp_field = c->len - 4;
-    TRY(JUMP(JMP, fc->stubs->row_slow));
+    GR_TRY(JUMP(JMP, fc->stubs->row_slow));
     patch_rel32(c, disp_field);                                     /* lea r13, [rip + words] */
     uint64_t at = gr_code_here(c);
     uint8_t words[GS_ROWSLOW_SIZE];
@@ -294,27 +288,27 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
     place(lb, c, LABEL_S);
     if (fc->plan->row_from_fs)
         return emit_row_slow(c, fc, lb, next, err);
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb->later)));
-    TRY(refer(lb, c, LABEL_C, err));
-    TRY(JUMP(JMP, fc->stubs->claim_row));
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb->later)));
+    GR_TRY(refer(lb, c, LABEL_C, err));
+    GR_TRY(JUMP(JMP, fc->stubs->claim_row));
     place(lb, c, LABEL_C);
-    TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-    TRY(JUMP8(JZ));                                  /* L: past a store and a jmp */
+    GR_TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+    GR_TRY(JUMP8(JZ));                                  /* L: past a store and a jmp */
     refer8(lb, c, LABEL_L);
     if (fc->plan->row_from_fs) {
-        TRY(GR_EMIT(c, err, MOV, GR_FS(0), GR_REG(R12)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_FS(0), GR_REG(R12)));
     } else {
         if (g_from_tls) {
-            TRY(load_tls_g(c, fc, R13, err));
-            TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, fc->rt->g_m)));
+            GR_TRY(load_tls_g(c, fc, R13, err));
+            GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, fc->rt->g_m)));
         } else {
-            TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
+            GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
         }
-        TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
     }
-    TRY(gr_emit_branch_to(c, ZYDIS_MNEMONIC_JMP, lb->at[LABEL_I], err));
+    GR_TRY(gr_emit_branch_to(c, ZYDIS_MNEMONIC_JMP, lb->at[LABEL_I], err));
     place(lb, c, LABEL_L);
-    TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
+    GR_TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
     return JUMP(JMP, next);
 }
 
@@ -339,19 +333,19 @@ static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint6
         return gr_trace_emit_entry(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
                                    fc->stubs->trace_enter, back, err);
     if (fc->seg->sample == 1 && fc->seg->max_paths) {
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(GS_PATH_CALLEE_WORD(record_offset(fc)))));
-        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(GS_PATH_CALLEE_WORD(record_offset(fc)))));
+        GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
         return JUMP(JMP, fc->stubs->time_enter);    /* gs_path_enter */
     }
     if (fc->seg->sample == 1) {
-        TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
-        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+        GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
         return JUMP(JMP, fc->stubs->time_enter);
     }
     uint64_t lea_at = gr_code_here(c);
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));       /* placeholder */
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));       /* placeholder */
     size_t disp_field = c->len - 4;
-    TRY(JUMP(JMP, fc->stubs->sample_enter));
+    GR_TRY(JUMP(JMP, fc->stubs->sample_enter));
     patch_rel32(c, disp_field);                                     /* lea r13, [rip + D] */
     uint8_t desc[GS_DESC_SIZE];
     int32_t back_rel = (int32_t)(int64_t)(back - gr_code_here(c));
@@ -382,7 +376,7 @@ static int emit_time_entry(struct gr_codebuf *c, const struct func_ctx *fc, uint
 {
     if (fc->pf->traced)         /* every call: no sampling test */
         return emit_time_call(c, fc, back, err);
-    TRY(emit_sample_test(c, fc, back, err));
+    GR_TRY(emit_sample_test(c, fc, back, err));
     return emit_time_call(c, fc, back, err);
 }
 
@@ -398,16 +392,16 @@ static int stack_abi(const struct func_ctx *fc)
 static int emit_sched_hook(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
     if (stack_abi(fc))
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(ZYDIS_REGISTER_RSP, 8)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(ZYDIS_REGISTER_RSP, 8)));
     else
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RAX)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RAX)));
     uint64_t lea_at = gr_code_here(c);
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));       /* placeholder */
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));       /* placeholder */
     size_t disp_field = c->len - 4;
     uint64_t stub = fc->pf->sched_hook == GR_HOOK_ON      ? fc->stubs->sched_on
                     : fc->pf->sched_hook == GR_HOOK_STACK ? fc->stubs->stack_moved
                                                           : fc->stubs->sched_off;
-    TRY(JUMP(JMP, stub));
+    GR_TRY(JUMP(JMP, stub));
     patch_rel32(c, disp_field);                                     /* lea r13, [rip + here] */
     return 0;
 }
@@ -418,9 +412,9 @@ static int reload_g(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_e
  * next: the code that follows. */
 static int emit_site_hook(struct gr_codebuf *c, uint64_t routine, struct gr_error *err)
 {
-    TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(gr_code_here(c))));   /* placeholder */
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(gr_code_here(c))));   /* placeholder */
     size_t disp_field = c->len - 4;
-    TRY(JUMP(JMP, routine));
+    GR_TRY(JUMP(JMP, routine));
     patch_rel32(c, disp_field);
     return 0;
 }
@@ -432,10 +426,10 @@ static int emit_site_hook(struct gr_codebuf *c, uint64_t routine, struct gr_erro
 static int emit_site_create(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err)
 {
     if (stack_abi(fc)) {
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(ZYDIS_REGISTER_RSP, 48)));
-        TRY(reload_g(c, fc, err));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(ZYDIS_REGISTER_RSP, 48)));
+        GR_TRY(reload_g(c, fc, err));
     } else
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RAX)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RAX)));
     return emit_site_hook(c, fc->stubs->site_create, err);
 }
 
@@ -447,38 +441,38 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     uint64_t back = fc->pf->func->entry + pro->len;
 
     if (fc->plan->sig && fc->ntls && fc->pf->func->entry == fc->plan->sigpanic_go)
-        TRY(gr_fault_fix_emit(c, fc->tls, fc->ntls, fc->plan->sig->sigpc, fc->fix, err));
+        GR_TRY(gr_fault_fix_emit(c, fc->tls, fc->ntls, fc->plan->sig->sigpc, fc->fix, err));
     for (unsigned i = 0; i < pro->ninsns; i++)                /* T: the check */
-        TRY(gr_emit_relocated(c, &fc->check[i], err));
+        GR_TRY(gr_emit_relocated(c, &fc->check[i], err));
     /* Go <= 1.16 (stack ABI): the check left g in RCX and every register
      * but RDX (closure context) and RCX (g, used by wrappers) is scratch at
      * entry; put g where the code below expects it. */
     if (pro->g_reg != G)
-        TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
     if (fc->pf->sched_hook != GR_HOOK_NONE)
-        TRY(emit_sched_hook(c, fc, err));
+        GR_TRY(emit_sched_hook(c, fc, err));
     if (fc->plan->sites && fc->pf->site_role == GR_SITE_EXIT)
-        TRY(emit_site_hook(c, fc->stubs->site_exit, err));
+        GR_TRY(emit_site_hook(c, fc->stubs->site_exit, err));
     if (fc->plan->row_from_fs) {
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));
     } else {
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(G, fc->rt->g_m)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     }
     /* I to S: the count, then at most a sampling test and a hand-over
        to a stub with its descriptor (a trace capture can be longer) */
-    TRY(emit_count(c, fc, &lb, !fc->pf->traced, err));
+    GR_TRY(emit_count(c, fc, &lb, !fc->pf->traced, err));
     if (sample_takes_first(fc)) {            /* S is the hand-over itself */
-        TRY(emit_sample_test(c, fc, back, err));
+        GR_TRY(emit_sample_test(c, fc, back, err));
         place(&lb, c, LABEL_S);
-        TRY(emit_time_call(c, fc, back, err));
+        GR_TRY(emit_time_call(c, fc, back, err));
         return resolve(&lb, c, err);
     }
     if (fc->pf->timing != GR_UNTIMED)
-        TRY(emit_time_entry(c, fc, back, err));
+        GR_TRY(emit_time_entry(c, fc, back, err));
     else
-        TRY(JUMP(JMP, back));
-    TRY(emit_slow_paths(c, fc, &lb, 0, back, err));
+        GR_TRY(JUMP(JMP, back));
+    GR_TRY(emit_slow_paths(c, fc, &lb, 0, back, err));
     return resolve(&lb, c, err);
 }
 
@@ -497,24 +491,24 @@ static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, 
     if (fc->plan->row_from_fs && !stack_abi(fc)) {  /* R14 is g: emit_leaf_exit says why */
         int due = sample_takes_first(fc);           /* due: to T; else on to B, right after */
         if (near) {
-            TRY(due ? JUMP8(JNS) : JUMP8(JMP));
+            GR_TRY(due ? JUMP8(JNS) : JUMP8(JMP));
             refer8(lb, c, LABEL_T);
             return 0;
         }
-        TRY(due ? JUMP(JNS, lb->later) : JUMP(JMP, lb->later));
+        GR_TRY(due ? JUMP(JNS, lb->later) : JUMP(JMP, lb->later));
         return refer(lb, c, LABEL_T, err);
     }
     if (fc->seg->sample != 1 && !fc->pf->traced) { /* emit_sample_test, to B not yet placed */
-        TRY(JUMP(JS, lb->later));
-        TRY(refer(lb, c, LABEL_B, err));
+        GR_TRY(JUMP(JS, lb->later));
+        GR_TRY(refer(lb, c, LABEL_B, err));
     }
     if (stack_abi(fc)) {
-        TRY(load_tls_g(c, fc, G, err));
-        TRY(JUMP(JMP, lb->later));
+        GR_TRY(load_tls_g(c, fc, G, err));
+        GR_TRY(JUMP(JMP, lb->later));
     } else {
-        TRY(load_tls_g(c, fc, R13, err));
-        TRY(GR_EMIT(c, err, CMP, GR_REG(R13), GR_REG(G)));
-        TRY(JUMP(JZ, lb->later));
+        GR_TRY(load_tls_g(c, fc, R13, err));
+        GR_TRY(GR_EMIT(c, err, CMP, GR_REG(R13), GR_REG(G)));
+        GR_TRY(JUMP(JZ, lb->later));
     }
     return refer(lb, c, LABEL_T, err);
 }
@@ -554,23 +548,23 @@ static int emit_leave(struct gr_codebuf *c, struct leave lv, struct gr_error *er
 static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, const size_t *to_ret,
                              unsigned nto_ret, struct leave lv, struct gr_error *err)
 {
-    TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_ESP), GR_MEM32(G, fc->rt->g_racectx)));
-    TRY(JUMP8(JNB));
+    GR_TRY(GR_EMIT(c, err, CMP, GR_REG(ZYDIS_REGISTER_ESP), GR_MEM32(G, fc->rt->g_racectx)));
+    GR_TRY(JUMP8(JNB));
     size_t jae_field = c->len - 1;
     for (unsigned k = 0; k < nto_ret; k++)
         patch_rel32(c, to_ret[k]);
-    TRY(emit_leave(c, lv, err));
-    TRY(gr_code_patch_rel8(c, jae_field, gr_code_here(c), err));   /* jae Y, over the leave */
+    GR_TRY(emit_leave(c, lv, err));
+    GR_TRY(gr_code_patch_rel8(c, jae_field, gr_code_here(c), err));   /* jae Y, over the leave */
     if (fc->pf->traced)
         return gr_trace_emit_exit(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
                                   fc->stubs->trace_exit, fc->stubs->trace_commit, err);
-    TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
+    GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
     if (!is_tail(lv))
         return JUMP(JMP, fc->stubs->time_exit);
     if (lv.to)
-        TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lv.to)));
+        GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lv.to)));
     else if (lv.reg != R13)
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_REG(lv.reg)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_REG(lv.reg)));
     return JUMP(JMP, fc->stubs->tail_exit);
 }
 
@@ -592,13 +586,13 @@ static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struc
     size_t to_ret[2];
     unsigned n = 0;
     ZydisRegister g = stack_abi(fc) ? G : R12;
-    TRY(load_tls_g(c, fc, g, err));
-    TRY(GR_EMIT(c, err, TEST, GR_REG(g), GR_REG(g)));
-    TRY(JUMP(JZ, gr_code_here(c)));
+    GR_TRY(load_tls_g(c, fc, g, err));
+    GR_TRY(GR_EMIT(c, err, TEST, GR_REG(g), GR_REG(g)));
+    GR_TRY(JUMP(JZ, gr_code_here(c)));
     to_ret[n++] = c->len - 4;
     if (!stack_abi(fc)) {
-        TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_REG(G)));
-        TRY(JUMP(JNZ, gr_code_here(c)));
+        GR_TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_REG(G)));
+        GR_TRY(JUMP(JNZ, gr_code_here(c)));
         to_ret[n++] = c->len - 4;
     }
     return emit_timed_return(c, fc, to_ret, n, lv, err);
@@ -635,52 +629,52 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, int near,
     uint64_t back = fc->pf->func->entry + pro->len;
 
     if (fc->plan->row_from_fs) {
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));   /* every thread is Go's */
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));   /* every thread is Go's */
     } else {
-        TRY(load_tls_g(c, fc, R12, err));
-        TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-        TRY(JUMP(JZ, lb.later));
-        TRY(refer(&lb, c, LABEL_L, err));
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, fc->rt->g_m)));
-        TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
-        TRY(JUMP(JZ, lb.later));
-        TRY(refer(&lb, c, LABEL_L, err));
-        TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
+        GR_TRY(load_tls_g(c, fc, R12, err));
+        GR_TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+        GR_TRY(JUMP(JZ, lb.later));
+        GR_TRY(refer(&lb, c, LABEL_L, err));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, fc->rt->g_m)));
+        GR_TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
+        GR_TRY(JUMP(JZ, lb.later));
+        GR_TRY(refer(&lb, c, LABEL_L, err));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     }
-    TRY(emit_count(c, fc, &lb, near, err));
+    GR_TRY(emit_count(c, fc, &lb, near, err));
     int timed = fc->pf->timing != GR_UNTIMED;
     if (timed)
-        TRY(emit_leaf_time_test(c, fc, &lb, near, err));
+        GR_TRY(emit_leaf_time_test(c, fc, &lb, near, err));
     uint64_t body = gr_code_here(c);              /* B: the covered instructions */
     place(&lb, c, LABEL_B);
     struct gr_guards gd = {0};
     for (unsigned i = 0; i < pro->ninsns; i++) {
         if (pro->guard_mask & (1u << i))
-            TRY(gr_guard_emit(c, &fc->check[i], &gd, i, err));
+            GR_TRY(gr_guard_emit(c, &fc->check[i], &gd, i, err));
         gd.at[i] = gr_code_here(c);
         struct leave lv = tail_leave(fc, &fc->check[i]);
         if (timed && i + 1 == pro->ninsns &&
             (fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET || is_tail(lv)))
-            TRY(emit_leaf_exit(c, fc, lv, err));     /* the function's own return or tail call, timed */
+            GR_TRY(emit_leaf_exit(c, fc, lv, err));     /* the function's own return or tail call, timed */
         else
-            TRY(gr_emit_relocated(c, &fc->check[i], err));
+            GR_TRY(gr_emit_relocated(c, &fc->check[i], err));
     }
     if (pro->ret_follows && !timed)
-        TRY(gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err)); /* what the jmp back would run next: one taken branch less */
+        GR_TRY(gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err)); /* what the jmp back would run next: one taken branch less */
     else if (!pro->ends_flow)
-        TRY(JUMP(JMP, back));
+        GR_TRY(JUMP(JMP, back));
     if (sample_takes_first(fc))
         place(&lb, c, LABEL_S);                   /* S is T */
     else
-        TRY(emit_slow_paths(c, fc, &lb, 1, body, err));
+        GR_TRY(emit_slow_paths(c, fc, &lb, 1, body, err));
     if (timed) {
         place(&lb, c, LABEL_T);
-        TRY(emit_time_call(c, fc, body, err));
+        GR_TRY(emit_time_call(c, fc, body, err));
     }
-    TRY(resolve(&lb, c, err));
+    GR_TRY(resolve(&lb, c, err));
     for (unsigned i = 0; i < pro->ninsns; i++)
         if (pro->guard_mask & (1u << i))
-            TRY(gr_nil_fault_block(c, fc->nil_fault, &fc->check[i], &gd, i, err));
+            GR_TRY(gr_nil_fault_block(c, fc->nil_fault, &fc->check[i], &gd, i, err));
     return 0;
 }
 
@@ -704,9 +698,9 @@ static int reload_g(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_e
 {
     const struct gr_prologue *pro = &fc->pf->prologue;
     for (unsigned i = 0; i < pro->tls_ninsns; i++)
-        TRY(gr_emit_relocated(c, &fc->check[i], err));
+        GR_TRY(gr_emit_relocated(c, &fc->check[i], err));
     if (pro->tls_ninsns && pro->g_reg != G)
-        TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
     return 0;
 }
 
@@ -715,12 +709,12 @@ static int emit_exit_end(struct gr_codebuf *c, const struct func_ctx *fc, struct
                          struct gr_error *err)
 {
     if (fc->plan->sites && fc->pf->site_role == GR_SITE_CREATE)
-        TRY(emit_site_create(c, fc, err));
+        GR_TRY(emit_site_create(c, fc, err));
     if (fc->pf->timing == GR_UNTIMED)
         return emit_leave(c, lv, err);        /* hooked for sites only */
     if (fc->pf->prologue.shape == GR_PROLOGUE_LEAF)
         return emit_leaf_exit(c, fc, lv, err);
-    TRY(reload_g(c, fc, err));
+    GR_TRY(reload_g(c, fc, err));
     return emit_timed_return(c, fc, NULL, 0, lv, err);
 }
 
@@ -752,22 +746,22 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
                            (unsigned long long)in->addr);
         memcpy(in->ops, ops, sizeof in->ops);             /* the visible ones */
         if (e->guard_mask & (1u << n))
-            TRY(gr_guard_emit(c, in, &gd, n, err));
+            GR_TRY(gr_guard_emit(c, in, &gd, n, err));
         gd.at[n] = gr_code_here(c);
-        TRY(gr_emit_relocated(c, in, err));
+        GR_TRY(gr_emit_relocated(c, in, err));
         off += in->insn.length;
     }
     struct leave lv = {e->tail_to, e->tail_reg};
     if (is_tail(lv) || !*tail) {
         if (!is_tail(lv))
             *tail = gr_code_here(c);
-        TRY(emit_exit_end(c, fc, lv, err));
+        GR_TRY(emit_exit_end(c, fc, lv, err));
     } else {
-        TRY(gr_emit_branch_to(c, ZYDIS_MNEMONIC_JMP, *tail, err));
+        GR_TRY(gr_emit_branch_to(c, ZYDIS_MNEMONIC_JMP, *tail, err));
     }
     for (unsigned k = 0; k < n; k++)
         if (e->guard_mask & (1u << k))
-            TRY(gr_nil_fault_block(c, fc->nil_fault, &ins[k], &gd, k, err));
+            GR_TRY(gr_nil_fault_block(c, fc->nil_fault, &ins[k], &gd, k, err));
     return 0;
 }
 
