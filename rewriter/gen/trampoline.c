@@ -65,10 +65,14 @@
  *        [a final ret or tail call of a timed function: the leaf exit
  *         below, inline (the covered bytes may run up to a return near
  *         the entry: plan.c)]
- *       jmp back                   ; none when they end in ret or jmp
+ *       jmp back                   ; none when they end in ret or jmp;
+ *                                  ; a ret when B is not timed and the
+ *                                  ; function's ret follows the covered bytes
  *   S, C: as above (C reloads g from TLS), L: lock inc; jmp B
  *       (none when S is T: sample_takes_first)
- *   T:  as the timed part above (emit_time_entry), continuing at B
+ *   T:  as the timed part above (emit_time_entry), continuing at B, or,
+ *       when sampled, at B': the covered instructions again, timed, so
+ *       that B, run by the calls not timed, ends in the function's own ret
  *   The branches to S and T are rel8 when they reach (emit_leaf_sized).
  *   F:  <a NOP naming the original PC (fault_pc.h): runtime.sigpanic's
  *        entry trampoline finds it after a fault at any other address>
@@ -613,20 +617,62 @@ static struct leave tail_leave(const struct func_ctx *fc, const struct gr_insn *
     return (struct leave){t < f->entry || t >= f->end ? t : 0, ZYDIS_REGISTER_NONE};
 }
 
+/* The covered instructions of a leaf, each that can fault behind its
+ * guard (gd), then the way on: for a timed copy, a final ret or tail call
+ * as the leaf exit and else the jmp back, whose original return is the
+ * exit trampoline; for one not timed, the function's own ret when it
+ * follows (one taken branch and the exit's test less), else the jmp back. */
+static int emit_leaf_body(struct gr_codebuf *c, const struct func_ctx *fc, int timed,
+                          struct gr_guards *gd, struct gr_error *err)
+{
+    const struct gr_prologue *pro = &fc->pf->prologue;
+    for (unsigned i = 0; i < pro->ninsns; i++) {
+        if (pro->guard_mask & (1u << i))
+            GR_TRY(gr_guard_emit(c, &fc->check[i], gd, i, err));
+        gd->at[i] = gr_code_here(c);
+        struct leave lv = tail_leave(fc, &fc->check[i]);
+        if (timed && i + 1 == pro->ninsns &&
+            (fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET || is_tail(lv)))
+            GR_TRY(emit_leaf_exit(c, fc, lv, err));     /* the function's own return or tail call, timed */
+        else
+            GR_TRY(gr_emit_relocated(c, &fc->check[i], err));
+    }
+    if (pro->ret_follows && !timed)
+        return gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err);
+    if (!pro->ends_flow)
+        return JUMP(JMP, fc->pf->func->entry + pro->len);
+    return 0;
+}
+
+/* The nil-fault blocks of one copy of the covered instructions. */
+static int emit_leaf_faults(struct gr_codebuf *c, const struct func_ctx *fc,
+                            const struct gr_guards *gd, struct gr_error *err)
+{
+    const struct gr_prologue *pro = &fc->pf->prologue;
+    for (unsigned i = 0; i < pro->ninsns; i++)
+        if (pro->guard_mask & (1u << i))
+            GR_TRY(gr_nil_fault_block(c, fc->nil_fault, &fc->check[i], gd, i, err));
+    return 0;
+}
+
 /* The entry trampoline of a function without a stack check (the comment at
  * the top, for leaf functions): g comes from TLS, since such a function can
  * run where R14 is not g (a signal handler, a C thread before needm); no g
  * (a thread Go did not create) or no m counts in row 0, locked. The count
- * comes first, then the covered instructions run, then the jmp back (none
- * when they end in a ret or jmp; a ret instead when the jmp would land on
- * an untimed plain ret). Nothing here can re-run for one call: no
- * branch lands on the entry or inside the covered bytes (plan.c). */
+ * comes first, then the covered instructions run (emit_leaf_body). A
+ * sampled leaf whose covered bytes run up to its return has them twice: B
+ * for the calls not timed, after the count, and B' for the timed ones,
+ * after T. Nothing here can re-run for one
+ * call: no branch lands on the entry or inside the covered bytes
+ * (plan.c). */
 static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, int near,
                      struct gr_error *err)
 {
     struct labels lb = {.later = gr_code_here(c)};
+    int timed = fc->pf->timing != GR_UNTIMED;
     const struct gr_prologue *pro = &fc->pf->prologue;
-    uint64_t back = fc->pf->func->entry + pro->len;
+    int twice = timed && fc->seg->sample != 1 && !fc->pf->traced &&   /* B and B': worth it */
+                (pro->ret_follows || pro->ends_flow);                  /* when B can return */
 
     if (fc->plan->row_from_fs) {
         GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));   /* every thread is Go's */
@@ -642,27 +688,12 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, int near,
         GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(R12, gr_m_row_slot(fc->rt))));
     }
     GR_TRY(emit_count(c, fc, &lb, near, err));
-    int timed = fc->pf->timing != GR_UNTIMED;
     if (timed)
         GR_TRY(emit_leaf_time_test(c, fc, &lb, near, err));
     uint64_t body = gr_code_here(c);              /* B: the covered instructions */
     place(&lb, c, LABEL_B);
-    struct gr_guards gd = {0};
-    for (unsigned i = 0; i < pro->ninsns; i++) {
-        if (pro->guard_mask & (1u << i))
-            GR_TRY(gr_guard_emit(c, &fc->check[i], &gd, i, err));
-        gd.at[i] = gr_code_here(c);
-        struct leave lv = tail_leave(fc, &fc->check[i]);
-        if (timed && i + 1 == pro->ninsns &&
-            (fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET || is_tail(lv)))
-            GR_TRY(emit_leaf_exit(c, fc, lv, err));     /* the function's own return or tail call, timed */
-        else
-            GR_TRY(gr_emit_relocated(c, &fc->check[i], err));
-    }
-    if (pro->ret_follows && !timed)
-        GR_TRY(gr_emit(c, ZYDIS_MNEMONIC_RET, 0, 0, NULL, err)); /* what the jmp back would run next: one taken branch less */
-    else if (!pro->ends_flow)
-        GR_TRY(JUMP(JMP, back));
+    struct gr_guards gd = {0}, gd_timed = {0};
+    GR_TRY(emit_leaf_body(c, fc, timed && !twice, &gd, err));
     if (sample_takes_first(fc))
         place(&lb, c, LABEL_S);                   /* S is T */
     else
@@ -670,12 +701,15 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, int near,
     if (timed) {
         place(&lb, c, LABEL_T);
         GR_TRY(emit_time_call(c, fc, body, err));
+        if (twice) {                              /* the descriptor's back: B', right after it */
+            int32_t back_rel = GS_DESC_SIZE;
+            memcpy(c->bytes + c->len - GS_DESC_SIZE + GS_DESC_BACK, &back_rel, 4);
+            GR_TRY(emit_leaf_body(c, fc, 1, &gd_timed, err));
+        }
     }
     GR_TRY(resolve(&lb, c, err));
-    for (unsigned i = 0; i < pro->ninsns; i++)
-        if (pro->guard_mask & (1u << i))
-            GR_TRY(gr_nil_fault_block(c, fc->nil_fault, &fc->check[i], &gd, i, err));
-    return 0;
+    GR_TRY(emit_leaf_faults(c, fc, &gd, err));
+    return twice ? emit_leaf_faults(c, fc, &gd_timed, err) : 0;
 }
 
 /* A leaf trampoline whose branches from the count to S and T (past the
