@@ -178,7 +178,7 @@ static const struct gr_opt gorewrite_opts[] = {
                           "unbiased (each timed call weighs the calls it stands",
                           "for), totals estimated as mean x calls (gostat marks",
                           "them); under 1 % of a compiler's calls timed. A call",
-                          "not timed costs 9 instructions, a timed one ~100",
+                          "not timed costs 5-9 instructions, a timed one ~100",
                           "and two rdtsc"),
       .man =
           "Time each function's first " STR(GS_FIRST_DEFAULT) " calls in the process (on whichever\n"
@@ -194,7 +194,7 @@ static const struct gr_opt gorewrite_opts[] = {
           ".B time_estimated\n"
           "in JSON). A function with at most " STR(GS_FIRST_DEFAULT) " calls in the run has every call\n"
           "timed. On the Go compiler's build of cmd/gofmt under 1 % of the calls are\n"
-          "timed. A call that is not timed costs 8.5\\-9 instructions (counting alone: 4\\-5.5).\n" },
+          "timed. A call that is not timed costs 5\\-9 instructions (counting alone: 4\\-5.5).\n" },
     { "first", 0, "N", GR_OPT_CALL, .call = first_calls,
       .bad = "--first takes a number from 0 to " STR(GS_FIRST_MAX),
       .help = GR_OPT_HELP("the default mode: time each function's first N calls",

@@ -111,24 +111,23 @@ gs_row_slow:
     add %r12, %r13
     jmp *%r13
 
-/* gs_time_enter: records the start of a call. in: r12d = the function's
- * timing record offset in a row (its identity here), r13 = where to
- * continue; RSP as at the function's entry. The TSC is read last, so the
- * bookkeeping is not part of the duration; the start is kept on the
- * goroutine's compensated clock (stub_abi.h GS_SLOT_COMP). The call stands for itself
- * (weight 1); gs_sample_enter joins at .Lpush with its own weight. */
-    .globl gs_time_enter
-gs_time_enter:
-    ENTER_SAVE
-    movq $1, -24(%rsp)                              /* the weight */
-.Lpush:                         /* weight at -24; rax, rdx saved */
+/* TIME_PUSH prefix, weighted: pushes the call's entry on the goroutine's
+ * timing stack and reads the TSC last (so the bookkeeping is not part of
+ * the duration); the start is kept on the goroutine's compensated clock
+ * (stub_abi.h GS_SLOT_COMP). Weighted: the weight is at -24(%rsp), and
+ * the w - 1 untimed calls it stands for, which ran before it, add their
+ * probes' cost to the clock's sum (they are in the callers' durations);
+ * else the call stands for itself. In: r12d = record, r13 = where to
+ * continue; rax, rdx saved. */
+.macro TIME_PUSH prefix, weighted
     mov %r13, -32(%rsp)                             /* where to continue */
-    ENTER_SEARCH GS_ENT_SIZE, GS_SLOT_LAST, .Lenter
+    ENTER_SEARCH GS_ENT_SIZE, GS_SLOT_LAST, \prefix
     lea (%rax,%r13), %r13                           /* the new entry */
     mov %edx, GS_ENT_DEPTH(%r13)
     mov %r12d, GS_ENT_REC(%r13)
     mov GS_SLOT_OFF(%rax), %r12
     mov %r12, GS_ENT_OFF(%r13)                      /* off-CPU so far (stubs/oncpu.S) */
+.if \weighted
     mov -24(%rsp), %r12
     mov %r12, GS_ENT_W(%r13)
     addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
@@ -137,16 +136,35 @@ gs_time_enter:
     shr $GS_UNTIMED_SHIFT, %r12                     /* are in the callers' durations */
     add GS_SLOT_COMP(%rax), %r12
     mov %r12, GS_SLOT_COMP(%rax)                    /* the probes' cost so far */
+.else
+    movq $1, GS_ENT_W(%r13)
+    addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
+    mov GS_SLOT_COMP(%rax), %r12                    /* the probes' cost so far */
+.endif
     SET_INNERMOST_HERE %rax                         /* the innermost open timed call */
     rdtsc
     shl $32, %rdx
     or %rax, %rdx
     sub %r12, %rdx                                  /* the start on the compensated clock */
     mov %rdx, GS_ENT_TSC(%r13)
-.Lenter_out:
+\prefix\()_out:
     ENTER_LEAVE
-    ENTER_DROPS GS_ENT_SIZE, .Lenter
-    CLAIM_STACK GS_ENT_SIZE, .Lenter
+    ENTER_DROPS GS_ENT_SIZE, \prefix
+    CLAIM_STACK GS_ENT_SIZE, \prefix
+.endm
+
+/* gs_time_enter: records the start of a call that stands for itself
+ * (--time-all, and the calibration). in: r12d = the function's timing
+ * record offset in a row (its identity here), r13 = where to continue;
+ * RSP as at the function's entry. */
+    .globl gs_time_enter
+gs_time_enter:
+    ENTER_SAVE
+    TIME_PUSH .Ltime, 0
+
+/* A sampled call (gs_sample_enter): weight at -24; rax, rdx saved. */
+.Lpush:
+    TIME_PUSH .Lenter, 1
 
 /* gs_sample_enter: a call of a sampled function (the default mode and
  * --sample N) whose count reached the next timed call: the entry's
