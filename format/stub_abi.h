@@ -306,14 +306,6 @@
  * (docs/timing.md "Timing modes": coldsample's mean read 1.27x
  * --time-all's with gaps of calls/64 up to 3,000, within 25 % below 512). */
 #define GS_GAP_MAX 512
-/* A function whose timed calls so far on a thread used more than
- * GS_LONG_TICKS of CPU per call they stand for (on-CPU total >
- * GS_LONG_TICKS x the calls up to the previous timed one) has every
- * further call there timed (gap 1): a timed call's probe is
- * then under 0.5 % of it, and an estimate from a few calls of a function
- * whose durations are heavy-tailed can be off several times over
- * (docs/timing.md "Estimates"). 2^15 ticks: 12.6 us at 2.6 GHz. */
-#define GS_LONG_TICKS 32768
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>

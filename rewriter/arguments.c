@@ -177,10 +177,9 @@ static const struct gr_opt gorewrite_opts[] = {
                           "on each thread, from " STR(GS_GAP_MIN) " to " STR(GS_GAP_MAX) "): mean and percentiles",
                           "unbiased (each timed call weighs the calls it stands",
                           "for), totals estimated as mean x calls (gostat marks",
-                          "them); a function whose calls take over ~12 us of",
-                          "CPU each has every further call timed. Under 1 %",
-                          "of a compiler's calls timed. A call not timed costs",
-                          "5-9 instructions, a timed one ~100 and two rdtsc"),
+                          "them); under 1 % of a compiler's calls timed. A call",
+                          "not timed costs 5-9 instructions, a timed one ~100",
+                          "and two rdtsc"),
       .man =
           "Time each function's first " STR(GS_FIRST_DEFAULT) " calls in the process (on whichever\n"
           "threads;\n"
@@ -194,9 +193,7 @@ static const struct gr_opt gorewrite_opts[] = {
           "before TOTAL in the table,\n"
           ".B time_estimated\n"
           "in JSON). A function with at most " STR(GS_FIRST_DEFAULT) " calls in the run has every call\n"
-          "timed, and so does, from then on, a function whose timed calls on a thread\n"
-          "took more than 2^15 TSC ticks (about 12 microseconds) of CPU each: the rest\n"
-          "of its total is then exact, at under 0.5 % of its time. On the Go compiler's build of cmd/gofmt under 1 % of the calls are\n"
+          "timed. On the Go compiler's build of cmd/gofmt under 1 % of the calls are\n"
           "timed. A call that is not timed costs 5\\-9 instructions (counting alone: 4\\-5.5).\n" },
     { "first", 0, "N", GR_OPT_CALL, .call = first_calls,
       .bad = "--first takes a number from 0 to " STR(GS_FIRST_MAX),

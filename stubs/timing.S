@@ -173,10 +173,7 @@ gs_time_enter:
  * (gs_timing.next): this call is number next. Draws the gap to the next
  * timed call: 1 for a function's first first_n calls in the process
  * (default mode: a counter per function that all threads add to,
- * stub_abi.h) and, in the default mode, for one whose timed calls on this
- * thread took GS_LONG_TICKS of CPU on average (a choice made from earlier
- * calls only, so the estimates stay unbiased), else uniform in [1, 2m-1]
- * with m = N (--sample N) or
+ * stub_abi.h), else uniform in [1, 2m-1] with m = N (--sample N) or
  * max(calls >> GS_ADAPT_SHIFT, GS_GAP_MIN) (default; calls: this
  * thread's), from the thread's xorshift64 state,
  * so timed calls follow no period of the program's own. This call then
@@ -233,14 +230,6 @@ gs_sample_enter:
     jmp .Lsample_gap
 .Lsample_adapt:
     mov %rcx, %rdx
-    sub GS_TIM_GAP(%rdi), %rdx                      /* the calls this thread's timed ones stand for */
-    jbe 3f
-    imul $GS_LONG_TICKS, %rdx
-    cmp %rdx, GS_TIM_ONCPU(%rdi)
-    jbe 3f
-    mov $1, %eax                                    /* long calls: every one timed (stub_abi.h) */
-    jmp .Lsample_gap
-3:  mov %rcx, %rdx
     shr $GS_ADAPT_SHIFT, %rdx
     mov $GS_GAP_MIN, %eax
     cmp %rax, %rdx

@@ -35,18 +35,12 @@
 # estimator, not the bucket edge.
 # testdata/coldsample (at the end): the same agreement for a ~36 ns function
 # whose sampled calls find the caches and branch predictors cold.
-# testdata/longcalls ("long"): a function whose calls use ~100 us of CPU
-# each (main.heavy, 300 calls) has every call timed in the default mode,
-# exactly (format/stub_abi.h GS_LONG_TICKS: its 17th call on the thread
-# finds the first 16 long); a short one (main.light, 100,000 calls) and one
-# that sleeps 200 us a call on little CPU (main.sleeper, 100) stay sampled
-# (the sleeper unless a kernel preemption made its calls long on-CPU too).
-# SAMPLING_PARTS (default "steady firstn cold long") picks the parts to run.
+# SAMPLING_PARTS (default "steady firstn cold") picks the parts to run.
 . "$(dirname "$0")/../lib.sh"
 require_tools
 work_dir
 V=1.22
-PARTS=" ${SAMPLING_PARTS:-steady firstn cold long} "
+PARTS=" ${SAMPLING_PARTS:-steady firstn cold} "
 want() { [[ $PARTS == *" $1 "* ]]; }
 
 # instrument PROG: builds testdata/PROG and instruments it in the default
@@ -222,41 +216,6 @@ elif build_go "$V" "$ROOT/testdata/firstn" "$fbin"; then
     firstn_case 1000 "--first 1000" 400 250
 else
     fail "firstn: build failed"
-fi
-if want long; then
-    lbin=$ROOT/build/testbin/go$V/exe/longcalls
-    if build_go "$V" "$ROOT/testdata/longcalls" "$lbin" && "$GOREWRITE" "$lbin" "$WORK/longcalls.default" >/dev/null; then
-        rm -rf "$WORK/lc" "$WORK/lc.st" && mkdir -p "$WORK/lc.st"
-        run_one "$WORK/lc" "$WORK/lc.st" "$WORK/longcalls.default"
-        [ "$(cat "$WORK/lc/rc")" = 0 ] || fail "longcalls: exited $(cat "$WORK/lc/rc")"
-        f=$(stats_file_for "$WORK/lc.st") && gostat_json "$f" "$WORK/lc.json" &&
-            python3 - "$WORK/lc.json" <<'PY' || fail "longcalls: long calls all timed, the others sampled"
-import json, sys
-f = {x["name"]: x for x in json.load(open(sys.argv[1]))["functions"]}
-bad = []
-h, l, s = f["main.heavy"], f["main.light"], f["main.sleeper"]
-if (h["calls"], h["timed_calls"], h["time_estimated"]) != (300, 300, False):
-    bad.append("main.heavy: %s calls, %s timed, estimated %s; want 300, 300, false"
-               % (h["calls"], h["timed_calls"], h["time_estimated"]))
-if l["calls"] != 100000 or not 16 < l["timed_calls"] < 2000 or l["time_estimated"] is not True:
-    bad.append("main.light: %s calls, %s timed, estimated %s; want 100000, 17..1999, true"
-               % (l["calls"], l["timed_calls"], l["time_estimated"]))
-# The rule goes by on-CPU time: the sleeper stays sampled unless its timed
-# calls did use that much CPU (a kernel preemption inside one counts as
-# on-CPU: docs/timing.md "Long calls are all timed").
-oncpu_mean = (s["oncpu_ns"] or 0) / max(s["calls"], 1)
-if s["calls"] != 100 or s["timed_calls"] < 16 or (s["timed_calls"] >= 50 and oncpu_mean < 6000):
-    bad.append("main.sleeper: %s calls, %s timed, %.0f ns on-CPU a call; want 100, 16..49 timed "
-               "unless its calls used over 6 us of CPU each" % (s["calls"], s["timed_calls"], oncpu_mean))
-print("  longcalls: heavy %s of %s timed, light %s of %s, sleeper %s of %s" % (
-      h["timed_calls"], h["calls"], l["timed_calls"], l["calls"], s["timed_calls"], s["calls"]))
-for b in bad:
-    print("  " + b)
-sys.exit(1 if bad else 0)
-PY
-    else
-        fail "longcalls: build or gorewrite failed"
-    fi
 fi
 # testdata/coldsample: sampled equals timed when the sampled path is cold.
 # main.small (~36 ns, a leaf) runs 200,000 times, each call after 64 of 512
