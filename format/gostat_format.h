@@ -73,6 +73,9 @@
  * far below a page; the table starts with the empty string. */
 #define GS_MAX_STRTAB(nfuncs, nsyms) (GS_PAGE + ((uint64_t)(nfuncs) * 3u + (nsyms)) * GS_PAGE)
 #define GS_MAX_PATHS (1u << 24)    /* entries of either per-row path table */
+#define GS_PATH_BLOCK 128u         /* a path table of at least this many entries is
+                                      whole blocks of them: the writer's probes
+                                      stay in a key's block (stubs/paths.S) */
 #define GS_MAX_PROCESSES (1ull << 40) /* gs_header.processes of a merged file */
 
 /* gs_header.flags */
@@ -159,7 +162,8 @@ struct gs_header {
     uint32_t path_size;            /* sizeof(struct gs_path) */
     uint64_t paths_off;            /* in a row: page aligned, after the timing pages */
     uint64_t arcs_off;             /* in a row: page aligned, after the paths */
-    uint32_t max_paths;            /* entries of the path table, a power of two */
+    uint32_t max_paths;            /* entries of the path table: a power of two
+                                      below GS_PATH_BLOCK, whole blocks above */
     uint32_t max_arcs;             /* entries of the arc table, a power of two */
     /* overhead compensation (GS_HDR_TIMING; zero: durations uncompensated):
        what a probe cost at start-up, subtracted from every duration it ran in */

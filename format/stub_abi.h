@@ -68,6 +68,7 @@
 #define GS_CFG_G_SCHED_SP 336
 #define GS_CFG_SPATHS_OFF 344   /* from the sites section; 0: sites not keyed by path */
 #define GS_CFG_FIRST_N 352      /* the default mode's first-N (--first N) */
+#define GS_CFG_PATHS_N 376      /* entries of the path table (stubs/paths.S HOME_PLACE) */
 
 #define GS_PAGE_SIZE 4096
 
@@ -258,12 +259,12 @@
 /* The path filter (stubs/paths.S), after the arc table in each row and
  * private to the writer: a bit per group of GS_PATH_PROBES paths, set once
  * the group is full, and GS_FILTER_BITS_PER_PATH bits per path, of which a
- * key sets bit (key >> GS_FILTER_KEY_SHIFT) & mask when it is added (bits
- * above every group index). A key whose bit is clear is in no entry, so
+ * key sets bit (key >> GS_FILTER_KEY_SHIFT) & mask when it is added (the
+ * key's high half: its low half places it in the table). A key whose bit is clear is in no entry, so
  * with its block of groups full (one byte of group bits) the call
  * overflows without probing. */
 #define GS_FILTER_BITS_PER_PATH 32
-#define GS_FILTER_KEY_SHIFT 30
+#define GS_FILTER_KEY_SHIFT 32
 /* The key of a call mixes the caller's path key, the return address and
  * the callee's record offset (stubs/paths.S); K3 is a 32-bit immediate. */
 #define GS_PATH_K1 0x9e3779b97f4a7c15
@@ -364,8 +365,9 @@ struct gs_stub_config {
     uint64_t sample;        /* 1: time every call; N > 1: about 1 call in N;
                                0: the default (first_n, then adaptive) */
     uint64_t paths_off;     /* in a row: the path table (call paths only) */
-    uint64_t paths_mask;    /* (its entries - 1) << GS_PATH_SHIFT: a key's
-                               entry offset is key & mask */
+    uint64_t paths_mask;    /* (the power of two >= its entries, less 1) <<
+                               GS_PATH_SHIFT: keeps a place in a table of
+                               fewer entries than a block */
     uint64_t arcs_off;      /* in a row: the arc table */
     uint64_t arcs_mask;     /* as paths_mask */
     uint64_t full_bit0;     /* in a row, in bits: the path filter's group-full
@@ -397,6 +399,8 @@ struct gs_stub_config {
                                first, in the process (GS_FIRST_DEFAULT) */
     int64_t names_rel;      /* the program's own function-name table, the */
     uint64_t names_size;    /* file's strings after the image's (0: none) */
+    uint64_t paths_n;       /* entries of the path table: a key's home entry is
+                               (key mod 2^32) * paths_n >> 32 */
 };
 
 /* Process-private state; first page of the RW segment. */
@@ -432,6 +436,7 @@ GS_OFFSET_IS(struct gs_stub_config, row_head, GS_CFG_ROW_HEAD);
 GS_OFFSET_IS(struct gs_stub_config, sample, GS_CFG_SAMPLE);
 GS_OFFSET_IS(struct gs_stub_config, paths_off, GS_CFG_PATHS_OFF);
 GS_OFFSET_IS(struct gs_stub_config, paths_mask, GS_CFG_PATHS_MASK);
+GS_OFFSET_IS(struct gs_stub_config, paths_n, GS_CFG_PATHS_N);
 GS_OFFSET_IS(struct gs_stub_config, arcs_off, GS_CFG_ARCS_OFF);
 GS_OFFSET_IS(struct gs_stub_config, arcs_mask, GS_CFG_ARCS_MASK);
 GS_OFFSET_IS(struct gs_stub_config, full_bit0, GS_CFG_FULL_BIT0);
@@ -532,8 +537,10 @@ _Static_assert(GS_PAGE_SIZE == GS_PAGE, "page size");
 _Static_assert(sizeof(struct gs_path) == 1 << GS_PATH_SHIFT && GS_PATH_SIZE == 1 << GS_PATH_SHIFT, "path");
 _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
 _Static_assert(GS_PATH_PROBES == 16, "paths.S: groups of 16 (FULL_BIT, the Gray-code steps)");
-_Static_assert(GS_FILTER_KEY_SHIFT >= GS_PATH_SHIFT + 24 && (1ull << 24) == GS_MAX_PATHS,
-               "path filter: key bits above every group index");
+_Static_assert(GS_PATH_BLOCK == 8 * GS_PATH_PROBES, "paths.S: GROUPS_TRIED groups of a block, its full bits a byte");
+_Static_assert(GS_FILTER_KEY_SHIFT == 32 && 32 + 24 + 5 < 63 && (1ull << 24) == GS_MAX_PATHS &&
+                   GS_FILTER_BITS_PER_PATH == 1 << 5,
+               "path filter: the key's high half, below its bit 63 (always set), the table's place its low half");
 _Static_assert(GS_SLOT_OFF_SINCE + 8 <= GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE,
                "the stack's header lies below the entries a recursion search reads");
 _Static_assert(GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE >= GS_SLOT_TOP + 4,
@@ -553,9 +560,20 @@ static inline uint64_t gs_filter_full_bytes(uint64_t max_paths)
     return ((max_paths / GS_PATH_PROBES + 7) / 8 + 63) & ~(uint64_t)63;
 }
 
+/* The power of two at or above max_paths (a table of whole blocks need
+ * not be one): the filter has GS_FILTER_BITS_PER_PATH key bits for each
+ * of its entries, indexed by a mask. */
+static inline uint64_t gs_paths_pow2(uint64_t max_paths)
+{
+    uint64_t n = 1;
+    while (n < max_paths)
+        n *= 2;
+    return n;
+}
+
 static inline uint64_t gs_filter_bytes(uint64_t max_paths)
 {
-    return gs_filter_full_bytes(max_paths) + max_paths * GS_FILTER_BITS_PER_PATH / 8;
+    return gs_filter_full_bytes(max_paths) + gs_paths_pow2(max_paths) * GS_FILTER_BITS_PER_PATH / 8;
 }
 
 static inline uint64_t gs_arcidx_start(uint64_t max_paths)

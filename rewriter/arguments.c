@@ -27,8 +27,9 @@
 
 _Static_assert(GS_MAX_PATHS == 16777216, "--max-paths' message says " MAX_PATHS_TEXT);
 _Static_assert(GR_MIN_ARCS == 4096 && GR_MAX_ARCS == 65536, "--max-arcs' help says 4096 to 65536");
-_Static_assert(GR_MIN_DEFAULT_PATHS == 16384 && GR_MAX_DEFAULT_PATHS == 262144 && GR_PATHS_PER_TIMED == 4,
-               "--max-paths' help says 4 per timed function, from 16384 to 262144");
+_Static_assert(GR_MIN_DEFAULT_PATHS == 16384 && GR_MAX_DEFAULT_PATHS == 1048576 && GR_PATHS_PER_TIMED == 8,
+               "--max-paths' help says 8 per timed function, from 16384 to 1048576");
+_Static_assert(GS_PATH_BLOCK == 128 && GS_PATH_BLOCK % MIN_PATHS == 0, "--max-paths' help says whole blocks of 128");
 
 static int parse_number(const char *s, unsigned long max, uint32_t *out)
 {
@@ -41,21 +42,19 @@ static int parse_number(const char *s, unsigned long max, uint32_t *out)
     return 0;
 }
 
-/* --max-paths: 0 (none), or rounded up to a power of two, at least a page
- * of entries; --max-arcs: the same, but not 0. */
-static int parse_max_paths(const char *s, uint32_t *out)
+/* --max-arcs and --max-paths: a number, rounded up to a power of two, at
+ * least a page of entries; path tables beyond a block of GS_PATH_BLOCK
+ * entries are rounded up to whole blocks instead. --max-paths may be 0
+ * (none). */
+static int parse_table_size(const char *s, int blocks, uint32_t *out)
 {
-    if (strcmp(s, "0") == 0) {
-        *out = 0;
-        return 0;
-    }
     uint32_t n;
     if (parse_number(s, GS_MAX_PATHS, &n) < 0)
         return -1;
     uint32_t p = MIN_PATHS;
-    while (p < n)
+    while (p < n && !(blocks && p >= GS_PATH_BLOCK))
         p *= 2;
-    *out = p;
+    *out = p < n ? (n + GS_PATH_BLOCK - 1) / GS_PATH_BLOCK * GS_PATH_BLOCK : p;
     return 0;
 }
 
@@ -81,7 +80,11 @@ static int max_paths(const char *value, void *dest)
 {
     struct gr_arguments *a = dest;
     a->max_paths_given = 1;
-    return parse_max_paths(value, &a->max_paths);
+    if (strcmp(value, "0") == 0) {
+        a->max_paths = 0;
+        return 0;
+    }
+    return parse_table_size(value, 1, &a->max_paths);
 }
 
 static int first_calls(const char *value, void *dest)
@@ -98,9 +101,7 @@ static int first_calls(const char *value, void *dest)
 static int max_arcs(const char *value, void *dest)
 {
     struct gr_arguments *a = dest;
-    if (parse_max_paths(value, &a->opt.max_arcs) < 0 || a->opt.max_arcs == 0)
-        return -1;
-    return 0;
+    return parse_table_size(value, 0, &a->opt.max_arcs);
 }
 
 /* --only, --exclude: repeatable patterns in opt.select (plan/select.h). */
@@ -377,24 +378,25 @@ static const struct gr_opt gorewrite_opts[] = {
     { "max-paths", 0, "N", GR_OPT_CALL, .call = max_paths,
       .bad = "--max-paths takes a number from 0 to " MAX_PATHS_TEXT,
       .help = GR_OPT_HELP("--call-graph: distinct call paths each thread records",
-                          "(default: 4 per timed function, from 16384 to",
-                          "262144; rounded up to a power of two, at least",
-                          STR(MIN_PATHS) "). Each thread's first timed call backs its tables",
-                          "in the stats file: 68 bytes per path (its entry and",
-                          "filter bits), and the arc table (--max-arcs; 64",
-                          "bytes an arc). Calls on paths that do not fit",
-                          "keep exact arcs and are counted as overflow.",
-                          "0: no paths, arcs or self time"),
+                          "(default: 8 per timed function, from 16384 to",
+                          "1048576; rounded up to a multiple of 128, or a power",
+                          "of two from " STR(MIN_PATHS) " below that). A thread backs a page of",
+                          "its table in the stats file as its paths first reach",
+                          "it: 64 bytes a path, and 4 bytes of filter per path",
+                          "at its first timed call. Calls on paths that do not",
+                          "fit keep exact arcs (--max-arcs) and are counted as",
+                          "overflow. 0: no paths, arcs or self time"),
       .man =
           "With\n"
           ".BR \\-\\-call\\-graph :\n"
-          "the distinct call paths each thread records (default 4 per timed\n"
-          "function, from 16384 to 262144; rounded up to a power of two, at least\n"
-          "64). Each thread backs its path table and its filter in the stats file\n"
-          "at its first timed call: 68 bytes per path, 1.06 MiB per thread for\n"
-          "16384 paths, 8.5 MiB for 131072; if that fails (tmpfs full), the\n"
-          "thread's calls are counted but not timed. A call whose path does not fit\n"
-          "keeps an exact arc (in the arc table,\n"
+          "the distinct call paths each thread records (default 8 per timed\n"
+          "function, from 16384 to 1048576; rounded up to a multiple of 128, or a\n"
+          "power of two from 64 below that). A thread backs each page of its path\n"
+          "table in the stats file when its paths first reach it (64 bytes a path;\n"
+          "paths spread over the table, so a thread with many touches all of it),\n"
+          "and its filter (4 bytes per path) at its first timed call; if that fails\n"
+          "(tmpfs full), the calls are counted but not timed. A call whose path\n"
+          "does not fit keeps an exact arc (in the arc table,\n"
           ".BR \\-\\-max\\-arcs )\n"
           "and is counted as overflow, which gostat shows; recursion through more\n"
           "than 8 timed calls makes a path per level and overflows early, and so\n"

@@ -187,12 +187,12 @@ static void add_timing(struct gs_timing *m, const struct gs_timing *o)
     m->min_inverted = min_inverted;   /* ~min: the larger, the smaller min */
 }
 
-/* Adds entry o into the table m (n entries, a power of two) by key; 0
- * when there is no room. Probes from the key's own slot. */
+/* Adds entry o into the table m (n entries) by key; 0 when there is no
+ * room. Probes on from the key's own slot. */
 static int add_path(struct gs_path *m, uint64_t n, const struct gs_path *o)
 {
-    for (uint64_t i = 0; i < n; i++) {
-        struct gs_path *e = &m[(o->key + i) & (n - 1)];
+    for (uint64_t i = 0, j = o->key % n; i < n; i++, j = j + 1 < n ? j + 1 : 0) {
+        struct gs_path *e = &m[j];
         if (e->key == o->key) {
             e->calls += o->calls;
             e->total += o->total;

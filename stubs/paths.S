@@ -65,7 +65,7 @@
  * tables under half full (docs/timing.md). The block's full bits are one
  * byte of the filter: a call whose key was never added and whose block is
  * full overflows after one compare. */
-#define GROUPS_TRIED 8
+#define GROUPS_TRIED 8                              /* GS_PATH_BLOCK / GS_PATH_PROBES */
 #define GROUP_BYTES (GS_PATH_PROBES * GS_PATH_SIZE)
 
     .text
@@ -87,19 +87,30 @@
     add gs_config+GS_CFG_FILTER_BIT0(%rip), %rcx
 .endm
 
-/* rcx = key rdx's entry in the table (a byte offset), or with \further
- * that entry's peer in the group -40(%rsp) (a multiple of GROUP_BYTES)
- * xor its own, in the same block. */
+/* -32(%rsp) = key rdx's home entry in the table (a byte offset): its low
+ * half scaled to the table's entries, x * n >> 32, so that a table of any
+ * whole number of blocks takes keys evenly (the filter reads the high
+ * half). */
+.macro HOME_PLACE
+    mov %edx, %ecx
+    imul gs_config+GS_CFG_PATHS_N(%rip), %rcx
+    shr $32, %rcx
+    shl $GS_PATH_SHIFT, %rcx
+    mov %rcx, -32(%rsp)
+.endm
+
+/* rcx = the key's entry in the table (HOME_PLACE), or with \further that
+ * entry's peer in the group -40(%rsp) (a multiple of GROUP_BYTES) xor its
+ * own, in the same block. */
 .macro TABLE_PLACE further
-    mov gs_config+GS_CFG_PATHS_MASK(%rip), %rcx    /* (entries - 1) * entry size */
-    and %rdx, %rcx
+    mov -32(%rsp), %rcx
     .if \further
     xor -40(%rsp), %rcx
     and gs_config+GS_CFG_PATHS_MASK(%rip), %rcx    /* tables of fewer groups than a block */
     .endif
 .endm
 
-/* rcx = the group-full bit of key rdx's group of paths (with \further:
+/* rcx = the group-full bit of the key's group of paths (with \further:
  * as TABLE_PLACE), counted from the row's start. */
 .macro FULL_BIT further=0
     TABLE_PLACE \further
@@ -339,6 +350,7 @@ gs_path_exit:
     incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rdx)
     mov %rcx, %r12                                  /* from here on: the entry */
     mov GS_PENT_KEY(%r12), %rdx                     /* the path's key */
+    HOME_PLACE
 /* The key's path entry: the GS_PATH_PROBES (16) entries of its aligned
  * group of sixteen are tried in Gray-code order (one xor per step, never
  * outside the page), unrolled; a lookup stops at the key or at the first

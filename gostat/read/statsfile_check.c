@@ -177,12 +177,14 @@ static int check_path_geometry(const struct gs_header *h, const char *path, stru
     uint64_t arcs_len = (uint64_t)h->max_arcs * sizeof(struct gs_path);
     if (!(h->flags & GS_HDR_TIMING) || h->path_size != sizeof(struct gs_path)
         || h->max_paths < GS_PATHS_PER_PAGE || h->max_paths > GS_MAX_PATHS
-        || (h->max_paths & (h->max_paths - 1)) || h->max_arcs < GS_PATHS_PER_PAGE
+        || (h->max_paths < GS_PATH_BLOCK ? h->max_paths & (h->max_paths - 1) : h->max_paths % GS_PATH_BLOCK)
+        || h->max_arcs < GS_PATHS_PER_PAGE
         || h->max_arcs > GS_MAX_PATHS || (h->max_arcs & (h->max_arcs - 1)))
         return gr_fail(err, "%s: corrupt: path tables of %" PRIu32 " and %" PRIu32 " entries of %"
-                       PRIu32 " bytes (must be powers of two, %zu..%u entries of %zu bytes, in a timing file)",
+                       PRIu32 " bytes (must be %zu..%u entries of %zu bytes, in a timing file: arcs a power of"
+                       " two, paths too below %u and a multiple of it above)",
                        path, h->max_paths, h->max_arcs, h->path_size, GS_PATHS_PER_PAGE, GS_MAX_PATHS,
-                       sizeof(struct gs_path));
+                       sizeof(struct gs_path), GS_PATH_BLOCK);
     if (h->paths_off % GS_PAGE != 0 || h->paths_off < timing_end || h->arcs_off != h->paths_off + paths_len
         || !fits(h->arcs_off, arcs_len, h->row_stride))
         return gr_fail(err, "%s: corrupt: path tables at row offsets %" PRIu64 " and %" PRIu64

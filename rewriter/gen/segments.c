@@ -18,16 +18,15 @@ static uint64_t rows_end(const struct gr_segment_plan *seg)
 
 /* The path table holds the contexts one thread runs, which grow with the
  * program: restic's busiest thread took 47,000-60,000 paths (19,645 timed
- * functions), and the old fixed 16,384 left 80 % of its calls beyond them
- * (docs/timing.md). Unless --max-paths sets it: GR_PATHS_PER_TIMED per
- * timed function, a power of two from GR_MIN_DEFAULT_PATHS to
- * GR_MAX_DEFAULT_PATHS. */
+ * functions), hugo's 195,000-252,000 (42,671), and a table 95 % full lets
+ * paths overflow its full blocks (docs/timing.md). Unless --max-paths sets
+ * it: GR_PATHS_PER_TIMED per timed function in whole blocks, from
+ * GR_MIN_DEFAULT_PATHS to GR_MAX_DEFAULT_PATHS. */
 static uint32_t default_max_paths(uint32_t ntimed)
 {
-    uint32_t n = GR_MIN_DEFAULT_PATHS;
-    while (n < GR_MAX_DEFAULT_PATHS && n < (uint64_t)ntimed * GR_PATHS_PER_TIMED)
-        n *= 2;
-    return n;
+    uint64_t n = (uint64_t)ntimed * GR_PATHS_PER_TIMED;
+    n = (n + GS_PATH_BLOCK - 1) / GS_PATH_BLOCK * GS_PATH_BLOCK;
+    return n < GR_MIN_DEFAULT_PATHS ? GR_MIN_DEFAULT_PATHS : n > GR_MAX_DEFAULT_PATHS ? GR_MAX_DEFAULT_PATHS : (uint32_t)n;
 }
 
 /* The arc table takes the calls whose path did not fit, one entry per
@@ -36,8 +35,8 @@ static uint32_t default_max_paths(uint32_t ntimed)
  * calls lose their arc and pay a whole page of probes each (the Go
  * compiler's case: docs/benchmarks/history.md, "Why --call-graph cost the compiler").
  * Unless --max-arcs sets it: GR_ARCS_PER_TIMED entries per timed function,
- * a power of two from GR_MIN_ARCS to GR_MAX_ARCS, and at least a quarter
- * of the path table. */
+ * a power of two from GR_MIN_ARCS to GR_MAX_ARCS, and at least the power
+ * of two at or below a quarter of the path table. */
 #define GR_ARCS_PER_TIMED 4u
 
 static uint32_t default_max_arcs(const struct gr_segment_plan *seg)
@@ -45,7 +44,9 @@ static uint32_t default_max_arcs(const struct gr_segment_plan *seg)
     uint32_t n = GR_MIN_ARCS;
     while (n < GR_MAX_ARCS && n < (uint64_t)seg->ntimed * GR_ARCS_PER_TIMED)
         n *= 2;
-    return seg->max_paths / 4 > n ? seg->max_paths / 4 : n;
+    while ((uint64_t)n * 2 <= seg->max_paths / 4)
+        n *= 2;
+    return n;
 }
 
 /* The path filter after the tables (private to the writer, stub_abi.h

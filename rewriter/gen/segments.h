@@ -33,7 +33,8 @@ struct gr_segment_plan {
     uint32_t sample;          /* 1: time every call; N > 1: about 1 in N;
                                  0: the default (first_n calls, then adaptive) */
     uint32_t first_n;         /* the default mode: --first N */
-    uint32_t max_paths;       /* call paths per thread (a power of two);
+    uint32_t max_paths;       /* call paths per thread (gostat_format.h: a power
+                                 of two below GS_PATH_BLOCK, whole blocks above);
                                  0: none (only with sample 1); on input
                                  GR_PATHS_FROM_PROGRAM: sized from it */
     uint32_t max_arcs;        /* entries of the arc table (power of two; 0 on
@@ -66,8 +67,8 @@ struct gr_segment_plan {
  * input GR_PATHS_FROM_PROGRAM asks for them. */
 #define GR_PATHS_FROM_PROGRAM UINT32_MAX
 #define GR_MIN_DEFAULT_PATHS 16384u
-#define GR_MAX_DEFAULT_PATHS 262144u
-#define GR_PATHS_PER_TIMED 4u
+#define GR_MAX_DEFAULT_PATHS 1048576u
+#define GR_PATHS_PER_TIMED 8u
 
 /* Default arc table sizes (segments.c: default_max_arcs). */
 #define GR_MIN_ARCS 4096u

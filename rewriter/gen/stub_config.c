@@ -116,12 +116,13 @@ void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr
         .nslots = seg->nslots,
         .sample = seg->sample,
         .paths_off = seg->paths_off,
-        .paths_mask = seg->max_paths ? (uint64_t)(seg->max_paths - 1) << GS_PATH_SHIFT : 0,
+        .paths_mask = seg->max_paths ? (gs_paths_pow2(seg->max_paths) - 1) << GS_PATH_SHIFT : 0,
+        .paths_n = seg->max_paths,
         .arcs_off = seg->arcs_off,
         .arcs_mask = seg->max_arcs ? (uint64_t)(seg->max_arcs - 1) << GS_PATH_SHIFT : 0,
         .full_bit0 = seg->full_off * 8,
         .filter_bit0 = seg->filter_off * 8,
-        .filter_mask = seg->max_paths ? (uint64_t)seg->max_paths * GS_FILTER_BITS_PER_PATH - 1 : 0,
+        .filter_mask = seg->max_paths ? gs_paths_pow2(seg->max_paths) * GS_FILTER_BITS_PER_PATH - 1 : 0,
         .arcidx_off = seg->max_paths ? seg->arcidx_off : 0,
         .arcidx_mask = seg->max_arcs
                            ? ((uint64_t)seg->max_arcs * GS_ARCIDX_SLOTS_PER_ARC - 1) * GS_ARCIDX_SLOT_SIZE

@@ -5,8 +5,8 @@
 # --max-paths. Its busiest thread runs more distinct paths than the old
 # default of 16,384 paths per thread held (which left ~80 % of its calls
 # beyond them), so:
-#   - the path table is sized from the program: 4 per timed function, a
-#     power of two from 16384 to 262144 (JSON max_paths);
+#   - the path table is sized from the program: 8 per timed function in
+#     whole blocks of 128, from 16384 to 1048576 (JSON max_paths);
 #   - the fullest thread's table holds more than 16,384 paths, and at most
 #     1 % of the calls are beyond the paths;
 #   - no call overflows while the fullest table is under half full (a
@@ -14,8 +14,10 @@
 #   - every reader reports how full the tables got: the table's
 #     "call paths: fullest thread's tables" line and the JSON's
 #     fullest_paths agree, pprof's comments and folded's stderr note say it;
-#   - an explicit --max-paths still wins: 16384 paths overflow there, and
-#     the fullest table is then nearly full.
+#   - an explicit --max-paths still wins, rounded up to whole blocks:
+#     20000 asks for 20096 paths, which overflow there, and the fullest
+#     table is then nearly full (keys spread over every block of a table
+#     that is no power of two).
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
@@ -74,11 +76,12 @@ table_says() {
 
 if backup default; then
     timed=$(sed -n 's/.*(\([0-9]*\) timed).*/\1/p' "$WORK/default.rw")
-    want=16384
-    while [ "$want" -lt 262144 ] && [ "$want" -lt $((timed * 4)) ]; do want=$((want * 2)); done
+    want=$(( (timed * 8 + 127) / 128 * 128 ))
+    [ "$want" -ge 16384 ] || want=16384
+    [ "$want" -le 1048576 ] || want=1048576
     read -r max fullest over total < <(fit default)
     echo "default: $timed timed functions, max_paths $max, fullest $fullest, $over of $total calls beyond the paths"
-    [ "$max" = "$want" ] || fail "default: max_paths $max, want $want (4 per timed function of $timed)"
+    [ "$max" = "$want" ] || fail "default: max_paths $max, want $want (8 per timed function of $timed)"
     [ "$fullest" -gt 16384 ] ||
         fail "default: fullest table $fullest paths: the workload no longer needs more than the old 16384"
     [ $((over * 100)) -le "$total" ] || fail "default: $over of $total calls beyond the paths (over 1 %)"
@@ -88,19 +91,19 @@ if backup default; then
     table_says default "$fullest" "$max"
 fi
 
-if backup small --max-paths 16384; then
+if backup small --max-paths 20000; then
     read -r max fullest over total < <(fit small)
-    echo "--max-paths 16384: fullest $fullest, $over of $total calls beyond the paths"
-    [ "$max" = 16384 ] || fail "small: max_paths $max: --max-paths 16384 did not win"
-    [ "$over" -gt 0 ] || fail "small: no overflow with 16384 paths"
-    [ "$fullest" -ge $((16384 * 9 / 10)) ] || fail "small: overflow with the fullest table at $fullest of 16384"
-    table_says small "$fullest" 16384
+    echo "--max-paths 20000: fullest $fullest, $over of $total calls beyond the paths"
+    [ "$max" = 20096 ] || fail "small: max_paths $max: --max-paths 20000 did not win as 20096"
+    [ "$over" -gt 0 ] || fail "small: no overflow with 20096 paths"
+    [ "$fullest" -ge $((20096 * 9 / 10)) ] || fail "small: overflow with the fullest table at $fullest of 20096"
+    table_says small "$fullest" 20096
     f=$(cat "$WORK/small.file")
     "$GOSTAT" folded "$f" -o "$WORK/small.folded" 2>"$WORK/small.folded.err" || fail "small: gostat folded"
     grep -q "the fullest thread's held $fullest)" "$WORK/small.folded.err" ||
         fail "small: folded's note does not say how full: $(cat "$WORK/small.folded.err")"
     "$GOSTAT" pprof "$f" -o "$WORK/small.pb.gz" 2>"$WORK/small.pprof.err" || fail "small: gostat pprof"
-    zcat "$WORK/small.pb.gz" | grep -aq "path tables: the fullest thread's held $fullest of 16384 paths" ||
+    zcat "$WORK/small.pb.gz" | grep -aq "path tables: the fullest thread's held $fullest of 20096 paths" ||
         fail "small: the pprof profile's comments do not say how full the tables got"
 fi
 

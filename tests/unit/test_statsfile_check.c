@@ -377,17 +377,29 @@ static void path_geometry(void)
     struct gs_header h = with_paths();
     PASSES(h);
     h.max_paths = 32;                         /* below a page */
-    FAILS(h, "corrupt: path tables of 32 and 64 entries of 64 bytes (must be powers of two, "
-             "64..16777216 entries of 64 bytes, in a timing file)");
+    FAILS(h, "corrupt: path tables of 32 and 64 entries of 64 bytes (must be 64..16777216 "
+             "entries of 64 bytes, in a timing file: arcs a power of two, paths too below 128 and a multiple of "
+             "it above)");
+    h = with_paths();
+    h.max_paths = 96;                         /* below a block: not a power of two */
+    FAILS(h, "corrupt: path tables of 96 and 64 entries of 64 bytes (must be 64..16777216 "
+             "entries of 64 bytes, in a timing file: arcs a power of two, paths too below 128 and a multiple of "
+             "it above)");
+    h.max_paths = 192;                        /* above a block: not whole blocks */
+    FAILS(h, "corrupt: path tables of 192 and 64 entries of 64 bytes (must be 64..16777216 "
+             "entries of 64 bytes, in a timing file: arcs a power of two, paths too below 128 and a multiple of "
+             "it above)");
     h = with_paths();
     h.max_arcs = 96;                          /* not a power of two */
-    FAILS(h, "corrupt: path tables of 64 and 96 entries of 64 bytes (must be powers of two, "
-             "64..16777216 entries of 64 bytes, in a timing file)");
+    FAILS(h, "corrupt: path tables of 64 and 96 entries of 64 bytes (must be 64..16777216 "
+             "entries of 64 bytes, in a timing file: arcs a power of two, paths too below 128 and a multiple of "
+             "it above)");
     h = with_paths();
     h.flags &= ~GS_HDR_TIMING;
     h.ntimed = 0;
-    FAILS(h, "corrupt: path tables of 64 and 64 entries of 64 bytes (must be powers of two, "
-             "64..16777216 entries of 64 bytes, in a timing file)");
+    FAILS(h, "corrupt: path tables of 64 and 64 entries of 64 bytes (must be 64..16777216 "
+             "entries of 64 bytes, in a timing file: arcs a power of two, paths too below 128 and a multiple of "
+             "it above)");
     h = with_paths();
     h.paths_off = GS_PAGE;                    /* on the timing records */
     h.arcs_off = 2 * GS_PAGE;
