@@ -257,7 +257,11 @@ struct gs_drops {
     uint64_t abandoned;            /* left open by the scheduler: calls on an
                                       M's system stack (g0), which the runtime
                                       resets at each switch (docs/timing.md) */
-    uint64_t reserved[7];          /* zero; room for later causes */
+    uint64_t sampled_probes;       /* the sampled modes: timed calls whose probe
+                                      was measured (stubs/timing.S gs_sample_exit) */
+    uint64_t sampled_probe_ticks;  /* and the ticks those probes took outside the
+                                      calls' own intervals, summed */
+    uint64_t reserved[5];          /* zero; room for later causes */
 };
 
 /* Per thread and timed function. A timed call of d ticks that stands for

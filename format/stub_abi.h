@@ -137,6 +137,8 @@
 #define GS_ROW_SAMPLE_RNG 48
 #define GS_DROP_ARC_OVERFLOW 56
 #define GS_DROP_ABANDONED 64
+#define GS_DROP_SAMPLED_PROBES 72
+#define GS_DROP_SAMPLED_TICKS 80
 
 /* a row: struct gs_drops at 0, then the page map */
 #define GS_ROW_MAP 128
@@ -203,9 +205,12 @@
 #define GS_ENT_DEPTH 0
 #define GS_ENT_REC 4
 #define GS_ENT_TSC 8
-#define GS_ENT_W 16
+#define GS_ENT_W 16            /* u32 weight (the calls it stands for) */
+#define GS_ENT_PROBE 20        /* u32: a sampled entry's probe before its start, measured */
 #define GS_ENT_OFF 24
 #define GS_ENT_SIZE 32
+#define GS_PROBE_MEASURED_MAX 65536 /* ticks: a sampled call's measured probe above
+                                       this was preempted (the calibration's instead) */
 #define GS_SLOT_NONE 0xffffffff
 #define GS_SLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_ENT_SIZE)
 
@@ -343,6 +348,8 @@ struct gs_blob_header {
                                         file (stubs/finish.c), then exit_group */
     uint32_t stack_moved_off;        /* in: r12 = a goroutine whose stack is about to
                                         move (runtime.copystack), r13 = continue */
+    uint32_t sample_exit_off;        /* as time_exit, for the sampled modes: adds the
+                                        call's probe as measured to the callers' */
 };
 
 struct gs_stub_config {
@@ -491,6 +498,8 @@ _Static_assert(GS_SITE_TRIES == GS_SITE_PROBES && GS_GLIVE_TRIES == GS_GLIVE_PRO
                GS_GLIVE_FREE1 == GS_GLIVE_FREED, "sites");
 /* struct gs_drops */
 GS_OFFSET_IS(struct gs_drops, no_space, GS_DROP_NO_SPACE);
+GS_OFFSET_IS(struct gs_drops, sampled_probes, GS_DROP_SAMPLED_PROBES);
+GS_OFFSET_IS(struct gs_drops, sampled_probe_ticks, GS_DROP_SAMPLED_TICKS);
 GS_OFFSET_IS(struct gs_drops, path_overflow, GS_DROP_PATH_OVERFLOW);
 GS_OFFSET_IS(struct gs_drops, arc_overflow, GS_DROP_ARC_OVERFLOW);
 GS_OFFSET_IS(struct gs_drops, sample_rng, GS_ROW_SAMPLE_RNG);

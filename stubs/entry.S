@@ -27,6 +27,7 @@ gs_blob_header:
     .long gs_tail_exit - gs_blob_header
     .long gs_exit - gs_blob_header
     .long gs_stack_moved - gs_blob_header
+    .long gs_sample_exit - gs_blob_header
 
     .text
     .globl gs_entry

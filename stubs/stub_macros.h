@@ -225,14 +225,19 @@
  * below 0, or the TSC is behind on this core), the probe's cost added to
  * the goroutine's sum, the marker in g.racectx set to the new innermost
  * entry. Defines \prefix_pop; goes to \prefix_stale or _missing
- * (EXIT_DROPS). */
-.macro EXIT_POP size, prefix
+ * (EXIT_DROPS). \measured (gs_sample_exit): the probe's cost is left to
+ * SAMPLE_PROBE_DONE, with the clock at -40, the stack at -56 and the
+ * entry's measured probe at -64(%rsp). */
+.macro EXIT_POP size, prefix, measured=0
     mov %rax, -8(%rsp)
     mov %rcx, -16(%rsp)
     rdtsc
     shl $32, %rdx
     or %rax, %rdx
     mov %rdx, %r13                                  /* now */
+.if \measured
+    mov %rdx, -40(%rsp)
+.endif
     STACK_WORD
     jz \prefix\()_noslot                          /* a new g: no stack, so no call open */
     shl $GS_SLOT_SHIFT, %rax                        /* not GS_SLOT_NONE: its marker is never below */
@@ -253,12 +258,39 @@
     mov GS_ENT_REC(%rcx), %r12d                     /* the record again */
     sub GS_SLOT_COMP(%rax), %r13                    /* now, on the compensated clock */
     sub GS_SLOT_INNER(%rax), %r13
+.if \measured
+    mov %rax, -56(%rsp)
+    mov GS_ENT_PROBE(%rcx), %edx
+    mov %rdx, -64(%rsp)
+.else
     mov GS_SLOT_PROBE(%rax), %rdx
     add %rdx, GS_SLOT_COMP(%rax)                    /* this probe, for the callers */
+.endif
     sub GS_ENT_TSC(%rcx), %r13                      /* duration, compensated */
     jns 1f
     xor %r13d, %r13d                                /* TSC behind on this core */
 1:
+.endm
+
+/* After a measured EXIT_POP and the call's record (rcx = the thread's
+ * row): the probe's cost for the callers, as this sampled call measured it
+ * (its entry's part, from gs_sample_enter's first clock read to its start,
+ * and its exit's, from the end to now), tallied in the row; or as
+ * calibrated when that reads preempted. Clobbers rax, rdx. */
+.macro SAMPLE_PROBE_DONE
+    rdtsc
+    shl $32, %rdx
+    or %rax, %rdx
+    sub -40(%rsp), %rdx                             /* the exit's part */
+    add -64(%rsp), %rdx                             /* and the entry's */
+    mov -56(%rsp), %rax                             /* the stack */
+    cmp $GS_PROBE_MEASURED_MAX, %rdx
+    jae 1f
+    incq GS_DROP_SAMPLED_PROBES(%rcx)
+    add %rdx, GS_DROP_SAMPLED_TICKS(%rcx)
+    jmp 2f
+1:  mov GS_SLOT_PROBE(%rax), %rdx
+2:  add %rdx, GS_SLOT_COMP(%rax)
 .endm
 
 /* rax = this thread's row (on to \none without one) and \page = the index
@@ -278,7 +310,7 @@
  * weight, -24(%rsp) = its on-CPU ticks (the duration less the goroutine's
  * off-CPU time since the entry, never negative). */
 .macro EXIT_ONCPU
-    mov GS_ENT_W(%rcx), %rdx                        /* weight */
+    mov GS_ENT_W(%rcx), %edx                        /* weight */
     mov GS_ENT_OFF(%rcx), %rax
     and $-GS_SLOT_SIZE, %rcx                        /* the stack (aligned to its size) */
     sub GS_SLOT_OFF(%rcx), %rax                     /* -(off-CPU during the call) */

@@ -129,7 +129,7 @@ gs_row_slow:
     mov %r12, GS_ENT_OFF(%r13)                      /* off-CPU so far (stubs/oncpu.S) */
 .if \weighted
     mov -24(%rsp), %r12
-    mov %r12, GS_ENT_W(%r13)
+    mov %r12, GS_ENT_W(%r13)                        /* the weight (< 2^32); GS_ENT_PROBE below */
     addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
     dec %r12                                        /* the untimed calls it stands for, */
     imul GS_SLOT_UNTIMED(%rax), %r12                /* which ran before it: their probes */
@@ -145,6 +145,11 @@ gs_row_slow:
     rdtsc
     shl $32, %rdx
     or %rax, %rdx
+.if \weighted
+    mov %rdx, %rax
+    sub -128(%rsp), %rax                            /* the probe so far (gs_sample_enter) */
+    mov %eax, GS_ENT_PROBE(%r13)                    /* (a preempted one reads huge: gs_sample_exit) */
+.endif
     sub %r12, %rdx                                  /* the start on the compensated clock */
     mov %rdx, GS_ENT_TSC(%r13)
 \prefix\()_out:
@@ -192,6 +197,10 @@ gs_sample_enter:
     test %r12, %r12
     jz .Lsample_norow
     ENTER_SAVE
+    rdtsc
+    shl $32, %rdx
+    or %rax, %rdx
+    mov %rdx, -128(%rsp)                            /* the probe's start (.Lpush) */
     mov %rcx, -112(%rsp)
     mov GS_DESC_REC(%r13), %ecx
     shr $12, %ecx
@@ -371,5 +380,29 @@ gs_time_record:
 .Lexit_out:
     EXIT_LEAVE
     EXIT_COLD .Lexit
+
+/* gs_sample_exit: gs_time_exit for the sampled modes, whose timed calls
+ * are far apart: their probes' lines and predictions are cold and cost
+ * several times the calibration's warm figure, in their callers' time.
+ * So the callers get the probe as this call measured it (SAMPLE_PROBE_DONE;
+ * docs/timing.md "Compensation"). */
+    .globl gs_sample_exit
+gs_sample_exit:
+    EXIT_POP GS_ENT_SIZE, .Lsexit, 1
+    EXIT_ONCPU
+    RECORD_PAGE %rcx, .Lsexit_norow, .Lsexit_page
+.Lsexit_record:
+    RECORD_CALL
+    mov %rax, %rcx
+    sub %r12, %rcx                                  /* the row */
+    SAMPLE_PROBE_DONE
+.Lsexit_out:
+    EXIT_LEAVE
+.Lsexit_norow:                  /* a thread without a row: the calibrated probe */
+    mov -56(%rsp), %rax
+    mov GS_SLOT_PROBE(%rax), %rdx
+    add %rdx, GS_SLOT_COMP(%rax)
+    jmp .Lsexit_out
+    EXIT_COLD .Lsexit
 
     .section .note.GNU-stack,"",@progbits

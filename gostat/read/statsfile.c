@@ -295,6 +295,10 @@ static void sum_drops(struct gst_drops *d, const unsigned char *row)
     d->path_overflow = gr_add_saturating(d->path_overflow, load_u64(row + offsetof(struct gs_drops, path_overflow)));
     d->arc_overflow = gr_add_saturating(d->arc_overflow, load_u64(row + offsetof(struct gs_drops, arc_overflow)));
     d->abandoned = gr_add_saturating(d->abandoned, load_u64(row + offsetof(struct gs_drops, abandoned)));
+    d->sampled_probes =
+        gr_add_saturating(d->sampled_probes, load_u64(row + offsetof(struct gs_drops, sampled_probes)));
+    d->sampled_probe_ticks =
+        gr_add_saturating(d->sampled_probe_ticks, load_u64(row + offsetof(struct gs_drops, sampled_probe_ticks)));
 }
 
 /* Records are in function-table order of their index,

@@ -48,6 +48,8 @@ struct gst_drops {
     uint64_t abandoned;        /* left open by the scheduler (on g0) */
     uint64_t path_overflow;    /* call paths: calls in the arc table only */
     uint64_t arc_overflow;     /* call paths: calls in neither table */
+    uint64_t sampled_probes;   /* the sampled modes: probes measured, and */
+    uint64_t sampled_probe_ticks; /* their ticks outside the calls, summed */
 };
 
 /* A function of the program, instrumented or not (gs_sym): what a return

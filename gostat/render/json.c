@@ -140,8 +140,12 @@ static void put_clock(FILE *out, const struct gst_stats *st)
     if (st->timing && st->clock.known && st->hdr.probe_ticks) {  /* compensated */
         const struct gs_header *h = &st->hdr;
         double ns = st->clock.ns_per_tick;
-        fprintf(out, ",\"probe_cost_ns\":{\"timed\":%.2f,\"timed_inside\":%.2f,\"untimed\":%.3f}",
+        fprintf(out, ",\"probe_cost_ns\":{\"timed\":%.2f,\"timed_inside\":%.2f,\"untimed\":%.3f,\"sampled\":",
                 h->probe_ticks * ns, h->probe_inner_ticks * ns, h->probe_untimed_q8 * ns / 256);
+        if (st->drops.sampled_probes)
+            fprintf(out, "%.2f}", (double)st->drops.sampled_probe_ticks / st->drops.sampled_probes * ns);
+        else
+            fputs("null}", out);
     } else {
         fputs(",\"probe_cost_ns\":null", out);
     }

@@ -250,11 +250,15 @@ static void write_summary(FILE *out, const struct gst_stats *st, const struct gs
         fprintf(out, " (showing %zu)", v->count);
     if (st->timing && st->clock.known)
         fprintf(out, "  tsc %.3f GHz (%s)", 1.0 / st->clock.ns_per_tick, st->clock.source);
-    if (st->timing && st->clock.known && st->hdr.probe_ticks)
-        fprintf(out, "  probe %.1f ns (%.1f inside, untimed %.2f) compensated",
-                st->hdr.probe_ticks * st->clock.ns_per_tick,
+    if (st->timing && st->clock.known && st->hdr.probe_ticks) {
+        fprintf(out, "  probe %.1f ns (%.1f inside, untimed %.2f", st->hdr.probe_ticks * st->clock.ns_per_tick,
                 st->hdr.probe_inner_ticks * st->clock.ns_per_tick,
                 st->hdr.probe_untimed_q8 * st->clock.ns_per_tick / 256);
+        if (st->drops.sampled_probes)
+            fprintf(out, ", sampled %.1f measured",
+                    (double)st->drops.sampled_probe_ticks / st->drops.sampled_probes * st->clock.ns_per_tick);
+        fputs(") compensated", out);
+    }
     if (st->timing && st->hdr.sample_every > 1)
         fprintf(out, "  timing 1 call in %" PRIu32 " (TOTAL estimated)", st->hdr.sample_every);
     else if (st->sampling)

@@ -34,7 +34,8 @@ int gr_stub_place(struct gr_codebuf *code, const struct gr_segment_plan *seg, si
 }
 
 /* With call paths, the timed entries and returns go to gs_path_enter and
- * gs_path_exit (stubs/paths.S) instead. */
+ * gs_path_exit (stubs/paths.S) instead; in the sampled modes the returns
+ * go to gs_sample_exit. */
 struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t blob_off,
                                          const struct gr_segment_plan *seg)
 {
@@ -44,7 +45,9 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
     return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
                                      .row_slow = blob + h->row_slow_off,
                                      .time_enter = blob + (paths ? h->path_enter_off : h->time_enter_off),
-                                     .time_exit = blob + (paths ? h->path_exit_off : h->time_exit_off),
+                                     .time_exit = blob + (paths                ? h->path_exit_off
+                                                          : seg->sample != 1 ? h->sample_exit_off
+                                                                             : h->time_exit_off),
                                      .sample_enter = blob + h->sample_enter_off,
                                      .sched_off = blob + h->sched_off_off,
                                      .sched_on = blob + h->sched_on_off,

@@ -111,7 +111,7 @@ expect "compensated header" "pid 4194305  exited  exe /usr/bin/fake  calls 10  f
 python3 - "$dir/comp.json" "$dir/out" <<'PY' || fail "probe_cost_ns"
 import json, sys
 got = [json.load(open(p))["probe_cost_ns"] for p in sys.argv[1:]]
-if got != [{"timed": 25.0, "timed_inside": 5.0, "untimed": 0.25}, None]:
+if got != [{"timed": 25.0, "timed_inside": 5.0, "untimed": 0.25, "sampled": None}, None]:
     print("  probe_cost_ns %s, want the calibration, then null" % got)
     sys.exit(1)
 PY

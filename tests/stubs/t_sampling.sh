@@ -234,6 +234,8 @@ fi
 # --time-all's (104-139 against 47 ns). A pilot under --time-all fits
 # small's ticks per call to a + b x rounds and puts it in the middle of
 # the histogram bucket nearest 36 ns (1.45 x 2^k ticks), as above.
+# The default runs' sampled probes, cold here, are measured above the
+# start-up calibration's warm figure (JSON probe_cost_ns.sampled).
 if want cold; then
 prog=coldsample
 if instrument $prog; then
@@ -278,6 +280,14 @@ for i, (d, a) in enumerate(zip(ds, As), 1):
     if not (16 < d["timed_calls"] < 20000) or d["time_estimated"] is not True:
         bad.append("run %d default: %d timed (estimated %s), want a sample"
                    % (i, d["timed_calls"], d["time_estimated"]))
+# the sampled probes, cold here, are measured and compensated as such: more
+# than the start-up calibration's warm figure (gs_sample_exit)
+for i in range(1, runs + 1):
+    c = json.load(open("%s/cdefault%d.json" % (work, i)))["probe_cost_ns"]
+    if not c or c["sampled"] is None or not c["sampled"] > c["timed"]:
+        bad.append("run %d default: probe_cost_ns %s: want the sampled probes measured above the calibration" % (i, c))
+    elif i == 1:
+        print("  probes: sampled %.1f ns measured, %.1f ns calibrated (warm)" % (c["sampled"], c["timed"]))
 for k in ("p50_ns", "p90_ns", "mean_ns"):
     gd, ga = [d[k] for d in ds], [a[k] for a in As]
     md, ma = statistics.median(gd), statistics.median(ga)
