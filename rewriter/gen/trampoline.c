@@ -327,12 +327,18 @@ static int emit_sample_test(struct gr_codebuf *c, const struct func_ctx *fc, uin
     return JUMP(JS, back);
 }
 
+/* emit_time_call's back for a sampled call that goes on right after its
+ * hand-over (a leaf's second copy of its covered bytes, emit_leaf). */
+#define BACK_AFTER_CALL UINT64_MAX
+
 /* The timed part of an entry trampoline, once the call is to be timed (R12
  * = the thread's row, R14 = g): gs_time_enter (--time-all), or
  * gs_sample_enter, which draws the next gap first; both continue at back. */
 static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
                           struct gr_error *err)
 {
+    if (back == BACK_AFTER_CALL && (fc->pf->traced || fc->seg->sample == 1))
+        return gr_fail(err, "internal error: only a sampled call goes on after its hand-over");
     if (fc->pf->traced)         /* --trace: gs_trace_enter, then the capture (trace_capture.c) */
         return gr_trace_emit_entry(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
                                    fc->stubs->trace_enter, back, err);
@@ -352,7 +358,7 @@ static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint6
     GR_TRY(JUMP(JMP, fc->stubs->sample_enter));
     patch_rel32(c, disp_field);                                     /* lea r13, [rip + D] */
     uint8_t desc[GS_DESC_SIZE];
-    int32_t back_rel = (int32_t)(int64_t)(back - gr_code_here(c));
+    int32_t back_rel = back == BACK_AFTER_CALL ? GS_DESC_SIZE : (int32_t)(int64_t)(back - gr_code_here(c));
     uint32_t counter = (uint32_t)counter_offset(fc);
     uint32_t rec = record_offset(fc);
     memcpy(desc + GS_DESC_BACK, &back_rel, 4);
@@ -700,12 +706,9 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, int near,
         GR_TRY(emit_slow_paths(c, fc, &lb, 1, body, err));
     if (timed) {
         place(&lb, c, LABEL_T);
-        GR_TRY(emit_time_call(c, fc, body, err));
-        if (twice) {                              /* the descriptor's back: B', right after it */
-            int32_t back_rel = GS_DESC_SIZE;
-            memcpy(c->bytes + c->len - GS_DESC_SIZE + GS_DESC_BACK, &back_rel, 4);
+        GR_TRY(emit_time_call(c, fc, twice ? BACK_AFTER_CALL : body, err));
+        if (twice)                                /* B', right after the hand-over */
             GR_TRY(emit_leaf_body(c, fc, 1, &gd_timed, err));
-        }
     }
     GR_TRY(resolve(&lb, c, err));
     GR_TRY(emit_leaf_faults(c, fc, &gd, err));
