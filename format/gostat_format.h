@@ -380,6 +380,17 @@ struct gs_glive {
 
 #define GS_PATHS_PER_PAGE (GS_PAGE / sizeof(struct gs_path))
 
+/* The path table that holds at least n entries (n <= GS_MAX_PATHS): a
+ * power of two from a page of them up to GS_PATH_BLOCK, whole blocks
+ * beyond. A header's max_paths is one of these. */
+static inline uint64_t gs_path_table_entries(uint64_t n)
+{
+    uint64_t p = GS_PATHS_PER_PAGE;
+    while (p < n && p < GS_PATH_BLOCK)
+        p *= 2;
+    return p >= n ? p : (n + GS_PATH_BLOCK - 1) / GS_PATH_BLOCK * GS_PATH_BLOCK;
+}
+
 #define GS_TIMING_PER_PAGE (GS_PAGE / sizeof(struct gs_timing))
 
 /* Offset in a row of timing record k. */

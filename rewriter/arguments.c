@@ -42,19 +42,19 @@ static int parse_number(const char *s, unsigned long max, uint32_t *out)
     return 0;
 }
 
-/* --max-arcs and --max-paths: a number, rounded up to a power of two, at
- * least a page of entries; path tables beyond a block of GS_PATH_BLOCK
- * entries are rounded up to whole blocks instead. --max-paths may be 0
- * (none). */
-static int parse_table_size(const char *s, int blocks, uint32_t *out)
+/* --max-arcs and --max-paths: a number, rounded up to a table's size: a
+ * power of two, at least a page of entries, for arcs; for paths
+ * gs_path_table_entries (whole blocks beyond GS_PATH_BLOCK). --max-paths
+ * may be 0 (none). */
+static int parse_table_size(const char *s, int paths, uint32_t *out)
 {
     uint32_t n;
     if (parse_number(s, GS_MAX_PATHS, &n) < 0)
         return -1;
     uint32_t p = MIN_PATHS;
-    while (p < n && !(blocks && p >= GS_PATH_BLOCK))
+    while (p < n)
         p *= 2;
-    *out = p < n ? (n + GS_PATH_BLOCK - 1) / GS_PATH_BLOCK * GS_PATH_BLOCK : p;
+    *out = paths ? (uint32_t)gs_path_table_entries(n) : p;
     return 0;
 }
 

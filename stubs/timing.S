@@ -129,7 +129,7 @@ gs_row_slow:
     mov %r12, GS_ENT_OFF(%r13)                      /* off-CPU so far (stubs/oncpu.S) */
 .if \weighted
     mov -24(%rsp), %r12
-    mov %r12, GS_ENT_W(%r13)                        /* the weight (< 2^32); GS_ENT_PROBE below */
+    mov %r12d, GS_ENT_W(%r13)                       /* the weight (< 2^32); GS_ENT_PROBE below */
     addl $GS_ENT_SIZE, GS_SLOT_TOP(%rax)
     dec %r12                                        /* the untimed calls it stands for, */
     imul GS_SLOT_UNTIMED(%rax), %r12                /* which ran before it: their probes */

@@ -177,7 +177,7 @@ static int check_path_geometry(const struct gs_header *h, const char *path, stru
     uint64_t arcs_len = (uint64_t)h->max_arcs * sizeof(struct gs_path);
     if (!(h->flags & GS_HDR_TIMING) || h->path_size != sizeof(struct gs_path)
         || h->max_paths < GS_PATHS_PER_PAGE || h->max_paths > GS_MAX_PATHS
-        || (h->max_paths < GS_PATH_BLOCK ? h->max_paths & (h->max_paths - 1) : h->max_paths % GS_PATH_BLOCK)
+        || gs_path_table_entries(h->max_paths) != h->max_paths
         || h->max_arcs < GS_PATHS_PER_PAGE
         || h->max_arcs > GS_MAX_PATHS || (h->max_arcs & (h->max_arcs - 1)))
         return gr_fail(err, "%s: corrupt: path tables of %" PRIu32 " and %" PRIu32 " entries of %"

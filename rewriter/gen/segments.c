@@ -25,8 +25,8 @@ static uint64_t rows_end(const struct gr_segment_plan *seg)
 static uint32_t default_max_paths(uint32_t ntimed)
 {
     uint64_t n = (uint64_t)ntimed * GR_PATHS_PER_TIMED;
-    n = (n + GS_PATH_BLOCK - 1) / GS_PATH_BLOCK * GS_PATH_BLOCK;
-    return n < GR_MIN_DEFAULT_PATHS ? GR_MIN_DEFAULT_PATHS : n > GR_MAX_DEFAULT_PATHS ? GR_MAX_DEFAULT_PATHS : (uint32_t)n;
+    n = n < GR_MIN_DEFAULT_PATHS ? GR_MIN_DEFAULT_PATHS : n > GR_MAX_DEFAULT_PATHS ? GR_MAX_DEFAULT_PATHS : n;
+    return (uint32_t)gs_path_table_entries(n);
 }
 
 /* The arc table takes the calls whose path did not fit, one entry per
