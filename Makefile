@@ -46,7 +46,7 @@ LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # draws with wide-character curses (UTF-8 names).
 LIBS_GOSTAT   := -ljansson -lprotobuf-c -lz -lmicrohttpd -lncursesw -lm
 
-.PHONY: man all tools deps check unit unit-build demo clean clean-objs bench bench-macro bench-memory asan fuzz fuzz-build fuzz-corpus install uninstall
+.PHONY: man all tools golden deps check unit unit-build demo clean clean-objs bench bench-macro bench-memory asan fuzz fuzz-build fuzz-corpus install uninstall
 all: bin/gorewrite bin/gostat
 
 # What the tests run besides the two programs (LIEF is needed only here).
@@ -79,6 +79,12 @@ $(BUILD)/mangen/gostat_man.o: INC = $(GOSTAT_INC)
 $(MANGEN)/gorewrite_man: $(BUILD)/mangen/gorewrite_man.o $(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ))
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 $(BUILD)/mangen/gorewrite_man.o: INC = $(REWRITER_INC)
+
+# gostat's expected outputs (tests/golden/*.txt, checked by t_golden),
+# written again from the current bin/gostat: review the diff, commit it.
+golden: bin/gostat $(BUILD)/tests/mkstats
+	rm -f tests/golden/*.txt
+	bash tests/golden/make_golden.sh tests/golden
 
 man: $(MANGEN)/gostat_man $(MANGEN)/gorewrite_man
 	for p in gostat gorewrite; do \
