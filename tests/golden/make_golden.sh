@@ -120,16 +120,22 @@ gs sampled.json --json sampled.stats
 
 # graph: a call graph (--call-graph): main.parse reached three ways, one
 # through an untimed helper; main.handle's context also in a second row.
-mk graph.stats "${EXITED[@]}" --exe /opt/graph "${CLOCK[@]}" --rows 3 --timing \
-    --func main.main:0x401000:1:/src/main.go:5 --func main.handle:0x401100:5:/src/main.go:10 \
-    --func main.parse:0x401200:6:/src/parse.go:3 --func main.query:0x401300:2:/src/db.go:8 \
-    --func main.helper:0x401400:1:/src/db.go:30 --untimed 4:leaf \
-    --path 1:1:0:0:-:1:30000:9000:20000 --path 1:2:1:1:0:4:16000:4000:10000 \
-    --path 1:3:2:2:1:4:4000:4000:4000 --path 1:4:2:3:1:2:8000:6000:4000 \
-    --path 1:5:4:2:4:1:2000:2000:2000 --path 1:6:1:2:0:1:1000:1000:1000 \
-    --path 2:2:1:1:0:1:4000:4000:4000 \
-    --time 0:1:0:30000:30000:10=1 --time 1:1:0:2000:8000:6=2,7=3 \
-    --time 2:1:0:500:2000:4=4,5=2 --time 3:1:0:4000:4000:7=2
+# graph_file OUT N: with N calls of main.parse from main.handle, 500 ns each.
+graph_file() {
+    local e=$((($2 - 4) * 1000))
+    mk "$1" "${EXITED[@]}" --exe /opt/graph "${CLOCK[@]}" --rows 3 --timing \
+        --func main.main:0x401000:1:/src/main.go:5 --func main.handle:0x401100:5:/src/main.go:10 \
+        --func main.parse:0x401200:$(($2 + 2)):/src/parse.go:3 --func main.query:0x401300:2:/src/db.go:8 \
+        --func main.helper:0x401400:1:/src/db.go:30 --untimed 4:leaf \
+        --path 1:1:0:0:-:1:$((30000 + e)):9000:20000 --path 1:2:1:1:0:4:$((16000 + e)):4000:10000 \
+        --path 1:3:2:2:1:"$2":$((4000 + e)):$((4000 + e)):4000 --path 1:4:2:3:1:2:8000:6000:4000 \
+        --path 1:5:4:2:4:1:2000:2000:2000 --path 1:6:1:2:0:1:1000:1000:1000 \
+        --path 2:2:1:1:0:1:4000:4000:4000 \
+        --time 0:1:0:30000:30000:10=1 --time 1:1:0:2000:8000:6=2,7=3 \
+        --time 2:1:0:500:2000:4=4,5=2 --time 3:1:0:4000:4000:7=2
+}
+graph_file graph.stats 4
+graph_file graph-new.stats 40
 gs graph.table graph.stats
 gs graph.table-cum --sort cum graph.stats
 gs graph.callers --callers main.parse graph.stats
@@ -140,14 +146,17 @@ gs graph.folded-calls folded --value calls graph.stats
 gs graph.folded-oncpu folded --value oncpu graph.stats
 gs graph.callgrind callgrind -o - graph.stats
 pprof_golden graph.pprof graph.stats
+gs graph.diff diff graph.stats graph-new.stats
+gs graph.diff-json diff --json graph.stats graph-new.stats
 
 # trace: traced calls in two threads' rings (row 2's holds 4 slots, 6
 # events written: 2 lost), typed arguments and results, a string cut at
-# its copy, a panicked call.
+# its copy, a panicked call, a function without a descriptor (raw words).
 mk trace.stats "${EXITED[@]}" --exe /opt/trace "${CLOCK[@]}" --rows 3 --timing --trace-slots 4 \
     --func main.main:0x401000:1:/src/main.go:5 --func main.add:0x401100:7:/src/main.go:10 \
-    --func main.greet:0x401200:3:/src/main.go:15 \
+    --func main.greet:0x401200:3:/src/main.go:15 --func main.raw:0x401300:1:/src/raw.go:3 \
     --trace-func 1:a=int,b=int:r=int --trace-func 2:name=string,loud=bool:s=string,ok=bool \
+    --trace-func 3:p=ptr,n=uint:r=uint:nodesc --trace-event 1:2:1:6001000:50:0:0xc000123000,255,17 \
     --trace-event 1:0:1:2001000:200:0:2,3,5 \
     --trace-event 1:1:1:2201000:4000:0:gopher,true,HELLO_GOPHER_AND_FRIENDS,true \
     --trace-event 1:1:1:4001000:600000:0:,false,,false \
@@ -173,21 +182,38 @@ gs sites.table sites.stats
 gs sites.goroutines goroutines sites.stats
 gs sites.goroutines-json goroutines --json sites.stats
 
+# sitepaths: a call graph whose sites are told apart by the creator's
+# call path: one go statement in main.serve reached from main.main
+# directly and through main.handle, another in an untimed function.
+mk sitepaths.stats "${EXITED[@]}" --exe /opt/sitepaths "${CLOCK[@]}" --rows 2 --timing \
+    --func main.main:0x401000:1:/src/main.go:5 --func main.handle:0x401100:3:/src/main.go:10 \
+    --func main.serve:0x401200:4:/src/main.go:20 --func main.spawn:0x401300:1:/src/main.go:30 \
+    --func main.worker:0x401400:9:/src/main.go:40 --untimed 3:leaf \
+    --path 1:1:0:0:-:1:90000:10000 --path 1:2:1:1:0:3:60000:30000 \
+    --path 1:3:2:2:1:3:30000:30000 --path 1:4:1:2:0:1:20000:20000 \
+    --gostmt 0x401210:main.serve:/src/main.go:22 --gostmt 0x401310:main.spawn:/src/main.go:31 \
+    --site 0x401210:0x401400:6:0:60000:20000:9=6 --site 0x401210:0x401400:2:0:20000:10000:8=2 \
+    --site 0x401310:0x401400:1:0:0:0 \
+    --site-path 0:3:2,1,0 --site-path 1:4:2,0 --site-path 2:1:0
+gs sitepaths.goroutines goroutines sitepaths.stats
+gs sitepaths.goroutines-json goroutines --json sitepaths.stats
+
 # diff: a base and a new run of one program: main.parse called 3 times
 # as often, main.query 4 times slower per call, main.gone no longer
-# called, main.added new.
+# called, main.added new, main.parse's goroutines left live 1 -> 50.
 diff_file() {
-    local out=$1 parse=$2 query_b=$3 gone=$4 added=$5
+    local out=$1 parse=$2 query_b=$3 gone=$4 added=$5 exited=$6
     mk "$out" "${EXITED[@]}" --exe /opt/app --build-id go:app/1 "${CLOCK[@]}" --rows 2 --claimed 1 --timing \
         --func main.main:0x401000:1:/src/main.go:3 --func main.parse:0x401100:"$parse":/src/parse.go:9 \
         --func main.query:0x401200:2000:/src/db.go:20 --func main.gone:0x401300:"$gone":/src/old.go:4 \
         --func main.added:0x401400:"$added":/src/new.go:4 --func main.steady:0x401500:5000:/src/main.go:30 \
         --time 1:1:$((parse * 600)):500:700:4=$((parse / 2)),5=$((parse / 2)) \
         --time 2:1:$((2000 * 4 * 2 ** query_b)):$((4 * 2 ** query_b)):$((4 * 2 ** query_b)):$((query_b - 2))=2000 \
-        --time 5:1:$((5000 * 3000)):2000:4000:7=5000
+        --time 5:1:$((5000 * 3000)):2000:4000:7=5000 \
+        --gostmt 0x401110:main.parse:/src/parse.go:12 --site 0x401110:0x401200:100:"$exited":0:0
 }
-diff_file base.stats 10000 11 50 0
-diff_file new.stats 30000 13 0 40
+diff_file base.stats 10000 11 50 0 99
+diff_file new.stats 30000 13 0 40 50
 gs diff.table diff base.stats new.stats
 gs diff.json diff --json base.stats new.stats
 gs diff.fail diff --fail-on-regression --metric calls base.stats new.stats

@@ -15,7 +15,8 @@
  *               [--path ROW:KEY:PARENT:FUNC:CALLER:CALLS:TOTAL:SELF[:ONCPU]]...
  *               [--gostmt PC:FUNC:FILE:LINE]... [--site-head NO_SITE:NO_LIVE:UNBORN]
  *               [--site GOPC:STARTPC:CREATED:UNTIMED_EXITS:TOTAL:MAX[:B=N[,B=N...]]]...
- *               [--trace-slots N] [--trace-func INDEX:ARGS:RESULTS]...
+ *               [--site-path SITE:KEY:FUNC[,FUNC...]]...
+ *               [--trace-slots N] [--trace-func INDEX:ARGS:RESULTS[:nodesc]]...
  *               [--trace-event ROW:TFUNC:GOID:START:DUR:CALLER:VALUES[:panicked]]...
  *               --func NAME:ENTRY:CALLS[:FILE:LINE[:inlined]] ...
  *   mkstats --bump FILE INDEX N [ROW]   add N to function INDEX's counter
@@ -57,12 +58,15 @@
  * Goroutine sites: --gostmt names a go statement (PCs given sorted);
  * --site writes a site entry (the key GOPC << 32 | STARTPC, goroutines
  * created and those ended without a lifetime, the lifetimes' ticks and
- * histogram) and --site-head the counts of the section's head.
+ * histogram) and --site-head the counts of the section's head. With call
+ * paths, --site-path gives the SITE-th --site a creator's call path: its
+ * KEY, and the functions of its open timed calls, innermost first.
  *
  * Tracing: --trace-func traces function INDEX, with a descriptor of its
  * ARGS and RESULTS, each a ','-separated list of NAME=TYPE (TYPE int,
  * uint, bool, string or ptr; empty: none); the order of --trace-func is
- * the trace function table's. --trace-event appends a call of trace
+ * the trace function table's; "nodesc" leaves the descriptor out, as
+ * for a binary without DWARF: readers show the captured words. --trace-event appends a call of trace
  * function TFUNC to ROW's ring (>= 1; --trace-slots N slots, default 8:
  * older events are overwritten as a full ring's are): goroutine GOID,
  * START and DUR ticks, called from function CALLER's code ('-': address
@@ -105,9 +109,9 @@ struct func_spec {
 };
 
 /* Row edits applied after the counters: --time, --drops, --pagemap,
- * --next, --oncpu, --path, --site, --trace-event. */
+ * --next, --oncpu, --path, --site, --site-path, --trace-event. */
 struct edit {
-    char kind;                 /* 't', 'd', 'p', 'n', 'o', 'P', 'S' or 'E' */
+    char kind;                 /* 't', 'd', 'p', 'n', 'o', 'P', 'S', 'C' or 'E' */
     char *arg;
 };
 
@@ -132,6 +136,7 @@ struct tfunc {
     uint32_t nv;
     uint16_t words[2], copies[2];  /* entry, exit */
     uint32_t exit_off, used, desc_off, desc_len;
+    bool nodesc;
 };
 
 struct spec {
@@ -163,7 +168,7 @@ struct spec {
     uint32_t nuntimed;
     uint32_t npaths;           /* --path entries (the largest table needs as many) */
     struct gostmt_spec gostmts[MAX_EDITS];
-    uint32_t ngostmts, nsites;
+    uint32_t ngostmts, nsites, nsite_paths;
     uint64_t site_head[3];     /* no_site, no_live, unborn */
     struct tfunc tfuncs[MAX_TFUNCS];
     uint32_t ntfuncs, trace_slots, event_size;
@@ -179,7 +184,7 @@ struct plan {
     uint32_t max_paths, max_arcs;
     uint64_t gostmts_off, trace_off;           /* in the prefix */
     uint64_t ring_off, ring_size;              /* in a row */
-    uint64_t sites_off, glive_off, sites_size; /* after the rows */
+    uint64_t sites_off, glive_off, spaths_off, sites_size; /* after the rows */
 };
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -310,7 +315,7 @@ static void parse_tvalue(char *item, bool result, struct tfunc *f)
         v->copy = f->copies[result]++;
 }
 
-/* INDEX:ARGS:RESULTS */
+/* INDEX:ARGS:RESULTS[:nodesc] */
 static void parse_tfunc(char *arg, struct spec *s)
 {
     if (s->ntfuncs == MAX_TFUNCS)
@@ -319,8 +324,11 @@ static void parse_tfunc(char *arg, struct spec *s)
     char *rest = arg;
     f->func = (uint32_t)parse_u64(strsep(&rest, ":"), "--trace-func INDEX");
     char *args = strsep(&rest, ":");
-    if (!args || !rest || strchr(rest, ':'))
-        die("--trace-func wants INDEX:ARGS:RESULTS, got '%s'", arg);
+    char *results = strsep(&rest, ":");
+    f->nodesc = rest && strcmp(rest, "nodesc") == 0;
+    if (!args || !results || (rest && !f->nodesc))
+        die("--trace-func wants INDEX:ARGS:RESULTS[:nodesc], got '%s'", arg);
+    rest = results;
     for (char *item; (item = strsep(&args, ",")) != NULL;)
         if (*item)
             parse_tvalue(item, false, f);
@@ -334,13 +342,14 @@ static bool parse_graph_arg(int argc, char **argv, int *i, struct spec *s)
 {
     const char *a = argv[*i];
     char kind = strcmp(a, "--path") == 0 ? 'P' : strcmp(a, "--site") == 0 ? 'S'
-              : strcmp(a, "--trace-event") == 0 ? 'E' : 0;
+              : strcmp(a, "--site-path") == 0 ? 'C' : strcmp(a, "--trace-event") == 0 ? 'E' : 0;
     if (kind) {
         if (s->nedits == MAX_EDITS)
             die("more than %d row edits", MAX_EDITS);
         s->edits[s->nedits++] = (struct edit){ kind, next_arg(argc, argv, i) };
         s->npaths += kind == 'P';
         s->nsites += kind == 'S';
+        s->nsite_paths += kind == 'C';
     } else if (strcmp(a, "--gostmt") == 0) {
         parse_gostmt(next_arg(argc, argv, i), s);
     } else if (strcmp(a, "--site-head") == 0) {
@@ -445,9 +454,10 @@ static void build_trace(struct spec *s)
     put_zeros(&b, s->ntfuncs * sizeof(struct gs_trace_func));
     for (uint32_t k = 0; k < s->ntfuncs; k++) {
         struct tfunc *f = &s->tfuncs[k];
-        f->desc_off = (uint32_t)b.len;
-        put_descriptor(&b, f);
-        f->desc_len = (uint32_t)(b.len - f->desc_off);
+        f->desc_off = f->nodesc ? 0 : (uint32_t)b.len;
+        if (!f->nodesc)
+            put_descriptor(&b, f);
+        f->desc_len = f->nodesc ? 0 : (uint32_t)(b.len - f->desc_off);
         put_zeros(&b, (8 - b.len % 8) % 8);
         struct gs_trace_func t = { .func = f->func, .desc_off = f->desc_off, .desc_len = f->desc_len,
                                    .entry_nwords = f->words[0], .entry_nbytes = f->copies[0],
@@ -534,6 +544,8 @@ static void parse_args(int argc, char **argv, struct spec *s)
         die("--chain wants --timing, timed functions, --rows >= 2 and N <= %u", GS_MAX_PATHS);
     if (s->npaths && s->ntimed == 0)
         die("--path wants --timing and timed functions");
+    if (s->nsite_paths && (!s->nsites || !(s->chain || s->npaths)))
+        die("--site-path wants --site and call paths (--path or --chain)");
     for (uint32_t k = 0; k < s->ntfuncs; k++)
         if (s->tfuncs[k].func >= s->nfuncs)
             die("--trace-func: function %u out of range", s->tfuncs[k].func);
@@ -582,7 +594,8 @@ static bool has_sites(const struct spec *s)
 }
 
 /* The goroutine sites after the rows: the head page, the site table, the
- * live table from a page boundary. */
+ * live table from a page boundary, then (--site-path) the creators' paths
+ * from the next one. */
 static void plan_sites(const struct spec *s, struct plan *p)
 {
     if (!has_sites(s))
@@ -590,6 +603,10 @@ static void plan_sites(const struct spec *s, struct plan *p)
     p->sites_off = p->rows_off + p->row_stride * s->rows;
     p->glive_off = round_up(GS_PAGE + MAX_SITES * sizeof(struct gs_site), GS_PAGE);
     p->sites_size = round_up(p->glive_off + MAX_GLIVE * sizeof(struct gs_glive), GS_PAGE);
+    if (!s->nsite_paths)
+        return;
+    p->spaths_off = p->sites_size;
+    p->sites_size = round_up(p->spaths_off + MAX_SITES * sizeof(struct gs_spath), GS_PAGE);
 }
 
 static struct plan plan_layout(const struct spec *s)
@@ -652,6 +669,11 @@ static void fill_sites_header(struct gs_header *h, const struct spec *s, const s
     h->site_size = sizeof(struct gs_site);
     h->glive_size = sizeof(struct gs_glive);
     h->gostmts_off = s->ngostmts ? p->gostmts_off : 0;
+    if (s->nsite_paths) {
+        h->flags |= GS_HDR_SITE_PATHS;
+        h->spaths_off = p->spaths_off;
+        h->spath_size = sizeof(struct gs_spath);
+    }
     h->ngostmts = s->ngostmts;
     h->gostmt_size = sizeof(struct gs_gostmt);
 }
@@ -923,6 +945,29 @@ static void edit_site(unsigned char *buf, const struct plan *p, char *arg)
     memcpy(&tab[k], &e, sizeof e);
 }
 
+/* SITE:KEY:FUNC[,FUNC...]: the SITE-th site's creator path, written as
+ * its claim is (the key again in claim). */
+static void edit_site_path(unsigned char *buf, const struct spec *s, const struct plan *p, char *arg)
+{
+    char *f[4];
+    if (split_fields(arg, f, 3) != 3)
+        die("--site-path wants SITE:KEY:FUNC[,FUNC...], got '%s'", arg);
+    uint64_t site = parse_u64(f[0], "--site-path SITE");
+    struct gs_site *e = (struct gs_site *)(void *)(buf + p->sites_off + GS_PAGE) + site;
+    if (site >= MAX_SITES || !e->key)
+        die("--site-path: no site %" PRIu64 " (give its --site first)", site);
+    e->path = parse_u64(f[1], "--site-path KEY");
+    e->claim = e->key;
+    struct gs_spath sp = { 0 };
+    for (char *fn; (fn = strsep(&f[2], ",")) != NULL; sp.depth++) {
+        uint64_t i = parse_u64(fn, "--site-path FUNC");
+        if (i >= s->nfuncs || s->funcs[i].timing == GS_UNTIMED || sp.depth == GS_SPATH_MAX)
+            die("--site-path: function %" PRIu64 " untimed, or more than %u", i, GS_SPATH_MAX);
+        sp.rec[sp.depth] = (uint32_t)gs_timing_offset(p->timing_off, s->funcs[i].timing);
+    }
+    memcpy(buf + p->sites_off + p->spaths_off + site * sizeof sp, &sp, sizeof sp);
+}
+
 /* One value of a --trace-event in its capture part (words at part,
  * lengths and copies after them). */
 static void put_tvalue(unsigned char *part, const struct tfunc *f, const struct tvalue *v, const char *text)
@@ -993,6 +1038,8 @@ static void apply_edit(unsigned char *buf, const struct spec *s, const struct pl
         edit_path(buf, s, p, e->arg);
     } else if (e->kind == 'S') {
         edit_site(buf, p, e->arg);
+    } else if (e->kind == 'C') {
+        edit_site_path(buf, s, p, e->arg);
     } else if (e->kind == 'E') {
         edit_event(buf, s, p, e->arg);
     } else if (e->kind == 'n') {
