@@ -5,7 +5,7 @@
 # has any. `make golden` writes them into tests/golden (the committed
 # expected files); tests/gostat/t_golden.sh writes them into a temporary
 # directory and compares. The stats files are made by mkstats with fixed
-# values (pids of no live process, start times, clocks, names), given by
+# values (processes that exited, start times, clocks, names), given by
 # relative names from a work directory, with a fixed terminal width and
 # time zone: nothing in the outputs varies from run to run or machine to
 # machine. The one live process (the metrics) is this script itself, whose
@@ -61,8 +61,8 @@ pprof_golden() {
     SHOWN="gostat pprof -o $2.pb.gz $2 && go tool pprof -raw -symbolize=none $2.pb.gz" golden "$1" pprof_raw "$2"
 }
 
-# Exited processes: pid 4242 started at tick 1 (no process can have),
-# clock 0.5 ns per tick.
+# Exited processes: pid 4242 started at tick 1, which no running process
+# can have started at; clock 0.5 ns per tick.
 EXITED=(--pid 4242 --start-ticks 1 --start-ns 1700000000000000000)
 CLOCK=(--tsc 1000:0:2001000:1000000)
 
