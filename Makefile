@@ -181,7 +181,7 @@ $(UNIT)/test_trace_values: $(BUILD)/gostat/render/trace_values.o $(BUILD)/gostat
 	$(BUILD)/rewriter/find/trace_desc_build.o $(BUILD)/common/strbuf.o $(BUILD)/common/vec.o \
 	$(BUILD)/common/safe_text.o
 $(UNIT)/test_trace_values: UNIT_LIBS := -lm
-$(UNIT)/test_trace_read: $(BUILD)/gostat/read/trace_read.o $(BUILD)/common/go_duration.o $(ERROR_OBJ)
+$(UNIT)/test_trace_read: $(BUILD)/gostat/read/trace_read.o $(BUILD)/gostat/read/sigbus_guard.o $(BUILD)/common/go_duration.o $(ERROR_OBJ)
 $(UNIT)/test_trace_layout: $(BUILD)/rewriter/find/trace_abi.o
 $(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.o \
 	$(BUILD)/common/opttable_man.o

@@ -6,6 +6,7 @@
 #include "gostat/cmd/exitcode.h"
 #include "gostat/read/target.h"
 #include "gostat/read/trace_read.h"
+#include "common/saturate.h"
 #include "gostat/render/json.h"
 #include "gostat/render/outfile.h"
 #include "gostat/render/term.h"
@@ -250,7 +251,7 @@ static int print_batch(const struct trace_args *a, struct gst_stats *st, struct 
     for (size_t i = 0; i < b.n && !a->chrome; i++)
         print_event(stdout, a, st, tr, &b.ev[i], &first);
     fflush(stdout);
-    *lost += b.lost;
+    *lost = gr_add_saturating(*lost, b.lost);
     *dropped = b.dropped;
     gst_trace_batch_free(&b);
     return 0;

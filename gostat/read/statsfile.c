@@ -6,14 +6,13 @@
 
 #include "gostat/read/statsfile_check.h"
 #include "gostat/read/proc.h"
+#include "gostat/read/sigbus_guard.h"
 #include "common/vec.h"
 #include "common/saturate.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -507,47 +506,35 @@ static int sum_counters(struct gst_stats *st, struct pass *ps, struct gr_error *
     return rc;
 }
 
-/* If someone truncates the file after we mapped it, touching the lost pages
- * raises SIGBUS; we turn that into an error instead of a crash. */
-static sigjmp_buf sigbus_jump;
-static volatile sig_atomic_t sigbus_guard_armed;
+struct counters_read {
+    struct gst_stats *st;
+    struct pass *ps;
+    struct gr_error *err;
+};
 
-static void on_sigbus(int sig)
+static int sum_counters_of(void *arg)
 {
-    if (sigbus_guard_armed)
-        siglongjmp(sigbus_jump, 1);
-    signal(sig, SIG_DFL);
-    raise(sig);
+    struct counters_read *c = arg;
+    return sum_counters(c->st, c->ps, c->err);
 }
 
 static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
 {
-    struct sigaction guard, saved;
     struct stat sb;
-    int rc = 0;
 
     if (fstat(st->fd, &sb) < 0)
         return gr_fail(err, "%s: cannot stat: %s", st->path, strerror(errno));
     struct pass ps = { .pagemap_len = st->hdr.row_stride / GS_PAGE, .touched = GS_PAGE,
                        .budget = gst_read_budget(&sb), .occupied = (uint64_t)sb.st_blocks * 512,
                        .retries_left = st->live ? COUNT_RETRIES : 0 };
-    ps.pagemap = malloc(ps.pagemap_len ? ps.pagemap_len : 1);   /* outside the jump's reach */
+    ps.pagemap = malloc(ps.pagemap_len ? ps.pagemap_len : 1);   /* outside the guard's reach */
     if (!ps.pagemap)
         return gr_fail(err, "%s: out of memory for a %" PRIu64 "-byte page map", st->path,
                        ps.pagemap_len);
-
-    memset(&guard, 0, sizeof guard);
-    guard.sa_handler = on_sigbus;
-    sigemptyset(&guard.sa_mask);
-    sigaction(SIGBUS, &guard, &saved);
-    if (sigsetjmp(sigbus_jump, 1) == 0) {
-        sigbus_guard_armed = 1;
-        rc = sum_counters(st, &ps, err);
-    } else {
+    struct counters_read c = { st, &ps, err };
+    int rc = gst_sigbus_guarded(sum_counters_of, &c);
+    if (rc == 1)
         rc = gr_fail(err, "%s: file shrank while reading its counters", st->path);
-    }
-    sigbus_guard_armed = 0;
-    sigaction(SIGBUS, &saved, NULL);
     free(ps.pagemap);
     return rc;
 }
