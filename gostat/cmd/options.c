@@ -32,14 +32,15 @@ static const struct gr_opt table_opts[] = {
                           "time first (inclusive time counted once per call",
                           "stack, as pprof's cum), or most on-CPU time first",
                           "(total less the time descheduled); self and cum are",
-                          "recorded only with gorewrite --call-graph, \"-\"",
-                          "otherwise"),
+                          "recorded only with gorewrite --call-graph: other",
+                          "files are refused"),
       .man =
           "Most calls first (default), by name, most total time first, most self\n"
           "time first, most cum time first (inclusive time counted once per call\n"
           "stack however deep a function recurses in it, as pprof's cum; files built\n"
           "with gorewrite --call-graph), or most on-CPU time first (total time less\n"
-          "the time the calls' goroutines were descheduled).\n" },
+          "the time the calls' goroutines were descheduled). Self and cum are recorded\n"
+          "only with gorewrite --call-graph: sorting another file by them is refused.\n" },
     { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct gst_options, filter),
       .help = GR_OPT_HELP("only functions whose name matches (POSIX extended regex)"),
       .man =

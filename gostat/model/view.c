@@ -110,6 +110,10 @@ int gst_view_build(const struct gst_stats *st, const struct gst_view_options *o,
     uint32_t n = st->hdr.nfuncs;
 
     view->count = 0;
+    view->funcs = NULL;
+    if ((o->sort == GST_SORT_SELF || o->sort == GST_SORT_CUM) && !st->paths)
+        return gr_fail(err, "%s: --sort %s needs the call paths of a --call-graph build; this file has "
+                            "none (sort by time instead)", st->path, o->sort == GST_SORT_SELF ? "self" : "cum");
     view->funcs = calloc(n ? n : 1, sizeof *view->funcs);
     if (!view->funcs)
         return gr_fail(err, "%s: out of memory for %u functions", st->path, n);

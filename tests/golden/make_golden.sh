@@ -107,6 +107,7 @@ mk timed.stats "${EXITED[@]}" --exe /opt/timed --go-version go1.22.12 "${CLOCK[@
 gs timed.table timed.stats
 gs timed.table-time --sort time timed.stats
 gs timed.table-oncpu --sort oncpu timed.stats
+gs timed.table-self --sort self timed.stats
 gs timed.json --json timed.stats
 gs timed.callgrind callgrind -o - timed.stats
 pprof_golden timed.pprof timed.stats
