@@ -76,13 +76,30 @@ static int write_output(const struct gr_elf *elf, const struct gr_plan *plan,
     return rc;
 }
 
+/* An --only pattern that names no function is most likely a typo: the
+ * output would count nothing the user asked for. */
+static void warn_unmatched(FILE *log, const struct gr_select *select, const struct gr_options *opt,
+                           const struct gr_program *prog)
+{
+    for (size_t k = 0; k < select->only.n; k++) {
+        size_t i = 0;
+        while (i < prog->nfuncs && (!prog->funcs[i].name ||
+                                    regexec(&select->only.re[k], prog->funcs[i].name, 0, NULL, 0)))
+            i++;
+        if (i == prog->nfuncs)
+            fprintf(log, "gorewrite: warning: --only '%s' matches no function\n", opt->select.only[k]);
+    }
+}
+
 /* The plan of the functions --only and --exclude choose. */
 static int plan_selected(const struct gr_elf *elf, const struct gr_program *prog,
-                         const struct gr_options *opt, struct gr_plan *plan, struct gr_error *err)
+                         const struct gr_options *opt, FILE *log, struct gr_plan *plan,
+                         struct gr_error *err)
 {
     struct gr_select select;
     if (gr_select_compile(&select, &opt->select, err) < 0)
         return -1;
+    warn_unmatched(log, &select, opt, prog);
     int timing = opt->count_only ? GR_PLAN_COUNT_ONLY : opt->max_paths ? GR_PLAN_PATHS : GR_PLAN_TIMED;
     int rc = gr_plan_build(elf, prog, timing, opt->keep_call_sites,
                            gr_select_active(&select) ? &select : NULL, plan, err);
@@ -107,7 +124,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
         rc = gr_find_program(&elf, opt->strict_release, &prog, err);
     if (rc == 0) {
         gr_find_warn(log, &elf, &prog);
-        rc = plan_selected(&elf, &prog, opt, &plan, err);
+        rc = plan_selected(&elf, &prog, opt, log, &plan, err);
     }
     if (rc == 0 && opt->ntrace) {
         rc = gr_trace_plan_build(&prog, &plan, opt->trace, opt->ntrace, opt->trace_bytes, &trace, err);

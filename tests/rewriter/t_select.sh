@@ -17,7 +17,8 @@
 #    original prints; only main.* (and the two) in gostat, main.main
 #    called once.
 #  - a bad --only or --exclude pattern: exit 1, a message naming the
-#    option and the pattern, no output written (an existing OUTPUT kept).
+#    option and the pattern, no output written (an existing OUTPUT kept);
+#    an --only pattern that matches no function: one warning naming it.
 # Environment: GOVERS="1.22" restricts the Go versions.
 . "$(dirname "$0")/../lib.sh"
 require_tools
@@ -198,5 +199,13 @@ echo keep >"$WORK/badout"
 "$GOREWRITE" --exclude '(' "$prog" "$WORK/badout" >/dev/null 2>&1
 [ "$(cat "$WORK/badout")" = keep ] || fail "a bad pattern changed an existing OUTPUT"
 echo "bad patterns: $("$GOREWRITE_REAL" --only '(' "$prog" "$WORK/badout" 2>&1)"
+
+# A pattern that names no function: one warning line naming it, the output
+# written as usual; a pattern that does match: no warning.
+err=$("$GOREWRITE" --only '^main\.' --only 'main\.NoSuch' "$prog" "$WORK/nomatch" 2>&1 >/dev/null)
+rc=$?
+[ $rc = 0 ] && [ -x "$WORK/nomatch" ] || fail "--only matching nothing: exit $rc or no output"
+[ "$(grep -c 'warning' <<<"$err")" = 1 ] && grep -Fqx "gorewrite: warning: --only 'main\\.NoSuch' matches no function" <<<"$err" ||
+    fail "--only matching nothing: stderr '$err'"
 
 [ $fails -eq 0 ]
