@@ -490,10 +490,14 @@ static int sum_counters(struct gst_stats *st, struct pass *ps, struct gr_error *
     const struct gs_header *h = &st->hdr;
     const unsigned char *live = st->map + st->map_skew;
     const unsigned char *rows = live + (h->rows_off - h->live_off);
-    uint64_t nrows = gst_geometry_rows_in_use(h, load_u64(live + offsetof(struct gs_live, rows_claimed)));
+    uint64_t claimed = load_u64(live + offsetof(struct gs_live, rows_claimed));
+    uint64_t nrows = gst_geometry_rows_in_use(h, claimed);
     int rc = 0;
 
     reset_sums(st);
+    /* A thread without a row claims again at each call (gs_claim_row). */
+    if (h->max_rows && claimed > h->max_rows - 1)
+        st->drops.rowless_calls = claimed - (h->max_rows - 1);
     for (uint64_t r = 0; r < nrows && rc == 0; r++) {
         const unsigned char *row = rows + r * h->row_stride;
         if (!row_backed(live, r))

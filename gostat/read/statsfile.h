@@ -50,6 +50,8 @@ struct gst_drops {
     uint64_t arc_overflow;     /* call paths: calls in neither table */
     uint64_t sampled_probes;   /* the sampled modes: probes measured, and */
     uint64_t sampled_probe_ticks; /* their ticks outside the calls, summed */
+    uint64_t rowless_calls;    /* counted in the shared row 0 by threads that
+                                  found no row of their own: never timed */
 };
 
 /* A function of the program, instrumented or not (gs_sym): what a return

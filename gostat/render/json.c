@@ -150,8 +150,9 @@ static void put_clock(FILE *out, const struct gst_stats *st)
         fputs(",\"probe_cost_ns\":null", out);
     }
     fprintf(out, ",\"drops\":{\"unwound\":%" PRIu64 ",\"too_deep\":%" PRIu64 ",\"no_slot\":%" PRIu64
-            ",\"unmatched\":%" PRIu64 ",\"no_space\":%" PRIu64 ",\"abandoned\":%" PRIu64 "}",
-            d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space, d->abandoned);
+            ",\"unmatched\":%" PRIu64 ",\"no_space\":%" PRIu64 ",\"abandoned\":%" PRIu64
+            ",\"rowless_calls\":%" PRIu64 "}",
+            d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space, d->abandoned, d->rowless_calls);
 }
 
 /* Whether self time, arcs and paths were recorded, and what did not fit. */
