@@ -147,7 +147,7 @@ $(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o $(BU
 	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_call_sites: $(BUILD)/rewriter/plan/call_sites.o $(BUILD)/rewriter/find/insn_quick.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
-$(UNIT)/test_pclntab: $(BUILD)/rewriter/find/pclntab.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
+$(UNIT)/test_pclntab: $(BUILD)/rewriter/find/pclntab.o $(BUILD)/rewriter/find/go_version.o $(BUILD)/rewriter/find/runtime_offsets.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_go_version: $(BUILD)/rewriter/find/go_version.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)

@@ -519,25 +519,29 @@ static const struct gr_opt gorewrite_opts[] = {
           "any user who can run it can make it create such files.\n"
           "Use it only for binaries you trust, on machines you control.\n" },
     { "strict-release", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.strict_release),
-      .help = GR_OPT_HELP("refuse a Go release newer than those verified (${GO_RELEASES});",
-                          "by default such a program is instrumented when its",
-                          "runtime layout can be derived from the binary and",
-                          "checked, with one warning line on stderr"),
+      .help = GR_OPT_HELP("refuse a Go release newer than those verified (${GO_RELEASES})",
+                          "or a development build; by default such a program is",
+                          "instrumented when its runtime layout can be derived",
+                          "from the binary and checked, with one warning line on stderr"),
       .man =
           "Refuse a program built with a Go release newer than those with a verified\n"
-          "layout (exit status 2) instead of instrumenting it with the layout derived\n"
-          "from the binary.\n" },
+          "layout, or with a development build of Go, (exit status 2) instead of\n"
+          "instrumenting it with the layout derived from the binary.\n" },
     { "print-layout", 0, "INPUT", GR_OPT_STRING, GR_OPT_AT(struct gr_arguments, print_layout),
-      .help = GR_OPT_HELP("", "print the g/m offsets of INPUT as each source states",
-                          "them (table row, DWARF, type descriptors, rt0_go code)",
-                          "and the layout used; exit 2 if INPUT would be refused"),
+      .help = GR_OPT_HELP("", "print the runtime offsets of INPUT (g, m, moduledata)",
+                          "as each source states them (table row, DWARF, type",
+                          "descriptors, the runtime's code, its moduledata) and the",
+                          "layout used; exit 2 if INPUT would be refused"),
       .man =
           "Print, for\n"
           ".IR INPUT ,\n"
-          "the four offsets (g.m, g.stack.hi, g.racectx, m.tls) and the signal fields\n"
-          "(g.sig, g.sigcode0, g.sigcode1, g.sigpc) as each source states\n"
-          "them: the table rows of its release, DWARF, the runtime's type descriptors\n"
-          "and runtime.rt0_go's code (\"-\" where a source says nothing), then the\n"
+          "every runtime offset of its release's description (g.m, g.stack.hi,\n"
+          "g.racectx, m.tls, g.goid, g.sched.sp, m.g0, m.curg, moduledata.text,\n"
+          "moduledata.gofunc, the signal fields g.sig, g.sigcode0, g.sigcode1,\n"
+          "g.sigpc and g.gopc, g.startpc) as each source states\n"
+          "them: the table row of its release, DWARF, the runtime's type descriptors,\n"
+          "runtime.rt0_go's code, runtime.sigpanic's and runtime.sighandler's, and\n"
+          "runtime.firstmoduledata (\"-\" where a source says nothing), then the\n"
           "layout gorewrite would use and whether it is verified. Writes nothing\n"
           "else; exit status 2 when\n"
           ".I INPUT\n"

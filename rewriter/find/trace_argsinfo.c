@@ -27,20 +27,19 @@
 enum { ARGS_SHOWN = 10, ARGINFO_MAX = 171 /* runtime.printArgs' maxLen */ };
 
 #define FUNCDATA_ARGINFO 5
-#define MODULEDATA_TEXT 176   /* runtime.moduledata, Go 1.18-1.27 */
 
-/* Where Go 1.18+ keep what ArgInfo needs (runtime/runtime2.go _func,
- * runtime/symtab.go moduledata of each release): funcdata offsets count
- * from moduledata.gofunc since 1.18. */
+/* Where Go 1.18+ keep what ArgInfo needs (runtime/runtime2.go _func of
+ * each release): funcdata offsets count from moduledata.gofunc since 1.18,
+ * whose offset, with moduledata.text's, is the release's
+ * (gr_runtime_offsets). */
 struct argsinfo_format {
     uint32_t magic;
     unsigned nfuncdata_off;      /* _func.nfuncdata; pcdata follows it */
-    unsigned gofunc_off[2];      /* in moduledata, tried in order */
 };
 
 static const struct argsinfo_format formats[] = {
-    {0xfffffff0u, 39, {304, 304}}, /* Go 1.18-1.19 */
-    {0xfffffff1u, 43, {320, 344}}, /* 1.20-1.26; 1.27 added typedesclen, itaboffset, itabsize */
+    {0xfffffff0u, 39}, /* Go 1.18-1.19 */
+    {0xfffffff1u, 43}, /* 1.20 on */
 };
 
 static int u32_at(const struct gr_elf *elf, uint64_t addr, uint32_t *v)
@@ -92,24 +91,26 @@ static uint64_t func_record(const struct gr_program *prog, const struct gr_func 
 
 /* moduledata.gofunc, the base of funcdata offsets, found through
  * runtime.firstmoduledata: the data word that points to pclntab with the
- * text start 176 bytes further. Its offset moved in Go 1.27, where 320
- * holds itaboffset, a small number, not an address. */
-static uint64_t gofunc_base(const struct gr_program *prog, const struct argsinfo_format *fmt, uint64_t text)
+ * text start at moduledata.text. 0 when the release's offsets do not
+ * include moduledata.gofunc. */
+static uint64_t gofunc_base(const struct gr_program *prog, uint64_t text)
 {
     const struct gr_elf *elf = prog->elf;
+    const struct gr_runtime_offsets *rt = &prog->offsets;
     const struct gr_section *s;
     static const char *homes[] = {".go.module", ".noptrdata", ".data"};
+    if (!rt->have_gofunc)
+        return 0;
     for (size_t h = 0; h < sizeof homes / sizeof homes[0]; h++) {
         if (!(s = gr_elf_section(elf, homes[h])) || s->type == SHT_NOBITS)
             continue;
-        for (uint64_t a = s->addr; a + fmt->gofunc_off[1] + 8 <= s->addr + s->size; a += 8) {
+        for (uint64_t a = s->addr; a + rt->md_gofunc + 8 <= s->addr + s->size; a += 8) {
             uint64_t v, t, gofunc;
-            if (u64_at(elf, a, &v) < 0 || v != prog->pcln.addr || u64_at(elf, a + MODULEDATA_TEXT, &t) < 0 ||
+            if (u64_at(elf, a, &v) < 0 || v != prog->pcln.addr || u64_at(elf, a + rt->md_text, &t) < 0 ||
                 t != text)
                 continue;
-            for (int k = 0; k < 2; k++)
-                if (u64_at(elf, a + fmt->gofunc_off[k], &gofunc) == 0 && gr_elf_bytes_at(elf, gofunc, 1))
-                    return gofunc;
+            if (u64_at(elf, a + rt->md_gofunc, &gofunc) == 0 && gr_elf_bytes_at(elf, gofunc, 1))
+                return gofunc;
         }
     }
     return 0;
@@ -117,13 +118,13 @@ static uint64_t gofunc_base(const struct gr_program *prog, const struct argsinfo
 
 /* gofunc_base, found once per input (keyed by its bytes in memory): a
  * PIE's scan reads relocations for each word. */
-static uint64_t gofunc_cached(const struct gr_program *prog, const struct argsinfo_format *fmt, uint64_t text)
+static uint64_t gofunc_cached(const struct gr_program *prog, uint64_t text)
 {
     static const uint8_t *data;
     static size_t size;
     static uint64_t gofunc;
     if (data != prog->elf->data || size != prog->elf->size) {
-        gofunc = gofunc_base(prog, fmt, text);
+        gofunc = gofunc_base(prog, text);
         data = prog->elf->data;
         size = prog->elf->size;
     }
@@ -140,7 +141,7 @@ static size_t arginfo(const struct gr_program *prog, const struct gr_func *f, ui
     uint64_t funcdata = fn ? fn + fmt->nfuncdata_off + 1 : 0;
     if (!nfd || *nfd <= FUNCDATA_ARGINFO || u32_at(prog->elf, fn + 28, &npcdata) < 0 || npcdata > 1024 ||
         u32_at(prog->elf, funcdata + 4ull * npcdata + 4 * FUNCDATA_ARGINFO, &off) < 0 || off == 0xffffffffu ||
-        !(gofunc = gofunc_cached(prog, fmt, text)))
+        !(gofunc = gofunc_cached(prog, text)))
         return 0;
     size_t n = 0;
     for (const uint8_t *b; n < ARGINFO_MAX && (b = gr_elf_bytes_at(prog->elf, gofunc + off + n, 1)); n++) {

@@ -6,6 +6,7 @@
  * holds it (small stack values share a slot, told apart by their shift).
  * Without DWARF for the function: trace_argsinfo.c. */
 #include "rewriter/find/trace_layout.h"
+#include "rewriter/find/go_version.h"
 #include "rewriter/find/trace_abi.h"
 #include "rewriter/find/trace_argsinfo.h"
 #include "rewriter/find/trace_desc_build.h"
@@ -249,21 +250,13 @@ static void emit_rtypes(struct emitter *e, const struct gr_program *prog, const 
             }
 }
 
-/* Go >= 1.17 passes ABIInternal functions' values in registers. */
-static int go_minor(const char *v)
-{
-    unsigned major = 0, minor = 0;
-    if (sscanf(v, "go%u.%u", &major, &minor) != 2)
-        return 1000; /* a development build: the newest rules */
-    return major > 1 ? 1000 : (int)minor;
-}
-
 static int uses_regabi(const struct gr_program *prog, const struct gr_func *f)
 {
     size_t n = strlen(f->name);
     if (n > 5 && strcmp(f->name + n - 5, ".abi0") == 0)
         return 0;
-    return go_minor(prog->go_version) >= 17;
+    int minor = gr_go_release(prog->go_version).minor;
+    return minor < 0 || !gr_go_stack_abi(minor); /* unknown: the newest rules */
 }
 
 /* The section DWARF's runtime type offsets count from: .go.type since

@@ -393,7 +393,7 @@ static int emit_time_entry(struct gr_codebuf *c, const struct func_ctx *fc, uint
 /* Go <= 1.16: the stack ABI, where R14 is not g. */
 static int stack_abi(const struct func_ctx *fc)
 {
-    return fc->rt->minor <= 16;
+    return gr_go_stack_abi(fc->rt->minor);
 }
 
 /* A hand-off of the scheduler (plan/sched_hooks.h), before its count: r12

@@ -59,7 +59,7 @@ static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan,
                           const struct gr_asm_targets *asm_targets, const struct gr_func *f,
                           struct gr_insn *scratch, struct gr_prologue *pro)
 {
-    int stack_abi = plan->rt->minor <= 16;
+    int stack_abi = gr_go_stack_abi(plan->rt->minor);
     if (f->end == f->entry)
         return "alias of the next function (same entry)";
     if (strncmp(f->name, "_Z", 2) == 0 || strncmp(f->name, "__", 2) == 0)
@@ -117,7 +117,7 @@ static int cover_near_return(const struct gr_elf *elf, struct gr_exit_scan *scan
     if (pf->prologue.shape != GR_PROLOGUE_LEAF || body->untimed_reason != GR_EXIT_SHORT ||
         body->short_end > NEAR_RETURN_MAX)
         return 0;
-    struct gr_leaf_opts opts = {.allow_guard = plan->sig != NULL, .register_abi = plan->rt->minor > 16,
+    struct gr_leaf_opts opts = {.allow_guard = plan->sig != NULL, .register_abi = !gr_go_stack_abi(plan->rt->minor),
                                 .cover_to = body->short_end};
     struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
     struct gr_prologue pro;
@@ -199,7 +199,7 @@ static void plan_hook(struct gr_plan *plan, struct gr_plan_func *pf)
     enum gr_sched_hook h = gr_sched_hook_of(pf->func);
     if (h == GR_HOOK_NONE || pf->prologue.shape == GR_PROLOGUE_LEAF)
         return;
-    if (plan->rt->minor > 16 && pf->prologue.tls_form != GR_TLS_NONE)
+    if (!gr_go_stack_abi(plan->rt->minor) && pf->prologue.tls_form != GR_TLS_NONE)
         return;
     pf->sched_hook = (uint8_t)h;
     if (h == GR_HOOK_ON)

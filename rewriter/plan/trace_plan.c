@@ -124,8 +124,3 @@ void gr_trace_plan_free(struct gr_trace_plan *tp)
     free(tp->funcs);
     memset(tp, 0, sizeof *tp);
 }
-
-uint32_t gr_trace_goid_offset(int minor)
-{
-    return minor == 23 || minor == 24 ? 160 : 152;
-}
