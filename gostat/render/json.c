@@ -33,9 +33,9 @@ void gst_json_put_string(FILE *out, const char *s)
         } else if (len == 1) {
             put_escaped_ascii(out, *p++);
         } else if (gr_text_is_control(p, len)) {
-            /* C1 control: same string, escaped, so --json on a terminal
+            /* C1 or bidi control: same string, escaped, so --json on a terminal
              * cannot drive it either */
-            fprintf(out, "\\u%04x", (unsigned)((p[0] & 0x1F) << 6 | (p[1] & 0x3F)));
+            fprintf(out, "\\u%04x", gr_utf8_code_point(p, len));
             p += len;
         } else {
             fwrite(p, 1, len, out);

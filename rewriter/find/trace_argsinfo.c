@@ -13,13 +13,15 @@
  * ssagen.EmitArgInfo, runtime.printArgs), lists the arguments' scalar
  * pieces in order with their sizes (at most 10; aggregates flattened
  * here); piece k is read from the k-th integer argument register (after a
- * generic function's dictionary), which is right while no float and no
+ * generic function's dictionary; see arginfo_values for a method's
+ * receiver), which is right while no float and no
  * stack-assigned argument comes first. The result shown is RAX, the first
  * integer result register, raw. Go 1.17 (absolute funcdata pointers):
  * no arguments. */
 #include "rewriter/find/trace_argsinfo.h"
 #include "rewriter/find/trace_abi.h"
 #include "rewriter/find/trace_desc_build.h"
+#include "rewriter/find/go_version.h"
 
 #include <elf.h>
 #include <string.h>
@@ -196,14 +198,28 @@ static void raw_value(struct gr_tdb *b, uint16_t raw, struct gr_trace_capture *c
     gr_tdb_value(b, NULL, raw, l, 1, flags);
 }
 
+/* Is f a shaped method with a pointer receiver, "pkg.(*T[go.shape.…]).M"? */
+static int shaped_pointer_method(const char *name)
+{
+    const char *open = strstr(name, ".(*");
+    const char *shape = strstr(name, "[go.shape.");
+    const char *close = strstr(name, "]).");
+    return open && shape && close && open < shape && shape < close && !strstr(close, ".func");
+}
+
 /* The arguments from ArgInfo: each scalar piece (offset, size) in the
- * next integer argument register, raw, of its size. */
+ * next integer argument register, raw, of its size. EmitArgInfo skips the
+ * first parameter of a name with '[', meant as the dictionary: from Go
+ * 1.20 a method's dictionary follows its receiver, so the first piece is
+ * the dictionary and the receiver is left out; a pointer receiver is then
+ * shown from RAX in the dictionary's stead. */
 static void arginfo_values(struct gr_tdb *b, const struct gr_program *prog, const struct gr_func *f,
                            struct gr_trace_layout *out)
 {
     uint8_t info[ARGINFO_MAX];
     size_t n = arginfo(prog, f, info);
     unsigned reg = strchr(f->name, '[') ? 1 : 0; /* ArgInfo skips the dictionary */
+    int receiver_first = gr_go_minor(prog->go_version) >= 20 && shaped_pointer_method(f->name);
     uint16_t sized[9] = {0};
     for (size_t i = 0; i + 1 < n && info[i] != 0xff && info[i] != 0xfc; i++) {
         if (info[i] == 0xfe || info[i] == 0xfd)
@@ -212,7 +228,8 @@ static void arginfo_values(struct gr_tdb *b, const struct gr_program *prog, cons
         size = size == 1 || size == 2 || size == 4 ? size : 8;
         if (!sized[size])
             sized[size] = gr_tdb_type(b, GTD_K_RAW, size, NULL, 0, 0);
-        struct gr_trace_src src = {.kind = GR_TRACE_SRC_INT_REG, .reg = gr_abi_int_reg(reg)};
+        struct gr_trace_src src = {.kind = GR_TRACE_SRC_INT_REG, .reg = gr_abi_int_reg(receiver_first ? 0 : reg)};
+        receiver_first = 0;
         if (reg++ < GR_ABI_INT_REGS)
             raw_value(b, sized[size], &out->entry, src, 0);
         else
