@@ -166,8 +166,8 @@ static int refer(struct labels *lb, const struct gr_codebuf *c, enum label to,
     int32_t rel;
     memcpy(&rel, c->bytes + field, sizeof rel);
     if (c->base + field + 4 + (uint64_t)(int64_t)rel != lb->later)
-        return gr_fail(err, "internal error: no rel32 at the end of the instruction at 0x%llx",
-                       (unsigned long long)(c->base + field));
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: no rel32 at the end of the instruction at 0x%llx",
+                          (unsigned long long)(c->base + field));
     lb->fwd[lb->nfwd++] = (struct forward){.field = field, .to = to};
     return 0;
 }
@@ -341,7 +341,7 @@ static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint6
                           struct gr_error *err)
 {
     if (back == BACK_AFTER_CALL && (fc->pf->traced || fc->seg->sample == 1))
-        return gr_fail(err, "internal error: only a sampled call goes on after its hand-over");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: only a sampled call goes on after its hand-over");
     if (fc->pf->traced)         /* --trace: gs_trace_enter, then the capture (trace_capture.c) */
         return gr_trace_emit_entry(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
                                    fc->stubs->trace_enter, back, err);
@@ -749,21 +749,21 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
 {
     const uint8_t *bytes = gr_elf_bytes_at(elf, e->addr, e->len);
     if (!bytes)
-        return gr_fail(err, "internal error: return at 0x%llx is not in the file",
-                       (unsigned long long)e->addr);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: return at 0x%llx is not in the file",
+                          (unsigned long long)e->addr);
     struct gr_insn ins[GR_PROLOGUE_MAX_INSNS];
     struct gr_guards gd = {0};
     unsigned n = 0;
     for (unsigned off = 0; off < e->ret_off; n++) {       /* up to the ret */
         if (n == GR_PROLOGUE_MAX_INSNS)
-            return gr_fail(err, "internal error: too many instructions before the return at 0x%llx",
-                           (unsigned long long)e->addr);
+            return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: too many instructions before the return at 0x%llx",
+                              (unsigned long long)e->addr);
         struct gr_insn *in = &ins[n];
         in->addr = e->addr + off;
         ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
         if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&fc->zy, bytes + off, e->ret_off - off, &in->insn, ops)))
-            return gr_fail(err, "internal error: cannot decode epilogue at 0x%llx",
-                           (unsigned long long)in->addr);
+            return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: cannot decode epilogue at 0x%llx",
+                              (unsigned long long)in->addr);
         memcpy(in->ops, ops, sizeof in->ops);             /* the visible ones */
         if (e->guard_mask & (1u << n))
             GR_TRY(gr_guard_emit(c, in, &gd, n, err));
@@ -804,8 +804,8 @@ static int decode_check(const struct gr_elf *elf, struct func_ctx *fc, struct gr
     uint64_t entry = fc->pf->func->entry;
     const uint8_t *code = gr_elf_bytes_at(elf, entry, pro->len);
     if (!code || gr_prologue_decode(code, pro->len, entry, pro->ninsns, fc->check) < 0)
-        return gr_fail(err, "internal error: cannot decode the check at 0x%llx again",
-                       (unsigned long long)entry);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: cannot decode the check at 0x%llx again",
+                          (unsigned long long)entry);
     return 0;
 }
 
@@ -820,8 +820,8 @@ static int decode_tls(const struct gr_elf *elf, const struct gr_plan *plan,
     if (!code)
         code = gr_elf_bytes_at(elf, plan->tls_entry, size = 2 * ZYDIS_MAX_INSTRUCTION_LENGTH);
     if (!code || gr_prologue_decode(code, size, plan->tls_entry, plan->tls_ninsns, tls) < 0)
-        return gr_fail(err, "internal error: cannot decode the TLS load of g at 0x%llx again",
-                       (unsigned long long)plan->tls_entry);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: cannot decode the TLS load of g at 0x%llx again",
+                          (unsigned long long)plan->tls_entry);
     return 0;
 }
 
