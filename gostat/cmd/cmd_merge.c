@@ -274,7 +274,7 @@ static int merge(const struct merge_options *o, char **targets, int n, const reg
     }
     if (rc < 0) {
         fprintf(stderr, "gostat: merge: %s\n", err.msg);
-        status = GST_EXIT_STATS;
+        status = gr_error_exit_status(err.kind);
     } else if (o->output) {
         printf("merged %zu process%s: %" PRIu64 " calls, %zu of %zu functions called, into ",
                p->nprocs, p->nprocs == 1 ? "" : "es", gst_profile_total_calls(p),
@@ -297,7 +297,7 @@ int gst_cmd_merge(int argc, char **argv)
         return status;
     if (o.filter && gr_regex_compile(&filter, o.filter, "--filter", &err) < 0) {
         fprintf(stderr, "gostat: merge: %s\n", err.msg);
-        return GST_EXIT_USAGE;
+        return gr_error_exit_status(err.kind);
     }
     status = merge(&o, argv + next, argc - next, o.filter ? &filter : NULL);
     if (o.filter)

@@ -182,14 +182,14 @@ static int parse_error(const struct gr_opt_result *r, struct gr_error *err)
     char bad[sizeof err->msg];
     switch (r->status) {
     case GR_OPT_MISSING:
-        return gr_fail(err, "--%s needs a value (see gostat --help)", r->opt->name);
+        return gr_fail_as(err, GR_ERR_USAGE, "--%s needs a value (see gostat --help)", r->opt->name);
     case GR_OPT_UNKNOWN:
         if (r->letter)
-            return gr_fail(err, "unknown option '-%c' (see gostat --help)", r->letter);
-        return gr_fail(err, "unknown option '%s' (see gostat --help)", r->word);
+            return gr_fail_as(err, GR_ERR_USAGE, "unknown option '-%c' (see gostat --help)", r->letter);
+        return gr_fail_as(err, GR_ERR_USAGE, "unknown option '%s' (see gostat --help)", r->word);
     default:
         gr_opt_bad_message(r, bad, sizeof bad);
-        return gr_fail(err, "%s", bad);
+        return gr_fail_as(err, GR_ERR_USAGE, "%s", bad);
     }
 }
 
@@ -197,16 +197,16 @@ static int check_combination(const struct gst_options *o, struct gr_error *err)
 {
     const char *needs = option_needing_target(o);
     if (!o->target && needs)
-        return gr_fail(err, "%s needs a PID or FILE (see gostat --help)", needs);
+        return gr_fail_as(err, GR_ERR_USAGE, "%s needs a PID or FILE (see gostat --help)", needs);
     if (o->json && o->watch_seconds > 0)
-        return gr_fail(err, "--watch and --json cannot be combined");
+        return gr_fail_as(err, GR_ERR_USAGE, "--watch and --json cannot be combined");
     const char *arcs = o->callers ? "--callers" : o->callees ? "--callees" : NULL;
     if (arcs && (o->json || o->watch_seconds > 0 || o->filter || o->nonzero))
-        return gr_fail(err, "%s cannot be combined with %s", arcs,
-                       o->json ? "--json" : o->watch_seconds > 0 ? "--watch"
-                       : o->filter ? "--filter" : "--nonzero");
+        return gr_fail_as(err, GR_ERR_USAGE, "%s cannot be combined with %s", arcs,
+                          o->json ? "--json" : o->watch_seconds > 0 ? "--watch"
+                          : o->filter ? "--filter" : "--nonzero");
     if (o->callers && o->callees && strcmp(o->callers, o->callees) != 0)
-        return gr_fail(err, "--callers and --callees together need the same FUNC");
+        return gr_fail_as(err, GR_ERR_USAGE, "--callers and --callees together need the same FUNC");
     return 0;
 }
 
@@ -222,7 +222,7 @@ int gst_parse_options(int argc, char **argv, struct gst_options *o, struct gr_er
     if (argc - r.next > gst_table_options.max_operands) {
         char what[sizeof err->msg];
         snprintf(what, sizeof what, gst_table_options.too_many, argv[r.next + 1]);
-        return gr_fail(err, "%s", what);
+        return gr_fail_as(err, GR_ERR_USAGE, "%s", what);
     }
     if (r.next < argc)
         o->target = argv[r.next];

@@ -23,7 +23,7 @@ int gr_stub_place(struct gr_codebuf *code, const struct gr_segment_plan *seg, si
     const struct gs_blob_header *h = (const struct gs_blob_header *)gr_stub_blob;
     if (blob_size < sizeof *h || h->magic != GS_BLOB_MAGIC ||
         h->config_off + sizeof(struct gs_stub_config) > blob_size)
-        return gr_fail(err, "internal error: embedded stub blob is malformed");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: embedded stub blob is malformed");
     /* elf_write.c writes the program headers into this area */
     if (gr_code_fill(code, seg->phdr_area, 0, err) < 0)
         return -1;

@@ -294,10 +294,10 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     plan->rt = &prog->offsets;
     plan->paths = timing == GR_PLAN_PATHS;
     if (!plan->rt->minor)
-        return gr_fail(err, "%s: internal error: no runtime offsets decided for %s", elf->path, prog->go_version);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: internal error: no runtime offsets decided for %s", elf->path, prog->go_version);
     plan->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *plan->funcs);
     if (!plan->funcs)
-        return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory for the patch plan", elf->path);
     plan->nfuncs = prog->nfuncs;
     /* -race builds keep the race detector's context in g.racectx, the word
        the timing code uses for the goroutine's timing stack */
@@ -339,9 +339,9 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     if (rc == 0 && plan->sites)
         rc = gr_go_stmts_find(elf, prog, &plan->go_stmts);
     if (rc < 0)
-        return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory for the patch plan", elf->path);
     if (!keep_call_sites && gr_call_sites_find(elf, plan, &plan->calls) < 0)
-        return gr_fail(err, "%s: out of memory for the call sites", elf->path);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory for the call sites", elf->path);
     return 0;
 }
 

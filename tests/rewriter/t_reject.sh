@@ -169,6 +169,8 @@ new_outdir; expect_reject 2 "Go release older than 1.15" "$IN/go114: .*go1.14.99
 new_outdir; expect_reject 2 "missing input" "$IN/does-not-exist: cannot open: No such file or directory" "$IN/does-not-exist" "$OUTDIR/o"
 new_outdir; expect_reject 2 "directory as input" "$IN: not a regular file" "$IN" "$OUTDIR/o"
 new_outdir; expect_reject 2 "output directory does not exist" "$OUTDIR/missing/o: cannot create a temporary file beside it" "$GOPROG" "$OUTDIR/missing/o"
+# sysfs takes no new files, whoever asks (root included)
+new_outdir; expect_reject 2 "output directory not writable" "^gorewrite: /sys/o: cannot create a temporary file beside it: Permission denied$" "$GOPROG" /sys/o
 # An output path that is not a regular file is refused, never replaced
 # (renaming over a device such as /dev/null as root would replace it).
 mkfifo "$WORK/fifo"
@@ -185,6 +187,22 @@ new_outdir; expect_reject 2 "layout report is the output" "$OUTDIR/o: the layout
 new_outdir; expect_reject 1 "no arguments" "usage: gorewrite"
 new_outdir; expect_reject 1 "one argument" "usage: gorewrite" "$GOPROG"
 new_outdir; expect_reject 1 "three arguments" "unexpected argument $OUTDIR/p" "$GOPROG" "$OUTDIR/o" "$OUTDIR/p"
+
+# A bad pattern for any option that takes a REGEX (those --help lists) is a
+# usage error of one line, found before INPUT is read: exit 1 even when
+# INPUT is missing too.
+regex_opts=$("$GOREWRITE_REAL" --help | grep -oE -- '--[a-z-]+ REGEX' | cut -d' ' -f1 | sort -u | tr '\n' ' ')
+[ "$regex_opts" = "--exclude --only --trace " ] || fail "--help lists the REGEX options '$regex_opts'"
+for opt in $regex_opts; do
+    for input in "$GOPROG" "$IN/does-not-exist"; do
+        new_outdir
+        expect_reject 1 "bad $opt pattern, INPUT $(basename "$input")" \
+            "^gorewrite: $opt: bad regular expression '\(': Unmatched \( or \\\\\($" "$opt" '(' "$input" "$OUTDIR/o"
+        [ "$(wc -l <"$WORK/stderr")" -eq 1 ] || fail "bad $opt pattern: $(wc -l <"$WORK/stderr") lines on stderr, want 1"
+    done
+done
+new_outdir; expect_reject 1 "bad --trace pattern among good ones" "^gorewrite: --trace: bad regular expression 'a\[': " \
+    --trace '^main\.' --trace 'a[' "$GOPROG" "$OUTDIR/o"
 
 # Output path equal to the input: status 1 or 2, input unchanged, no
 # temporary files beside it.

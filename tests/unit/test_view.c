@@ -51,7 +51,7 @@ static const char *shown(const struct gst_view_options *o)
     static char buf[512];
     struct gst_stats st = stats();
     struct gst_view v;
-    struct gr_error err = {{0}};
+    struct gr_error err = { .msg = "" };
     buf[0] = 0;
     if (!CHECK_INT(gst_view_build(&st, o, &v, &err), 0))
         return "(error)";
