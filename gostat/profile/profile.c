@@ -220,6 +220,11 @@ static void fold(struct gst_pfunc *into, struct gst_pfunc *from)
         into->any_time = true;
     }
     fold_spread(into, from);
+    into->estimated |= from->estimated;
+    if (from->oncpu_known) {
+        into->oncpu_ns = into->oncpu_known ? into->oncpu_ns + from->oncpu_ns : from->oncpu_ns;
+        into->oncpu_known = true;
+    }
     if (from->self_known) {
         into->self_ns = into->self_known ? into->self_ns + from->self_ns : from->self_ns;
         into->self_known = true;
