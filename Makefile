@@ -134,7 +134,7 @@ $(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf asm_callers asm_funcs exits call_sites pclntab go_version dwarf_lines \
 	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select trace_values \
-	trace_layout trace_read expo_top offsets_sigcode statsfile_pass insn_quick safe_text)
+	trace_layout trace_read expo_top offsets_sigcode statsfile_pass insn_quick safe_text merge_rule)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
