@@ -155,7 +155,7 @@ $(UNIT)/test_dwarf_lines: $(BUILD)/rewriter/find/dwarf_lines.o
 $(UNIT)/test_offsets_sigcode: $(UNIT)/fake_elf.o $(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ))
 $(UNIT)/test_offsets_sigcode: UNIT_LIBS := $(LIBS_REWRITER)
 $(UNIT)/test_statsfile_check: $(BUILD)/gostat/read/statsfile_check.o $(ERROR_OBJ)
-$(UNIT)/test_statsfile_pass: $(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/statsfile_check.o \
+$(UNIT)/test_statsfile_pass: $(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/sigbus_guard.o $(BUILD)/gostat/read/statsfile_check.o \
 	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/gostat/read/syms.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_statsfile_pass: UNIT_LIBS := -lm
 $(UNIT)/test_hist: $(BUILD)/gostat/model/hist.o
@@ -172,7 +172,7 @@ $(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/ca
 	$(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o $(BUILD)/gostat/render/folded.o \
 	$(BUILD)/gostat/render/arcs.o $(BUILD)/gostat/render/callgrind.o $(BUILD)/gostat/render/intern.o \
 	$(BUILD)/gostat/render/utf8.o $(BUILD)/gostat/render/duration.o $(BUILD)/gostat/render/term.o \
-	$(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/statsfile_check.o \
+	$(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/sigbus_guard.o $(BUILD)/gostat/read/statsfile_check.o \
 	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/gostat/read/syms.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_callgraph: UNIT_LIBS := -lm

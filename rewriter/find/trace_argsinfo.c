@@ -219,7 +219,7 @@ static void arginfo_values(struct gr_tdb *b, const struct gr_program *prog, cons
     uint8_t info[ARGINFO_MAX];
     size_t n = arginfo(prog, f, info);
     unsigned reg = strchr(f->name, '[') ? 1 : 0; /* ArgInfo skips the dictionary */
-    int receiver_first = gr_go_minor(prog->go_version) >= 20 && shaped_pointer_method(f->name);
+    int receiver_first = gr_go_release(prog->go_version).minor >= 20 && shaped_pointer_method(f->name);
     uint16_t sized[9] = {0};
     for (size_t i = 0; i + 1 < n && info[i] != 0xff && info[i] != 0xfc; i++) {
         if (info[i] == 0xfe || info[i] == 0xfd)

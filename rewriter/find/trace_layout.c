@@ -376,7 +376,7 @@ static int registers_contradict(const struct gr_tv_param *params, size_t n)
 static struct gr_tv_param *place_dictionary(const struct gr_program *prog, int method,
                                             const struct gr_tv_param *params, size_t n, int *refused)
 {
-    size_t rule = method && go_minor(prog->go_version) >= 20 ? 1 : 0;
+    size_t rule = method && gr_go_release(prog->go_version).minor >= 20 ? 1 : 0;
     size_t places[2] = {rule, method ? 1 - rule : rule};
     *refused = 0;
     for (int k = 0; k < 2; k++) {
