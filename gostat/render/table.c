@@ -379,4 +379,7 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
         gst_put_wrapped(out, CUM_NOTE, " ", columns);
     print_drops(out, st);
     print_path_overflow(out, st);
+    if (st->oncpu_off)
+        fputs("on-CPU time: unavailable (gorewrite could not hook every hand-off of this program's "
+              "scheduler; its warning said which)\n", out);
 }

@@ -25,11 +25,13 @@
 #    the work there is (start-up, the scheduler and the stats file take a
 #    few ms);
 #  - each goroutine's call is counted (8 calls) and the output matches the
-#    original's.
+#    original's; gorewrite warns of no refusal.
+# gostat's side of a refusal on a file made by mkstats (check_unavailable).
 . "$(dirname "$0")/../lib.sh"
 require_tools
 work_dir
 GOVERS=${GOVERS:-"$GO_VERSIONS $GO_VERSIONS_NEWER"}
+MKSTATS=${MKSTATS:-$ROOT/build/tests/mkstats}
 N=8
 ROUNDS=60
 IDLE='^runtime\.(findRunnable|findrunnable|stopm|mPark|stoplockedm|gcstopm|notesleep|notetsleep|notetsleep_internal|futexsleep|netpoll|usleep|usleep_no_g)$'
@@ -48,6 +50,24 @@ open(sys.argv[1], "w").write("%d\n" % round((ru.ru_utime + ru.ru_stime) * 1e9))
 sys.exit(os.waitstatus_to_exitcode(status))' "$o/cpu" "$@" </dev/null >"$o/out" 2>"$o/err"
     echo $? >"$o/rc"
 }
+
+# A file of a program whose hand-offs gorewrite could not all hook
+# (GS_HDR_ONCPU_OFF, made by mkstats): gostat says on-CPU time is
+# unavailable, shows no CPU column and JSON no oncpu_ns.
+check_unavailable() {
+    local m=$WORK/gostat.off.4194305 t
+    "$MKSTATS" "$m" --pid 4194305 --timing --oncpu-off --tsc 1000:0:2001000:1000000 --func main.spin:0x10:2 \
+        --time 0:0:4000000:2000000:2000000:16=2 || { fail "mkstats --oncpu-off"; return; }
+    t=$("$GOSTAT" "$m" 2>&1)
+    echo "$t" | grep -q '^on-CPU time: unavailable' || fail "--oncpu-off: gostat does not say on-CPU time is unavailable: $t"
+    echo "$t" | grep -Eq '^FUNCTION +CALLS +TOTAL +SELF ' || fail "--oncpu-off: a CPU column anyway: $t"
+    "$GOSTAT" --json "$m" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+sys.exit(0 if d.get("oncpu_unavailable") is True and all("oncpu_ns" not in f for f in d["functions"]) else 1)' ||
+        fail "--oncpu-off: JSON without oncpu_unavailable, or with oncpu_ns"
+}
+check_unavailable
 
 orig_out=
 for v in $GOVERS; do

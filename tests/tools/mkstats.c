@@ -6,7 +6,7 @@
  *   mkstats OUT --pid N [--exe PATH] [--build-id ID] [--go-version V] [--start-ns NS]
  *               [--start-ticks T] [--rows R] [--spread] [--claimed K]
  *               [--stray] [--corrupt KIND]
- *               [--timing] [--no-tsc] [--tsc TSC0:MONO0:TSC1:MONO1] [--boot-id ID]
+ *               [--timing] [--no-tsc] [--oncpu-off] [--tsc TSC0:MONO0:TSC1:MONO1] [--boot-id ID]
  *               [--sample-every N]
  *               [--untimed INDEX:REASON]... [--time INDEX:ROW:TOTAL:MIN:MAX:B=N[,B=N...]]...
  *               [--oncpu INDEX:ROW:TICKS]...
@@ -26,7 +26,8 @@
  * marks its page backed in the row's page map; --pagemap then overrides a
  * page map byte (e.g. 2: backing failed, so readers must skip the page).
  * --oncpu (after that record's --time) sets its oncpu_total and the
- * header's GS_HDR_ONCPU.
+ * header's GS_HDR_ONCPU; --oncpu-off sets GS_HDR_ONCPU_OFF (gorewrite
+ * refused on-CPU time).
  * --drops fills a row's struct gs_drops (ABANDONED 0 when left out). --sample-every sets the header's
  * sample_every (sampled timing: about 1 call in N timed). --probe
  * TIMED:INSIDE:UNTIMED_Q8 sets the calibration (probe_ticks,
@@ -89,7 +90,7 @@ struct spec {
     bool stray;
     int64_t claimed;           /* -1: derived from --spread */
     const char *corrupt;
-    bool timing, no_tsc;
+    bool timing, no_tsc, oncpu_off;
     uint64_t tsc[4];           /* tsc0, mono0_ns, tsc1, mono1_ns */
     const char *boot_id;
     uint32_t sample_every;
@@ -243,6 +244,8 @@ static void parse_args(int argc, char **argv, struct spec *s)
             s->timing = true;
         else if (strcmp(a, "--no-tsc") == 0)
             s->no_tsc = true;
+        else if (strcmp(a, "--oncpu-off") == 0)
+            s->oncpu_off = true;
         else if (strcmp(a, "--tsc") == 0)
             parse_numbers(next_arg(argc, argv, &i), s->tsc, 4, a);
         else if (strcmp(a, "--boot-id") == 0)
@@ -340,7 +343,7 @@ static uint32_t add_string(unsigned char *strtab, uint64_t *used, const char *st
 
 static void fill_timing_header(struct gs_header *h, const struct spec *s, const struct plan *p)
 {
-    h->flags |= GS_HDR_TIMING | (s->no_tsc ? GS_HDR_NO_TSC : 0);
+    h->flags |= GS_HDR_TIMING | (s->no_tsc ? GS_HDR_NO_TSC : 0) | (s->oncpu_off ? GS_HDR_ONCPU_OFF : 0);
     h->ntimed = s->ntimed;
     h->timing_size = sizeof(struct gs_timing);
     h->timing_off = p->timing_off;
