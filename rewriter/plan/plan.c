@@ -194,27 +194,28 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
 
 /* A hand-off of the scheduler (sched_hooks.h) is hooked where its argument
  * is known: in a checked function, in RAX (register ABI: g in R14 at its
- * check) or at [RSP+8] (Go <= 1.16); not in ABI0 wrappers of Go >= 1.17.
- * A hand-off that cannot be hooked turns on-CPU time off. */
-static void plan_hook(struct gr_plan *plan, struct gr_sched_hooks *hooks, struct gr_plan_func *pf)
+ * check) or at [RSP+8] (Go <= 1.16); not in ABI0 wrappers of Go >= 1.17. */
+static void plan_hook(struct gr_plan *plan, const struct gr_sched_hooks *hooks, struct gr_plan_func *pf)
 {
     enum gr_sched_hook h = hooks->hook[pf - plan->funcs];
-    if (h == GR_HOOK_NONE)
+    if (h == GR_HOOK_NONE || pf->prologue.shape == GR_PROLOGUE_LEAF ||
+        (plan->rt->minor > 16 && pf->prologue.tls_form != GR_TLS_NONE))
         return;
-    if (pf->prologue.shape == GR_PROLOGUE_LEAF ||
-        (plan->rt->minor > 16 && pf->prologue.tls_form != GR_TLS_NONE)) {
-        if (h != GR_HOOK_STACK)
-            gr_sched_hooks_refuse(hooks, plan->nfuncs, "%s, a hand-off of the scheduler, has no stack "
-                                  "check to hook", pf->func->name);
-        return;
-    }
     pf->sched_hook = (uint8_t)h;
 }
 
-/* The hooks planned, counted once every function is planned: a refusal
- * drops the on/off hooks of functions planned before it. */
-static void count_hooks(struct gr_plan *plan, const struct gr_sched_hooks *hooks)
+/* The hooks planned, counted once every function is planned. A hand-off
+ * left unhooked (skipped, or without a check) turns on-CPU time off, and
+ * a refusal drops every on/off hook. */
+static void count_hooks(struct gr_plan *plan, struct gr_sched_hooks *hooks)
 {
+    for (size_t i = 0; i < plan->nfuncs; i++) {
+        const struct gr_plan_func *pf = &plan->funcs[i];
+        uint8_t h = hooks->hook[i];
+        if ((h == GR_HOOK_OFF || h == GR_HOOK_ON) && pf->sched_hook != h)
+            gr_sched_hooks_refuse(hooks, plan->nfuncs, "%s, a hand-off of the scheduler, cannot be hooked: %s",
+                                  pf->func->name, pf->skip_reason ? pf->skip_reason : "no stack check");
+    }
     for (size_t i = 0; i < plan->nfuncs; i++) {
         struct gr_plan_func *pf = &plan->funcs[i];
         if (pf->sched_hook != GR_HOOK_NONE && hooks->hook[i] == GR_HOOK_NONE)

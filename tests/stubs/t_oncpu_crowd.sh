@@ -26,7 +26,8 @@
 #    few ms);
 #  - each goroutine's call is counted (8 calls) and the output matches the
 #    original's; gorewrite warns of no refusal.
-# gostat's side of a refusal on a file made by mkstats (check_unavailable).
+# gostat's side of a refusal on a file made by mkstats (check_unavailable);
+# on-CPU self times under path overflow (check_overflow).
 . "$(dirname "$0")/../lib.sh"
 require_tools
 work_dir
@@ -69,6 +70,53 @@ sys.exit(0 if d.get("oncpu_unavailable") is True and all("oncpu_ns" not in f for
 }
 check_unavailable
 
+# No call-graph line's on-CPU self time above its self time (a
+# descheduled callee's off-CPU time is its caller's too; a callee whose
+# path overflowed has no line, and its on-CPU must not stay in its
+# caller's), so folded's and pprof's on-CPU totals stay under their time:
+# on a crafted file (mkstats --chain 2: main.a 2 us, 1 us its own, all
+# on-CPU, calls main.b, 1 us, none on-CPU, as a callee whose on-CPU is in
+# no line leaves it) main.a's line reads 1 us of on-CPU, not 2; and under
+# real path overflow (testdata/recursion's fib, --call-graph --max-paths
+# 64). A line is whole ns, each of its nodes (one per call site) rounded
+# on its own: 1 ns + 1 ppm of tolerance.
+oncpu_above_self() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import sys
+def lines(p):
+    return dict((l.rsplit(" ", 1)[0], int(l.rsplit(" ", 1)[1])) for l in open(p))
+oncpu, self = lines(sys.argv[1]), lines(sys.argv[2])
+over = [(k, v, self.get(k, 0)) for k, v in oncpu.items() if v > self.get(k, 0) * (1 + 1e-6) + 1]
+print("  %s: %d lines, on-CPU %d ns, self %d ns, %d lines with on-CPU above self"
+      % (sys.argv[3], len(oncpu), sum(oncpu.values()), sum(self.values()), len(over)))
+for k, v, w in over[:5]:
+    print("  %s: on-CPU %d, self %d" % (k, v, w))
+sys.exit(1 if over or not oncpu else 0)
+PY
+}
+check_overflow() {
+    local c=$WORK/gostat.chain.4194305
+    "$MKSTATS" "$c" --pid 4194305 --timing --tsc 1000:0:2000:1000000 --rows 2 --chain 2 \
+        --chain-oncpu 0:2 --func main.a:0x1000:1 --func main.b:0x1100:1 || { fail "mkstats --chain-oncpu"; return; }
+    "$GOSTAT" folded --value oncpu "$c" >"$c.oncpu" && "$GOSTAT" folded "$c" >"$c.self" ||
+        { fail "chain: gostat folded"; return; }
+    oncpu_above_self "$c.oncpu" "$c.self" chain || fail "chain: on-CPU self above self (above)"
+    grep -q 'main\.a 1000$' "$c.oncpu" || fail "chain: main.a's on-CPU self not 1000 ns: $(cat "$c.oncpu")"
+
+    local v=${GO_VERSIONS_NEWER##* } d=$WORK/overflow f
+    build_go "$v" "$ROOT/testdata/recursion" "$ROOT/build/testbin/go$v/exe/recursion" || { fail "overflow: build"; return; }
+    "$GOREWRITE" --call-graph --max-paths 64 "$ROOT/build/testbin/go$v/exe/recursion" "$d" >/dev/null ||
+        { fail "overflow: gorewrite"; return; }
+    mkdir -p "$d.st"
+    run_one "$d.run" "$d.st" "$d" 25
+    f=$(stats_file_for "$d.st") || { fail "overflow: no stats file"; return; }
+    "$GOSTAT" folded --value oncpu "$f" >"$d.oncpu" 2>"$d.err" && "$GOSTAT" folded "$f" >"$d.self" 2>>"$d.err" ||
+        { fail "overflow: gostat folded"; return; }
+    grep -q "did not fit in the path tables" "$d.err" || fail "overflow: no path overflowed"
+    oncpu_above_self "$d.oncpu" "$d.self" overflow || fail "overflow: on-CPU self above self (above)"
+}
+check_overflow
+
 orig_out=
 for v in $GOVERS; do
     orig=$ROOT/build/testbin/go$v/exe/crowd
@@ -109,7 +157,8 @@ else:
           " on-CPU %.3f s (%.1f %% of the CPU)" % (tag, cpu / 1e9, own["delay_ns"] / 1e9, bound / 1e9,
           s["total_ns"] / 1e9, s["oncpu_ns"] / 1e9, 100.0 * s["oncpu_ns"] / cpu))
     if s["total_ns"] < 2 * s["oncpu_ns"]:
-        bad.append("main.spin: wall %d ns under twice its on-CPU %d: no wait in the run queue"
+        bad.append("main.spin: wall %d ns under twice its on-CPU %d: its wait in the run queue counted"
+                   " as on-CPU, or no wait"
                    % (s["total_ns"], s["oncpu_ns"]))
     if s["oncpu_ns"] < 0.9 * cpu:
         bad.append("main.spin: on-CPU %d ns under 90 %% of the process's CPU %d" % (s["oncpu_ns"], cpu))

@@ -41,7 +41,9 @@
  * above it, the first from unknown code), each context 1 call of N - depth
  * ticks, 1 of them its own; a symbol table of the functions (which must be
  * given sorted by entry); tables of the next power of two >= N paths and
- * 64 arcs. --chain-calls C gives each context C calls instead of 1. */
+ * 64 arcs. --chain-calls C gives each context C calls instead of 1.
+ * --chain-oncpu D:T gives context D T ticks of on-CPU time (the others 0)
+ * and the header GS_HDR_ONCPU. */
 #include "format/gostat_format.h"
 
 #include <fcntl.h>
@@ -96,6 +98,7 @@ struct spec {
     uint32_t sample_every;
     uint32_t chain;            /* --chain: nested calls in row 1 (0: no paths) */
     uint64_t chain_calls;      /* --chain-calls: each context's calls (1) */
+    uint64_t chain_oncpu[2];   /* --chain-oncpu D:T: context D's on-CPU ticks */
     uint64_t probe[3];         /* probe_ticks, probe_inner_ticks, probe_untimed_q8 */
     uint32_t ntimed;
     struct func_spec funcs[MAX_FUNCS];
@@ -260,6 +263,9 @@ static void parse_args(int argc, char **argv, struct spec *s)
             s->chain = (uint32_t)parse_u64(next_arg(argc, argv, &i), a);
         else if (strcmp(a, "--chain-calls") == 0)
             s->chain_calls = parse_u64(next_arg(argc, argv, &i), a);
+        else if (strcmp(a, "--chain-oncpu") == 0) {
+            parse_numbers(next_arg(argc, argv, &i), s->chain_oncpu, 2, a);
+        }
         else if ((strcmp(a, "--time") == 0 || strcmp(a, "--drops") == 0 || strcmp(a, "--pagemap") == 0
                   || strcmp(a, "--next") == 0 || strcmp(a, "--oncpu") == 0) && s->nedits < MAX_EDITS)
             s->edits[s->nedits++] = (struct edit){ a[2], next_arg(argc, argv, &i) };
@@ -439,11 +445,14 @@ static void fill_chain(unsigned char *buf, const struct spec *s, const struct pl
             .key = d + 1, .parent = d, .ret = up ? up->entry + 4 : 0,
             .rec = (uint32_t)gs_timing_offset(p->timing_off, f->timing),
             .calls = s->chain_calls ? s->chain_calls : 1, .total = s->chain - d, .self = 1,
+            .oncpu = s->chain_oncpu[0] == d ? s->chain_oncpu[1] : 0,
         };
         memcpy(row + p->paths_off + (uint64_t)d * sizeof e, &e, sizeof e);
     }
     for (uint64_t off = p->paths_off; off < p->row_stride; off += GS_PAGE)
         row[GS_ROW_PAGEMAP + off / GS_PAGE] = 1;
+    if (s->chain_oncpu[1])
+        ((struct gs_header *)(void *)buf)->flags |= GS_HDR_ONCPU;
 }
 
 static void put_counter(unsigned char *buf, const struct plan *p, uint32_t row, uint32_t i, uint64_t v)
