@@ -134,7 +134,7 @@ $(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf asm_callers asm_funcs exits call_sites pclntab go_version dwarf_lines \
 	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select trace_values \
-	trace_layout trace_read expo_top offsets_sigcode statsfile_pass insn_quick safe_text merge_rule)
+	trace_layout trace_read expo_top offsets_sigcode statsfile_pass insn_quick safe_text merge_rule sched_hooks)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -147,6 +147,8 @@ $(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o $(BU
 	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_call_sites: $(BUILD)/rewriter/plan/call_sites.o $(BUILD)/rewriter/find/insn_quick.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_sched_hooks: $(BUILD)/rewriter/plan/sched_hooks.o $(BUILD)/rewriter/find/insn_quick.o \
+	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_pclntab: $(BUILD)/rewriter/find/pclntab.o $(BUILD)/rewriter/find/go_version.o $(BUILD)/rewriter/find/runtime_offsets.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_go_version: $(BUILD)/rewriter/find/go_version.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
@@ -189,11 +191,11 @@ $(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.
 $(UNIT)/test_opttable: UNIT_LIBS := -lm
 $(UNIT)/test_insn_quick: $(BUILD)/rewriter/find/insn_quick.o
 $(UNIT)/test_prologue $(UNIT)/test_leaf $(UNIT)/test_asm_funcs $(UNIT)/test_insn_quick: UNIT_LIBS := -lZydis -lZycore
-$(UNIT)/test_exits $(UNIT)/test_call_sites $(UNIT)/test_asm_callers: UNIT_LIBS := -lZydis -lZycore -lelf
+$(UNIT)/test_exits $(UNIT)/test_call_sites $(UNIT)/test_asm_callers $(UNIT)/test_sched_hooks: UNIT_LIBS := -lZydis -lZycore -lelf
 $(UNIT)/test_pclntab $(UNIT)/test_go_version: UNIT_LIBS := -lelf
 
 REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf asm_callers asm_funcs exits call_sites pclntab go_version dwarf_lines select trace_layout \
-	offsets_sigcode insn_quick)
+	offsets_sigcode insn_quick sched_hooks)
 $(REWRITER_UNITS:=.o) $(UNIT)/fake_elf.o: INC = $(REWRITER_INC)
 $(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile %/test_opttable %/test_safe_text,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC)

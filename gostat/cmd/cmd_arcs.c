@@ -58,7 +58,9 @@ static void say_uncalled(size_t n, size_t shown, const char *func)
 static int show(const struct gst_options *o, const char *func, const struct gst_stats *st,
                 const regex_t *re, struct gr_error *err)
 {
-    struct gst_view_options vo = { .sort = o->sort, .filter = re, .top = o->top, .nonzero = true };
+    /* the functions FUNC names are shown, the scheduler's idle ones too */
+    struct gst_view_options vo = { .sort = o->sort, .filter = re, .top = o->top, .nonzero = true,
+                                   .runtime = true };
     struct gst_callgraph cg;
     struct gst_view v;
     if (gst_callgraph_build(st, &(struct gst_cg_request){ .required = true }, &cg, err) < 0)

@@ -42,8 +42,10 @@ static int print_once(const struct gst_options *o, struct gst_view_options vo,
 {
     struct gst_view view;
     struct gst_callgraph cg = { 0 };
-    if (o->json)
+    if (o->json) {
         vo.nonzero = false;
+        vo.runtime = true;
+    }
     if ((!o->json || vo.sort == GST_SORT_CUM) && gst_callgraph_build(st, NULL, &cg, err) < 0)
         return -1;
     vo.cg = &cg;
@@ -55,6 +57,9 @@ static int print_once(const struct gst_options *o, struct gst_view_options vo,
         gst_json_print(stdout, st, &view);
     else
         gst_table_print(stdout, st, &view, NULL, &cg, o->wide ? 0 : gst_output_columns(stdout));
+    if (!o->json && view.idle_left_out)
+        printf("--sort oncpu: %zu of the scheduler's idle functions left out (they sleep on an M's own "
+               "stack, which reads as on-CPU; --runtime shows them)\n", view.idle_left_out);
     gst_view_free(&view);
     gst_callgraph_free(&cg);
     return 0;
@@ -95,7 +100,7 @@ static int show_target(const struct gst_options *o, const regex_t *filter)
     if (!gst_parse_pid(o->target, &pid) && gst_profile_is_json(o->target))
         return show_profile(o, filter);
     struct gst_view_options vo = {
-        .sort = o->sort, .filter = filter, .nonzero = o->nonzero, .top = o->top,
+        .sort = o->sort, .filter = filter, .nonzero = o->nonzero, .top = o->top, .runtime = o->runtime,
     };
 
     if (gst_open_target(o->target, &st, &err) < 0)

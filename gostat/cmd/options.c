@@ -41,6 +41,17 @@ static const struct gr_opt table_opts[] = {
           "with gorewrite --call-graph), or most on-CPU time first (total time less\n"
           "the time the calls' goroutines were descheduled). Self and cum are recorded\n"
           "only with gorewrite --call-graph: sorting another file by them is refused.\n" },
+    { "runtime", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gst_options, runtime),
+      .help = GR_OPT_HELP("with --sort oncpu, keep the scheduler's idle functions",
+                          "(findRunnable, stopm, notesleep, ...: they sleep on an",
+                          "M's own stack, which reads as on-CPU)"),
+      .man =
+          "With\n"
+          ".BR \"\\-\\-sort oncpu\" ,\n"
+          "keep the scheduler's idle functions (runtime.findRunnable, stopm, mPark,\n"
+          "notesleep, futexsleep, netpoll, usleep and the like), which are otherwise left out with a\n"
+          "line saying how many: an idle thread waits for work in them on its own\n"
+          "stack, where nothing is descheduled, so their sleep reads as on-CPU time.\n" },
     { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct gst_options, filter),
       .help = GR_OPT_HELP("only functions whose name matches (POSIX extended regex)"),
       .man =

@@ -581,6 +581,7 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
     st->sampling = st->timing && (st->hdr.sample_every > 1 || (st->hdr.flags & GS_HDR_ADAPTIVE));
     st->paths = st->timing && (st->hdr.flags & GS_HDR_PATHS);
     st->oncpu = st->timing && (st->hdr.flags & GS_HDR_ONCPU);
+    st->oncpu_off = st->timing && !st->oncpu && (st->hdr.flags & GS_HDR_ONCPU_OFF);
     if (rc == 0)
         rc = load_strtab(st, fd, err);
     if (rc == 0)

@@ -101,6 +101,8 @@ struct gst_stats {
     struct gst_drops drops;    /* at the last refresh */
     bool paths;                /* GS_HDR_PATHS: self time and call paths recorded */
     bool oncpu;                /* GS_HDR_ONCPU: on-CPU time recorded */
+    bool oncpu_off;            /* GS_HDR_ONCPU_OFF: timed, but on-CPU time
+                                  could not be kept for this program */
     struct gst_sym *syms;      /* paths: every function, sorted by entry */
     size_t nsyms;
     struct gst_path *path_entries; /* paths: at the last refresh, all rows */

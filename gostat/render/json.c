@@ -124,11 +124,14 @@ static void put_clock(FILE *out, const struct gst_stats *st)
 {
     const struct gst_drops *d = &st->drops;
 
-    fprintf(out, ",\"timing\":%s,\"timing_mode\":\"%s\",\"sample_every\":%" PRIu32 ",\"tsc_hz\":",
+    fprintf(out, ",\"timing\":%s,\"timing_mode\":\"%s\",\"sample_every\":%" PRIu32,
             st->timing ? "true" : "false",
             !st->timing ? "count-only" : !st->sampling ? "time-all"
             : st->hdr.sample_every > 1 ? "sample" : "default",
             st->hdr.sample_every > 1 ? st->hdr.sample_every : st->sampling ? 0 : 1);
+    if (st->oncpu_off)                /* timed, but on-CPU time could not be kept */
+        fputs(",\"oncpu_unavailable\":true", out);
+    fputs(",\"tsc_hz\":", out);
     if (st->clock.known)
         fprintf(out, "%.0f,\"clock_source\":", 1e9 / st->clock.ns_per_tick);
     else

@@ -325,6 +325,8 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     fill_header(h, prog, seg, strtab_off, st.used + names_size);
     if (seg->nslots && gr_plan_oncpu(plan))
         h->flags |= GS_HDR_ONCPU;
+    else if (seg->nslots && plan->oncpu_refused[0])
+        h->flags |= GS_HDR_ONCPU_OFF;
     if (ngostmts) {
         h->gostmts_off = gostmts_off;
         h->ngostmts = (uint32_t)ngostmts;
