@@ -134,6 +134,8 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
         if (rc == 0 && !trace.n)
             fprintf(log, "gorewrite: warning: --trace matches no timed function\n");
     }
+    if (rc == 0 && plan.oncpu_refused[0])
+        fprintf(log, "gorewrite: warning: on-CPU time off (gostat shows none): %s\n", plan.oncpu_refused);
     if (opt->no_sites)
         plan.sites = 0;   /* newproc1's and goexit1's hooks then just continue */
     if (rc == 0 && opt->verbose)

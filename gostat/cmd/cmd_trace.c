@@ -261,7 +261,7 @@ static int run(const struct trace_args *a, struct gst_stats *st, struct gr_error
 {
     struct gst_trace *tr = calloc(1, sizeof *tr);
     if (!tr)
-        return gr_fail(err, "out of memory");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "out of memory");
     int rc = gst_trace_open(st, tr, err);
     if (rc == 1)
         rc = gr_fail(err, "%s: not traced (gorewrite --trace)", st->path);
@@ -285,14 +285,15 @@ static int run(const struct trace_args *a, struct gst_stats *st, struct gr_error
 static int check_args(struct trace_args *a, struct gr_error *err)
 {
     if (a->chrome && (a->follow || a->json))
-        return gr_fail(err, "--chrome writes a file once: not with --follow or --json");
+        return gr_fail_as(err, GR_ERR_USAGE, "--chrome writes a file once: not with --follow or --json");
     if (a->func && gr_regex_compile(&a->func_re, a->func, "--func", err) < 0)
         return -1;
     if (a->slower && gr_go_duration_parse(a->slower, &a->slower_ns) < 0)
-        return gr_fail(err, "--slower-than: not a duration: '%s' (250us, 20ms, 1.5s)", a->slower);
+        return gr_fail_as(err, GR_ERR_USAGE, "--slower-than: not a duration: '%s' (250us, 20ms, 1.5s)",
+                          a->slower);
     char *end;
     if (a->goroutine && ((a->goid = strtoll(a->goroutine, &end, 10)) < 0 || *end || !*a->goroutine))
-        return gr_fail(err, "--goroutine: not a goroutine id: '%s'", a->goroutine);
+        return gr_fail_as(err, GR_ERR_USAGE, "--goroutine: not a goroutine id: '%s'", a->goroutine);
     return 0;
 }
 
@@ -307,11 +308,11 @@ int gst_cmd_trace(int argc, char **argv)
         return status;
     if (check_args(&a, &err) < 0) {
         fprintf(stderr, "gostat: trace: %s\n", err.msg);
-        return GST_EXIT_USAGE;
+        return gr_error_exit_status(err.kind);
     }
     if (gst_open_target(argv[next], &st, &err) < 0) {
         fprintf(stderr, "gostat: %s\n", err.msg);
-        return GST_EXIT_STATS;
+        return gr_error_exit_status(err.kind);
     }
     int rc = run(&a, &st, &err);
     gst_stats_close(&st);
@@ -319,7 +320,7 @@ int gst_cmd_trace(int argc, char **argv)
         regfree(&a.func_re);
     if (rc < 0) {
         fprintf(stderr, "gostat: %s\n", err.msg);
-        return GST_EXIT_STATS;
+        return gr_error_exit_status(err.kind);
     }
     return GST_EXIT_OK;
 }

@@ -1,4 +1,3 @@
-/* exported by gostat/read */
 /* sigbus_guard.h: runs a read of a mapped stats file so that pages lost
  * to a truncation (another process of the user shrinking the file while
  * it is read) end the read with an error instead of killing gostat. */

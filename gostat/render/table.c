@@ -391,4 +391,7 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
     print_drops(out, st);
     print_rowless(out, st);
     print_path_overflow(out, st);
+    if (st->oncpu_off)
+        fputs("on-CPU time: unavailable (gorewrite could not hook every hand-off of this program's "
+              "scheduler; its warning said which)\n", out);
 }

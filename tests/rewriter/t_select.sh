@@ -32,7 +32,7 @@ GOVERS=${GOVERS:-1.15 1.19 1.22 $NEWEST}
 # (a stack moves: the timing marker) and runtime.sigpanic (its entry puts
 # a relocated leaf's faulting PC back) (those the release has: each list
 # is cut to the reference run's rows)
-INFRA='runtime.newproc1 runtime.goexit1 runtime.execute runtime.park_m runtime.gosched_m
+INFRA='runtime.newproc1 runtime.goexit1 runtime.execute runtime.park_m runtime.goschedImpl runtime.gosched_m
     runtime.goschedguarded_m runtime.gopreempt_m runtime.preemptPark runtime.goyield_m
     runtime.exitsyscall0 runtime.exitsyscallNoP runtime.copystack runtime.sigpanic'
 TAB=$'\t'

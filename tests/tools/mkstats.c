@@ -6,7 +6,7 @@
  *   mkstats OUT --pid N [--exe PATH] [--build-id ID] [--go-version V] [--start-ns NS]
  *               [--start-ticks T] [--rows R] [--spread] [--claimed K]
  *               [--stray] [--corrupt KIND]
- *               [--timing] [--no-tsc] [--tsc TSC0:MONO0:TSC1:MONO1] [--boot-id ID]
+ *               [--timing] [--no-tsc] [--oncpu-off] [--tsc TSC0:MONO0:TSC1:MONO1] [--boot-id ID]
  *               [--sample-every N]
  *               [--untimed INDEX:REASON]... [--time INDEX:ROW:TOTAL:MIN:MAX:B=N[,B=N...]]...
  *               [--oncpu INDEX:ROW:TICKS]...
@@ -32,7 +32,8 @@
  * marks its page backed in the row's page map; --pagemap then overrides a
  * page map byte (e.g. 2: backing failed, so readers must skip the page).
  * --oncpu (after that record's --time) sets its oncpu_total and the
- * header's GS_HDR_ONCPU. In a file with call paths (--chain, --path),
+ * header's GS_HDR_ONCPU; --oncpu-off sets GS_HDR_ONCPU_OFF (gorewrite
+ * refused on-CPU time). In a file with call paths (--chain, --path),
  * --time's histogram, min and max stay but its calls and total do not: the
  * paths hold them.
  * --drops fills a row's struct gs_drops (ABANDONED 0 when left out). --sample-every sets the header's
@@ -71,7 +72,10 @@
  * older events are overwritten as a full ring's are): goroutine GOID,
  * START and DUR ticks, called from function CALLER's code ('-': address
  * 0), VALUES the arguments then the results (','-separated numbers, true
- * or false, text for a string), results left out with "panicked". */
+ * or false, text for a string), results left out with "panicked".
+ *
+ * --chain-oncpu D:T gives context D T ticks of on-CPU time (the others 0)
+ * and the header GS_HDR_ONCPU. */
 #include "format/gostat_format.h"
 #include "format/trace_desc.h"
 #include "format/trace_format.h"
@@ -152,12 +156,13 @@ struct spec {
     bool stray;
     int64_t claimed;           /* -1: derived from --spread */
     const char *corrupt;
-    bool timing, no_tsc;
+    bool timing, no_tsc, oncpu_off;
     uint64_t tsc[4];           /* tsc0, mono0_ns, tsc1, mono1_ns */
     const char *boot_id;
     uint32_t sample_every;
     uint32_t chain;            /* --chain: nested calls in row 1 (0: no paths) */
     uint64_t chain_calls;      /* --chain-calls: each context's calls (1) */
+    uint64_t chain_oncpu[2];   /* --chain-oncpu D:T: context D's on-CPU ticks */
     uint64_t probe[3];         /* probe_ticks, probe_inner_ticks, probe_untimed_q8 */
     uint32_t ntimed;
     struct func_spec funcs[MAX_FUNCS];
@@ -507,6 +512,8 @@ static void parse_args(int argc, char **argv, struct spec *s)
             s->timing = true;
         else if (strcmp(a, "--no-tsc") == 0)
             s->no_tsc = true;
+        else if (strcmp(a, "--oncpu-off") == 0)
+            s->oncpu_off = true;
         else if (strcmp(a, "--tsc") == 0)
             parse_numbers(next_arg(argc, argv, &i), s->tsc, 4, a);
         else if (strcmp(a, "--boot-id") == 0)
@@ -521,6 +528,9 @@ static void parse_args(int argc, char **argv, struct spec *s)
             s->chain = (uint32_t)parse_u64(next_arg(argc, argv, &i), a);
         else if (strcmp(a, "--chain-calls") == 0)
             s->chain_calls = parse_u64(next_arg(argc, argv, &i), a);
+        else if (strcmp(a, "--chain-oncpu") == 0) {
+            parse_numbers(next_arg(argc, argv, &i), s->chain_oncpu, 2, a);
+        }
         else if ((strcmp(a, "--time") == 0 || strcmp(a, "--drops") == 0 || strcmp(a, "--pagemap") == 0
                   || strcmp(a, "--next") == 0 || strcmp(a, "--oncpu") == 0) && s->nedits < MAX_EDITS)
             s->edits[s->nedits++] = (struct edit){ a[2], next_arg(argc, argv, &i) };
@@ -644,7 +654,7 @@ static uint32_t add_string(unsigned char *strtab, uint64_t *used, const char *st
 
 static void fill_timing_header(struct gs_header *h, const struct spec *s, const struct plan *p)
 {
-    h->flags |= GS_HDR_TIMING | (s->no_tsc ? GS_HDR_NO_TSC : 0);
+    h->flags |= GS_HDR_TIMING | (s->no_tsc ? GS_HDR_NO_TSC : 0) | (s->oncpu_off ? GS_HDR_ONCPU_OFF : 0);
     h->ntimed = s->ntimed;
     h->timing_size = sizeof(struct gs_timing);
     h->timing_off = p->timing_off;
@@ -779,11 +789,14 @@ static void fill_chain(unsigned char *buf, const struct spec *s, const struct pl
             .key = d + 1, .parent = d, .ret = up ? up->entry + 4 : 0,
             .rec = (uint32_t)gs_timing_offset(p->timing_off, f->timing),
             .calls = s->chain_calls ? s->chain_calls : 1, .total = s->chain - d, .self = 1,
+            .oncpu = s->chain_oncpu[0] == d ? s->chain_oncpu[1] : 0,
         };
         memcpy(row + p->paths_off + (uint64_t)d * sizeof e, &e, sizeof e);
     }
     for (uint64_t off = p->paths_off; off < p->row_stride; off += GS_PAGE)
         row[GS_ROW_PAGEMAP + off / GS_PAGE] = 1;
+    if (s->chain_oncpu[1])
+        ((struct gs_header *)(void *)buf)->flags |= GS_HDR_ONCPU;
 }
 
 static void put_counter(unsigned char *buf, const struct plan *p, uint32_t row, uint32_t i, uint64_t v)
