@@ -266,6 +266,10 @@ static int run(const struct trace_args *a, struct gst_stats *st, struct gr_error
     if (rc == 1)
         rc = gr_fail(err, "%s: not traced (gorewrite --trace)", st->path);
     uint64_t lost = 0, dropped = 0;
+    /* The merge at exit adds counts; rings are events, kept as they were. */
+    if (rc == 0 && st->hdr.processes > 1)
+        fprintf(stderr, "gostat: trace: %s merges %" PRIu64 " processes; its rings hold the events of the"
+                        " first of them only\n", st->path, st->hdr.processes);
     if (rc == 0)
         rc = print_batch(a, st, tr, &lost, &dropped, err);
     while (rc == 0 && a->follow && st->live) {

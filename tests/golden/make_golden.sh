@@ -153,7 +153,7 @@ gs graph.diff-json diff --json graph.stats graph-new.stats
 # trace: traced calls in two threads' rings (row 2's holds 4 slots, 6
 # events written: 2 lost), typed arguments and results, a string cut at
 # its copy, a panicked call, a function without a descriptor (raw words).
-mk trace.stats "${EXITED[@]}" --exe /opt/trace "${CLOCK[@]}" --rows 3 --timing --trace-slots 4 \
+TRACE=("${EXITED[@]}" --exe /opt/trace "${CLOCK[@]}" --rows 3 --timing --trace-slots 4 \
     --func main.main:0x401000:1:/src/main.go:5 --func main.add:0x401100:7:/src/main.go:10 \
     --func main.greet:0x401200:3:/src/main.go:15 --func main.raw:0x401300:1:/src/raw.go:3 \
     --trace-func 1:a=int,b=int:r=int --trace-func 2:name=string,loud=bool:s=string,ok=bool \
@@ -164,9 +164,13 @@ mk trace.stats "${EXITED[@]}" --exe /opt/trace "${CLOCK[@]}" --rows 3 --timing -
     --trace-event 2:0:7:3001000:100:0:-1,-2,-3 --trace-event 2:0:7:3002000:100:0:10,20,30 \
     --trace-event 2:0:7:3003000:100:0:4,4,8 --trace-event 2:0:7:3004000:100:1:1,1,2 \
     --trace-event 2:0:8:5001000:3000000:0:100,200,300 \
-    --trace-event 2:1:8:9001000:100:1:x,false:panicked
+    --trace-event 2:1:8:9001000:100:1:x,false:panicked)
+mk trace.stats "${TRACE[@]}"
+# a merged file keeps the first process's rings only: gostat trace says so
+mk trace-merged.stats --processes 3 "${TRACE[@]}"
 gs trace.lines trace trace.stats
 gs trace.lines-filtered trace --func greet --goroutine 1 trace.stats
+gs trace.merged trace trace-merged.stats
 gs trace.json trace --json trace.stats
 gs trace.chrome trace --chrome - trace.stats
 

@@ -3,7 +3,7 @@
  * counts (optionally spread over several rows, to prove that readers sum
  * them), and files broken in one chosen way, to prove readers reject them.
  *
- *   mkstats OUT --pid N [--exe PATH] [--build-id ID] [--go-version V] [--start-ns NS]
+ *   mkstats OUT --pid N [--processes N] [--exe PATH] [--build-id ID] [--go-version V] [--start-ns NS]
  *               [--start-ticks T] [--rows R] [--spread] [--claimed K]
  *               [--stray] [--corrupt KIND]
  *               [--timing] [--no-tsc] [--oncpu-off] [--tsc TSC0:MONO0:TSC1:MONO1] [--boot-id ID]
@@ -146,6 +146,7 @@ struct tfunc {
 struct spec {
     const char *out;
     int64_t pid;
+    uint64_t processes;        /* --processes: a merged file of that many (0: a process's own) */
     const char *exe;
     const char *build_id;
     const char *go_version;
@@ -488,6 +489,8 @@ static void parse_args(int argc, char **argv, struct spec *s)
         const char *a = argv[i];
         if (strcmp(a, "--pid") == 0)
             s->pid = (int64_t)parse_u64(next_arg(argc, argv, &i), a);
+        else if (strcmp(a, "--processes") == 0)
+            s->processes = parse_u64(next_arg(argc, argv, &i), a);
         else if (strcmp(a, "--exe") == 0)
             s->exe = next_arg(argc, argv, &i);
         else if (strcmp(a, "--build-id") == 0)
@@ -697,6 +700,7 @@ static void fill_header(unsigned char *buf, const struct spec *s, const struct p
     h.header_size = sizeof h;
     h.file_size = p->file_size;
     h.pid = s->pid;
+    h.processes = s->processes;
     h.start_time_ns = s->start_ns;
     h.proc_start_ticks = s->start_ticks;
     h.nfuncs = s->nfuncs;
