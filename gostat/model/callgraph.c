@@ -358,6 +358,7 @@ void gst_callgraph_free(struct gst_callgraph *cg)
     free(cg->self_ns);
     free(cg->unplaced_ns);
     free(cg->cum_ns);
+    free(cg->cum_over);
     memset(cg, 0, sizeof *cg);
 }
 

@@ -91,6 +91,13 @@ struct gst_callgraph {
                                        often it recurs there; unplaced calls
                                        are in no path, so in no cum */
     uint64_t unplaced_total_ns;     /* unplaced_ns summed over all functions */
+    bool *cum_over;                 /* a timed function whose cum is above its
+                                       total: time under its paths that no
+                                       finished call of it holds (callees of
+                                       calls still open or unwound, or whose
+                                       duration was lost): a defect, which
+                                       every output flags, not a figure */
+    size_t cum_over_count;
 };
 
 /* What an output asks of the call graph. */
@@ -125,6 +132,9 @@ int gst_callgraph_sum_functions(struct gst_callgraph *cg, const struct gst_stats
 uint64_t gst_callgraph_self_ns(const struct gst_callgraph *cg, const struct gst_func *f);
 uint64_t gst_callgraph_unplaced_ns(const struct gst_callgraph *cg, const struct gst_func *f);
 uint64_t gst_callgraph_cum_ns(const struct gst_callgraph *cg, const struct gst_func *f);
+
+/* Whether f's cum is above its total (cum_over). */
+bool gst_callgraph_cum_over(const struct gst_callgraph *cg, const struct gst_func *f);
 
 /* Whether f is among the functions the request selected. */
 bool gst_callgraph_selected(const struct gst_callgraph *cg, const struct gst_func *f);

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# t_callgraph_threads: call paths keep every duration when goroutines move
+# between threads (docs/timing.md "Call paths, self time and arcs").
+# testdata/handlers, an HTTP server whose handler parks on a timer and
+# blocks its thread in a system call, runs at GOMAXPROCS=2 under 16
+# concurrent clients (hey, 2000 requests): its goroutines resume on other
+# threads, and its requests spread over a dozen or more threads. Built
+# with --call-graph and --max-paths 1048576 (80 MiB rows: a rel32 reach
+# holds few of them, so each thread's row must live outside it), for each
+# Go release in GOVERS:
+#  - main.handle and net/http.serverHandler.ServeHTTP have 2000 calls, all
+#    timed (none in the shared row 0 of threads without a row, none lost
+#    at a return on such a thread);
+#  - every timed function all of whose calls returned has CUM <= TOTAL,
+#    and neither the JSON (cum_exceeds_total) nor the table ("!") flags
+#    its CUM (tests/stubs/callgraph_threads_check.py);
+#  - main.linger, whose third call never returns after a long main.work,
+#    is flagged by both (CUM above TOTAL: a defect, not a figure).
+# The server's own answers are checked too (2000 responses of 200).
+. "$(dirname "$0")/../lib.sh"
+require_tools
+command -v hey >/dev/null || { fail "hey is not installed (scripts/deps.sh)"; exit 1; }
+work_dir
+trap 'stop_pids; rm -rf "$WORK"' EXIT
+GOVERS=${GOVERS:-"$GO_VERSIONS $GO_VERSIONS_NEWER"}
+N=2000
+
+# serve_loaded BIN DIR: runs BIN 127.0.0.1:0 with GOSTAT_DIR=DIR at
+# GOMAXPROCS=2, loads it with hey, stops it with SIGTERM.
+serve_loaded() {
+    local bin=$1 d=$2 pid addr i
+    mkdir -p "$d"
+    GOSTAT_DIR=$d GOMAXPROCS=2 "$bin" 127.0.0.1:0 >"$d/out" 2>"$d/err" &
+    pid=$!
+    pids+=("$pid")
+    wait_for_line "$d/out" '^listening on ' || { fail "$bin: never listened: $(head -c 300 "$d/err")"; kill "$pid"; return 1; }
+    addr=$(sed -n 's/^listening on //p' "$d/out")
+    hey -n $N -c 16 "http://$addr/" >"$d/hey" 2>&1
+    grep -q "\[200\][[:space:]]*$N responses" "$d/hey" || fail "$bin: not $N answers of 200: $(grep -A3 'Status code' "$d/hey")"
+    kill -TERM "$pid"
+    wait "$pid" || fail "$bin: exit status $?"
+}
+
+for v in $GOVERS; do
+    [ -x "$(go_bin "$v")" ] || { fail "go$v is not installed"; continue; }
+    b=$WORK/go$v
+    build_go "$v" testdata/handlers "$b/handlers" || { fail "go$v: build"; continue; }
+    "$GOREWRITE" --call-graph --max-paths 1048576 "$b/handlers" "$b/handlers.cg" >/dev/null ||
+        { fail "go$v: gorewrite"; continue; }
+    serve_loaded "$b/handlers.cg" "$b/run" || continue
+    f=$(stats_file_for "$b/run") || { fail "go$v: stats file"; continue; }
+    gostat_json "$f" "$b/stats.json" || { fail "go$v: gostat --json"; continue; }
+    "$GOSTAT" --wide "$f" >"$b/table" 2>&1 || fail "go$v: gostat table"
+    out=$(python3 tests/stubs/callgraph_threads_check.py "$b/stats.json" "$b/table" $N \
+        main.handle net/http.serverHandler.ServeHTTP --flagged main.linger) || fail "go$v: $out"
+    echo "go$v: $(printf '%s\n' "$out" | tail -1)"
+done
+[ $fails -eq 0 ]
