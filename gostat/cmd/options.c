@@ -78,7 +78,9 @@ static const struct gr_opt table_opts[] = {
           "untimed_reason, timed_calls (calls actually timed), time_estimated (true\n"
           "when not every call was timed: total_ns is then mean x calls), total_ns,\n"
           "mean_ns, p50_ns, p90_ns, p99_ns, min_ns, max_ns, and with call paths\n"
-          "self_ns, cum_ns (inclusive time counted once per call stack, as pprof's cum)\n"
+          "self_ns, cum_ns (inclusive time counted once per call stack, as pprof's cum;\n"
+          "null with cum_exceeds_total true when it would exceed total_ns, a defect:\n"
+          "time of calls that never returned; the table shows ! there)\n"
           "and callers: name, entry (null when the return address is in no\n"
           "function), calls and total_ns per calling function). Every function is listed, also those never called.\n" },
     { "callers", 0, "FUNC", GR_OPT_STRING, GR_OPT_AT(struct gst_options, callers),
