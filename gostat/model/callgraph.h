@@ -136,6 +136,14 @@ uint64_t gst_callgraph_cum_ns(const struct gst_callgraph *cg, const struct gst_f
 /* Whether f's cum is above its total (cum_over). */
 bool gst_callgraph_cum_over(const struct gst_callgraph *cg, const struct gst_func *f);
 
+/* The --max-paths to suggest when calls overflowed the paths: a table
+ * size gorewrite takes as is, at least twice the table and at least what
+ * the fullest thread is known to have needed (its paths and arcs; the
+ * file holds no count of the contexts that did not fit, so more may be
+ * needed), at most GS_MAX_PATHS; 0 when no call overflowed or the table
+ * is the largest already. */
+uint64_t gst_callgraph_suggested_paths(const struct gst_callgraph *cg);
+
 /* Whether f is among the functions the request selected. */
 bool gst_callgraph_selected(const struct gst_callgraph *cg, const struct gst_func *f);
 

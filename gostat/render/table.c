@@ -315,7 +315,7 @@ static void print_column_names(FILE *out, const struct gst_stats *st, const stru
 /* One line on durations the file lost, when it lost any. */
 /* Calls whose calling context did not fit in the bounded path tables
  * (their arcs are kept), or not even in the arc tables. */
-static void print_path_overflow(FILE *out, const struct gst_stats *st)
+static void print_path_overflow(FILE *out, const struct gst_stats *st, const struct gst_callgraph *cg)
 {
     const struct gst_drops *d = &st->drops;
     if (!st->paths)
@@ -334,6 +334,11 @@ static void print_path_overflow(FILE *out, const struct gst_stats *st)
         fprintf(out, "call paths: %" PRIu64 " calls beyond the %" PRIu32 " paths per thread, %" PRIu64
                 " of them beyond the %" PRIu32 " arcs per thread too (in no arc: gorewrite --max-arcs)\n",
                 d->path_overflow, st->hdr.max_paths, d->arc_overflow, st->hdr.max_arcs);
+    if (has_cum(cg) && gst_callgraph_suggested_paths(cg))
+        fprintf(out, "call paths: to keep them, rebuild with gorewrite --max-paths %" PRIu64 " or more"
+                " (the fullest thread needed at least its %" PRIu64 " paths and %" PRIu64 " arcs of calls"
+                " beyond them)\n", gst_callgraph_suggested_paths(cg), st->path_fill.fullest,
+                st->arc_fill.fullest);
 }
 
 static void print_drops(FILE *out, const struct gst_stats *st)
@@ -387,5 +392,5 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
     if (any_cum_over)
         gst_put_wrapped(out, CUM_OVER_NOTE, " ", columns);
     print_drops(out, st);
-    print_path_overflow(out, st);
+    print_path_overflow(out, st, cg);
 }

@@ -15,7 +15,11 @@
 #    and neither the JSON (cum_exceeds_total) nor the table ("!") flags
 #    its CUM (tests/stubs/callgraph_threads_check.py);
 #  - main.linger, whose third call never returns after a long main.work,
-#    is flagged by both (CUM above TOTAL: a defect, not a figure).
+#    is flagged by both (CUM above TOTAL: a defect, not a figure);
+#  - built with --max-paths 1024 too, whose paths overflow: the table, the
+#    JSON (call_paths.suggested_max_paths) and gostat folded's note
+#    suggest one --max-paths, a table size gorewrite takes as is, at least
+#    twice 1024 and at least the fullest thread's paths and arcs.
 # The server's own answers are checked too (2000 responses of 200).
 . "$(dirname "$0")/../lib.sh"
 require_tools
@@ -41,6 +45,36 @@ serve_loaded() {
     wait "$pid" || fail "$bin: exit status $?"
 }
 
+# check_suggestion VERSION DIR: the overflowing build's --max-paths advice.
+check_suggestion() {
+    local v=$1 b=$2 f
+    "$GOREWRITE" --call-graph --max-paths 1024 "$b/handlers" "$b/handlers.small" >/dev/null ||
+        { fail "go$v: gorewrite --max-paths 1024"; return; }
+    serve_loaded "$b/handlers.small" "$b/small" || return
+    f=$(stats_file_for "$b/small") || { fail "go$v: stats file (--max-paths 1024)"; return; }
+    gostat_json "$f" "$b/small.json" || { fail "go$v: gostat --json (--max-paths 1024)"; return; }
+    "$GOSTAT" --wide "$f" >"$b/small.table" 2>&1 || fail "go$v: gostat table (--max-paths 1024)"
+    "$GOSTAT" folded "$f" >/dev/null 2>"$b/small.folded" || fail "go$v: gostat folded (--max-paths 1024)"
+    python3 - "$b/small.json" "$b/small.table" "$b/small.folded" <<'PY' || fail "go$v: --max-paths advice (above)"
+import json, sys
+cp = json.load(open(sys.argv[1]))["call_paths"]
+s = cp.get("suggested_max_paths")
+bad = []
+if cp["path_overflow_calls"] == 0:
+    bad.append("no call overflowed 1024 paths")
+elif not isinstance(s, int) or s < 2048 or s < cp["fullest_paths"] + cp["fullest_arcs"] or s % 128:
+    bad.append(f"suggested_max_paths {s}: not a table of at least 2048 and {cp['fullest_paths']} + {cp['fullest_arcs']}")
+else:
+    advice = f"--max-paths {s} or more"
+    for name in sys.argv[2:]:
+        if advice not in open(name).read():
+            bad.append(f"{name}: no '{advice}'")
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
+}
+
 for v in $GOVERS; do
     [ -x "$(go_bin "$v")" ] || { fail "go$v is not installed"; continue; }
     b=$WORK/go$v
@@ -54,5 +88,6 @@ for v in $GOVERS; do
     out=$(python3 tests/stubs/callgraph_threads_check.py "$b/stats.json" "$b/table" $N \
         main.handle net/http.serverHandler.ServeHTTP --flagged main.linger) || fail "go$v: $out"
     echo "go$v: $(printf '%s\n' "$out" | tail -1)"
+    check_suggestion "$v" "$b"
 done
 [ $fails -eq 0 ]
