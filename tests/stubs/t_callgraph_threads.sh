@@ -16,7 +16,8 @@
 #    its CUM (tests/stubs/callgraph_threads_check.py);
 #  - main.linger, whose third call never returns after a long main.work,
 #    is flagged by both (CUM above TOTAL: a defect, not a figure);
-#  - built with --max-paths 1024 too, whose paths overflow: the table, the
+#  - with the last release of GOVERS, built with --max-paths 1024 too,
+#    whose paths overflow: the table, the
 #    JSON (call_paths.suggested_max_paths) and gostat folded's note
 #    suggest one --max-paths, a table size gorewrite takes as is, at least
 #    twice 1024 and at least the fullest thread's paths and arcs.
@@ -88,6 +89,6 @@ for v in $GOVERS; do
     out=$(python3 tests/stubs/callgraph_threads_check.py "$b/stats.json" "$b/table" $N \
         main.handle net/http.serverHandler.ServeHTTP --flagged main.linger) || fail "go$v: $out"
     echo "go$v: $(printf '%s\n' "$out" | tail -1)"
-    check_suggestion "$v" "$b"
+    [ "$v" = "${GOVERS##* }" ] && check_suggestion "$v" "$b"
 done
 [ $fails -eq 0 ]
