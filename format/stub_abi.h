@@ -357,7 +357,7 @@ struct gs_stub_config {
     int64_t image_rel;      /* read-only file prefix: header, functab, strtab */
     uint64_t image_size;
     int64_t rw_rel;         /* start of the RW data segment (struct gs_private) */
-    uint64_t shared_size;   /* bytes from rw + GS_PAGE: live page and rows */
+    uint64_t shared_size;   /* bytes from rw + GS_PAGE: live page and row 0 */
     uint64_t blob_link_addr;/* link-time address of the blob, for load_bias */
     uint64_t g_m;           /* Go runtime offsets (rewriter/find/runtime_offsets.c); */
     uint64_t g_stack_hi;    /* 64-bit so the assembly can add them directly */
@@ -398,7 +398,9 @@ struct gs_stub_config {
     uint64_t sites_mask;    /* entries of the site table - 1 */
     uint64_t glive_off;     /* from the sites section: the live table */
     uint64_t glive_mask;    /* entries of the live table - 1 */
-    uint64_t sites_off;     /* from rw: the sites section; 0: none */
+    uint64_t sites_off;     /* the sites section (0: none), from rw as if every
+                               row followed row 0 there: at rows_base +
+                               sites_off - 2 * GS_PAGE */
     uint64_t m_curg;        /* sites by creator path (--call-graph): m.curg, */
     uint64_t g_sched_sp;    /* g.sched.sp */
     uint64_t spaths_off;    /* from the sites section: the site paths; 0: not kept */
@@ -408,6 +410,10 @@ struct gs_stub_config {
     uint64_t names_size;    /* file's strings after the image's (0: none) */
     uint64_t paths_n;       /* entries of the path table: a key's home entry is
                                (key mod 2^32) * paths_n >> 32 */
+    uint64_t rows_size;     /* bytes of every row and the sites section, mapped
+                               at start-up from the file's rows_off at
+                               gs_private.rows_base (row 0 again: the segment
+                               maps it too, for the trampolines) */
 };
 
 /* Process-private state; first page of the RW segment. */

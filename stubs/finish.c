@@ -647,12 +647,17 @@ static long scratch(struct finish *f)
     return 0;
 }
 
-/* Replaces the shared mapping by private memory: threads still running
+/* Replaces the shared mappings (the segment's live page and row 0, and
+ * the rows and sites beyond it) by private memory: threads still running
  * count into it, the file stays as it is now. */
 static void freeze(uint8_t *rw)
 {
+    const struct gs_private *priv = (const struct gs_private *)rw;
     gs_syscall6(GS_SYS_mmap, (long)(rw + GS_PAGE), (long)gs_config.shared_size, GS_PROT_READ | GS_PROT_WRITE,
                 GS_MAP_PRIVATE | GS_MAP_ANONYMOUS | GS_MAP_FIXED | GS_MAP_NORESERVE, -1, 0);
+    if (priv->rows_base != (uint64_t)(rw + 2 * GS_PAGE))
+        gs_syscall6(GS_SYS_mmap, (long)priv->rows_base, (long)gs_config.rows_size, GS_PROT_READ | GS_PROT_WRITE,
+                    GS_MAP_PRIVATE | GS_MAP_ANONYMOUS | GS_MAP_FIXED | GS_MAP_NORESERVE, -1, 0);
 }
 
 /* Opens the own file again, if it is still the one start-up made. */

@@ -515,6 +515,35 @@ static long reserve_eager_pages(long fd, const struct gs_header *hdr)
     return reserve_range(fd, hdr->sites_off, hdr->file_size - hdr->sites_off);
 }
 
+/* Every thread counts in the shared row 0: claims find no row left. */
+static void no_thread_rows(struct gs_live *live)
+{
+    live->rows_claimed = gs_config.max_rows;
+}
+
+/* The rows and the goroutine sites: one range of address space anywhere
+ * (no rel32 reach needed: the routines find a row through rows_base and
+ * fs:[0] or m.tls), reserved without commit charge and replaced by the
+ * file's pages once the file exists (fill_stats_file). Row 0 is in it as
+ * in the file, beside the segment's own row 0 that the trampolines count
+ * into: the file maps both to the same pages. Without the range, every
+ * thread counts in row 0 and nothing is timed. */
+static void map_rows(const struct startup_env *env, struct gs_private *priv, uint8_t *shared)
+{
+    long p = gs_syscall6(GS_SYS_mmap, 0, (long)gs_config.rows_size, GS_PROT_READ | GS_PROT_WRITE,
+                         GS_MAP_PRIVATE | GS_MAP_ANONYMOUS | GS_MAP_NORESERVE, -1, 0);
+    if (p < 0 && p > -4096) {
+        priv->rows_base = (uint64_t)(shared + GS_PAGE);
+        no_thread_rows((struct gs_live *)shared);
+        report(env, "gostat: no address space for the counter rows (RLIMIT_AS?); counting in one "
+                    "shared row, nothing timed\n");
+        return;
+    }
+    priv->rows_base = (uint64_t)p;
+    if (gs_config.sites_off)
+        priv->sites_base = (uint64_t)p + gs_config.sites_off - 2 * GS_PAGE;
+}
+
 /* Writes the prefix with the run-time header fields (the image, then the
  * program's own function names when the image leaves them out: the
  * program's read-only memory, dropped from our page tables as the image
@@ -541,6 +570,15 @@ static long fill_stats_file(long fd, const uint8_t *image, uint64_t image_size,
                      GS_MAP_SHARED | GS_MAP_FIXED, fd, (long)hdr->live_off);
     if (rc < 0)
         return rc;
+    const struct gs_private *priv = (const struct gs_private *)(shared - GS_PAGE);
+    if (priv->rows_base != (uint64_t)(shared + GS_PAGE)) {   /* the rows' own mapping */
+        rc = gs_syscall6(GS_SYS_mmap, (long)priv->rows_base, (long)gs_config.rows_size,
+                         GS_PROT_READ | GS_PROT_WRITE, GS_MAP_SHARED | GS_MAP_FIXED, fd, (long)hdr->rows_off);
+        if (rc < 0)
+            return rc;
+    } else {
+        no_thread_rows((struct gs_live *)shared);
+    }
     return write_all(fd, GS_MAGIC, GS_MAGIC_LEN, 0);
 }
 
@@ -624,14 +662,12 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
     struct gs_private *priv = (struct gs_private *)rw;
     uint8_t *shared = rw + GS_PAGE;
 
-    priv->rows_base = (uint64_t)(shared + GS_PAGE);
     priv->load_bias = (uint64_t)blob - gs_config.blob_link_addr;
-    if (gs_config.sites_off)
-        priv->sites_base = (uint64_t)(rw + gs_config.sites_off);
 
     struct startup_env env;
     char **argv = (char **)(kernel_sp + 1);
     read_env(argv + kernel_sp[0] + 1, &env);
+    map_rows(&env, priv, shared);
 
     struct gs_header hdr;
     mem_copy(&hdr, image, sizeof hdr);

@@ -120,12 +120,17 @@ static int run(const struct folded_args *a, const struct gst_stats *st, struct g
         return -1;
     int rc = write_folded(a, &cg, err);
     uint64_t in_no_path = cg.path_overflow_calls;   /* holds overflow_calls */
-    if (rc == 0 && in_no_path > 0 && a->value != GST_FOLDED_CALLS)
+    if (rc == 0 && in_no_path > 0 && a->value != GST_FOLDED_CALLS) {
         fprintf(stderr, "gostat: folded: %" PRIu64 " calls did not fit in the path tables "
-                "(at most %" PRIu64 " paths per thread, the fullest thread's held %" PRIu64
-                "): %s\n", in_no_path, cg.max_paths, cg.path_fill.fullest,
+                "(at most %" PRIu64 " paths per thread, the fullest thread's held %" PRIu64 "): %s",
+                in_no_path, cg.max_paths, cg.path_fill.fullest,
                 a->value == GST_FOLDED_SELF ? "their self time is the '(path overflow)' line"
                                             : "their time is in no line");
+        if (gst_callgraph_suggested_paths(&cg))
+            fprintf(stderr, "; rebuild with gorewrite --max-paths %" PRIu64 " or more to keep them",
+                    gst_callgraph_suggested_paths(&cg));
+        fputc('\n', stderr);
+    }
     gst_callgraph_free(&cg);
     return rc;
 }

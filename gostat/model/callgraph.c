@@ -363,7 +363,24 @@ void gst_callgraph_free(struct gst_callgraph *cg)
     free(cg->self_ns);
     free(cg->unplaced_ns);
     free(cg->cum_ns);
+    free(cg->cum_over);
     memset(cg, 0, sizeof *cg);
+}
+
+/* The file counts the calls beyond the paths, not their contexts: each
+ * arc entry of a thread is at least one context that found no room, so
+ * the fullest thread needed at least its paths and its arcs, with the
+ * fifth a table leaves free when its blocks start to overflow (docs/
+ * timing.md "Bounded memory"); and at least twice the table, since
+ * recursive code may need far more than that bound says. */
+uint64_t gst_callgraph_suggested_paths(const struct gst_callgraph *cg)
+{
+    if (!cg->present || cg->path_overflow_calls == 0 || cg->max_paths >= GS_MAX_PATHS)
+        return 0;
+    uint64_t need = (cg->path_fill.fullest + cg->arc_fill.fullest) / 4 * 5;
+    if (need < 2 * cg->max_paths)
+        need = 2 * cg->max_paths;
+    return gs_path_table_entries(need < GS_MAX_PATHS ? need : GS_MAX_PATHS);
 }
 
 bool gst_callgraph_selected(const struct gst_callgraph *cg, const struct gst_func *f)

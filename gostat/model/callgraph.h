@@ -92,6 +92,13 @@ struct gst_callgraph {
                                        often it recurs there; unplaced calls
                                        are in no path, so in no cum */
     uint64_t unplaced_total_ns;     /* unplaced_ns summed over all functions */
+    bool *cum_over;                 /* a timed function whose cum is above its
+                                       total: time under its paths that no
+                                       finished call of it holds (callees of
+                                       calls still open or unwound, or whose
+                                       duration was lost): a defect, which
+                                       every output flags, not a figure */
+    size_t cum_over_count;
 };
 
 /* What an output asks of the call graph. */
@@ -126,6 +133,17 @@ int gst_callgraph_sum_functions(struct gst_callgraph *cg, const struct gst_stats
 uint64_t gst_callgraph_self_ns(const struct gst_callgraph *cg, const struct gst_func *f);
 uint64_t gst_callgraph_unplaced_ns(const struct gst_callgraph *cg, const struct gst_func *f);
 uint64_t gst_callgraph_cum_ns(const struct gst_callgraph *cg, const struct gst_func *f);
+
+/* Whether f's cum is above its total (cum_over). */
+bool gst_callgraph_cum_over(const struct gst_callgraph *cg, const struct gst_func *f);
+
+/* The --max-paths to suggest when calls overflowed the paths: a table
+ * size gorewrite takes as is, at least twice the table and at least what
+ * the fullest thread is known to have needed (its paths and arcs; the
+ * file holds no count of the contexts that did not fit, so more may be
+ * needed), at most GS_MAX_PATHS; 0 when no call overflowed or the table
+ * is the largest already. */
+uint64_t gst_callgraph_suggested_paths(const struct gst_callgraph *cg);
 
 /* Whether f is among the functions the request selected. */
 bool gst_callgraph_selected(const struct gst_callgraph *cg, const struct gst_func *f);

@@ -1,7 +1,9 @@
 /* cgsums.c: a call graph's per-function sums (callgraph.h): self time as
  * the outputs write it, the self time of calls in no path, and pprof's
  * cum. Every output writes these same whole-nanosecond values, so pprof's,
- * callgrind's and folded's totals are one sum (docs/profiles.md). */
+ * callgrind's and folded's totals are one sum (docs/profiles.md). A cum
+ * above the function's total is a defect of the recording, flagged here
+ * for every reader (callgraph.h cum_over). */
 #include "gostat/model/callgraph.h"
 #include "common/saturate.h"
 
@@ -84,6 +86,20 @@ static uint64_t *subtree_sums(const struct gst_callgraph *cg)
     return sum;
 }
 
+/* The same unrounded, for comparing a cum with its function's total. */
+static double *subtree_exact(const struct gst_callgraph *cg)
+{
+    double *sum = malloc((cg->nnodes ? cg->nnodes : 1) * sizeof *sum);
+    if (!sum)
+        return NULL;
+    for (size_t i = 0; i < cg->nnodes; i++)
+        sum[i] = cg->nodes[i].self_ns;
+    for (size_t i = cg->nnodes; i-- > 0;)
+        if (cg->nodes[i].parent != GST_CG_ROOT)
+            sum[cg->nodes[i].parent] += sum[i];
+    return sum;
+}
+
 /* The children of node i are child[first[i] .. first[i + 1]). */
 struct children {
     uint32_t *first, *child;
@@ -116,6 +132,8 @@ struct cum_walk {
     struct gst_callgraph *cg;
     const uint32_t *caller;         /* per node: its caller frame's function */
     const uint64_t *subtree;        /* per node */
+    const double *exact;            /* per node: subtree, unrounded */
+    double *cum_exact;              /* per function: cum, unrounded */
     uint32_t *on_path;              /* per function: its frames on the path */
 };
 
@@ -129,8 +147,10 @@ static void visit(struct cum_walk *w, uint32_t k, int delta)
     for (int j = 0; j < n; j++) {
         if (delta < 0)
             w->on_path[fs[j]]--;
-        else if (w->on_path[fs[j]]++ == 0)
+        else if (w->on_path[fs[j]]++ == 0) {
             w->cg->cum_ns[fs[j]] = gr_add_saturating(w->cg->cum_ns[fs[j]], w->subtree[k]);
+            w->cum_exact[fs[j]] += w->exact[k];
+        }
     }
 }
 
@@ -156,24 +176,45 @@ static void walk_from(struct cum_walk *w, const struct children *c, uint32_t roo
     }
 }
 
+/* A timed function's cum above its total: its paths hold time that no
+ * finished call of it holds (callees of a call that never returned, or
+ * returned where its duration was lost), so that cum is no figure. The
+ * slack covers the sums' floating-point rounding only. */
+static void flag_cum_over(struct gst_callgraph *cg, const struct gst_stats *st, const double *cum_exact)
+{
+    cg->cum_over_count = 0;
+    for (size_t f = 0; f < cg->nfuncs; f++) {
+        double total = (double)st->funcs[f].total_ticks * st->clock.ns_per_tick;
+        cg->cum_over[f] = st->funcs[f].timed && cum_exact[f] > total + total * 1e-9 + 0.5;
+        cg->cum_over_count += cg->cum_over[f];
+    }
+}
+
 /* pprof's cum: every node's self time once to each function of its path.
  * Linear in the nodes, however deep the paths: adding each node's time up
  * its whole path would cost depth^2/2 for a chain of nested calls. */
-static int sum_cum(struct gst_callgraph *cg, struct gr_error *err)
+static int sum_cum(struct gst_callgraph *cg, const struct gst_stats *st, struct gr_error *err)
 {
     size_t nn = cg->nnodes;
     struct children c = { 0 };
     struct cum_walk w = { .cg = cg, .caller = caller_frames(cg), .subtree = subtree_sums(cg),
+                          .exact = subtree_exact(cg),
+                          .cum_exact = calloc(cg->nfuncs ? cg->nfuncs : 1, sizeof *w.cum_exact),
                           .on_path = calloc(cg->nfuncs ? cg->nfuncs : 1, sizeof *w.on_path) };
     uint32_t (*stack)[2] = malloc((nn ? nn : 1) * sizeof *stack);
     int rc = 0;
-    if (!w.caller || !w.subtree || !w.on_path || !stack || children_of(cg, &c) < 0)
+    if (!w.caller || !w.subtree || !w.exact || !w.cum_exact || !w.on_path || !stack
+        || children_of(cg, &c) < 0)
         rc = gr_fail(err, "out of memory for the cum times of %zu nodes", nn);
     for (size_t i = 0; i < nn && rc == 0; i++)
         if (cg->nodes[i].parent == GST_CG_ROOT)
             walk_from(&w, &c, (uint32_t)i, stack);
+    if (rc == 0)
+        flag_cum_over(cg, st, w.cum_exact);
     free((void *)w.caller);
     free((void *)w.subtree);
+    free((void *)w.exact);
+    free(w.cum_exact);
     free(w.on_path);
     free(c.first);
     free(c.child);
@@ -212,12 +253,18 @@ int gst_callgraph_sum_functions(struct gst_callgraph *cg, const struct gst_stats
     cg->self_ns = calloc(n, sizeof *cg->self_ns);
     cg->unplaced_ns = calloc(n, sizeof *cg->unplaced_ns);
     cg->cum_ns = calloc(n, sizeof *cg->cum_ns);
+    cg->cum_over = calloc(n, sizeof *cg->cum_over);
     cg->unplaced_total_ns = 0;
-    if (!cg->self_ns || !cg->unplaced_ns || !cg->cum_ns)
+    if (!cg->self_ns || !cg->unplaced_ns || !cg->cum_ns || !cg->cum_over)
         return gr_fail(err, "out of memory for %zu functions", n);
     if (sum_self(cg, st, err) < 0)
         return -1;
-    return sum_cum(cg, err);
+    return sum_cum(cg, st, err);
+}
+
+bool gst_callgraph_cum_over(const struct gst_callgraph *cg, const struct gst_func *f)
+{
+    return cg->cum_over && f >= cg->funcs && f < cg->funcs + cg->nfuncs && cg->cum_over[f - cg->funcs];
 }
 
 static uint64_t entry_of(const uint64_t *v, const struct gst_callgraph *cg, const struct gst_func *f)

@@ -65,10 +65,11 @@ static int by_cum(const void *pa, const void *pb)
 }
 
 /* As the table and JSON show it: for timed functions only (an untimed one
- * has a cum as a caller frame, but no time of its own). */
+ * has a cum as a caller frame, but no time of its own), and none where it
+ * would exceed the total (a defect, which they show as no figure). */
 static uint64_t cum_of(const struct gst_callgraph *cg, const struct gst_func *f)
 {
-    return cg && cg->present && f->timed ? gst_callgraph_cum_ns(cg, f) : 0;
+    return cg && cg->present && f->timed && !gst_callgraph_cum_over(cg, f) ? gst_callgraph_cum_ns(cg, f) : 0;
 }
 
 static int sort_by_cum(struct gst_view *view, const struct gst_callgraph *cg, const char *path,

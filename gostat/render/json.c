@@ -81,7 +81,9 @@ static void put_timing(FILE *out, const struct gst_stats *st, const struct gst_c
     put_ns(out, "max_ns", t.any, t.max_ns);
     if (t.self_known)
         put_ns(out, "self_ns", true, t.self_ns);
-    if (f->timed && cg->present)    /* as --sort cum: a caller frame's cum counts too */
+    if (f->timed && cg->present && gst_callgraph_cum_over(cg, f))   /* a defect, not a figure */
+        fputs(",\"cum_ns\":null,\"cum_exceeds_total\":true", out);
+    else if (f->timed && cg->present)    /* as --sort cum: a caller frame's cum counts too */
         fprintf(out, ",\"cum_ns\":%" PRIu64, gst_callgraph_cum_ns(cg, f));
 }
 
@@ -174,8 +176,11 @@ static void put_call_paths(FILE *out, const struct gst_stats *st, const struct g
     fprintf(out, ",\"call_paths\":{\"recorded\":true,\"max_paths\":%" PRIu64 ",\"max_arcs\":%" PRIu64
             ",\"nodes\":%zu,\"arcs\":%zu,\"path_overflow_calls\":%" PRIu64 ",\"overflow_calls\":%" PRIu64,
             cg->max_paths, cg->max_arcs, cg->nnodes, cg->narcs, cg->path_overflow_calls, cg->overflow_calls);
-    fprintf(out, ",\"fullest_paths\":%" PRIu64 ",\"fullest_arcs\":%" PRIu64 ",\"threads_with_paths\":%" PRIu64 "}",
+    fprintf(out, ",\"fullest_paths\":%" PRIu64 ",\"fullest_arcs\":%" PRIu64 ",\"threads_with_paths\":%" PRIu64,
             cg->path_fill.fullest, cg->arc_fill.fullest, cg->path_fill.rows);
+    if (cg->path_overflow_calls)   /* the --max-paths to rebuild with */
+        fprintf(out, ",\"suggested_max_paths\":%" PRIu64, gst_callgraph_suggested_paths(cg));
+    fputc('}', out);
 }
 
 static void put_goroutines(FILE *out, const struct gst_stats *st)

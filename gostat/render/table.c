@@ -30,6 +30,10 @@
 
 #define CUM_NOTE "CUM: inclusive time counted once per call stack (pprof's cum), of the calls " \
                  "whose paths were recorded; TOTAL counts a recursive call's time again at each level"
+#define CUM_OVER_MARK "!"
+#define CUM_OVER_NOTE "! CUM above TOTAL: a defect, not a figure: the function's call paths hold " \
+                      "time that none of its finished calls does (callees of calls still open " \
+                      "when read, unwound, or whose durations were lost)"
 
 enum { T_TOTAL, T_CPU, T_SELF, T_CUM, T_MEAN, T_P50, T_P90, T_P99, T_MAX, NTIMES };
 static const char *const time_names[NTIMES] = { "TOTAL", "CPU",  "SELF", "CUM",
@@ -99,6 +103,8 @@ static void format_times(char cells[NTIMES][CELL], const struct gst_stats *st, c
         else
             snprintf(cells[c], CELL, "-");
     }
+    if (has_cum(cg) && gst_callgraph_cum_over(cg, f))
+        snprintf(cells[T_CUM], CELL, CUM_OVER_MARK);
     for (int c = T_TOTAL; t.any && t.estimated && c <= T_CPU; c++) {
         size_t n = strlen(cells[c]);
         if (n + 2 <= CELL && cells[c][0] != '-') {
@@ -309,7 +315,7 @@ static void print_column_names(FILE *out, const struct gst_stats *st, const stru
 /* One line on durations the file lost, when it lost any. */
 /* Calls whose calling context did not fit in the bounded path tables
  * (their arcs are kept), or not even in the arc tables. */
-static void print_path_overflow(FILE *out, const struct gst_stats *st)
+static void print_path_overflow(FILE *out, const struct gst_stats *st, const struct gst_callgraph *cg)
 {
     const struct gst_drops *d = &st->drops;
     if (!st->paths)
@@ -328,6 +334,11 @@ static void print_path_overflow(FILE *out, const struct gst_stats *st)
         fprintf(out, "call paths: %" PRIu64 " calls beyond the %" PRIu32 " paths per thread, %" PRIu64
                 " of them beyond the %" PRIu32 " arcs per thread too (in no arc: gorewrite --max-arcs)\n",
                 d->path_overflow, st->hdr.max_paths, d->arc_overflow, st->hdr.max_arcs);
+    if (has_cum(cg) && gst_callgraph_suggested_paths(cg))
+        fprintf(out, "call paths: to keep them, rebuild with gorewrite --max-paths %" PRIu64 " or more"
+                " (the fullest thread needed at least its %" PRIu64 " paths and %" PRIu64 " arcs of calls"
+                " beyond them)\n", gst_callgraph_suggested_paths(cg), st->path_fill.fullest,
+                st->arc_fill.fullest);
 }
 
 static void print_drops(FILE *out, const struct gst_stats *st)
@@ -364,7 +375,7 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
     bool *shared = gst_view_shared_names(st);
     struct widths w = measure(st, view, rates, cg, shared);
     bool any_shared = false;
-    bool any_inlined = false, any_estimated = false;
+    bool any_inlined = false, any_estimated = false, any_cum_over = false;
 
     gst_fit_columns(&w.name, &w.location, fixed_width(st, &w, rates, cg), columns, TITLE_NAME,
                     TITLE_LOCATION);
@@ -376,6 +387,7 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
         any_shared |= is_shared(&w, st, view->funcs[i]);
         any_inlined |= view->funcs[i]->inlined;
         any_estimated |= st->timing && gst_time_estimated(st, view->funcs[i]);
+        any_cum_over |= st->timing && has_cum(cg) && gst_callgraph_cum_over(cg, view->funcs[i]);
     }
     if (view->count == 0)
         fputs(st->hdr.nfuncs ? "(no functions match)\n" : "(no functions)\n", out);
@@ -388,9 +400,11 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
         gst_put_wrapped(out, ESTIMATE_NOTE, " ", columns);
     if (st->timing && has_cum(cg) && view->count > 0)
         gst_put_wrapped(out, CUM_NOTE, " ", columns);
+    if (any_cum_over)
+        gst_put_wrapped(out, CUM_OVER_NOTE, " ", columns);
     print_drops(out, st);
     print_rowless(out, st);
-    print_path_overflow(out, st);
+    print_path_overflow(out, st, cg);
     if (st->oncpu_off)
         fputs("on-CPU time: unavailable (gorewrite could not hook every hand-off of this program's "
               "scheduler; its warning said which)\n", out);

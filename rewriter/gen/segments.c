@@ -2,6 +2,7 @@
 #include "rewriter/gen/segments.h"
 
 #include <elf.h>
+#include <inttypes.h>
 
 #include "format/gostat_format.h"
 #include "format/stub_abi.h"
@@ -9,11 +10,20 @@
 /* jmp rel32 reaches +-2 GiB; keep everything well inside that. */
 #define MAX_REACH (1ull << 30)
 
-/* The RW segment: struct gs_private, struct gs_live, the rows, then the
- * goroutine timing stacks. */
+/* The shared part as the file lays it out, counted from the RW segment's
+ * start: struct gs_private, struct gs_live, the rows, then the goroutine
+ * sites. The segment itself holds only the first page after it, the live
+ * page and row 0; the rows and sites are one mapping of their own
+ * (stubs/startup.c), which needs no rel32 reach, so a program whose rows are
+ * large still gets a row for each of --max-threads threads. */
 static uint64_t rows_end(const struct gr_segment_plan *seg)
 {
     return 2 * GR_PAGE + (uint64_t)seg->max_rows * seg->row_stride;
+}
+
+static uint64_t row0_end(const struct gr_segment_plan *seg)
+{
+    return 2 * GR_PAGE + seg->row_stride;
 }
 
 /* The path table holds the contexts one thread runs, which grow with the
@@ -151,10 +161,12 @@ int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed
         seg->max_paths = default_max_paths(ntimed);
     plan_row(seg);
     seg->rw_vaddr = gr_align_up(gr_elf_load_end(elf), GR_PAGE) + GR_PAGE;
-    while (rows_end(seg) > MAX_REACH / 2 && seg->max_rows > 2)
-        seg->max_rows /= 2;   /* huge programs: fewer thread rows, still exact */
+    if (row0_end(seg) > MAX_REACH / 2)
+        return gr_fail(err, "%s: a counter row of %" PRIu64 " MiB does not fit in rel32 reach; "
+                       "use a smaller --max-paths", elf->path, seg->row_stride >> 20);
     place_sites(seg);
-    seg->first_off = seg->sites_off + sites_bytes(seg);   /* the shared part ends here */
+    seg->shared_end = seg->sites_off + sites_bytes(seg);
+    seg->first_off = row0_end(seg);   /* the segment's shared part ends here */
     seg->slots_off = seg->first_off + first_calls_bytes(seg, timing);
     seg->nslots = timing ? GR_TIMING_STACKS : 0;
     seg->rw_memsz = seg->slots_off;   /* the timing stacks are mapped at start-up */

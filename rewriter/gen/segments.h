@@ -2,7 +2,10 @@
 /* segments.h: where the new segments go in the output's address space. The
  * RW counter segment comes first, right after the program's own segments,
  * then the RX segment with the program headers, stub blob, trampolines and
- * stats-file image. Both lie within rel32 reach of the Go text. */
+ * stats-file image. Both lie within rel32 reach of the Go text. The RW
+ * segment holds row 0 (the trampolines address it directly); rows 1.. and
+ * the goroutine sites are mapped wherever the kernel puts them at start-up,
+ * so that their number does not depend on that reach. */
 #ifndef GR_SEGMENTS_H
 #define GR_SEGMENTS_H
 
@@ -24,9 +27,9 @@ struct gr_segment_plan {
                                  thread claims the row */
     uint64_t counts_off;      /* in a row */
     uint64_t timing_off;      /* in a row: first timing page */
-    uint64_t first_off;       /* from rw_vaddr: the end of the shared part (live page
-                                 and rows), then the default mode's first-calls
-                                 counters (private) */
+    uint64_t first_off;       /* from rw_vaddr: the end of the part mapped in the
+                                 segment (live page and row 0), then the default
+                                 mode's first-calls counters (private) */
     uint64_t slots_off;       /* from rw_vaddr: the end of the segment (the timing
                                  stacks are mapped elsewhere at start-up) */
     uint64_t nslots;          /* 0 when not timing */
@@ -50,10 +53,14 @@ struct gr_segment_plan {
     uint64_t trace_ring_off;
     uint32_t max_sites;       /* goroutine sites (a power of two; 0: none) */
     uint32_t max_glive;       /* live goroutines kept (a power of two) */
-    uint64_t sites_off;       /* from rw_vaddr: the sites section, after the rows */
+    uint64_t sites_off;       /* the sites section, after the rows, as if every row
+                                 followed row 0 in the segment (the file's layout,
+                                 from rw_vaddr) */
     uint64_t glive_off;       /* from sites_off: the live table */
     uint64_t spaths_off;      /* from sites_off: the creators' call paths (with
                                  call paths only; 0: none) */
+
+    uint64_t shared_end;      /* the end of the rows and sites, counted as sites_off */
 
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;

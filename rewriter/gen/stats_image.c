@@ -124,7 +124,7 @@ static void place_shared(struct gs_header *h, const struct gr_segment_plan *seg,
     h->file_size = h->rows_off + (uint64_t)seg->max_rows * seg->row_stride;
     if (seg->max_sites) {
         h->sites_off = h->live_off + seg->sites_off - GS_PAGE;
-        h->file_size = seg->first_off - GS_PAGE + h->live_off;
+        h->file_size = seg->shared_end - GS_PAGE + h->live_off;
     }
 }
 

@@ -145,7 +145,7 @@ run_ok "--sort cum --json" "$stats" --sort cum --json
 printf '%s\n' "$out" >"$d/sorted.json"
 python3 - "$d/sorted.json" <<'PY' || fail "--sort cum: not by cum_ns"
 import json, sys
-cums = [f.get("cum_ns", 0) for f in json.load(open(sys.argv[1]))["functions"]]
+cums = [f.get("cum_ns") or 0 for f in json.load(open(sys.argv[1]))["functions"]]   # null: flagged
 if cums != sorted(cums, reverse=True) or cums[0] == 0:
     sys.exit(f"cum_ns in --sort cum order: {cums}")
 PY

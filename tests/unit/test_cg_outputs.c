@@ -115,6 +115,7 @@ static void free_sums(struct gst_callgraph *cg)
     free(cg->self_ns);
     free(cg->unplaced_ns);
     free(cg->cum_ns);
+    free(cg->cum_over);
 }
 
 /* What fn wrote, as one malloc'ed string. */
