@@ -55,6 +55,11 @@ struct gr_segment_plan {
     uint64_t spaths_off;      /* from sites_off: the creators' call paths (with
                                  call paths only; 0: none) */
 
+    uint64_t module_size;     /* --engine copy: the moduledata's bytes (set by the
+                                 caller; 0: none), at module_off from rw_vaddr,
+                                 after the private part */
+    uint64_t module_off;
+
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;
     uint64_t rx_vaddr;
