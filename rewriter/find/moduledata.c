@@ -12,11 +12,21 @@ static const struct gr_moduledata_layout layouts[] = {
     {.minor_lo = 15, .minor_hi = 15, .go12 = 1, .size = 456, .filetab = 48,
      .pclntable = 0, .ftab = 24, .findfunctab = 72, .minpc = 80, .maxpc = 88, .text = 96,
      .etext = 104, .gcdata = 184, .gcbss = 192, .hasmain = 392, .next = 448},
-    /* Go 1.21-1.22: pcHeader, five table slices, ftab, findfunctab */
+    /* Go 1.19: pcHeader, five table slices, ftab, findfunctab */
+    {.minor_lo = 19, .minor_hi = 19, .size = 552, .pcheader = 0, .funcnametab = 8, .cutab = 32,
+     .filetab = 56, .pctab = 80, .pclntable = 104, .ftab = 128, .findfunctab = 152, .minpc = 160,
+     .maxpc = 168, .text = 176, .etext = 184, .gcdata = 264, .gcbss = 272, .gofunc = 304,
+     .hasmain = 488, .next = 544},
+    /* Go 1.21-1.22: covctrs and inittasks added */
     {.minor_lo = 21, .minor_hi = 22, .size = 592, .pcheader = 0, .funcnametab = 8, .cutab = 32,
      .filetab = 56, .pctab = 80, .pclntable = 104, .ftab = 128, .findfunctab = 152, .minpc = 160,
      .maxpc = 168, .text = 176, .etext = 184, .gcdata = 280, .gcbss = 288, .gofunc = 320,
      .hasmain = 528, .next = 584},
+    /* Go 1.23-1.25: bad moved after hasmain */
+    {.minor_lo = 23, .minor_hi = 25, .size = 584, .pcheader = 0, .funcnametab = 8, .cutab = 32,
+     .filetab = 56, .pctab = 80, .pclntable = 104, .ftab = 128, .findfunctab = 152, .minpc = 160,
+     .maxpc = 168, .text = 176, .etext = 184, .gcdata = 280, .gcbss = 288, .gofunc = 320,
+     .hasmain = 528, .next = 576},
 };
 
 const struct gr_moduledata_layout *gr_moduledata_layout(int minor)
@@ -29,7 +39,7 @@ const struct gr_moduledata_layout *gr_moduledata_layout(int minor)
 
 const char *gr_moduledata_known(void)
 {
-    return "1.15, 1.21-1.22";
+    return "1.15, 1.19, 1.21-1.25";
 }
 
 static uint64_t word(const uint8_t *p, uint32_t off)

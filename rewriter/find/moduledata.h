@@ -30,7 +30,7 @@ struct gr_moduledata_layout {
 /* The verified layout of Go 1.<minor>, or NULL when there is none. */
 const struct gr_moduledata_layout *gr_moduledata_layout(int minor);
 
-/* "1.15, 1.21-1.22": the releases with a layout, for messages. */
+/* "1.15, 1.19, 1.21-1.25": the releases with a layout, for messages. */
 const char *gr_moduledata_known(void);
 
 struct gr_moduledata {

@@ -1,6 +1,7 @@
 /* copy_select.c: see copy_select.h. */
 #include "rewriter/plan/copy_select.h"
 
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,10 @@ int gr_copy_select(const struct gr_program *prog, const struct gr_select *select
                    struct gr_copy_set *set, struct gr_error *err)
 {
     memset(set, 0, sizeof *set);
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)prog->elf->data;
+    if (eh->e_type != ET_EXEC)
+        return gr_fail(err, "%s: the copy engine takes static executables only for now, not PIE or shared objects",
+                       prog->elf->path);
     if (gr_moduledata_find(prog, &set->first, err) < 0)
         return -1;
     set->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *set->funcs);
@@ -107,8 +112,24 @@ long gr_copy_index(const struct gr_program *prog, const struct gr_copy_set *set,
     return -1;
 }
 
+/* The layout in DWARF's names of runtime.moduledata's members, for the
+ * tests to compare with a build's DWARF. */
+static void report_layout(FILE *log, const struct gr_moduledata *md)
+{
+    const struct gr_moduledata_layout *l = md->layout;
+    fprintf(log, "gorewrite: copy engine: runtime.firstmoduledata at 0x%llx: size %u", (unsigned long long)md->addr,
+            l->size);
+    if (!l->go12)
+        fprintf(log, " pcHeader %u funcnametab %u cutab %u pctab %u gofunc %u", l->pcheader, l->funcnametab,
+                l->cutab, l->pctab, l->gofunc);
+    fprintf(log, " filetab %u pclntable %u ftab %u findfunctab %u minpc %u maxpc %u text %u etext %u gcdata %u gcbss %u hasmain %u next %u\n",
+            l->filetab, l->pclntable, l->ftab, l->findfunctab, l->minpc, l->maxpc, l->text, l->etext, l->gcdata,
+            l->gcbss, l->hasmain, l->next);
+}
+
 void gr_copy_report(FILE *log, const struct gr_program *prog, const struct gr_copy_set *set)
 {
+    report_layout(log, &set->first);
     fprintf(log, "gorewrite: copy engine: %zu functions copied, %zu chosen left in place\n", set->n,
             set->nskipped);
     for (size_t i = 0; i < prog->nfuncs; i++)
