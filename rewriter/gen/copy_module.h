@@ -1,4 +1,3 @@
-/* exported by rewriter/gen */
 /* copy_module.h: the copy engine's module (gorewrite --engine copy): a
  * second Go module appended to the RX segment, whose text holds a copy of
  * each chosen function laid out byte for byte as the original, with the
