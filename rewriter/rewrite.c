@@ -151,7 +151,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
         gr_report_plan(log, &plan);
     seg.max_sites = plan.sites ? (opt->max_sites ? opt->max_sites : GR_SITES) : 0;
     seg.max_glive = opt->max_glive;
-    seg.module_size = plan.copy ? copy.first.layout->size : 0;
+    seg.module_size = plan.copy ? copy.first.layout->size + GR_COPY_RW_EXTRA : 0;
     if (rc == 0)
         rc = gr_segments_place(&elf, (uint32_t)plan.ninstrumented, (uint32_t)plan.ntimed,
                                opt->max_rows, !opt->count_only, &seg, err);

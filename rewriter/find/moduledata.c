@@ -49,16 +49,22 @@ static uint64_t word(const uint8_t *p, uint32_t off)
     return v;
 }
 
+uint64_t gr_moduledata_addr(const struct gr_program *prog, uint64_t addr)
+{
+    uint64_t v = 0;
+    return gr_elf_read_addr(prog->elf, addr, &v) == 0 ? v : 0;
+}
+
 /* Whether the moduledata-sized bytes at addr start like the first module. */
 static int looks_first(const struct gr_program *prog, const struct gr_moduledata_layout *l,
                        uint64_t addr)
 {
     const uint8_t *p = gr_elf_bytes_at(prog->elf, addr, l->size);
-    if (!p || word(p, 0) != prog->pcln.addr)
+    if (!p || gr_moduledata_addr(prog, addr) != prog->pcln.addr)
         return 0;
     if (l->go12)
-        return word(p, 8) == prog->pcln.size || word(p, l->text) == prog->pcln.funcs[0].entry;
-    return word(p, l->text) == prog->pcln.text_start;
+        return word(p, 8) == prog->pcln.size || gr_moduledata_addr(prog, addr + l->text) == prog->pcln.funcs[0].entry;
+    return gr_moduledata_addr(prog, addr + l->text) == prog->pcln.text_start;
 }
 
 static int check(const struct gr_elf *elf, const char *field, uint64_t got, uint64_t want,
@@ -77,17 +83,19 @@ static int verify(const struct gr_program *prog, const struct gr_moduledata *md,
     const struct gr_pclntab *t = &prog->pcln;
     const struct gr_elf *e = prog->elf;
     const uint8_t *p = md->bytes;
-    if (check(e, "minpc", word(p, l->minpc), t->funcs[0].entry, err) < 0 ||
-        check(e, "maxpc", word(p, l->maxpc), t->funcs[t->nfuncs - 1].end, err) < 0 ||
-        check(e, "ftab", word(p, l->ftab), t->functab_addr, err) < 0 ||
+    uint64_t a = md->addr;
+    if (check(e, "minpc", gr_moduledata_addr(prog, a + l->minpc), t->funcs[0].entry, err) < 0 ||
+        check(e, "maxpc", gr_moduledata_addr(prog, a + l->maxpc), t->funcs[t->nfuncs - 1].end, err) < 0 ||
+        check(e, "ftab", gr_moduledata_addr(prog, a + l->ftab), t->functab_addr, err) < 0 ||
         check(e, "ftab.len", word(p, l->ftab + 8), t->nfuncs + 1, err) < 0 ||
         check(e, "hasmain", p[l->hasmain], 1, err) < 0 || check(e, "next", word(p, l->next), 0, err) < 0)
         return -1;
     if (l->go12)
         return check(e, "pclntable.len", word(p, l->pclntable + 8), t->size, err);
-    return check(e, "text", word(p, l->text), t->text_start, err) < 0 ||
-                   check(e, "pclntable", word(p, l->pclntable), t->funcdata_addr, err) < 0 ||
-                   (t->funcnames_size && check(e, "funcnametab", word(p, l->funcnametab), t->funcnames_addr, err) < 0)
+    return check(e, "text", gr_moduledata_addr(prog, a + l->text), t->text_start, err) < 0 ||
+                   check(e, "pclntable", gr_moduledata_addr(prog, a + l->pclntable), t->funcdata_addr, err) < 0 ||
+                   (t->funcnames_size &&
+                    check(e, "funcnametab", gr_moduledata_addr(prog, a + l->funcnametab), t->funcnames_addr, err) < 0)
                ? -1
                : 0;
 }

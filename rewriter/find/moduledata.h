@@ -45,6 +45,10 @@ struct gr_moduledata {
  * field the layout names that the program states (minpc, maxpc, text,
  * ftab, hasmain, next) and refuses, naming both values, where one
  * disagrees. Returns 0, or -1 with err. */
+/* The word the program holds at addr once loaded (a PIE's relocation
+ * applied, as a link-time address); 0 when the file does not back it. */
+uint64_t gr_moduledata_addr(const struct gr_program *prog, uint64_t addr);
+
 int gr_moduledata_find(const struct gr_program *prog, struct gr_moduledata *md, struct gr_error *err);
 
 #endif

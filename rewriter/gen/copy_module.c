@@ -1,8 +1,8 @@
 /* copy_module.c: the copy engine's module (copy_module.h) after its text:
  * the _func records (the originals' with the entry moved), ftab,
- * findfunctab, a pcHeader (Go >= 1.16), an empty GC program, the
- * moduledata template and the start-up code that copies the template to
- * the RW segment and links it as runtime.firstmoduledata.next. */
+ * findfunctab, an empty GC program, the moduledata template with its
+ * pcHeader (Go >= 1.16), and the start-up code that copies the template
+ * to the RW segment and links it as runtime.firstmoduledata.next. */
 #include "rewriter/gen/copy_module.h"
 
 #include <stdlib.h>
@@ -21,7 +21,8 @@
 struct tables {
     uint64_t records, records_end;   /* the _func records */
     uint64_t *funcoff;               /* per copy: from the pclntable base */
-    uint64_t ftab, findfunctab, pcheader, gcprog, tmpl;
+    uint64_t ftab, findfunctab, gcprog, tmpl;
+    uint32_t tmpl_size;                /* the moduledata and its pcHeader */
 };
 
 static void put64(struct gr_codebuf *c, uint64_t at, uint64_t v) { memcpy(c->bytes + (at - c->base), &v, 8); }
@@ -114,21 +115,20 @@ static int append_findfunctab(struct gr_codebuf *code, const struct gr_program *
     return 0;
 }
 
-/* The program's own pcHeader with this module's function count and text. */
-static int append_pcheader(struct gr_codebuf *code, const struct gr_program *prog, const struct gr_copy_set *set,
-                           const struct gr_copy_module *m, struct tables *t, struct gr_error *err)
+/* The pcHeader's bytes: 0 before Go 1.16. */
+static uint32_t pcheader_size(const struct gr_program *prog, const struct gr_copy_set *set)
 {
     if (set->first.layout->go12)
         return 0;
-    int text_start = prog->pcln.magic != 0xfffffffau;
-    uint32_t size = text_start ? PCHEADER_GO118 : PCHEADER_GO116;
-    GR_TRY(gr_code_pad(code, 8, 0, err));
-    t->pcheader = gr_code_here(code);
-    GR_TRY(gr_code_append(code, gr_elf_bytes_at(prog->elf, prog->pcln.addr, size), size, err));
-    put64(code, t->pcheader + PCHEADER_NFUNC, set->n);
-    if (text_start)
-        put64(code, t->pcheader + PCHEADER_TEXTSTART, m->text);
-    return 0;
+    return prog->pcln.magic == 0xfffffffau ? PCHEADER_GO116 : PCHEADER_GO118;
+}
+
+/* A slice of the first module's, its pointer as the program holds it. */
+static void first_slice(struct gr_codebuf *c, const struct gr_program *prog, const struct gr_copy_set *set,
+                        uint64_t at, uint32_t off)
+{
+    memcpy(c->bytes + (at - c->base), set->first.bytes + off, 24);
+    put64(c, at, gr_moduledata_addr(prog, set->first.addr + off));
 }
 
 static void slice(struct gr_codebuf *c, uint64_t at, uint64_t ptr, uint64_t len)
@@ -138,32 +138,39 @@ static void slice(struct gr_codebuf *c, uint64_t at, uint64_t ptr, uint64_t len)
     put64(c, at + 16, len);
 }
 
-/* The moduledata: the first module's name, file and pc-value tables
- * (and gofunc, the base of funcdata offsets), this module's function
- * tables and text, no data, types or hashes. */
+/* The moduledata, then the pcHeader (Go >= 1.16: the program's own with
+ * this module's function count and, 1.18+, text), which the start-up
+ * code copies to rw_module together: textStart must equal moduledata.text
+ * where the program is loaded. The moduledata has the first module's
+ * name, file and pc-value tables (and gofunc, the base of funcdata
+ * offsets), this module's function tables and text, no data, types or
+ * hashes. */
 static int append_template(struct gr_codebuf *code, const struct gr_program *prog, const struct gr_copy_set *set,
-                           const struct gr_copy_module *m, struct tables *t, struct gr_error *err)
+                           const struct gr_copy_module *m, uint64_t rw_module, struct tables *t,
+                           struct gr_error *err)
 {
     const struct gr_moduledata_layout *l = set->first.layout;
-    const uint8_t *first = set->first.bytes;
+    uint32_t hdr = pcheader_size(prog, set);
     GR_TRY(gr_code_pad(code, 8, 0, err));
     t->gcprog = gr_code_here(code);
     GR_TRY(gr_code_fill(code, 8, 0, err));   /* an empty GC program: its end */
     t->tmpl = gr_code_here(code);
+    t->tmpl_size = l->size + hdr;
     GR_TRY(gr_code_fill(code, l->size, 0, err));
-    uint8_t *md = code->bytes + (t->tmpl - code->base);
-    uint64_t base = records_base(set, prog, t);
-    if (l->go12) {
-        memcpy(md + l->filetab, first + l->filetab, 24);
-    } else {
-        put64(code, t->tmpl + l->pcheader, t->pcheader);
-        memcpy(md + l->funcnametab, first + l->funcnametab, 24);
-        memcpy(md + l->cutab, first + l->cutab, 24);
-        memcpy(md + l->filetab, first + l->filetab, 24);
-        memcpy(md + l->pctab, first + l->pctab, 24);
+    if (hdr) {
+        GR_TRY(gr_code_append(code, gr_elf_bytes_at(prog->elf, prog->pcln.addr, hdr), hdr, err));
+        put64(code, t->tmpl + l->size + PCHEADER_NFUNC, set->n);
+        if (hdr == PCHEADER_GO118)
+            put64(code, t->tmpl + l->size + PCHEADER_TEXTSTART, m->text);
+        put64(code, t->tmpl + l->pcheader, rw_module + l->size);
+        first_slice(code, prog, set, t->tmpl + l->funcnametab, l->funcnametab);
+        first_slice(code, prog, set, t->tmpl + l->cutab, l->cutab);
+        first_slice(code, prog, set, t->tmpl + l->pctab, l->pctab);
     }
+    first_slice(code, prog, set, t->tmpl + l->filetab, l->filetab);
     if (l->gofunc)
-        memcpy(md + l->gofunc, first + l->gofunc, 8);
+        put64(code, t->tmpl + l->gofunc, gr_moduledata_addr(prog, set->first.addr + l->gofunc));
+    uint64_t base = records_base(set, prog, t);
     slice(code, t->tmpl + l->pclntable, base, t->records_end - base);
     slice(code, t->tmpl + l->ftab, t->ftab, set->n + 1);
     put64(code, t->tmpl + l->findfunctab, t->findfunctab);
@@ -174,6 +181,29 @@ static int append_template(struct gr_codebuf *code, const struct gr_program *pro
     put64(code, t->tmpl + l->gcdata, t->gcprog);
     put64(code, t->tmpl + l->gcbss, t->gcprog);
     return 0;
+}
+
+/* The words of the copied template that hold addresses: moved by the
+ * load bias at start-up (0 unless the program is a PIE). */
+static size_t address_words(const struct gr_program *prog, const struct gr_copy_set *set, uint32_t *out)
+{
+    const struct gr_moduledata_layout *l = set->first.layout;
+    size_t n = 0;
+    uint32_t common[] = {l->filetab, l->pclntable, l->ftab, l->findfunctab, l->minpc, l->maxpc,
+                         l->text, l->etext, l->gcdata, l->gcbss};
+    for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
+        out[n++] = common[i];
+    if (l->go12)
+        return n;
+    out[n++] = l->pcheader;
+    out[n++] = l->funcnametab;
+    out[n++] = l->cutab;
+    out[n++] = l->pctab;
+    if (l->gofunc)
+        out[n++] = l->gofunc;
+    if (pcheader_size(prog, set) == PCHEADER_GO118)
+        out[n++] = l->size + PCHEADER_TEXTSTART;
+    return n;
 }
 
 /* rel32 of an instruction of len bytes at here whose operand is target. */
@@ -190,22 +220,36 @@ static int emit_rel(struct gr_codebuf *c, const uint8_t *op, unsigned oplen, uin
 }
 
 /* Runs at the ELF entry, before everything: rcx, rsi, rdi and rax are
- * free there (rdx holds the dynamic loader's finaliser, kept). */
-static int append_startup(struct gr_codebuf *code, const struct gr_copy_set *set, const struct tables *t,
-                          uint64_t rw_module, uint64_t next, struct gr_copy_module *m, struct gr_error *err)
+ * free there (rdx holds the dynamic loader's finaliser, kept). Copies
+ * the template to rw_module, adds the load bias (where the template is
+ * less where it was linked) to its addresses, and links it. */
+static int append_startup(struct gr_codebuf *code, const struct gr_program *prog, const struct gr_copy_set *set,
+                          const struct tables *t, uint64_t rw_module, uint64_t next, struct gr_copy_module *m,
+                          struct gr_error *err)
 {
     static const uint8_t lea_rsi[] = {0x48, 0x8d, 0x35}, lea_rdi[] = {0x48, 0x8d, 0x3d},
                          lea_rax[] = {0x48, 0x8d, 0x05}, store_rax[] = {0x48, 0x89, 0x05},
-                         rep_movsq[] = {0xf3, 0x48, 0xa5}, jmp[] = {GR_X86_JMP_REL32};
-    uint32_t qwords = set->first.layout->size / 8;
-    uint8_t mov_ecx[5] = {0xb9};
+                         rep_movsq[] = {0xf3, 0x48, 0xa5}, sub_rax_rcx[] = {0x48, 0x29, 0xc8},
+                         add_rdi_rax[] = {0x48, 0x01, 0x87}, jmp[] = {GR_X86_JMP_REL32};
+    uint32_t words[32], qwords = (t->tmpl_size + 7) / 8;
+    size_t nwords = address_words(prog, set, words);
+    uint8_t mov_ecx[5] = {0xb9}, movabs_rcx[10] = {0x48, 0xb9};
     memcpy(mov_ecx + 1, &qwords, 4);
+    memcpy(movabs_rcx + 2, &t->tmpl, 8);
     GR_TRY(gr_code_pad(code, 16, GR_X86_INT3, err));
     m->entry = gr_code_here(code);
     GR_TRY(emit_rel(code, lea_rsi, 3, t->tmpl, err));
     GR_TRY(emit_rel(code, lea_rdi, 3, rw_module, err));
     GR_TRY(gr_code_append(code, mov_ecx, 5, err));
     GR_TRY(gr_code_append(code, rep_movsq, 3, err));
+    GR_TRY(emit_rel(code, lea_rax, 3, t->tmpl, err));
+    GR_TRY(gr_code_append(code, movabs_rcx, 10, err));
+    GR_TRY(gr_code_append(code, sub_rax_rcx, 3, err));
+    GR_TRY(emit_rel(code, lea_rdi, 3, rw_module, err));
+    for (size_t i = 0; i < nwords; i++) {
+        GR_TRY(gr_code_append(code, add_rdi_rax, 3, err));
+        GR_TRY(gr_code_append(code, &words[i], 4, err));
+    }
     GR_TRY(emit_rel(code, lea_rax, 3, rw_module, err));
     GR_TRY(emit_rel(code, store_rax, 3, set->first.addr + set->first.layout->next, err));
     return emit_rel(code, jmp, 1, next, err);
@@ -251,11 +295,9 @@ int gr_copy_module_append(struct gr_codebuf *code, const struct gr_program *prog
     if (rc == 0)
         rc = append_findfunctab(code, prog, set, out, &t, err);
     if (rc == 0)
-        rc = append_pcheader(code, prog, set, out, &t, err);
+        rc = append_template(code, prog, set, out, rw_module, &t, err);
     if (rc == 0)
-        rc = append_template(code, prog, set, out, &t, err);
-    if (rc == 0)
-        rc = append_startup(code, set, &t, rw_module, next, out, err);
+        rc = append_startup(code, prog, set, &t, rw_module, next, out, err);
     if (rc == 0)
         rc = build_patches(prog, set, out, err);
     free(t.funcoff);

@@ -69,11 +69,13 @@ int gr_copy_select(const struct gr_program *prog, const struct gr_select *select
 {
     memset(set, 0, sizeof *set);
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)prog->elf->data;
-    if (eh->e_type != ET_EXEC)
-        return gr_fail(err, "%s: the copy engine takes static executables only for now, not PIE or shared objects",
-                       prog->elf->path);
     if (gr_moduledata_find(prog, &set->first, err) < 0)
         return -1;
+    /* before Go 1.18 ftab and _func hold absolute entries, which a PIE
+       would need moved at start-up */
+    if (eh->e_type != ET_EXEC && prog->offsets.minor < 18)
+        return gr_fail(err, "%s: the copy engine takes a PIE of Go 1.18 or later only, not Go 1.%d",
+                       prog->elf->path, prog->offsets.minor);
     set->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *set->funcs);
     set->skip = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *set->skip);
     if (!set->funcs || !set->skip) {

@@ -18,6 +18,10 @@
 #include "rewriter/find/program.h"
 #include "rewriter/plan/select.h"
 
+/* RW bytes the module needs beyond its moduledata: its pcHeader, copied
+ * next to it (gen/copy_module.c). */
+#define GR_COPY_RW_EXTRA 128u
+
 struct gr_copy_set {
     uint32_t *funcs;          /* indexes into prog->funcs, ascending */
     size_t n;
