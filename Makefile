@@ -46,7 +46,7 @@ LIBS_REWRITER := -lZydis -lZycore -ldwarf -lelf -lz -lm
 # draws with wide-character curses (UTF-8 names).
 LIBS_GOSTAT   := -ljansson -lprotobuf-c -lz -lmicrohttpd -lncursesw -lm
 
-.PHONY: man all tools deps check unit unit-build demo clean clean-objs bench bench-macro bench-memory asan fuzz fuzz-build fuzz-corpus install uninstall
+.PHONY: man all tools golden deps check unit unit-build demo clean clean-objs bench bench-macro bench-memory asan fuzz fuzz-build fuzz-corpus install uninstall
 all: bin/gorewrite bin/gostat
 
 # What the tests run besides the two programs (LIEF is needed only here).
@@ -79,6 +79,12 @@ $(BUILD)/mangen/gostat_man.o: INC = $(GOSTAT_INC)
 $(MANGEN)/gorewrite_man: $(BUILD)/mangen/gorewrite_man.o $(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ))
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 $(BUILD)/mangen/gorewrite_man.o: INC = $(REWRITER_INC)
+
+# gostat's expected outputs (tests/golden/*.txt, checked by t_golden),
+# written again from the current bin/gostat: review the diff, commit it.
+golden: bin/gostat $(BUILD)/tests/mkstats
+	rm -f tests/golden/*.txt
+	bash tests/golden/make_golden.sh tests/golden
 
 man: $(MANGEN)/gostat_man $(MANGEN)/gorewrite_man
 	for p in gostat gorewrite; do \
@@ -128,7 +134,7 @@ $(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf asm_callers asm_funcs exits call_sites pclntab go_version dwarf_lines \
 	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select trace_values \
-	trace_layout trace_read expo_top offsets_sigcode statsfile_pass insn_quick)
+	trace_layout trace_read expo_top offsets_sigcode statsfile_pass insn_quick safe_text merge_rule sched_hooks)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -141,7 +147,9 @@ $(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o $(BU
 	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_call_sites: $(BUILD)/rewriter/plan/call_sites.o $(BUILD)/rewriter/find/insn_quick.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
-$(UNIT)/test_pclntab: $(BUILD)/rewriter/find/pclntab.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
+$(UNIT)/test_sched_hooks: $(BUILD)/rewriter/plan/sched_hooks.o $(BUILD)/rewriter/find/insn_quick.o \
+	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
+$(UNIT)/test_pclntab: $(BUILD)/rewriter/find/pclntab.o $(BUILD)/rewriter/find/go_version.o $(BUILD)/rewriter/find/runtime_offsets.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_go_version: $(BUILD)/rewriter/find/go_version.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
@@ -149,7 +157,7 @@ $(UNIT)/test_dwarf_lines: $(BUILD)/rewriter/find/dwarf_lines.o
 $(UNIT)/test_offsets_sigcode: $(UNIT)/fake_elf.o $(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ))
 $(UNIT)/test_offsets_sigcode: UNIT_LIBS := $(LIBS_REWRITER)
 $(UNIT)/test_statsfile_check: $(BUILD)/gostat/read/statsfile_check.o $(ERROR_OBJ)
-$(UNIT)/test_statsfile_pass: $(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/statsfile_check.o \
+$(UNIT)/test_statsfile_pass: $(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/sigbus_guard.o $(BUILD)/gostat/read/statsfile_check.o \
 	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/gostat/read/syms.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_statsfile_pass: UNIT_LIBS := -lm
 $(UNIT)/test_hist: $(BUILD)/gostat/model/hist.o
@@ -158,6 +166,7 @@ $(UNIT)/test_clock: $(BUILD)/gostat/read/clock.o
 $(UNIT)/test_view: $(BUILD)/gostat/model/view.o $(BUILD)/gostat/model/cgsums.o $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_view: UNIT_LIBS := -lm
 $(UNIT)/test_vec: $(BUILD)/common/vec.o
+$(UNIT)/test_safe_text: $(BUILD)/common/safe_text.o
 $(UNIT)/test_expo_top: $(BUILD)/gostat/render/expo_top.o $(BUILD)/common/vec.o
 $(UNIT)/test_callgraph: $(BUILD)/gostat/model/callgraph.o $(BUILD)/gostat/model/cgsums.o $(BUILD)/gostat/read/syms.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
@@ -165,7 +174,7 @@ $(UNIT)/test_cg_outputs: $(BUILD)/gostat/model/cgpath.o $(BUILD)/gostat/model/ca
 	$(BUILD)/gostat/model/times.o $(BUILD)/gostat/model/hist.o $(BUILD)/gostat/render/folded.o \
 	$(BUILD)/gostat/render/arcs.o $(BUILD)/gostat/render/callgrind.o $(BUILD)/gostat/render/intern.o \
 	$(BUILD)/gostat/render/utf8.o $(BUILD)/gostat/render/duration.o $(BUILD)/gostat/render/term.o \
-	$(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/statsfile_check.o \
+	$(BUILD)/gostat/read/statsfile.o $(BUILD)/gostat/read/sigbus_guard.o $(BUILD)/gostat/read/statsfile_check.o \
 	$(BUILD)/gostat/read/clock.o $(BUILD)/gostat/read/proc.o $(BUILD)/gostat/read/syms.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_callgraph: UNIT_LIBS := -lm
@@ -175,22 +184,22 @@ $(UNIT)/test_trace_values: $(BUILD)/gostat/render/trace_values.o $(BUILD)/gostat
 	$(BUILD)/rewriter/find/trace_desc_build.o $(BUILD)/common/strbuf.o $(BUILD)/common/vec.o \
 	$(BUILD)/common/safe_text.o
 $(UNIT)/test_trace_values: UNIT_LIBS := -lm
-$(UNIT)/test_trace_read: $(BUILD)/gostat/read/trace_read.o $(BUILD)/common/go_duration.o $(ERROR_OBJ)
+$(UNIT)/test_trace_read: $(BUILD)/gostat/read/trace_read.o $(BUILD)/gostat/read/sigbus_guard.o $(BUILD)/common/go_duration.o $(ERROR_OBJ)
 $(UNIT)/test_trace_layout: $(BUILD)/rewriter/find/trace_abi.o
 $(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.o \
 	$(BUILD)/common/opttable_man.o
 $(UNIT)/test_opttable: UNIT_LIBS := -lm
 $(UNIT)/test_insn_quick: $(BUILD)/rewriter/find/insn_quick.o
 $(UNIT)/test_prologue $(UNIT)/test_leaf $(UNIT)/test_asm_funcs $(UNIT)/test_insn_quick: UNIT_LIBS := -lZydis -lZycore
-$(UNIT)/test_exits $(UNIT)/test_call_sites $(UNIT)/test_asm_callers: UNIT_LIBS := -lZydis -lZycore -lelf
+$(UNIT)/test_exits $(UNIT)/test_call_sites $(UNIT)/test_asm_callers $(UNIT)/test_sched_hooks: UNIT_LIBS := -lZydis -lZycore -lelf
 $(UNIT)/test_pclntab $(UNIT)/test_go_version: UNIT_LIBS := -lelf
 
 REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf asm_callers asm_funcs exits call_sites pclntab go_version dwarf_lines select trace_layout \
-	offsets_sigcode insn_quick)
+	offsets_sigcode insn_quick sched_hooks)
 $(REWRITER_UNITS:=.o) $(UNIT)/fake_elf.o: INC = $(REWRITER_INC)
-$(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile %/test_opttable,$(UNIT_PROGS))): \
+$(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile %/test_opttable %/test_safe_text,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC)
-$(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/test_opttable.o $(UNIT)/unit.o: INC = -I.
+$(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/test_opttable.o $(UNIT)/test_safe_text.o $(UNIT)/unit.o: INC = -I.
 
 $(UNIT)/test_%: $(UNIT)/test_%.o $(UNIT)/unit.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)

@@ -8,5 +8,5 @@ int gr_regex_compile(regex_t *re, const char *pattern, const char *what, struct 
         return 0;
     char why[256];
     regerror(rc, re, why, sizeof why);
-    return gr_fail(err, "%s: bad regular expression '%s': %s", what, pattern, why);
+    return gr_fail_as(err, GR_ERR_USAGE, "%s: bad regular expression '%s': %s", what, pattern, why);
 }

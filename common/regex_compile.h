@@ -10,8 +10,8 @@
 #include "common/error.h"
 
 /* Compiles pattern into re for matching only (REG_NOSUB). Returns 0, or -1
- * with err naming what (the option) and regerror's reason; re then needs
- * no regfree. */
+ * with err (a usage error) naming what (the option) and regerror's reason;
+ * re then needs no regfree. */
 int gr_regex_compile(regex_t *re, const char *pattern, const char *what, struct gr_error *err);
 
 #endif

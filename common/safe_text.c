@@ -39,11 +39,27 @@ size_t gr_utf8_sequence_length(const unsigned char *p)
     return len;
 }
 
+unsigned gr_utf8_code_point(const unsigned char *p, size_t len)
+{
+    static const unsigned char lead_bits[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+    unsigned cp = p[0] & lead_bits[len <= 4 ? len : 0];
+    for (size_t i = 1; i < len && i < 4; i++)
+        cp = cp << 6 | (p[i] & 0x3F);
+    return cp;
+}
+
+/* The embeddings, overrides and isolates of Unicode's bidirectional
+ * algorithm (UAX #9) and its three marks. */
+static bool is_bidi_control(unsigned cp)
+{
+    return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
+
 bool gr_text_is_control(const unsigned char *p, size_t len)
 {
-    if (len == 1)
-        return p[0] < 0x20 || p[0] == 0x7F;
-    return len == 2 && p[0] == 0xC2 && p[1] < 0xA0;
+    unsigned cp = gr_utf8_code_point(p, len);
+    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || is_bidi_control(cp);
 }
 
 size_t gr_text_unit(const unsigned char *p, bool *safe)

@@ -4,8 +4,11 @@
  * stats file, paths in error messages) is walked in units: a well-formed
  * UTF-8 sequence (RFC 3629) or a single stray byte. A unit is unsafe when
  * it is a C0 control, DEL, a C1 control (U+0080..U+009F, encoded C2 80..
- * C2 9F) or a byte that starts no well-formed sequence (a raw 0x80..0x9F
- * is a C1 control to an 8-bit terminal). Every output path that can reach
+ * C2 9F), a bidirectional formatting control (U+061C, U+200E, U+200F,
+ * U+202A..U+202E, U+2066..U+2069: they reorder the text after them on the
+ * screen, so a name could show as another) or a byte that starts no
+ * well-formed sequence (a raw 0x80..0x9F is a C1 control to an 8-bit
+ * terminal). Every output path that can reach
  * a terminal (tables, listings, coverage, diff, error messages) replaces
  * unsafe units; formats with their own escaping (JSON, OpenMetrics, pprof)
  * use the same test. */
@@ -20,7 +23,11 @@
  * into a NUL-terminated string. */
 size_t gr_utf8_sequence_length(const unsigned char *p);
 
-/* Is the well-formed sequence at p, of len bytes, a C0/C1 control or DEL? */
+/* The code point of the well-formed sequence at p, of len bytes. */
+unsigned gr_utf8_code_point(const unsigned char *p, size_t len);
+
+/* Is the well-formed sequence at p, of len bytes, a C0/C1 control, DEL or
+ * a bidirectional formatting control? */
 bool gr_text_is_control(const unsigned char *p, size_t len);
 
 /* Length (at least 1) of the unit at p, a non-NUL byte; *safe tells

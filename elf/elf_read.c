@@ -27,8 +27,8 @@ static int snapshot_write(struct gr_elf *elf, const uint8_t *p, size_t n, struct
     while (n) {
         ssize_t w = write(elf->fd, p, n);
         if (w <= 0)
-            return gr_fail(err, "%s: cannot write the in-memory copy: %s", elf->path,
-                           w ? strerror(errno) : "short write");
+            return gr_fail_as(err, GR_ERR_INTERNAL, "%s: cannot write the in-memory copy: %s", elf->path,
+                              w ? strerror(errno) : "short write");
         p += w;
         n -= (size_t)w;
     }
@@ -41,7 +41,7 @@ static int snapshot_copy(struct gr_elf *elf, int in, struct gr_error *err)
 {
     uint8_t *buf = malloc(COPY_CHUNK);
     if (!buf)
-        return gr_fail(err, "%s: out of memory", elf->path);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory", elf->path);
     size_t got = 0;
     int rc = 0;
     while (rc == 0 && got < elf->size) {
@@ -63,7 +63,7 @@ static int snapshot_open(struct gr_elf *elf, struct gr_error *err)
 {
     elf->fd = memfd_create("gorewrite-input", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (elf->fd < 0)
-        return gr_fail(err, "%s: cannot create an in-memory copy: %s", elf->path, strerror(errno));
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: cannot create an in-memory copy: %s", elf->path, strerror(errno));
     return 0;
 }
 
@@ -75,7 +75,7 @@ static int snapshot_open(struct gr_elf *elf, struct gr_error *err)
 static int snapshot_seal(struct gr_elf *elf, struct gr_error *err)
 {
     if (fcntl(elf->fd, F_ADD_SEALS, F_SEAL_FUTURE_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
-        return gr_fail(err, "%s: cannot seal the in-memory copy: %s", elf->path, strerror(errno));
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: cannot seal the in-memory copy: %s", elf->path, strerror(errno));
     return 0;
 }
 
@@ -106,7 +106,7 @@ static int snapshot_map(struct gr_elf *elf, struct gr_error *err)
 {
     void *map = mmap(NULL, elf->size, PROT_READ, MAP_SHARED, elf->fd, 0);
     if (map == MAP_FAILED)
-        return gr_fail(err, "%s: cannot map the in-memory copy: %s", elf->path, strerror(errno));
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: cannot map the in-memory copy: %s", elf->path, strerror(errno));
     elf->data = map;
     return 0;
 }
@@ -214,7 +214,7 @@ static void *new_table(const struct gr_elf *elf, size_t n, size_t elem, struct g
 {
     void *t = calloc(n ? n : 1, elem);
     if (!t)
-        gr_fail(err, "%s: out of memory", elf->path);
+        gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory", elf->path);
     return t;
 }
 
@@ -235,7 +235,7 @@ static int read_section(struct gr_elf *elf, Elf *e, size_t names, size_t i, stru
     d->size = sh.sh_size;
     elf->nsections = i + 1;
     if (!d->name)
-        return gr_fail(err, "%s: out of memory", elf->path);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory", elf->path);
     return 0;
 }
 
@@ -302,7 +302,7 @@ static int read_symtab(struct gr_elf *elf, Elf *e, struct gr_error *err)
         elf->sym_first = strdup(count > 1 ? symbol_name(e, data, sh.sh_link, 1, &sym) : "");
         elf->sym_last = strdup(count > 1 ? symbol_name(e, data, sh.sh_link, count - 1, &sym) : "");
         if (!elf->sym_first || !elf->sym_last)
-            return gr_fail(err, "%s: out of memory", elf->path);
+            return gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory", elf->path);
         return 0;
     }
     return 0;

@@ -95,11 +95,11 @@ static int locate_patches(const struct gr_elf *in, const struct gr_elf_edit *e, 
     o->patch_order = malloc(n * sizeof *o->patch_order);
     o->chunk_first = calloc(nchunks + 1, sizeof *o->chunk_first);
     if (!o->patch_off || !o->patch_order || !o->chunk_first)
-        return gr_fail(err, "out of memory for %zu patches", e->npatches);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "out of memory for %zu patches", e->npatches);
     for (size_t i = 0; i < e->npatches; i++) {
         if (file_offset_of(in, e->patches[i].addr, e->patches[i].len, &o->patch_off[i]) < 0)
-            return gr_fail(err, "internal error: patch at 0x%llx is not in the file",
-                           (unsigned long long)e->patches[i].addr);
+            return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: patch at 0x%llx is not in the file",
+                              (unsigned long long)e->patches[i].addr);
         o->chunk_first[o->patch_off[i] / CHUNK + 1]++;
     }
     for (size_t c = 0; c < nchunks; c++)
@@ -134,7 +134,7 @@ static int build_tail(const struct gr_elf *in, const struct gr_elf_edit *e, stru
     o->tail_off = e->rx_offset + e->rx.filesz;
     o->tail_mem = calloc(1, cap + 8);
     if (!o->tail_mem)
-        return gr_fail(err, "out of memory for the section headers");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "out of memory for the section headers");
     o->tail = o->tail_mem + o->tail_off % 8;   /* the headers below: 8-aligned in memory too */
     size_t len = 0;
     memcpy(o->tail, in->data + istr->sh_offset, istr->sh_size);
@@ -167,10 +167,10 @@ static int build_image(const struct gr_elf *in, const struct gr_elf_edit *e, str
     memcpy(&o->eh, in->data, sizeof o->eh);
     o->phdrs = calloc((size_t)o->eh.e_phnum + 2, sizeof *o->phdrs);
     if (!o->phdrs)
-        return gr_fail(err, "out of memory for the program headers");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "out of memory for the program headers");
     o->phnum = build_phdrs(in, e, o->phdrs);
     if (o->phnum * sizeof(Elf64_Phdr) > e->phdr_area || e->phdr_area > e->rx.filesz)
-        return gr_fail(err, "internal error: program headers do not fit their area");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: program headers do not fit their area");
     o->eh.e_entry = e->entry;
     o->eh.e_phoff = e->rx_offset;
     o->eh.e_phnum = (uint16_t)o->phnum;
@@ -200,7 +200,7 @@ static int describe(const struct gr_elf_edit *e, const struct outbuf *o, struct 
     };
     w->phdrs = malloc(w->phnum * sizeof *w->phdrs);
     if (!w->phdrs)
-        return gr_fail(err, "out of memory");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "out of memory");
     memcpy(w->phdrs, o->phdrs, w->phnum * sizeof *w->phdrs);
     return 0;
 }
@@ -296,10 +296,10 @@ static int write_atomically(const char *out_path, const struct gr_elf *in,
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.gorewrite-XXXXXX", out_path) >= (int)sizeof tmp)
-        return gr_fail(err, "%s: output path too long", out_path);
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: output path too long", out_path);
     int fd = mkstemp(tmp);
     if (fd < 0)
-        return gr_fail(err, "%s: cannot create a temporary file beside it: %s", out_path, strerror(errno));
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: cannot create a temporary file beside it: %s", out_path, strerror(errno));
     errno = 0;
     int ok = write_parts(fd, in, e, o) == 0;
     int saved = errno ? errno : ENOSPC;
@@ -310,7 +310,7 @@ static int write_atomically(const char *out_path, const struct gr_elf *in,
         return 0;
     saved = errno ? errno : saved;
     unlink(tmp);
-    return gr_fail(err, "%s: cannot write output: %s", out_path, strerror(saved));
+    return gr_fail_as(err, GR_ERR_OUTPUT, "%s: cannot write output: %s", out_path, strerror(saved));
 }
 
 /* The output replaces whatever is at its path (rename), so that must be
@@ -320,7 +320,7 @@ static int check_output_path(const char *out_path, struct gr_error *err)
 {
     struct stat sb;
     if (stat(out_path, &sb) == 0 && !S_ISREG(sb.st_mode))
-        return gr_fail(err, "%s: exists and is not a regular file (a device, directory or FIFO); "
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: exists and is not a regular file (a device, directory or FIFO); "
                             "give a file path", out_path);
     return 0;
 }
@@ -331,7 +331,7 @@ int gr_elf_write(const struct gr_elf *in, const struct gr_elf_edit *edit, const 
     if (written)
         *written = (struct gr_elf_written){0};
     if (gr_elf_same_file(in->path, out_path))
-        return gr_fail(err, "%s: output is the input file; choose another output path", out_path);
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: output is the input file; choose another output path", out_path);
     if (check_output_path(out_path, err) < 0)
         return -1;
     struct outbuf o = {0};

@@ -86,15 +86,15 @@ int gr_output_report_write(const char *path, const struct gr_elf *in, const char
 {
     /* opened for writing, so it must not be a file gorewrite reads or wrote */
     if (gr_elf_same_file(path, in->path) || gr_elf_same_file(path, out_path))
-        return gr_fail(err, "%s: the layout report would overwrite the %s; choose another path",
-                       path, gr_elf_same_file(path, in->path) ? "input" : "output");
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: the layout report would overwrite the %s; choose another path",
+                          path, gr_elf_same_file(path, in->path) ? "input" : "output");
     FILE *f = fopen(path, "w");
     if (!f)
-        return gr_fail(err, "%s: cannot write the layout report: %s", path, strerror(errno));
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: cannot write the layout report: %s", path, strerror(errno));
     put_report(f, in, out_path, edit, written, funcs);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
-        return gr_fail(err, "%s: cannot write the layout report: %s", path,
-                       strerror(errno ? errno : EIO));
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: cannot write the layout report: %s", path,
+                          strerror(errno ? errno : EIO));
     return 0;
 }

@@ -109,6 +109,9 @@
                                       keyed by the creator's call path too
                                       (gs_site.path), whose functions are in the
                                       site paths table (spaths_off) */
+#define GS_HDR_ONCPU_OFF 512u      /* timed, but on-CPU time is not kept: the
+                                      program's scheduler hand-offs could not
+                                      all be hooked (gorewrite warned why) */
 
 /* gs_header.merge_error: the process exited with GOSTAT_MERGE set but
  * kept its own file, because the merged file ... */

@@ -5,7 +5,8 @@
  * (callgraph.c) with the outputs that read it (folded.c, arcs.c, pprof.c
  * and callgrind.c with paths), top's model (top_model.c: two refreshes,
  * the rows in every sort, a filter) with its text frame (top_format.c),
- * and the goroutine sites (sites.c, gsites.c, gsites_out.c). The input is
+ * the goroutine sites (sites.c, gsites.c, gsites_out.c), and the trace
+ * section with its thread rings (trace_read.c), read twice. The input is
  * served from a memfd, as a file in $GOSTAT_DIR would be (top opens it by
  * its /proc/self/fd path). Run with -malloc_limit_mb so that sizing a buffer from an
  * unchecked header field counts as a crash. */
@@ -32,6 +33,7 @@
 #include "gostat/model/gsites.h"
 #include "gostat/read/sites.h"
 #include "gostat/render/gsites_out.h"
+#include "gostat/read/trace_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -56,6 +58,21 @@ static void top(FILE *out, int fd)
         top_model_totals(&m);
     }
     top_model_close(&m);
+}
+
+/* What gostat trace reads: every ring, then what is newer (nothing, or
+ * what a changed head claims). */
+static void trace_rings(const struct gst_stats *st)
+{
+    struct gst_trace tr;
+    struct gst_trace_batch b;
+    struct gr_error err;
+    if (gst_trace_open(st, &tr, &err) != 0)
+        return;
+    for (int pass = 0; pass < 2; pass++)
+        if (gst_trace_read(st, &tr, &b, &err) == 0)
+            gst_trace_batch_free(&b);
+    gst_trace_close(&tr);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -105,6 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             gst_sites_free(&sites);
         }
+        trace_rings(&st);
     }
     gst_view_free(&view);
     gst_stats_close(&st);

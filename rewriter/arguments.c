@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXIT_USAGE 1
 #define DEFAULT_MAX_THREADS 127
 #define MAX_THREADS 4095
 #define MIN_PATHS 64          /* one page of struct gs_path */
@@ -337,7 +336,8 @@ static const struct gr_opt gorewrite_opts[] = {
           "(repeatable) as an event: start, duration, goroutine, thread, caller,\n"
           "arguments and results, read by\n"
           ".BR \"gostat trace\" .\n"
-          "Traced functions are timed on every call; the others keep their mode.\n" },
+          "Traced functions are timed on every call; the others keep their mode.\n"
+          "A bad pattern is a usage error (exit status 1, nothing written).\n" },
     { "trace-buffer", 0, "SIZE", GR_OPT_CALL, .call = trace_buffer,
       .bad = "--trace-buffer takes a size from 4K to 1G (bytes, or K, M, G)",
       .help = GR_OPT_HELP("each thread's event ring in the stats file (default",
@@ -541,25 +541,29 @@ static const struct gr_opt gorewrite_opts[] = {
           "any user who can run it can make it create such files.\n"
           "Use it only for binaries you trust, on machines you control.\n" },
     { "strict-release", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.strict_release),
-      .help = GR_OPT_HELP("refuse a Go release newer than those verified (${GO_RELEASES});",
-                          "by default such a program is instrumented when its",
-                          "runtime layout can be derived from the binary and",
-                          "checked, with one warning line on stderr"),
+      .help = GR_OPT_HELP("refuse a Go release newer than those verified (${GO_RELEASES})",
+                          "or a development build; by default such a program is",
+                          "instrumented when its runtime layout can be derived",
+                          "from the binary and checked, with one warning line on stderr"),
       .man =
           "Refuse a program built with a Go release newer than those with a verified\n"
-          "layout (exit status 2) instead of instrumenting it with the layout derived\n"
-          "from the binary.\n" },
+          "layout, or with a development build of Go, (exit status 2) instead of\n"
+          "instrumenting it with the layout derived from the binary.\n" },
     { "print-layout", 0, "INPUT", GR_OPT_STRING, GR_OPT_AT(struct gr_arguments, print_layout),
-      .help = GR_OPT_HELP("", "print the g/m offsets of INPUT as each source states",
-                          "them (table row, DWARF, type descriptors, rt0_go code)",
-                          "and the layout used; exit 2 if INPUT would be refused"),
+      .help = GR_OPT_HELP("", "print the runtime offsets of INPUT (g, m, moduledata)",
+                          "as each source states them (table row, DWARF, type",
+                          "descriptors, the runtime's code, its moduledata) and the",
+                          "layout used; exit 2 if INPUT would be refused"),
       .man =
           "Print, for\n"
           ".IR INPUT ,\n"
-          "the four offsets (g.m, g.stack.hi, g.racectx, m.tls) and the signal fields\n"
-          "(g.sig, g.sigcode0, g.sigcode1, g.sigpc) as each source states\n"
-          "them: the table rows of its release, DWARF, the runtime's type descriptors\n"
-          "and runtime.rt0_go's code (\"-\" where a source says nothing), then the\n"
+          "every runtime offset of its release's description (g.m, g.stack.hi,\n"
+          "g.racectx, m.tls, g.goid, g.sched.sp, m.g0, m.curg, moduledata.text,\n"
+          "moduledata.gofunc, the signal fields g.sig, g.sigcode0, g.sigcode1,\n"
+          "g.sigpc and g.gopc, g.startpc) as each source states\n"
+          "them: the table row of its release, DWARF, the runtime's type descriptors,\n"
+          "runtime.rt0_go's code, runtime.sigpanic's and runtime.sighandler's, and\n"
+          "runtime.firstmoduledata (\"-\" where a source says nothing), then the\n"
           "layout gorewrite would use and whether it is verified. Writes nothing\n"
           "else; exit status 2 when\n"
           ".I INPUT\n"
@@ -573,6 +577,8 @@ static const struct gr_opt gorewrite_opts[] = {
       .man =
           "Print gorewrite's version and the Go releases it instruments.\n" },
 };
+
+#define TOO_MANY "unexpected argument %s: takes INPUT and OUTPUT"
 
 static const char *expand(const char *name)
 {
@@ -602,14 +608,15 @@ const struct gr_opt_table gr_gorewrite_options = {
     GR_OPT_TABLE_OPTS(gorewrite_opts),
     /* INPUT OUTPUT, or none with --print-layout */
     .min_operands = 0, .max_operands = GR_ARGUMENTS_OPERANDS,
-    .too_many = "unexpected argument %s: takes INPUT and OUTPUT",
+    .too_many = TOO_MANY,
     .column = 19,
     .long_indent = 2,
     .expand = expand,
 };
 
-/* The exit status for a parse that ended early, after its text. */
-static int ended(const struct gr_opt_result *r)
+/* A parse that ended early: --help or --version printed, or the usage
+ * error in err. */
+static enum gr_arguments_action ended(const struct gr_opt_result *r, struct gr_error *err)
 {
     char bad[256];
     switch (r->status) {
@@ -620,19 +627,17 @@ static int ended(const struct gr_opt_result *r)
             printf("gorewrite %s\nGo releases: %s verified, newer ones derived from the binary "
                    "(linux/amd64)\n", GR_VERSION, gr_offsets_known());
         }
-        return 0;
+        return GR_ACTION_DONE;
     case GR_OPT_EXTRA:
-        fputs("gorewrite: ", stderr);
-        fprintf(stderr, gr_gorewrite_options.too_many, r->word);
-        fputc('\n', stderr);
-        return EXIT_USAGE;
+        gr_fail_as(err, GR_ERR_USAGE, TOO_MANY, r->word);
+        return GR_ACTION_FAILED;
     case GR_OPT_BAD:
         gr_opt_bad_message(r, bad, sizeof bad);
-        fprintf(stderr, "gorewrite: %s\n", bad);
-        return EXIT_USAGE;
+        gr_fail_as(err, GR_ERR_USAGE, "%s", bad);
+        return GR_ACTION_FAILED;
     default:
-        fprintf(stderr, "gorewrite: unknown option %s (see gorewrite --help)\n", r->word);
-        return EXIT_USAGE;
+        gr_fail_as(err, GR_ERR_USAGE, "unknown option %s (see gorewrite --help)", r->word);
+        return GR_ACTION_FAILED;
     }
 }
 
@@ -656,22 +661,39 @@ static const char *conflict(const struct gr_arguments *a)
     return NULL;
 }
 
-/* A bad --only or --exclude pattern is a usage error, found before INPUT
- * is read; the plan compiles them again for its own use. */
-static int patterns_bad(const struct gr_arguments *a)
+/* The patterns a REGEX option's row holds in a: its repeated values, or
+ * its one value if given. */
+static const char *const *row_patterns(const struct gr_arguments *a, const struct gr_opt *o, size_t *n)
 {
-    struct gr_select select;
-    struct gr_error err;
-    if (gr_select_compile(&select, &a->opt.select, &err) < 0) {
-        fprintf(stderr, "gorewrite: %s\n", err.msg);
-        return 1;
+    const char *base = (const char *)a;
+    const char *const *p = (const char *const *)(const void *)(base + o->offset);
+    *n = o->kind == GR_OPT_REPEAT ? *(const size_t *)(const void *)(base + o->count) : *p != NULL;
+    return p;
+}
+
+/* Every pattern of every REGEX option compiled once, so that a bad one is
+ * a usage error found before INPUT is read (the plan compiles them again
+ * for its own use). */
+static int patterns_check(const struct gr_arguments *a, struct gr_error *err)
+{
+    for (size_t i = 0; i < gr_gorewrite_options.nopts; i++) {
+        const struct gr_opt *o = &gr_gorewrite_options.opts[i];
+        if (!o->name || !o->arg || strcmp(o->arg, "REGEX") != 0)
+            continue;
+        char what[64];
+        size_t n;
+        const char *const *patterns = row_patterns(a, o, &n);
+        struct gr_regex_set set;
+        snprintf(what, sizeof what, "--%s", o->name);
+        if (gr_regex_set_compile(&set, patterns, n, what, err) < 0)
+            return -1;
+        gr_regex_set_free(&set);
     }
-    gr_select_free(&select);
     return 0;
 }
 
 enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arguments *a,
-                                            int *status)
+                                            struct gr_error *err)
 {
     struct gr_opt_result r;
     *a = (struct gr_arguments){
@@ -680,29 +702,24 @@ enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arg
                  .trace_buffer = GR_TRACE_DEFAULT_BUFFER },
         .max_paths = GR_PATHS_FROM_PROGRAM,
     };
-    *status = EXIT_USAGE;
     if (gr_opt_parse_exact(&gr_gorewrite_options, argc, argv, a, a->paths, GR_ARGUMENTS_OPERANDS,
-                           &r) != GR_OPT_DONE) {
-        *status = ended(&r);
-        return GR_ACTION_EXIT;
-    }
+                           &r) != GR_OPT_DONE)
+        return ended(&r, err);
     a->npaths = r.next;
     a->trace_given = a->opt.trace_bytes != GR_TRACE_DEFAULT_BYTES ||
                      a->opt.trace_buffer != GR_TRACE_DEFAULT_BUFFER || a->opt.trace_slower_ns;
     const char *why = conflict(a);
     if (why) {
-        fprintf(stderr, "gorewrite: %s\n", why);
-        return GR_ACTION_EXIT;
+        gr_fail_as(err, GR_ERR_USAGE, "%s", why);
+        return GR_ACTION_FAILED;
     }
-    if (patterns_bad(a))
-        return GR_ACTION_EXIT;
+    if (patterns_check(a, err) < 0)
+        return GR_ACTION_FAILED;
     if (a->call_graph)
         a->opt.max_paths = a->max_paths;
     if (a->print_layout && a->npaths == 0)
         return GR_ACTION_PRINT_LAYOUT;
-    if (a->npaths != 2 || a->print_layout) {
-        gr_opt_print_help(stderr, &gr_gorewrite_options);
-        return GR_ACTION_EXIT;
-    }
+    if (a->npaths != 2 || a->print_layout)
+        return GR_ACTION_USAGE;
     return GR_ACTION_REWRITE;
 }

@@ -31,14 +31,16 @@ struct gr_arguments {
 enum gr_arguments_action {
     GR_ACTION_REWRITE,          /* INPUT to OUTPUT */
     GR_ACTION_PRINT_LAYOUT,     /* --print-layout INPUT */
-    GR_ACTION_EXIT,             /* done (--help, --version) or a usage error: exit with *status */
+    GR_ACTION_DONE,             /* --help or --version, printed: exit 0 */
+    GR_ACTION_FAILED,           /* a usage error, in *err */
+    GR_ACTION_USAGE,            /* no INPUT and OUTPUT: a usage error shown by the usage text */
 };
 
 extern const struct gr_opt_table gr_gorewrite_options;
 
-/* Parses argv into a. For GR_ACTION_EXIT, *status is the exit status and
- * the text (usage, version, or the error on stderr) is printed. */
+/* Parses argv into a; for GR_ACTION_FAILED, fills err (of kind
+ * GR_ERR_USAGE). */
 enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arguments *a,
-                                            int *status);
+                                            struct gr_error *err);
 
 #endif

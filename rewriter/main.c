@@ -7,15 +7,18 @@
 #include "rewriter/print_offsets.h"
 #include "rewriter/rewrite.h"
 
-#define EXIT_REJECTED 2
+/* Reports err on stderr; its exit status follows from its kind. */
+static int failed(const struct gr_error *err)
+{
+    fprintf(stderr, "gorewrite: %s\n", err->msg);
+    return gr_error_exit_status(err->kind);
+}
 
 static int print_layout(const struct gr_arguments *a)
 {
     struct gr_error err;
-    if (gr_print_offsets(a->print_layout, a->opt.strict_release, stdout, &err) < 0) {
-        fprintf(stderr, "gorewrite: %s\n", err.msg);
-        return EXIT_REJECTED;
-    }
+    if (gr_print_offsets(a->print_layout, a->opt.strict_release, stdout, &err) < 0)
+        return failed(&err);
     return 0;
 }
 
@@ -24,10 +27,8 @@ static int rewrite(const struct gr_arguments *a)
     const char *const *paths = a->paths;
     struct gr_result res;
     struct gr_error err;
-    if (gr_rewrite(paths[0], paths[1], &a->opt, stderr, &res, &err) < 0) {
-        fprintf(stderr, "gorewrite: %s\n", err.msg);
-        return EXIT_REJECTED;
-    }
+    if (gr_rewrite(paths[0], paths[1], &a->opt, stderr, &res, &err) < 0)
+        return failed(&err);
     struct stat st;
     uint64_t out_size = stat(paths[1], &st) == 0 ? (uint64_t)st.st_size : res.out_size;
     char left_out[64] = "";
@@ -44,10 +45,15 @@ static int rewrite(const struct gr_arguments *a)
 int main(int argc, char **argv)
 {
     struct gr_arguments a;
-    int status;
-    switch (gr_arguments_parse(argc, argv, &a, &status)) {
-    case GR_ACTION_EXIT:
-        return status;
+    struct gr_error err;
+    switch (gr_arguments_parse(argc, argv, &a, &err)) {
+    case GR_ACTION_DONE:
+        return 0;
+    case GR_ACTION_FAILED:
+        return failed(&err);
+    case GR_ACTION_USAGE:
+        gr_opt_print_help(stderr, &gr_gorewrite_options);
+        return gr_error_exit_status(GR_ERR_USAGE);
     case GR_ACTION_PRINT_LAYOUT:
         return print_layout(&a);
     default:

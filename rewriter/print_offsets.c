@@ -11,7 +11,7 @@
 
 static void print_found(FILE *out, const char *label, const struct gr_go_found *f)
 {
-    fprintf(out, "%-17s", label);
+    fprintf(out, "%-23s", label);
     for (int i = 0; i < GR_GO_NFIELDS; i++) {
         if ((f->have >> i) & 1)
             fprintf(out, " %s=0x%x", gr_go_field_name(i), f->off[i]);

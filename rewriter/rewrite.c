@@ -78,6 +78,21 @@ static int write_output(const struct gr_elf *elf, const struct gr_plan *plan,
     return rc;
 }
 
+/* An --only pattern that names no function is most likely a typo: the
+ * output would count nothing the user asked for. */
+static void warn_unmatched(FILE *log, const struct gr_select *select, const struct gr_options *opt,
+                           const struct gr_program *prog)
+{
+    for (size_t k = 0; k < select->only.n; k++) {
+        size_t i = 0;
+        while (i < prog->nfuncs && (!prog->funcs[i].name ||
+                                    regexec(&select->only.re[k], prog->funcs[i].name, 0, NULL, 0)))
+            i++;
+        if (i == prog->nfuncs)
+            fprintf(log, "gorewrite: warning: --only '%s' matches no function\n", opt->select.only[k]);
+    }
+}
+
 /* --engine copy: the functions of the copy engine's module, marked in
  * copied (per function) for the plan to leave them out. */
 static int choose_copies(const struct gr_program *prog, const struct gr_select *select, FILE *log, int verbose,
@@ -104,6 +119,7 @@ static int plan_selected(const struct gr_elf *elf, const struct gr_program *prog
     uint8_t *copied = NULL;
     if (gr_select_compile(&select, &opt->select, err) < 0)
         return -1;
+    warn_unmatched(log, &select, opt, prog);
     int rc = opt->engine == GR_ENGINE_COPY ? choose_copies(prog, &select, log, opt->verbose, copy, &copied, err) : 0;
     select.copied = copied;
     int timing = opt->count_only ? GR_PLAN_COUNT_ONLY : opt->max_paths ? GR_PLAN_PATHS : GR_PLAN_TIMED;
@@ -145,6 +161,8 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
         if (rc == 0 && !trace.n)
             fprintf(log, "gorewrite: warning: --trace matches no timed function\n");
     }
+    if (rc == 0 && plan.oncpu_refused[0])
+        fprintf(log, "gorewrite: warning: on-CPU time off (gostat shows none): %s\n", plan.oncpu_refused);
     if (opt->no_sites)
         plan.sites = 0;   /* newproc1's and goexit1's hooks then just continue */
     if (rc == 0 && opt->verbose)

@@ -67,6 +67,12 @@ statsfile_seeds() {
     mkdir -p "$tmp/paths"
     GOSTAT_DIR=$tmp/paths "$tmp/paths.instr" >/dev/null 2>&1
     cp "$(stats_file_for "$tmp/paths")" "$d/run-paths-go1.24"
+    # traced calls: the trace section and its rings (about 50 KB)
+    "$GOREWRITE" --trace 'main\.fib$' --trace-buffer 4K --only '^main\.' --max-threads 1 $SITES \
+        "$tmp/p1.19" "$tmp/trace.instr" >/dev/null
+    mkdir -p "$tmp/trace"
+    GOSTAT_DIR=$tmp/trace "$tmp/trace.instr" >/dev/null 2>&1
+    cp "$(stats_file_for "$tmp/trace")" "$d/run-trace-go1.19"
     rm -rf "$tmp"
     # deep call paths: a chain of 1000 nested calls (the most -max_len holds)
     local args=() i

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""go_layout.py BINARY: prints the runtime.g / runtime.m member offsets that
-rewriter/find/runtime_offsets.c needs (g.m, g.stack.hi, g.racectx, m.tls) and the
-signal fields of go_sigpanic.c (g.sig, g.sigcode0, g.sigcode1, g.sigpc), read from
-the binary's DWARF with objdump --dwarf=info. Used to verify a row of the
-layout table for a Go release (build any program with it, not stripped)."""
+"""go_layout.py BINARY: prints every runtime offset of a Go release's
+description (rewriter/find/runtime_offsets.c: g.m, g.stack.hi, g.racectx,
+m.tls, g.goid, g.sched.sp, m.g0, m.curg, moduledata.text, moduledata.gofunc,
+the signal fields g.sig, g.sigcode0, g.sigcode1, g.sigpc, and g.gopc,
+g.startpc), read from the binary's DWARF with objdump --dwarf=info; "-" for
+a member the release does not have. Used to verify a release's row (build
+any program with it, not stripped) and by tests/rewriter/t_layout.sh."""
 import re, subprocess, sys
 
 def members(dump, struct):
@@ -35,7 +37,18 @@ def members(dump, struct):
 dump = subprocess.run(['objdump', '--dwarf=info', sys.argv[1]], capture_output=True,
                       text=True, check=True).stdout
 g, m = members(dump, 'runtime.g'), members(dump, 'runtime.m')
-stack = members(dump, 'runtime.stack')
-print('g.m=%#x g.stack.hi=%#x g.racectx=%#x m.tls=%#x g.sig=%#x g.sigcode0=%#x g.sigcode1=%#x g.sigpc=%#x' %
-      (g['m'], g['stack'] + stack['hi'], g['racectx'], m['tls'], g['sig'], g['sigcode0'],
-       g['sigcode1'], g['sigpc']))
+stack, gobuf = members(dump, 'runtime.stack'), members(dump, 'runtime.gobuf')
+md = members(dump, 'runtime.moduledata')
+
+def at(struct, name, inner=None, member=None):
+    if name not in struct or (inner is not None and member not in inner):
+        return '-'
+    return '%#x' % (struct[name] + (inner[member] if inner is not None else 0))
+
+fields = [('g.m', at(g, 'm')), ('g.stack.hi', at(g, 'stack', stack, 'hi')),
+          ('g.racectx', at(g, 'racectx')), ('m.tls', at(m, 'tls')),
+          ('g.goid', at(g, 'goid')), ('g.sched.sp', at(g, 'sched', gobuf, 'sp')),
+          ('m.g0', at(m, 'g0')), ('m.curg', at(m, 'curg')),
+          ('moduledata.text', at(md, 'text')), ('moduledata.gofunc', at(md, 'gofunc'))]
+fields += [('g.' + f, at(g, f)) for f in ('sig', 'sigcode0', 'sigcode1', 'sigpc', 'gopc', 'startpc')]
+print(' '.join('%s=%s' % f for f in fields))

@@ -14,6 +14,7 @@
  * program's own image, and a file that fails is left alone (the process
  * keeps its own file, with merge_error saying why). */
 #include "format/gostat_format.h"
+#include "format/gostat_merge.h"
 #include "format/stub_abi.h"
 #include "stubs/finish.h"
 #include "stubs/sys.h"
@@ -176,17 +177,6 @@ static uint64_t used_rows(const struct gs_header *h, const struct gs_live *live)
     return (claimed < h->max_rows - 1 ? claimed : h->max_rows - 1) + 1;
 }
 
-static void add_timing(struct gs_timing *m, const struct gs_timing *o)
-{
-    uint64_t max = max_u64(m->max, o->max), min_inverted = max_u64(m->min_inverted, o->min_inverted);
-    uint64_t *mw = (uint64_t *)m;
-    const uint64_t *ow = (const uint64_t *)o;
-    for (unsigned i = 0; i < sizeof *m / 8; i++)
-        mw[i] += ow[i];
-    m->max = max;
-    m->min_inverted = min_inverted;   /* ~min: the larger, the smaller min */
-}
-
 /* Adds entry o into the table m (n entries) by key; 0 when there is no
  * room. Probes on from the key's own slot. */
 static int add_path(struct gs_path *m, uint64_t n, const struct gs_path *o)
@@ -194,10 +184,7 @@ static int add_path(struct gs_path *m, uint64_t n, const struct gs_path *o)
     for (uint64_t i = 0, j = o->key % n; i < n; i++, j = j + 1 < n ? j + 1 : 0) {
         struct gs_path *e = &m[j];
         if (e->key == o->key) {
-            e->calls += o->calls;
-            e->total += o->total;
-            e->self += o->self;
-            e->oncpu += o->oncpu;
+            gs_merge_record(e, o, gs_path_merge, GS_MERGE_FIELDS(gs_path_merge));
             return 1;
         }
         if (!e->key) {
@@ -218,51 +205,37 @@ static void add_paths(const struct gs_header *h, uint8_t *m, const uint8_t *o, u
         const struct gs_path *e = (const struct gs_path *)(o + off) + i;
         if (!e->key || add_path((struct gs_path *)(m + off), n, e))
             continue;
-        drops->arc_overflow += e->calls;
+        drops->arc_overflow = gs_merge_word(GS_KIND_gs_drops_arc_overflow, drops->arc_overflow, e->calls);
         uint64_t in_page = (e->rec - h->timing_off) % GS_PAGE;   /* a record's place, as the stubs put it */
         if (!(h->flags & GS_HDR_PATH_TOTALS) || e->rec < h->timing_off || e->rec >= h->paths_off ||
             in_page % sizeof(struct gs_timing) || in_page >= GS_TIMING_PER_PAGE * sizeof(struct gs_timing))
             continue;
         struct gs_timing *t = (struct gs_timing *)(m + e->rec);
-        t->samples += e->calls;
-        t->total += e->total;
-        t->self_total += e->self;
-        t->oncpu_total += e->oncpu;
+        t->samples = gs_merge_word(GS_KIND_gs_timing_samples, t->samples, e->calls);
+        t->total = gs_merge_word(GS_KIND_gs_timing_total, t->total, e->total);
+        t->self_total = gs_merge_word(GS_KIND_gs_timing_self_total, t->self_total, e->self);
+        t->oncpu_total = gs_merge_word(GS_KIND_gs_timing_oncpu_total, t->oncpu_total, e->oncpu);
     }
 }
 
 /* Row o (the own file's) into row m (the merged file's). */
 static void add_row(const struct gs_header *h, uint8_t *m, const uint8_t *o)
 {
-    uint64_t *md = (uint64_t *)m, rng = ((struct gs_drops *)m)->sample_rng;
-    for (unsigned i = 0; i < sizeof(struct gs_drops) / 8; i++)
-        md[i] += ((const uint64_t *)o)[i];
-    ((struct gs_drops *)m)->sample_rng = rng;
+    gs_merge_record(m, o, gs_drops_merge, GS_MERGE_FIELDS(gs_drops_merge));
     for (uint64_t i = GS_ROW_PAGEMAP; i < h->counts_off; i++)
         if (m[i] != GS_PAGE_READY)
             m[i] = o[i] ? o[i] : m[i];
     uint64_t *mc = (uint64_t *)(m + h->counts_off);
     for (uint64_t f = 0; f < h->nfuncs; f++)
-        mc[f] += ((const uint64_t *)(o + h->counts_off))[f];
+        mc[f] = gs_merge_word(GS_KIND_gs_counter_calls, mc[f], ((const uint64_t *)(o + h->counts_off))[f]);
     for (uint32_t k = 0; k < h->ntimed; k++) {
         uint64_t at = gs_timing_offset(h->timing_off, k);
-        add_timing((struct gs_timing *)(m + at), (const struct gs_timing *)(o + at));
+        gs_merge_record(m + at, o + at, gs_timing_merge, GS_MERGE_FIELDS(gs_timing_merge));
     }
     if (h->flags & GS_HDR_PATHS) {
         add_paths(h, m, o, h->paths_off, h->max_paths);
         add_paths(h, m, o, h->arcs_off, h->max_arcs);
     }
-}
-
-/* A site's counts added; its key, creator path and claim stay. */
-static void add_site(struct gs_site *m, const struct gs_site *o)
-{
-    m->created += o->created;
-    m->untimed_exits += o->untimed_exits;
-    m->total += o->total;
-    m->max = max_u64(m->max, o->max);
-    for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
-        m->hist[b] += o->hist[b];
 }
 
 /* The sites section: the head's counts and the site table by key and
@@ -272,9 +245,7 @@ static void add_sites(const struct gs_header *h, uint8_t *m, const uint8_t *o)
 {
     struct gs_site_head *mh = (struct gs_site_head *)m;
     const struct gs_site_head *oh = (const struct gs_site_head *)o;
-    mh->no_site += oh->no_site;
-    mh->no_live += oh->no_live;
-    mh->unborn += oh->unborn;
+    gs_merge_record(mh, oh, gs_site_head_merge, GS_MERGE_FIELDS(gs_site_head_merge));
     struct gs_site *ms = (struct gs_site *)(m + GS_PAGE);
     const struct gs_site *os = (const struct gs_site *)(o + GS_PAGE);
     struct gs_spath *mp = (struct gs_spath *)(m + h->spaths_off);
@@ -294,12 +265,12 @@ static void add_sites(const struct gs_header *h, uint8_t *m, const uint8_t *o)
                     mp[j] = op[i];
             }
             if (e->key == os[i].key && e->path == os[i].path) {
-                add_site(e, &os[i]);
+                gs_merge_record(e, &os[i], gs_site_merge, GS_MERGE_FIELDS(gs_site_merge));   /* key, path, claim stay */
                 break;
             }
         }
         if (k == n)
-            mh->no_site += os[i].created;
+            mh->no_site = gs_merge_word(GS_KIND_gs_site_head_no_site, mh->no_site, os[i].created);
     }
     zero(m + h->glive_off, h->max_glive * (uint64_t)sizeof(struct gs_glive));
 }

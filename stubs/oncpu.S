@@ -1,7 +1,9 @@
 /* oncpu.S: the scheduler's hand-offs, for on-CPU time (docs/timing.md
  * "On-CPU time"). The trampolines of the runtime functions that take a
- * goroutine off its thread (park_m, gosched_m, gopreempt_m, ...: their
- * argument is that goroutine) jump to gs_sched_off first, that of
+ * goroutine off its thread (park_m, goschedImpl, preemptPark, ...: the
+ * runtime functions that hand it to runtime.schedule, found in the
+ * program's code by rewriter/plan/sched_hooks.c; their argument is that
+ * goroutine) jump to gs_sched_off first, that of
  * runtime.execute (which runs one again) to gs_sched_on. They run on g0,
  * on behalf of another goroutine, gp: the time from the first to the
  * second is added to gp's off-CPU sum, GS_SLOT_OFF in its timing stack,

@@ -15,10 +15,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-static int report(const struct gr_error *err, int status)
+/* Reports err; its exit status follows from its kind. */
+static int report(const struct gr_error *err)
 {
     fprintf(stderr, "gostat: %s\n", err->msg);
-    return status;
+    return gr_error_exit_status(err->kind);
 }
 
 static int print_all(const struct gst_options *o, const struct gst_stats *st,
@@ -57,24 +58,26 @@ static void say_uncalled(size_t n, size_t shown, const char *func)
 static int show(const struct gst_options *o, const char *func, const struct gst_stats *st,
                 const regex_t *re, struct gr_error *err)
 {
-    struct gst_view_options vo = { .sort = o->sort, .filter = re, .top = o->top, .nonzero = true };
+    /* the functions FUNC names are shown, the scheduler's idle ones too */
+    struct gst_view_options vo = { .sort = o->sort, .filter = re, .top = o->top, .nonzero = true,
+                                   .runtime = true };
     struct gst_callgraph cg;
     struct gst_view v;
     if (gst_callgraph_build(st, &(struct gst_cg_request){ .required = true }, &cg, err) < 0)
-        return GST_EXIT_STATS;
-    int status = GST_EXIT_STATS;
+        return -1;
+    int rc = -1;
     size_t uncalled = uncalled_matches(st, re);
     if (gst_view_build(st, &vo, &v, err) == 0) {
         if (v.count == 0 && uncalled == 0) {
             gr_fail(err, "%s: no function matches '%s'", st->path, func);
         } else if (print_all(o, st, &cg, &v, err) == 0) {
             say_uncalled(uncalled, v.count, func);
-            status = GST_EXIT_OK;
+            rc = 0;
         }
         gst_view_free(&v);
     }
     gst_callgraph_free(&cg);
-    return status;
+    return rc;
 }
 
 int gst_show_arcs(const struct gst_options *o)
@@ -85,12 +88,12 @@ int gst_show_arcs(const struct gst_options *o)
     struct gst_stats st;
     regex_t re;
     if (gr_regex_compile(&re, func, opt, &err) < 0)
-        return report(&err, GST_EXIT_USAGE);
-    int status = GST_EXIT_STATS;
-    if (gst_open_target(o->target, &st, &err) == 0) {
-        status = show(o, func, &st, &re, &err);
+        return report(&err);
+    int rc = gst_open_target(o->target, &st, &err);
+    if (rc == 0) {
+        rc = show(o, func, &st, &re, &err);
         gst_stats_close(&st);
     }
     regfree(&re);
-    return status == GST_EXIT_OK ? status : report(&err, status);
+    return rc == 0 ? GST_EXIT_OK : report(&err);
 }

@@ -268,7 +268,7 @@ static int report(const struct coverage_cli *c, const regex_t *filter)
     if (gst_profile_load(c->target, &p, &err) < 0 || collect(&cov, &p, filter, &err) < 0 ||
         group(&cov, &err) < 0) {
         fprintf(stderr, "gostat: coverage: %s\n", err.msg);
-        status = GST_EXIT_STATS;
+        status = gr_error_exit_status(err.kind);
     } else if (c->json) {
         print_json(&cov);
     } else {
@@ -292,7 +292,7 @@ int gst_cmd_coverage(int argc, char **argv)
         struct gr_error err;
         if (gr_regex_compile(&filter, c.pattern, "--package", &err) < 0) {
             fprintf(stderr, "gostat: coverage: %s\n", err.msg);
-            return GST_EXIT_USAGE;
+            return gr_error_exit_status(err.kind);
         }
     }
     status = report(&c, c.pattern ? &filter : NULL);

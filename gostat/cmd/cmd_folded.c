@@ -142,13 +142,13 @@ int gst_cmd_folded(int argc, char **argv)
     a.target = argv[next];
     if (gst_open_target(a.target, &st, &err) < 0) {
         fprintf(stderr, "gostat: %s\n", err.msg);
-        return GST_EXIT_STATS;
+        return gr_error_exit_status(err.kind);
     }
     int rc = run(&a, &st, &err);
     gst_stats_close(&st);
     if (rc < 0) {
         fprintf(stderr, "gostat: %s\n", err.msg);
-        return GST_EXIT_STATS;
+        return gr_error_exit_status(err.kind);
     }
     return GST_EXIT_OK;
 }

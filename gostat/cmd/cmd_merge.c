@@ -74,21 +74,26 @@ const struct gr_opt_table gst_merge_options = {
         "\n",
     .outro =
         "\n"
-        "Per function: calls, timed calls and their durations add up (total_ns is\n"
-        "the sum of the processes' totals), min_ns and max_ns are the smallest and\n"
-        "largest of any process, mean_ns is over all timed calls. p50/p90/p99 come\n"
-        "from the processes' duration histograms added up (stats files of one\n"
-        "clock); JSON inputs keep no histogram, so they are null there, except\n"
-        "p50 of a single JSON input.\n"
+        "Per function: calls, timed calls (the calls actually timed: with sampled\n"
+        "timing, the samples) and their durations add up (total_ns and oncpu_ns\n"
+        "are the sums of the processes' totals, estimated for the calls not timed\n"
+        "where time_estimated), min_ns and max_ns are the smallest and largest of\n"
+        "any process, mean_ns is over all calls the timed ones stand for.\n"
+        "p50/p90/p99 come from the processes' duration histograms added up (stats\n"
+        "files of one clock, and gostat merge output, which keeps them as\n"
+        "\"histogram\"); gostat --json keeps none, so they are null there, except\n"
+        "p50 of a single such input.\n"
         "Functions of the same name in one or several programs are one entry.\n"
         "\n"
         "Output: {\"processes\":[{\"pid\",\"exe\",\"live\",\"build_id\",\"go_version\",\n"
         "\"source\"}..],\"total_calls\":N,\"goroutines\":{\"created\",\"exited\",\"live\"}\n"
         "(null unless runtime.newproc1 and runtime.goexit1 are instrumented),\n"
         "\"functions\":[{\"name\",\"file\",\"line\",\"calls\",\"timed\",\"timed_calls\",\n"
-        "\"total_ns\",\"mean_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\"min_ns\",\"max_ns\"}..]},\n"
-        "functions sorted by name, one per line. With -o, one summary line goes\n"
-        "to stdout.\n"
+        "\"time_estimated\",\"total_ns\",\"oncpu_ns\"(with on-CPU time),\"mean_ns\",\"p50_ns\",\n"
+        "\"p90_ns\",\"p99_ns\",\"min_ns\",\"max_ns\",\"histogram\":{\"ns_per_tick\",\"min_ticks\",\n"
+        "\"max_ticks\",\"buckets\"}(when known)}..]}, functions sorted by name, one per\n"
+        "line; buckets are the weighted calls per duration bucket of the stats\n"
+        "format (docs/stats-format.md). With -o, one summary line goes to stdout.\n"
         "\n"
         "Processes of different builds are refused without --force: a stale stats\n"
         "file of an earlier build in a reused $GOSTAT_DIR would otherwise be summed\n"
@@ -274,7 +279,7 @@ static int merge(const struct merge_options *o, char **targets, int n, const reg
     }
     if (rc < 0) {
         fprintf(stderr, "gostat: merge: %s\n", err.msg);
-        status = GST_EXIT_STATS;
+        status = gr_error_exit_status(err.kind);
     } else if (o->output) {
         printf("merged %zu process%s: %" PRIu64 " calls, %zu of %zu functions called, into ",
                p->nprocs, p->nprocs == 1 ? "" : "es", gst_profile_total_calls(p),
@@ -297,7 +302,7 @@ int gst_cmd_merge(int argc, char **argv)
         return status;
     if (o.filter && gr_regex_compile(&filter, o.filter, "--filter", &err) < 0) {
         fprintf(stderr, "gostat: merge: %s\n", err.msg);
-        return GST_EXIT_USAGE;
+        return gr_error_exit_status(err.kind);
     }
     status = merge(&o, argv + next, argc - next, o.filter ? &filter : NULL);
     if (o.filter)

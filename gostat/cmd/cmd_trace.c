@@ -6,6 +6,7 @@
 #include "gostat/cmd/exitcode.h"
 #include "gostat/read/target.h"
 #include "gostat/read/trace_read.h"
+#include "common/saturate.h"
 #include "gostat/render/json.h"
 #include "gostat/render/outfile.h"
 #include "gostat/render/term.h"
@@ -250,7 +251,7 @@ static int print_batch(const struct trace_args *a, struct gst_stats *st, struct 
     for (size_t i = 0; i < b.n && !a->chrome; i++)
         print_event(stdout, a, st, tr, &b.ev[i], &first);
     fflush(stdout);
-    *lost += b.lost;
+    *lost = gr_add_saturating(*lost, b.lost);
     *dropped = b.dropped;
     gst_trace_batch_free(&b);
     return 0;
@@ -260,11 +261,15 @@ static int run(const struct trace_args *a, struct gst_stats *st, struct gr_error
 {
     struct gst_trace *tr = calloc(1, sizeof *tr);
     if (!tr)
-        return gr_fail(err, "out of memory");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "out of memory");
     int rc = gst_trace_open(st, tr, err);
     if (rc == 1)
         rc = gr_fail(err, "%s: not traced (gorewrite --trace)", st->path);
     uint64_t lost = 0, dropped = 0;
+    /* The merge at exit adds counts; rings are events, kept as they were. */
+    if (rc == 0 && st->hdr.processes > 1)
+        fprintf(stderr, "gostat: trace: %s merges %" PRIu64 " processes; its rings hold the events of the"
+                        " first of them only\n", st->path, st->hdr.processes);
     if (rc == 0)
         rc = print_batch(a, st, tr, &lost, &dropped, err);
     while (rc == 0 && a->follow && st->live) {
@@ -284,14 +289,15 @@ static int run(const struct trace_args *a, struct gst_stats *st, struct gr_error
 static int check_args(struct trace_args *a, struct gr_error *err)
 {
     if (a->chrome && (a->follow || a->json))
-        return gr_fail(err, "--chrome writes a file once: not with --follow or --json");
+        return gr_fail_as(err, GR_ERR_USAGE, "--chrome writes a file once: not with --follow or --json");
     if (a->func && gr_regex_compile(&a->func_re, a->func, "--func", err) < 0)
         return -1;
     if (a->slower && gr_go_duration_parse(a->slower, &a->slower_ns) < 0)
-        return gr_fail(err, "--slower-than: not a duration: '%s' (250us, 20ms, 1.5s)", a->slower);
+        return gr_fail_as(err, GR_ERR_USAGE, "--slower-than: not a duration: '%s' (250us, 20ms, 1.5s)",
+                          a->slower);
     char *end;
     if (a->goroutine && ((a->goid = strtoll(a->goroutine, &end, 10)) < 0 || *end || !*a->goroutine))
-        return gr_fail(err, "--goroutine: not a goroutine id: '%s'", a->goroutine);
+        return gr_fail_as(err, GR_ERR_USAGE, "--goroutine: not a goroutine id: '%s'", a->goroutine);
     return 0;
 }
 
@@ -306,11 +312,11 @@ int gst_cmd_trace(int argc, char **argv)
         return status;
     if (check_args(&a, &err) < 0) {
         fprintf(stderr, "gostat: trace: %s\n", err.msg);
-        return GST_EXIT_USAGE;
+        return gr_error_exit_status(err.kind);
     }
     if (gst_open_target(argv[next], &st, &err) < 0) {
         fprintf(stderr, "gostat: %s\n", err.msg);
-        return GST_EXIT_STATS;
+        return gr_error_exit_status(err.kind);
     }
     int rc = run(&a, &st, &err);
     gst_stats_close(&st);
@@ -318,7 +324,7 @@ int gst_cmd_trace(int argc, char **argv)
         regfree(&a.func_re);
     if (rc < 0) {
         fprintf(stderr, "gostat: %s\n", err.msg);
-        return GST_EXIT_STATS;
+        return gr_error_exit_status(err.kind);
     }
     return GST_EXIT_OK;
 }

@@ -14,13 +14,14 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* 0, or the exit status of a bad --filter, after its message. */
 static int compile_filter(const struct gst_exporter *x, const char *pattern, regex_t *re)
 {
     struct gr_error err;
     if (gr_regex_compile(re, pattern, "--filter", &err) == 0)
         return 0;
     fprintf(stderr, "gostat: %s: %s\n", x->name, err.msg);
-    return -1;
+    return gr_error_exit_status(err.kind);
 }
 
 void gst_export_exe_base(const struct gst_stats *st, char *buf, size_t len)
@@ -65,7 +66,7 @@ static int export(const struct gst_exporter *x, const struct gst_export_args *a,
 
     if (gst_open_target(a->target, &st, &err) < 0) {
         fprintf(stderr, "gostat: %s\n", err.msg);
-        return GST_EXIT_STATS;
+        return gr_error_exit_status(err.kind);
     }
     const char *path = a->output;
     if (!path) {
@@ -87,7 +88,7 @@ static int export(const struct gst_exporter *x, const struct gst_export_args *a,
     gst_stats_close(&st);
     if (rc < 0) {
         fprintf(stderr, "gostat: %s\n", err.msg);
-        return GST_EXIT_STATS;
+        return gr_error_exit_status(err.kind);
     }
     return GST_EXIT_OK;
 }
@@ -101,8 +102,8 @@ int gst_export_main(int argc, char **argv, const struct gst_exporter *x)
     if (status >= 0)
         return status;
     a.target = argv[next];
-    if (a.filter && compile_filter(x, a.filter, &filter) < 0)
-        return GST_EXIT_USAGE;
+    if (a.filter && (status = compile_filter(x, a.filter, &filter)) != 0)
+        return status;
     status = export(x, &a, a.filter ? &filter : NULL);
     if (a.filter)
         regfree(&filter);

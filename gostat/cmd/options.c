@@ -32,14 +32,26 @@ static const struct gr_opt table_opts[] = {
                           "time first (inclusive time counted once per call",
                           "stack, as pprof's cum), or most on-CPU time first",
                           "(total less the time descheduled); self and cum are",
-                          "recorded only with gorewrite --call-graph, \"-\"",
-                          "otherwise"),
+                          "recorded only with gorewrite --call-graph: other",
+                          "files are refused"),
       .man =
           "Most calls first (default), by name, most total time first, most self\n"
           "time first, most cum time first (inclusive time counted once per call\n"
           "stack however deep a function recurses in it, as pprof's cum; files built\n"
           "with gorewrite --call-graph), or most on-CPU time first (total time less\n"
-          "the time the calls' goroutines were descheduled).\n" },
+          "the time the calls' goroutines were descheduled). Self and cum are recorded\n"
+          "only with gorewrite --call-graph: sorting another file by them is refused.\n" },
+    { "runtime", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gst_options, runtime),
+      .help = GR_OPT_HELP("with --sort oncpu, keep the scheduler's idle functions",
+                          "(findRunnable, stopm, notesleep, ...: they sleep on an",
+                          "M's own stack, which reads as on-CPU)"),
+      .man =
+          "With\n"
+          ".BR \"\\-\\-sort oncpu\" ,\n"
+          "keep the scheduler's idle functions (runtime.findRunnable, stopm, mPark,\n"
+          "notesleep, futexsleep, netpoll, usleep and the like), which are otherwise left out with a\n"
+          "line saying how many: an idle thread waits for work in them on its own\n"
+          "stack, where nothing is descheduled, so their sleep reads as on-CPU time.\n" },
     { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct gst_options, filter),
       .help = GR_OPT_HELP("only functions whose name matches (POSIX extended regex)"),
       .man =
@@ -181,14 +193,14 @@ static int parse_error(const struct gr_opt_result *r, struct gr_error *err)
     char bad[sizeof err->msg];
     switch (r->status) {
     case GR_OPT_MISSING:
-        return gr_fail(err, "--%s needs a value (see gostat --help)", r->opt->name);
+        return gr_fail_as(err, GR_ERR_USAGE, "--%s needs a value (see gostat --help)", r->opt->name);
     case GR_OPT_UNKNOWN:
         if (r->letter)
-            return gr_fail(err, "unknown option '-%c' (see gostat --help)", r->letter);
-        return gr_fail(err, "unknown option '%s' (see gostat --help)", r->word);
+            return gr_fail_as(err, GR_ERR_USAGE, "unknown option '-%c' (see gostat --help)", r->letter);
+        return gr_fail_as(err, GR_ERR_USAGE, "unknown option '%s' (see gostat --help)", r->word);
     default:
         gr_opt_bad_message(r, bad, sizeof bad);
-        return gr_fail(err, "%s", bad);
+        return gr_fail_as(err, GR_ERR_USAGE, "%s", bad);
     }
 }
 
@@ -196,16 +208,16 @@ static int check_combination(const struct gst_options *o, struct gr_error *err)
 {
     const char *needs = option_needing_target(o);
     if (!o->target && needs)
-        return gr_fail(err, "%s needs a PID or FILE (see gostat --help)", needs);
+        return gr_fail_as(err, GR_ERR_USAGE, "%s needs a PID or FILE (see gostat --help)", needs);
     if (o->json && o->watch_seconds > 0)
-        return gr_fail(err, "--watch and --json cannot be combined");
+        return gr_fail_as(err, GR_ERR_USAGE, "--watch and --json cannot be combined");
     const char *arcs = o->callers ? "--callers" : o->callees ? "--callees" : NULL;
     if (arcs && (o->json || o->watch_seconds > 0 || o->filter || o->nonzero))
-        return gr_fail(err, "%s cannot be combined with %s", arcs,
-                       o->json ? "--json" : o->watch_seconds > 0 ? "--watch"
-                       : o->filter ? "--filter" : "--nonzero");
+        return gr_fail_as(err, GR_ERR_USAGE, "%s cannot be combined with %s", arcs,
+                          o->json ? "--json" : o->watch_seconds > 0 ? "--watch"
+                          : o->filter ? "--filter" : "--nonzero");
     if (o->callers && o->callees && strcmp(o->callers, o->callees) != 0)
-        return gr_fail(err, "--callers and --callees together need the same FUNC");
+        return gr_fail_as(err, GR_ERR_USAGE, "--callers and --callees together need the same FUNC");
     return 0;
 }
 
@@ -221,7 +233,7 @@ int gst_parse_options(int argc, char **argv, struct gst_options *o, struct gr_er
     if (argc - r.next > gst_table_options.max_operands) {
         char what[sizeof err->msg];
         snprintf(what, sizeof what, gst_table_options.too_many, argv[r.next + 1]);
-        return gr_fail(err, "%s", what);
+        return gr_fail_as(err, GR_ERR_USAGE, "%s", what);
     }
     if (r.next < argc)
         o->target = argv[r.next];

@@ -16,6 +16,7 @@ struct gst_options {
     bool nonzero;              /* table only: JSON always shows every function */
     bool wide;                 /* table: never cut to the terminal's width */
     enum gst_sort sort;
+    bool runtime;              /* --sort oncpu keeps the scheduler's idle functions */
     size_t top;                /* 0: all */
     const char *filter;        /* POSIX extended regex, or NULL */
     double watch_seconds;      /* 0: print once */

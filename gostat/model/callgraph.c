@@ -299,8 +299,11 @@ static int select_view(const struct gst_stats *st, const struct gst_view *view,
 }
 
 /* A node's on-CPU self time: its on-CPU time less its child nodes' (the
- * stubs keep self ticks for wall time only), never below 0. Children come
- * after their parents. */
+ * stubs keep self ticks for wall time only), never below 0 and never above
+ * its self time: the time a child was descheduled is the parent's too, so
+ * self on-CPU <= self wall wherever every child has its node; a child
+ * whose path overflowed has none, and its on-CPU would stay in the
+ * parent's. Children come after their parents. */
 static void sum_oncpu_self(struct gst_callgraph *cg)
 {
     for (size_t i = 0; i < cg->nnodes; i++)
@@ -311,6 +314,8 @@ static void sum_oncpu_self(struct gst_callgraph *cg)
     for (size_t i = 0; i < cg->nnodes; i++)
         if (cg->nodes[i].oncpu_self_ns < 0)
             cg->nodes[i].oncpu_self_ns = 0;
+        else if (cg->nodes[i].oncpu_self_ns > cg->nodes[i].self_ns)
+            cg->nodes[i].oncpu_self_ns = cg->nodes[i].self_ns;
 }
 
 int gst_callgraph_build(const struct gst_stats *st, const struct gst_cg_request *req,

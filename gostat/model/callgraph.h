@@ -40,7 +40,8 @@ struct gst_cg_node {
     double total_ns;                /* inclusive */
     double self_ns;                 /* total minus its timed callees' totals */
     double oncpu_ns;                /* on-CPU, inclusive (gst_stats.oncpu; else 0) */
-    double oncpu_self_ns;           /* oncpu_ns minus its child nodes', >= 0 */
+    double oncpu_self_ns;           /* oncpu_ns minus its child nodes', within
+                                       0..self_ns */
     bool truncated;                 /* parent GST_CG_ROOT although the call
                                        had a timed parent whose context was
                                        not recorded: one that has not returned

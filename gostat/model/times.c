@@ -7,7 +7,7 @@ bool gst_time_estimated(const struct gst_stats *st, const struct gst_func *f)
 {
     /* a weight above 1, or calls after a thread's last timed one that a
      * later timed call would have weighed */
-    return st->sampling && f->timed && (f->timed_calls != f->samples || f->gap_open);
+    return st->sampling && f->timed && (f->timed_calls != f->samples || f->gap > 1);
 }
 
 struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func *f)

@@ -97,6 +97,24 @@ static int (*comparator(enum gst_sort sort))(const void *, const void *)
     }
 }
 
+/* What an idle M runs (proc.go, lock_futex.go, netpoll_epoll.go of Go
+ * 1.15-1.27): schedule's search for work (findrunnable before 1.21), the
+ * parking of an M without work (stopm, mPark from 1.17, stoplockedm,
+ * gcstopm) and the sleeps they end in; sysmon's usleep. */
+bool gst_view_sched_idle(const char *name)
+{
+    static const char *const idle[] = {
+        "runtime.findRunnable", "runtime.findrunnable", "runtime.stopm",      "runtime.mPark",
+        "runtime.stoplockedm",  "runtime.gcstopm",      "runtime.notesleep",  "runtime.notetsleep",
+        "runtime.notetsleep_internal", "runtime.futexsleep", "runtime.netpoll", "runtime.usleep",
+        "runtime.usleep_no_g",
+    };
+    for (size_t i = 0; i < sizeof idle / sizeof idle[0]; i++)
+        if (strcmp(name, idle[i]) == 0)
+            return true;
+    return false;
+}
+
 static bool is_selected(const struct gst_func *f, const struct gst_view_options *o)
 {
     if (o->nonzero && f->calls == 0)
@@ -110,12 +128,23 @@ int gst_view_build(const struct gst_stats *st, const struct gst_view_options *o,
     uint32_t n = st->hdr.nfuncs;
 
     view->count = 0;
+    view->funcs = NULL;
+    if ((o->sort == GST_SORT_SELF || o->sort == GST_SORT_CUM) && !st->paths)
+        return gr_fail(err, "%s: --sort %s needs the call paths of a --call-graph build; this file has "
+                            "none (sort by time instead)", st->path, o->sort == GST_SORT_SELF ? "self" : "cum");
+    view->idle_left_out = 0;
     view->funcs = calloc(n ? n : 1, sizeof *view->funcs);
     if (!view->funcs)
         return gr_fail(err, "%s: out of memory for %u functions", st->path, n);
-    for (uint32_t i = 0; i < n; i++)
-        if (is_selected(&st->funcs[i], o))
+    bool drop_idle = o->sort == GST_SORT_ONCPU && !o->runtime;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!is_selected(&st->funcs[i], o))
+            continue;
+        if (drop_idle && gst_view_sched_idle(st->funcs[i].name))
+            view->idle_left_out += st->funcs[i].calls > 0;
+        else
             view->funcs[view->count++] = &st->funcs[i];
+    }
     if (o->sort == GST_SORT_CUM) {
         if (sort_by_cum(view, o->cg, st->path, err) < 0) {
             gst_view_free(view);

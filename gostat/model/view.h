@@ -31,12 +31,21 @@ struct gst_view_options {
     size_t top;                /* keep the first top; 0: all */
     const struct gst_callgraph *cg; /* GST_SORT_CUM: the file's call graph;
                                   NULL or not present: every cum is 0 */
+    bool runtime;              /* GST_SORT_ONCPU: keep the scheduler's idle
+                                  functions (gst_view_sched_idle) */
 };
 
 struct gst_view {
     const struct gst_func **funcs; /* into the gst_stats they came from */
     size_t count;
+    size_t idle_left_out;      /* GST_SORT_ONCPU without runtime: the
+                                  scheduler's idle functions left out */
 };
+
+/* Whether name is one of the scheduler's idle functions: they wait for
+ * work on an M's own stack (g0), where nothing is descheduled, so their
+ * sleep in a futex or the poller reads as on-CPU. */
+bool gst_view_sched_idle(const char *name);
 
 /* Selects and orders st's functions as o says. Returns 0, or -1 with err. */
 int gst_view_build(const struct gst_stats *st, const struct gst_view_options *o,

@@ -203,9 +203,21 @@ static void fold_spread(struct gst_pfunc *into, const struct gst_pfunc *from)
     into->max_ticks = into->max_ticks > from->max_ticks ? into->max_ticks : from->max_ticks;
 }
 
+/* A process that never called the function adds no time, known or not:
+ * its known 0 must not make the others' unknown total known (a merged
+ * stats file, whose sums are one, would not). */
+static void drop_uncalled_time(struct gst_pfunc *into, struct gst_pfunc *from)
+{
+    struct gst_pfunc *none = into->calls == 0 && from->calls > 0 ? into
+                             : from->calls == 0 && into->calls > 0 ? from : NULL;
+    if (none)
+        none->time_known = none->oncpu_known = none->self_known = false;
+}
+
 /* Adds from's counts to into; from is then freed. */
 static void fold(struct gst_pfunc *into, struct gst_pfunc *from)
 {
+    drop_uncalled_time(into, from);
     into->calls = gr_add_saturating(into->calls, from->calls);
     into->timed |= from->timed;
     into->timed_calls = gr_add_saturating(into->timed_calls, from->timed_calls);
@@ -220,6 +232,11 @@ static void fold(struct gst_pfunc *into, struct gst_pfunc *from)
         into->any_time = true;
     }
     fold_spread(into, from);
+    into->estimated |= from->estimated;
+    if (from->oncpu_known) {
+        into->oncpu_ns = into->oncpu_known ? into->oncpu_ns + from->oncpu_ns : from->oncpu_ns;
+        into->oncpu_known = true;
+    }
     if (from->self_known) {
         into->self_ns = into->self_known ? into->self_ns + from->self_ns : from->self_ns;
         into->self_known = true;

@@ -38,17 +38,25 @@ struct gst_pfunc {
     uint32_t line;             /* 0 when unknown */
     uint64_t calls;
     bool timed;                /* timed in at least one process */
-    uint64_t timed_calls;      /* calls with a measured duration */
+    uint64_t timed_calls;      /* calls with a measured duration, weighted
+                                  (with sampled timing, the calls those
+                                  stand for: the histogram's sum) */
     double timed_ns;           /* sum of those durations: the mean is
                                   timed_ns / timed_calls */
     bool time_known;           /* total_ns is known (summed over the
                                   processes where it was) */
     double total_ns;           /* timed_ns, or with sampled timing its
                                   estimate for all calls (times.h) */
+    bool estimated;            /* in some process a sampling mode left calls
+                                  untimed: total_ns and oncpu_ns are partly
+                                  estimates (JSON's "time_estimated") */
+    bool oncpu_known;          /* oncpu_ns is known (summed like total_ns) */
+    double oncpu_ns;           /* total_ns less the time descheduled */
     bool any_time;             /* at least one duration: min/max exist */
     double min_ns, max_ns;
     uint64_t samples;          /* calls actually timed (timed_calls unless
-                                  sampled): the n of the spread's estimates */
+                                  sampled): the n of the spread's estimates,
+                                  and JSON's "timed_calls" */
     bool hist_known;           /* a stats file's histogram of durations */
     uint64_t hist[GS_HIST_BUCKETS];  /* weighted calls per bucket (ticks) */
     uint64_t min_ticks, max_ticks;

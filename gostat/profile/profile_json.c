@@ -7,6 +7,7 @@
 #include "gostat/model/goroutines.h"
 #include "gostat/profile/psites.h"
 #include "gostat/render/json.h"
+#include "common/saturate.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -134,27 +135,85 @@ static int read_processes(struct where *w, json_t *root, struct gst_profile *p)
     return read_objects(w, procs, "processes", read_process, p);
 }
 
-/* Durations: the measured sum is the mean times the timed calls (the mean
- * being what "gostat --json" prints; rounded to whole ns). */
+/* One bucket count of "histogram"."buckets". */
+static int read_bucket(const struct where *w, json_t *v, uint64_t *out)
+{
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+        return bad(w, "histogram.buckets", "an array of integers >= 0");
+    *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
+/* "histogram" (gostat merge of stats files): the durations' histogram,
+ * weighted calls per bucket in ticks of its clock. Absent or null: none. */
+static int read_histogram(const struct where *w, json_t *obj, struct gst_pfunc *f, bool *present)
+{
+    json_t *h = json_object_get(obj, "histogram");
+    bool has_k, has_min, has_max;
+    *present = h && !json_is_null(h);
+    if (!*present)
+        return 0;
+    if (!json_is_object(h))
+        return bad(w, "histogram", "an object or null");
+    if (get_ns(w, h, "ns_per_tick", &f->ns_per_tick, &has_k) < 0 ||
+        get_uint(w, h, "min_ticks", UINT64_MAX, &f->min_ticks, &has_min) < 0 ||
+        get_uint(w, h, "max_ticks", UINT64_MAX, &f->max_ticks, &has_max) < 0)
+        return -1;
+    if (!has_k || !(f->ns_per_tick > 0))
+        return bad(w, "histogram.ns_per_tick", "a number > 0");
+    if (!has_min || !has_max || f->min_ticks > f->max_ticks)
+        return bad(w, "histogram.min_ticks", "an integer <= max_ticks");
+    json_t *b = json_object_get(h, "buckets");
+    if (!json_is_array(b) || json_array_size(b) != GS_HIST_BUCKETS)
+        return bad(w, "histogram.buckets", "an array of 32 integers");
+    for (unsigned i = 0; i < GS_HIST_BUCKETS; i++)
+        if (read_bucket(w, json_array_get(b, i), &f->hist[i]) < 0)
+            return -1;
+    return 0;
+}
+
+/* The weighted timed calls behind the mean: the histogram's sum where
+ * there is one; else, when sampled timing left calls untimed, the calls
+ * (which gostat --json's estimated total_ns is the mean times); else the
+ * calls timed. */
+static uint64_t weighted_calls(const struct gst_pfunc *f, uint64_t timed, bool has_hist)
+{
+    uint64_t sum = 0;
+    if (!has_hist)
+        return f->estimated && f->calls > timed ? f->calls : timed;
+    for (unsigned i = 0; i < GS_HIST_BUCKETS; i++)
+        sum = gr_add_saturating(sum, f->hist[i]);
+    return sum;
+}
+
+/* Durations: "timed_calls" is the calls actually timed (as gostat --json
+ * prints it); the measured sum is the mean (rounded to whole ns) times
+ * the weighted calls it is over. */
 static int read_times(const struct where *w, json_t *obj, struct gst_pfunc *f)
 {
-    bool has_timed_calls, has_mean, has_min, has_max;
+    bool has_timed_calls, has_mean, has_min, has_max, has_hist;
     double mean = 0;
-    if (get_uint(w, obj, "timed_calls", UINT64_MAX, &f->timed_calls, &has_timed_calls) < 0 ||
+    uint64_t timed = 0;
+    if (get_uint(w, obj, "timed_calls", UINT64_MAX, &timed, &has_timed_calls) < 0 ||
         get_ns(w, obj, "total_ns", &f->total_ns, &f->time_known) < 0 ||
+        get_ns(w, obj, "oncpu_ns", &f->oncpu_ns, &f->oncpu_known) < 0 ||
+        get_bool(w, obj, "time_estimated", &f->estimated) < 0 ||
         get_ns(w, obj, "mean_ns", &mean, &has_mean) < 0 ||
         get_ns(w, obj, "min_ns", &f->min_ns, &has_min) < 0 ||
         get_ns(w, obj, "max_ns", &f->max_ns, &has_max) < 0 ||
-        get_ns(w, obj, "p50_ns", &f->median_ns, &f->median_known) < 0)
+        get_ns(w, obj, "p50_ns", &f->median_ns, &f->median_known) < 0 ||
+        read_histogram(w, obj, f, &has_hist) < 0)
         return -1;
     f->timed = has_timed_calls;
     if (get_bool(w, obj, "timed", &f->timed) < 0)
         return -1;
-    f->any_time = has_timed_calls && f->timed_calls > 0 && has_mean && has_min && has_max;
+    f->timed_calls = has_timed_calls ? weighted_calls(f, timed, has_hist) : 0;
+    f->any_time = timed > 0 && f->timed_calls > 0 && has_mean && has_min && has_max;
     if (f->any_time && f->min_ns > f->max_ns)
         return bad(w, "min_ns", "a value <= max_ns");
     f->timed_ns = f->any_time ? mean * (double)f->timed_calls : 0;
-    f->samples = f->any_time ? f->timed_calls : 0;   /* gostat --json: the calls timed */
+    f->samples = f->any_time ? timed : 0;
+    f->hist_known = f->any_time && has_hist;
     f->median_known = f->any_time && f->median_known;
     return 0;
 }
@@ -334,6 +393,19 @@ static void put_percentiles(FILE *out, const struct gst_pfunc *f)
     }
 }
 
+/* The summed histogram of stats files of one clock, so that a diff of
+ * merged files judges times per call as a diff of the stats files does. */
+static void put_histogram(FILE *out, const struct gst_pfunc *f)
+{
+    if (!f->hist_known || f->samples == 0 || !f->any_time)
+        return;
+    fprintf(out, ",\"histogram\":{\"ns_per_tick\":%.17g,\"min_ticks\":%" PRIu64 ",\"max_ticks\":%" PRIu64
+            ",\"buckets\":[", f->ns_per_tick, f->min_ticks, f->max_ticks);
+    for (unsigned i = 0; i < GS_HIST_BUCKETS; i++)
+        fprintf(out, i ? ",%" PRIu64 : "%" PRIu64, f->hist[i]);
+    fputs("]}", out);
+}
+
 /* Any duration not measured is null. */
 static void put_function(FILE *out, const struct gst_pfunc *f)
 {
@@ -344,16 +416,20 @@ static void put_function(FILE *out, const struct gst_pfunc *f)
     fprintf(out, ",\"line\":%" PRIu32 ",\"calls\":%" PRIu64 ",\"timed\":%s", f->line, f->calls,
             f->timed ? "true" : "false");
     if (f->timed)
-        fprintf(out, ",\"timed_calls\":%" PRIu64, f->timed_calls);
+        fprintf(out, ",\"timed_calls\":%" PRIu64 ",\"time_estimated\":%s", f->samples,
+                f->estimated ? "true" : "false");
     else
-        fputs(",\"timed_calls\":null", out);
+        fputs(",\"timed_calls\":null,\"time_estimated\":false", out);
     put_ns(out, "total_ns", f->time_known, f->total_ns);
+    if (f->oncpu_known)
+        put_ns(out, "oncpu_ns", true, f->oncpu_ns);
     put_ns(out, "mean_ns", f->any_time, f->any_time ? f->timed_ns / (double)f->timed_calls : 0);
     put_percentiles(out, f);
     put_ns(out, "min_ns", f->any_time, f->min_ns);
     put_ns(out, "max_ns", f->any_time, f->max_ns);
     if (f->self_known)
         put_ns(out, "self_ns", true, f->self_ns);
+    put_histogram(out, f);
     if (f->has_callers)
         put_callers(out, f);
     fputc('}', out);

@@ -55,7 +55,7 @@ int gst_dir_scan(const char *dir, gst_dir_visit_fn visit, void *ctx, struct gr_e
     struct dirent *de;
     while (rc == 0 && (de = readdir(d)) != NULL) {
         char path[PATH_MAX];
-        struct gr_error open_err = { "" };
+        struct gr_error open_err = { .msg = "" };
 
         if (strncmp(de->d_name, GS_FILE_PREFIX, strlen(GS_FILE_PREFIX)) != 0)
             continue;

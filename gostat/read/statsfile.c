@@ -6,14 +6,14 @@
 
 #include "gostat/read/statsfile_check.h"
 #include "gostat/read/proc.h"
+#include "gostat/read/sigbus_guard.h"
 #include "common/vec.h"
 #include "common/saturate.h"
+#include "format/gostat_merge.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,20 +285,21 @@ static void sum_calls(struct gst_stats *st, struct pass *ps, const unsigned char
         st->funcs[i].calls = gr_add_saturating(st->funcs[i].calls, calls_in_row(st, ps, row, i));
 }
 
+/* A row's drops added as the merge at exit adds them (format/gostat_merge.h). */
+#define SUM_DROP(field)                                                                          \
+    d->field = gs_merge_word(GS_KIND_gs_drops_##field, d->field, load_u64(row + offsetof(struct gs_drops, field)))
 static void sum_drops(struct gst_drops *d, const unsigned char *row)
 {
-    d->unwound = gr_add_saturating(d->unwound, load_u64(row + offsetof(struct gs_drops, unwound)));
-    d->too_deep = gr_add_saturating(d->too_deep, load_u64(row + offsetof(struct gs_drops, too_deep)));
-    d->no_slot = gr_add_saturating(d->no_slot, load_u64(row + offsetof(struct gs_drops, no_slot)));
-    d->unmatched = gr_add_saturating(d->unmatched, load_u64(row + offsetof(struct gs_drops, unmatched)));
-    d->no_space = gr_add_saturating(d->no_space, load_u64(row + offsetof(struct gs_drops, no_space)));
-    d->path_overflow = gr_add_saturating(d->path_overflow, load_u64(row + offsetof(struct gs_drops, path_overflow)));
-    d->arc_overflow = gr_add_saturating(d->arc_overflow, load_u64(row + offsetof(struct gs_drops, arc_overflow)));
-    d->abandoned = gr_add_saturating(d->abandoned, load_u64(row + offsetof(struct gs_drops, abandoned)));
-    d->sampled_probes =
-        gr_add_saturating(d->sampled_probes, load_u64(row + offsetof(struct gs_drops, sampled_probes)));
-    d->sampled_probe_ticks =
-        gr_add_saturating(d->sampled_probe_ticks, load_u64(row + offsetof(struct gs_drops, sampled_probe_ticks)));
+    SUM_DROP(unwound);
+    SUM_DROP(too_deep);
+    SUM_DROP(no_slot);
+    SUM_DROP(unmatched);
+    SUM_DROP(no_space);
+    SUM_DROP(path_overflow);
+    SUM_DROP(arc_overflow);
+    SUM_DROP(abandoned);
+    SUM_DROP(sampled_probes);
+    SUM_DROP(sampled_probe_ticks);
 }
 
 /* Records are in function-table order of their index,
@@ -322,10 +323,10 @@ struct gst_func *gst_stats_func_of_record(const struct gst_stats *st, uint32_t r
  * the entry's sums go to its callee's too. */
 static void add_entry_to_callee(struct gst_func *f, const struct gst_path *p)
 {
-    f->samples = gr_add_saturating(f->samples, p->calls);
-    f->total_ticks = gr_add_saturating(f->total_ticks, p->total_ticks);
-    f->self_ticks = gr_add_saturating(f->self_ticks, p->self_ticks);
-    f->oncpu_ticks = gr_add_saturating(f->oncpu_ticks, p->oncpu_ticks);
+    f->samples = gs_merge_word(GS_KIND_gs_timing_samples, f->samples, p->calls);
+    f->total_ticks = gs_merge_word(GS_KIND_gs_timing_total, f->total_ticks, p->total_ticks);
+    f->self_ticks = gs_merge_word(GS_KIND_gs_timing_self_total, f->self_ticks, p->self_ticks);
+    f->oncpu_ticks = gs_merge_word(GS_KIND_gs_timing_oncpu_total, f->oncpu_ticks, p->oncpu_ticks);
 }
 
 /* Returns 1 for an entry in use, else 0. */
@@ -378,23 +379,23 @@ static void read_path_table(struct gst_stats *st, const struct pass *ps, const u
     fill->rows += used > 0;
 }
 
+/* A row's record added field by field as the merge at exit adds two
+ * records (format/gostat_merge.h): min_ticks stays inverted until
+ * finish_sums. */
+#define TIMING(field) load_u64(rec + offsetof(struct gs_timing, field))
+#define ADD_TIMING(into, field) into = gs_merge_word(GS_KIND_gs_timing_##field, into, TIMING(field))
 static void add_timing(struct gst_func *f, const unsigned char *rec)
 {
-    uint64_t max = load_u64(rec + offsetof(struct gs_timing, max));
-    uint64_t min_inverted = load_u64(rec + offsetof(struct gs_timing, min_inverted));
-
-    f->total_ticks = gr_add_saturating(f->total_ticks, load_u64(rec + offsetof(struct gs_timing, total)));
-    if (max > f->max_ticks)
-        f->max_ticks = max;
-    if (min_inverted > f->min_ticks) /* kept inverted until finish_sums */
-        f->min_ticks = min_inverted;
+    ADD_TIMING(f->total_ticks, total);
+    ADD_TIMING(f->max_ticks, max);
+    ADD_TIMING(f->min_ticks, min_inverted);
     for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
-        f->hist[b] = gr_add_saturating(f->hist[b],
-                                    load_u64(rec + offsetof(struct gs_timing, hist) + b * sizeof(uint64_t)));
-    f->samples = gr_add_saturating(f->samples, load_u64(rec + offsetof(struct gs_timing, samples)));
-    f->gap_open |= load_u64(rec + offsetof(struct gs_timing, gap)) > 1;
-    f->self_ticks = gr_add_saturating(f->self_ticks, load_u64(rec + offsetof(struct gs_timing, self_total)));
-    f->oncpu_ticks = gr_add_saturating(f->oncpu_ticks, load_u64(rec + offsetof(struct gs_timing, oncpu_total)));
+        f->hist[b] = gs_merge_word(GS_KIND_gs_timing_hist, f->hist[b],
+                                  load_u64(rec + offsetof(struct gs_timing, hist) + b * sizeof(uint64_t)));
+    ADD_TIMING(f->gap, gap);
+    ADD_TIMING(f->samples, samples);
+    ADD_TIMING(f->self_ticks, self_total);
+    ADD_TIMING(f->oncpu_ticks, oncpu_total);
 }
 
 /* Only records on pages the row's page map says are backed are read. */
@@ -414,7 +415,7 @@ static void reset_sums(struct gst_stats *st)
         struct gst_func *f = &st->funcs[i];
         f->calls = f->timed_calls = f->samples = f->total_ticks = f->min_ticks = f->max_ticks = 0;
         f->self_ticks = f->oncpu_ticks = 0;
-        f->gap_open = false;
+        f->gap = 0;
         memset(f->hist, 0, sizeof f->hist);
     }
     memset(&st->drops, 0, sizeof st->drops);
@@ -491,10 +492,14 @@ static int sum_counters(struct gst_stats *st, struct pass *ps, struct gr_error *
     const struct gs_header *h = &st->hdr;
     const unsigned char *live = st->map + st->map_skew;
     const unsigned char *rows = live + (h->rows_off - h->live_off);
-    uint64_t nrows = gst_geometry_rows_in_use(h, load_u64(live + offsetof(struct gs_live, rows_claimed)));
+    uint64_t claimed = load_u64(live + offsetof(struct gs_live, rows_claimed));
+    uint64_t nrows = gst_geometry_rows_in_use(h, claimed);
     int rc = 0;
 
     reset_sums(st);
+    /* A thread without a row claims again at each call (gs_claim_row). */
+    if (h->max_rows && claimed > h->max_rows - 1)
+        st->drops.rowless_calls = claimed - (h->max_rows - 1);
     for (uint64_t r = 0; r < nrows && rc == 0; r++) {
         const unsigned char *row = rows + r * h->row_stride;
         if (!row_backed(live, r))
@@ -507,47 +512,35 @@ static int sum_counters(struct gst_stats *st, struct pass *ps, struct gr_error *
     return rc;
 }
 
-/* If someone truncates the file after we mapped it, touching the lost pages
- * raises SIGBUS; we turn that into an error instead of a crash. */
-static sigjmp_buf sigbus_jump;
-static volatile sig_atomic_t sigbus_guard_armed;
+struct counters_read {
+    struct gst_stats *st;
+    struct pass *ps;
+    struct gr_error *err;
+};
 
-static void on_sigbus(int sig)
+static int sum_counters_of(void *arg)
 {
-    if (sigbus_guard_armed)
-        siglongjmp(sigbus_jump, 1);
-    signal(sig, SIG_DFL);
-    raise(sig);
+    struct counters_read *c = arg;
+    return sum_counters(c->st, c->ps, c->err);
 }
 
 static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
 {
-    struct sigaction guard, saved;
     struct stat sb;
-    int rc = 0;
 
     if (fstat(st->fd, &sb) < 0)
         return gr_fail(err, "%s: cannot stat: %s", st->path, strerror(errno));
     struct pass ps = { .pagemap_len = st->hdr.row_stride / GS_PAGE, .touched = GS_PAGE,
                        .budget = gst_read_budget(&sb), .occupied = (uint64_t)sb.st_blocks * 512,
                        .retries_left = st->live ? COUNT_RETRIES : 0 };
-    ps.pagemap = malloc(ps.pagemap_len ? ps.pagemap_len : 1);   /* outside the jump's reach */
+    ps.pagemap = malloc(ps.pagemap_len ? ps.pagemap_len : 1);   /* outside the guard's reach */
     if (!ps.pagemap)
         return gr_fail(err, "%s: out of memory for a %" PRIu64 "-byte page map", st->path,
                        ps.pagemap_len);
-
-    memset(&guard, 0, sizeof guard);
-    guard.sa_handler = on_sigbus;
-    sigemptyset(&guard.sa_mask);
-    sigaction(SIGBUS, &guard, &saved);
-    if (sigsetjmp(sigbus_jump, 1) == 0) {
-        sigbus_guard_armed = 1;
-        rc = sum_counters(st, &ps, err);
-    } else {
+    struct counters_read c = { st, &ps, err };
+    int rc = gst_sigbus_guarded(sum_counters_of, &c);
+    if (rc == 1)
         rc = gr_fail(err, "%s: file shrank while reading its counters", st->path);
-    }
-    sigbus_guard_armed = 0;
-    sigaction(SIGBUS, &saved, NULL);
     free(ps.pagemap);
     return rc;
 }
@@ -588,6 +581,7 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
     st->sampling = st->timing && (st->hdr.sample_every > 1 || (st->hdr.flags & GS_HDR_ADAPTIVE));
     st->paths = st->timing && (st->hdr.flags & GS_HDR_PATHS);
     st->oncpu = st->timing && (st->hdr.flags & GS_HDR_ONCPU);
+    st->oncpu_off = st->timing && !st->oncpu && (st->hdr.flags & GS_HDR_ONCPU_OFF);
     if (rc == 0)
         rc = load_strtab(st, fd, err);
     if (rc == 0)

@@ -30,8 +30,9 @@ struct gst_func {
                                for (each timed call weighs the gap since the
                                previous one when sampling; 1 otherwise) */
     uint64_t samples;          /* calls actually timed */
-    bool gap_open;             /* sampling: a row drew a gap above 1 (gs_timing.gap),
-                                  so calls after its last timed one may be untimed */
+    uint64_t gap;              /* sampling: the largest gs_timing.gap of its rows;
+                                  above 1, calls after a row's last timed one
+                                  may be untimed */
     uint64_t total_ticks;
     uint64_t self_ticks;       /* call paths (gst_stats.paths) only: total
                                   minus the timed callees' (gs_timing.self_total) */
@@ -50,6 +51,8 @@ struct gst_drops {
     uint64_t arc_overflow;     /* call paths: calls in neither table */
     uint64_t sampled_probes;   /* the sampled modes: probes measured, and */
     uint64_t sampled_probe_ticks; /* their ticks outside the calls, summed */
+    uint64_t rowless_calls;    /* counted in the shared row 0 by threads that
+                                  found no row of their own: never timed */
 };
 
 /* A function of the program, instrumented or not (gs_sym): what a return
@@ -98,6 +101,8 @@ struct gst_stats {
     struct gst_drops drops;    /* at the last refresh */
     bool paths;                /* GS_HDR_PATHS: self time and call paths recorded */
     bool oncpu;                /* GS_HDR_ONCPU: on-CPU time recorded */
+    bool oncpu_off;            /* GS_HDR_ONCPU_OFF: timed, but on-CPU time
+                                  could not be kept for this program */
     struct gst_sym *syms;      /* paths: every function, sorted by entry */
     size_t nsyms;
     struct gst_path *path_entries; /* paths: at the last refresh, all rows */

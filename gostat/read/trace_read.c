@@ -2,6 +2,8 @@
  * section is copied and every offset and size in it checked once; each
  * event's function index and size are checked before it is used. */
 #include "gostat/read/trace_read.h"
+#include "gostat/read/sigbus_guard.h"
+#include "common/saturate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -113,24 +115,50 @@ static int by_start(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start ? 1 : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/* The events of one ring newer than the last read. The head is the
+ * writer's, so it may be anything: the loop runs at most one ring's
+ * slots whatever it says, and a head at or below the last read (a
+ * ring rewritten or reset) yields nothing. */
 static void read_ring(const struct gst_trace *tr, struct gst_trace *w, uint32_t r, const uint8_t *ring,
                       struct gst_trace_batch *b, size_t cap)
 {
     uint64_t nslots = (tr->sec->ring_size - GS_RING_SLOTS) / tr->sec->event_size;
     uint64_t head = load64(ring + GS_RING_HEAD), tid = load64(ring + GS_RING_TID);
-    b->dropped += load64(ring + GS_RING_DROPPED);
-    uint64_t from = w->last_seq[r] + 1;
-    if (head >= nslots && from + nslots <= head) {
-        b->lost += head - nslots + 1 - from;
+    b->dropped = gr_add_saturating(b->dropped, load64(ring + GS_RING_DROPPED));
+    uint64_t last = w->last_seq[r];
+    if (head <= last)
+        return;
+    uint64_t from = last + 1;
+    if (head - from >= nslots) {
+        b->lost = gr_add_saturating(b->lost, head - from + 1 - nslots);
         from = head - nslots + 1;
     }
-    for (uint64_t s = from; s <= head; s++) {
+    for (uint64_t s = from;; s++) {
         const uint8_t *slot = ring + GS_RING_SLOTS + ((s - 1) % nslots) * tr->sec->event_size;
         if (add_event(b, cap, tr, slot, s, tid) < 0 && load64(slot) > s)
             b->lost++;              /* overwritten while being read */
+        if (s == head)
+            break;
     }
-    if (head > w->last_seq[r])
-        w->last_seq[r] = head;
+    w->last_seq[r] = head;
+}
+
+struct rings_read {
+    const struct gst_stats *st;
+    struct gst_trace *tr;
+    struct gst_trace_batch *b;
+    size_t cap;
+};
+
+static int read_rings(void *arg)
+{
+    struct rings_read *rr = arg;
+    for (uint32_t r = 0; r < rr->st->hdr.max_rows && r < GS_MAX_ROWS; r++) {
+        const uint8_t *ring = ring_of(rr->st, rr->tr, r);
+        if (ring)
+            read_ring(rr->tr, rr->tr, r, ring, rr->b, rr->cap);
+    }
+    return 0;
 }
 
 int gst_trace_read(const struct gst_stats *st, struct gst_trace *tr, struct gst_trace_batch *b,
@@ -146,10 +174,10 @@ int gst_trace_read(const struct gst_stats *st, struct gst_trace *tr, struct gst_
         gst_trace_batch_free(b);
         return gr_fail(err, "out of memory for %zu trace events", cap);
     }
-    for (uint32_t r = 0; r < rows && r < GS_MAX_ROWS; r++) {
-        const uint8_t *ring = ring_of(st, tr, r);
-        if (ring)
-            read_ring(tr, tr, r, ring, b, cap);
+    struct rings_read rr = { st, tr, b, cap };
+    if (gst_sigbus_guarded(read_rings, &rr) != 0) {
+        gst_trace_batch_free(b);
+        return gr_fail(err, "%s: file shrank while reading its trace rings", st->path);
     }
     qsort(b->ev, b->n, sizeof *b->ev, by_start);
     return 0;

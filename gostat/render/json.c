@@ -33,9 +33,9 @@ void gst_json_put_string(FILE *out, const char *s)
         } else if (len == 1) {
             put_escaped_ascii(out, *p++);
         } else if (gr_text_is_control(p, len)) {
-            /* C1 control: same string, escaped, so --json on a terminal
+            /* C1 or bidi control: same string, escaped, so --json on a terminal
              * cannot drive it either */
-            fprintf(out, "\\u%04x", (unsigned)((p[0] & 0x1F) << 6 | (p[1] & 0x3F)));
+            fprintf(out, "\\u%04x", gr_utf8_code_point(p, len));
             p += len;
         } else {
             fwrite(p, 1, len, out);
@@ -124,11 +124,14 @@ static void put_clock(FILE *out, const struct gst_stats *st)
 {
     const struct gst_drops *d = &st->drops;
 
-    fprintf(out, ",\"timing\":%s,\"timing_mode\":\"%s\",\"sample_every\":%" PRIu32 ",\"tsc_hz\":",
+    fprintf(out, ",\"timing\":%s,\"timing_mode\":\"%s\",\"sample_every\":%" PRIu32,
             st->timing ? "true" : "false",
             !st->timing ? "count-only" : !st->sampling ? "time-all"
             : st->hdr.sample_every > 1 ? "sample" : "default",
             st->hdr.sample_every > 1 ? st->hdr.sample_every : st->sampling ? 0 : 1);
+    if (st->oncpu_off)                /* timed, but on-CPU time could not be kept */
+        fputs(",\"oncpu_unavailable\":true", out);
+    fputs(",\"tsc_hz\":", out);
     if (st->clock.known)
         fprintf(out, "%.0f,\"clock_source\":", 1e9 / st->clock.ns_per_tick);
     else
@@ -150,8 +153,9 @@ static void put_clock(FILE *out, const struct gst_stats *st)
         fputs(",\"probe_cost_ns\":null", out);
     }
     fprintf(out, ",\"drops\":{\"unwound\":%" PRIu64 ",\"too_deep\":%" PRIu64 ",\"no_slot\":%" PRIu64
-            ",\"unmatched\":%" PRIu64 ",\"no_space\":%" PRIu64 ",\"abandoned\":%" PRIu64 "}",
-            d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space, d->abandoned);
+            ",\"unmatched\":%" PRIu64 ",\"no_space\":%" PRIu64 ",\"abandoned\":%" PRIu64
+            ",\"rowless_calls\":%" PRIu64 "}",
+            d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space, d->abandoned, d->rowless_calls);
 }
 
 /* Whether self time, arcs and paths were recorded, and what did not fit. */

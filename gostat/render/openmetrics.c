@@ -123,6 +123,9 @@ static const struct family
     fam_self = { "gostat_function_self_seconds", COUNTER, "seconds",
                  "Time in the function's timed calls outside its timed callees "
                  "(programs instrumented with --call-graph)." },
+    fam_oncpu = { "gostat_function_oncpu_seconds", COUNTER, "seconds",
+                  "Time in the function's timed calls less the time their goroutines "
+                  "were descheduled (programs whose scheduler hand-offs are hooked)." },
     fam_duration = { "gostat_function_duration_seconds", HISTOGRAM, "seconds",
                      "Durations of the function's timed calls, callees included." },
     fam_procs = { "gostat_scrape_processes", GAUGE, NULL,
@@ -645,6 +648,19 @@ static void put_self(struct expo *x, const struct proc *p, const struct gst_func
     fputc('\n', x->out);
 }
 
+/* On-CPU time exists where the scheduler's hand-offs were hooked. */
+static bool has_oncpu(const struct proc *p, const struct gst_func *f)
+{
+    return has_durations(p, f) && p->st->oncpu;
+}
+
+static void put_oncpu(struct expo *x, const struct proc *p, const struct gst_func *f)
+{
+    put_series(x, &fam_oncpu, "_total", x->func.p, NULL);
+    put_double(x->out, seconds_of(p, f->oncpu_ticks));
+    fputc('\n', x->out);
+}
+
 static void put_histogram(struct expo *x, const struct proc *p, const struct gst_func *f)
 {
     uint64_t in_bound[NBOUNDS + 1] = { 0 };
@@ -714,6 +730,7 @@ int gst_expo_write(FILE *out, enum gst_expo_format fmt, const struct gst_scrape 
         put_function_family(&x, &fam_calls, exported, put_calls);
         put_function_family(&x, &fam_seconds, has_durations, put_seconds);
         put_function_family(&x, &fam_self, has_self, put_self);
+        put_function_family(&x, &fam_oncpu, has_oncpu, put_oncpu);
         if (!o->no_histograms)
             put_function_family(&x, &fam_duration, has_durations, put_histogram);
         put_scrape(&x);

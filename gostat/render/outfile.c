@@ -46,8 +46,8 @@ static int check_symlink_owner(const char *path, struct gr_error *err)
         return 0;
     if (lsb.st_uid == geteuid() || lsb.st_uid == 0)
         return 0;
-    return gr_fail(err, "%s: is a symlink owned by another user (uid %u); not following it",
-                   path, (unsigned)lsb.st_uid);
+    return gr_fail_as(err, GR_ERR_OUTPUT, "%s: is a symlink owned by another user (uid %u); not following it",
+                      path, (unsigned)lsb.st_uid);
 }
 
 /* A device or FIFO (/dev/null, a pipe) is written in place: it cannot be
@@ -56,7 +56,7 @@ static int open_in_place(struct gst_outfile *o, struct gr_error *err)
 {
     o->fp = fopen(o->path, "w");
     if (!o->fp)
-        return gr_fail(err, "%s: %s", o->path, strerror(errno));
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: %s", o->path, strerror(errno));
     return 0;
 }
 
@@ -65,19 +65,19 @@ static int open_temp(struct gst_outfile *o, const char *dest, mode_t mode, struc
 {
     o->tmp = temp_template(dest);
     if (!o->tmp)
-        return gr_fail(err, "%s: out of memory", o->path);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory", o->path);
     int fd = mkstemp(o->tmp);
     if (fd < 0) {
         int e = errno;
         free(o->tmp);
         o->tmp = NULL;
-        return gr_fail(err, "%s: cannot create a file in its directory: %s", o->path, strerror(e));
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: cannot create a file in its directory: %s", o->path, strerror(e));
     }
     if (fchmod(fd, mode) < 0 || !(o->fp = fdopen(fd, "w"))) {
         int e = errno;
         close(fd);
         gst_outfile_abort(o);
-        return gr_fail(err, "%s: %s", o->path, strerror(e));
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: %s", o->path, strerror(e));
     }
     return 0;
 }
@@ -93,19 +93,19 @@ int gst_outfile_open(struct gst_outfile *o, const char *path, struct gr_error *e
         return 0;
     }
     if (!*path)
-        return gr_fail(err, "-o: empty file name");
+        return gr_fail_as(err, GR_ERR_OUTPUT, "-o: empty file name");
     if (check_symlink_owner(path, err) < 0)
         return -1;
     if (stat(path, &sb) < 0)
         return open_temp(o, path, creation_mode(), err);
     if (S_ISDIR(sb.st_mode))
-        return gr_fail(err, "%s: is a directory", path);
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: is a directory", path);
     if (!S_ISREG(sb.st_mode))
         return open_in_place(o, err);
     /* Through a symlink, replace the file it points to, not the link. */
     o->dest = realpath(path, NULL);
     if (!o->dest)
-        return gr_fail(err, "%s: %s", path, strerror(errno));
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: %s", path, strerror(errno));
     /* The replacement keeps the mode a private file was given. */
     return open_temp(o, o->dest, sb.st_mode & 0777, err);
 }
@@ -121,8 +121,8 @@ static int finish_in_place(struct gst_outfile *o, struct gr_error *err)
     }
     o->fp = NULL;
     if (!ok)
-        return gr_fail(err, "%s: write error: %s",
-                       is_stdout(o->path) ? "standard output" : o->path, strerror(e));
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: write error: %s",
+                          is_stdout(o->path) ? "standard output" : o->path, strerror(e));
     return 0;
 }
 
@@ -143,7 +143,7 @@ int gst_outfile_commit(struct gst_outfile *o, struct gr_error *err)
     }
     if (!written) {
         gst_outfile_abort(o);
-        return gr_fail(err, "%s: cannot write: %s", o->path, strerror(e));
+        return gr_fail_as(err, GR_ERR_OUTPUT, "%s: cannot write: %s", o->path, strerror(e));
     }
     free(o->tmp);
     free(o->dest);

@@ -347,6 +347,17 @@ static void print_drops(FILE *out, const struct gst_stats *st)
             untimed, d->unwound, d->abandoned, d->too_deep, d->no_slot, d->no_space, d->unmatched);
 }
 
+/* Threads past --max-threads count in the shared row, which has no
+ * timing records: their calls are in no total, no histogram, no path. */
+static void print_rowless(FILE *out, const struct gst_stats *st)
+{
+    if (!st->timing || st->drops.rowless_calls == 0)
+        return;
+    fprintf(out, "timing: %" PRIu64 " calls on threads beyond the %" PRIu32 " with rows of their own"
+            " are counted, not timed%s (gorewrite --max-threads)\n", st->drops.rowless_calls,
+            st->hdr.max_rows - 1, st->paths ? " nor in the call graph" : "");
+}
+
 void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_view *view,
                      const struct gst_rates *rates, const struct gst_callgraph *cg, size_t columns)
 {
@@ -378,5 +389,9 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
     if (st->timing && has_cum(cg) && view->count > 0)
         gst_put_wrapped(out, CUM_NOTE, " ", columns);
     print_drops(out, st);
+    print_rowless(out, st);
     print_path_overflow(out, st);
+    if (st->oncpu_off)
+        fputs("on-CPU time: unavailable (gorewrite could not hook every hand-off of this program's "
+              "scheduler; its warning said which)\n", out);
 }

@@ -109,7 +109,7 @@ static void put_escaped(struct gr_strbuf *out, const uint8_t *p, size_t n)
                 gr_strbuf_append_n(out, (const char *)s, 1);
             s++;
         } else if (gr_text_is_control(s, len)) {
-            gr_strbuf_appendf(out, "\\u%04x", (unsigned)((s[0] & 0x1F) << 6 | (s[1] & 0x3F)));
+            gr_strbuf_appendf(out, "\\u%04x", gr_utf8_code_point(s, len));
             s += len;
         } else {
             gr_strbuf_append_n(out, (const char *)s, len);

@@ -10,8 +10,9 @@
 
 /* A malloc'd copy of s that is valid UTF-8 and holds no control character:
  * each byte that starts no well-formed sequence becomes U+FFFD, each C0 or
- * C1 control character and DEL becomes '?' (so no newline, no terminal
- * escape). NULL when out of memory. */
+ * C1 control character, DEL and bidirectional formatting control becomes
+ * '?' (so no newline, no terminal escape, no reordered text). NULL when
+ * out of memory. */
 char *gst_utf8_clean(const char *s);
 
 #endif

@@ -14,18 +14,28 @@
 #define TOKEN_MIN 16
 #define TOKEN_MAX 4096
 
-/* The host part of a Host header: "[v6]:port", "name:port" or "name". */
+/* A port after the host: up to five digits (RFC 3986 allows none). */
+static bool port_ok(const char *p)
+{
+    size_t n = strspn(p, "0123456789");
+    return n <= 5 && p[n] == '\0';
+}
+
+/* The host part of a Host header: "[v6]:port", "[v6]", "name:port" or
+ * "name"; anything after the closing bracket but a port refuses it. */
 static bool host_part(const char *host, char *out, size_t cap)
 {
     size_t len;
     if (host[0] == '[') {
         const char *close = strchr(host, ']');
-        if (!close)
+        if (!close || (close[1] && (close[1] != ':' || !port_ok(close + 2))))
             return false;
         host++;
         len = (size_t)(close - host);
     } else {
         const char *colon = strrchr(host, ':');
+        if (colon && !port_ok(colon + 1))
+            return false;
         len = colon ? (size_t)(colon - host) : strlen(host);
     }
     if (len == 0 || len >= cap)

@@ -143,10 +143,26 @@ static struct gst_deadline_entry *deadline_of(struct MHD_Connection *c)
     return ci ? ci->socket_context : NULL;
 }
 
-/* Host check (DNS rebinding), then the token when one is set. */
+static enum MHD_Result count_host(void *cls, enum MHD_ValueKind kind, const char *key,
+                                  const char *value)
+{
+    (void)kind;
+    (void)value;
+    if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0)
+        (*(unsigned *)cls)++;
+    return MHD_YES;
+}
+
+/* Host check (DNS rebinding: one Host header, allowed), then the token
+ * when one is set. */
 static enum MHD_Result refuse(struct gst_http_server *srv, struct MHD_Connection *c, bool *refused)
 {
     *refused = true;
+    unsigned hosts = 0;
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_host, &hosts);
+    if (hosts > 1)
+        return send_static(c, MHD_HTTP_BAD_REQUEST, "text/plain; charset=utf-8",
+                           "gostat serve: more than one Host header\n", NULL);
     const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
     if (!gst_http_host_allowed(srv->access, host))
         return send_static(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8",

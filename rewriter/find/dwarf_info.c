@@ -121,7 +121,7 @@ struct walker {
     size_t nabstracts, abstracts_cap;
     Dwarf_Off *inline_origins; /* abstract_origin of every inlined_subroutine */
     size_t norigins, origins_cap;
-    struct gr_dwarf_members members; /* of runtime.g, runtime.m, runtime.stack */
+    struct gr_dwarf_members members; /* of runtime.g, m, stack, gobuf, moduledata */
 };
 
 /* ---- errors and growable arrays ---- */

@@ -22,7 +22,22 @@ static const struct wanted wanted[] = {
     {"runtime.g", "sigpc", GR_DW_G_SIGPC},
     {"runtime.g", "gopc", GR_DW_G_GOPC},
     {"runtime.g", "startpc", GR_DW_G_STARTPC},
+    {"runtime.g", "goid", GR_DW_G_GOID},
+    {"runtime.g", "sched", GR_DW_G_SCHED},
+    {"runtime.gobuf", "sp", GR_DW_GOBUF_SP},
+    {"runtime.m", "g0", GR_DW_M_G0},
+    {"runtime.m", "curg", GR_DW_M_CURG},
+    {"runtime.moduledata", "text", GR_DW_MD_TEXT},
+    {"runtime.moduledata", "gofunc", GR_DW_MD_GOFUNC},
 };
+
+static int wanted_type(const char *type)
+{
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+        if (strcmp(wanted[i].type, type) == 0)
+            return 1;
+    return 0;
+}
 
 static int note_member(Dwarf_Die die, const char *type, struct gr_dwarf_members *m,
                        Dwarf_Error *derr)
@@ -61,8 +76,7 @@ int gr_dwarf_offsets_note(Dwarf_Debug dbg, Dwarf_Die die, struct gr_dwarf_member
     int r = dwarf_diename(die, &type, derr);
     if (r != DW_DLV_OK)
         return r == DW_DLV_NO_ENTRY ? DW_DLV_OK : r;
-    if (strcmp(type, "runtime.g") != 0 && strcmp(type, "runtime.m") != 0 &&
-        strcmp(type, "runtime.stack") != 0)
+    if (!wanted_type(type))
         return DW_DLV_OK;
     Dwarf_Die child = NULL;
     r = dwarf_child(die, &child, derr);
@@ -77,20 +91,31 @@ int gr_dwarf_offsets_note(Dwarf_Debug dbg, Dwarf_Die die, struct gr_dwarf_member
     return r == DW_DLV_NO_ENTRY ? DW_DLV_OK : r;
 }
 
+/* field = member, or outer + inner when both are given (inner >= 0). */
+static void found_from(struct gr_go_found *f, const struct gr_dwarf_members *m, int field,
+                       int outer, int inner)
+{
+    unsigned need = (1u << outer) | (inner >= 0 ? 1u << inner : 0);
+    if ((m->have & need) == need)
+        gr_go_found_set(f, field, (uint32_t)(m->off[outer] + (inner >= 0 ? m->off[inner] : 0)));
+}
+
 struct gr_go_found gr_dwarf_offsets_found(const struct gr_dwarf_members *m)
 {
+    static const struct {
+        int field, outer, inner;
+    } map[] = {
+        {GR_G_M, GR_DW_G_M, -1},           {GR_G_STACK_HI, GR_DW_G_STACK, GR_DW_STACK_HI},
+        {GR_G_RACECTX, GR_DW_G_RACECTX, -1}, {GR_M_TLS, GR_DW_M_TLS, -1},
+        {GR_G_GOID, GR_DW_G_GOID, -1},     {GR_G_SCHED_SP, GR_DW_G_SCHED, GR_DW_GOBUF_SP},
+        {GR_M_G0, GR_DW_M_G0, -1},         {GR_M_CURG, GR_DW_M_CURG, -1},
+        {GR_MD_TEXT, GR_DW_MD_TEXT, -1},   {GR_MD_GOFUNC, GR_DW_MD_GOFUNC, -1},
+        {GR_G_SIG, GR_DW_G_SIG, -1},       {GR_G_SIGCODE0, GR_DW_G_SIGCODE0, -1},
+        {GR_G_SIGCODE1, GR_DW_G_SIGCODE1, -1}, {GR_G_SIGPC, GR_DW_G_SIGPC, -1},
+        {GR_G_GOPC, GR_DW_G_GOPC, -1},     {GR_G_STARTPC, GR_DW_G_STARTPC, -1},
+    };
     struct gr_go_found f = {0};
-    unsigned stack = (1u << GR_DW_G_STACK) | (1u << GR_DW_STACK_HI);
-    if (m->have & (1u << GR_DW_G_M))
-        gr_go_found_set(&f, GR_G_M, (uint32_t)m->off[GR_DW_G_M]);
-    if ((m->have & stack) == stack)
-        gr_go_found_set(&f, GR_G_STACK_HI, (uint32_t)(m->off[GR_DW_G_STACK] + m->off[GR_DW_STACK_HI]));
-    if (m->have & (1u << GR_DW_G_RACECTX))
-        gr_go_found_set(&f, GR_G_RACECTX, (uint32_t)m->off[GR_DW_G_RACECTX]);
-    if (m->have & (1u << GR_DW_M_TLS))
-        gr_go_found_set(&f, GR_M_TLS, (uint32_t)m->off[GR_DW_M_TLS]);
-    for (int i = 0; i < 6; i++)   /* sig .. sigpc, gopc, startpc: in the same order */
-        if (m->have & (1u << (GR_DW_G_SIG + i)))
-            gr_go_found_set(&f, GR_G_SIG + i, (uint32_t)m->off[GR_DW_G_SIG + i]);
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        found_from(&f, m, map[i].field, map[i].outer, map[i].inner);
     return f;
 }

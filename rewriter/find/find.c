@@ -1,6 +1,7 @@
 /* find.c: see find.h. */
 #include "rewriter/find/find.h"
 
+#include "rewriter/find/go_version.h"
 #include "rewriter/find/offsets_decide.h"
 #include "rewriter/find/runtime_offsets.h"
 
@@ -21,9 +22,11 @@ int gr_find_program(const struct gr_elf *elf, int strict, struct gr_program *pro
 void gr_find_warn(FILE *log, const struct gr_elf *elf, const struct gr_program *prog)
 {
     if (prog->offsets_unverified)
-        fprintf(log, "gorewrite: warning: %s: %s is newer than the releases verified (Go %s); "
+        fprintf(log, "gorewrite: warning: %s: %s is %s (Go %s); "
                 "its runtime layout was derived from the binary and is unverified "
                 "(--strict-release refuses it)\n", elf->path, prog->go_version,
+                gr_go_release(prog->go_version).devel ? "a development build, not one of the releases verified"
+                                                      : "newer than the releases verified",
                 gr_offsets_known());
     if (prog->dwarf_ignored)
         fprintf(log, "gorewrite: warning: DWARF ignored (no declaration lines): %s\n",

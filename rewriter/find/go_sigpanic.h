@@ -6,10 +6,9 @@
  * (sighandler in runtime/signal_unix.go) stores the signal, its code, the
  * fault address and the faulting PC in the goroutine, pushes the faulting
  * PC and continues at sigpanic0 (sigpanic in Go <= 1.16; preparePanic in
- * runtime/signal_amd64.go). Offsets were read from the DWARF of a binary
- * built by each release (scripts/go_layout.py); the program's runtime
- * offsets (gr_runtime_offsets have_sig) take them from the binary as
- * well, checked against this table (offsets_decide.c). */
+ * runtime/signal_amd64.go). The fields' offsets are runtime offsets of the
+ * release's description (gr_runtime_offsets have_sig: runtime_offsets.c,
+ * checked against the binary by offsets_decide.c). */
 #ifndef GR_GO_SIGPANIC_H
 #define GR_GO_SIGPANIC_H
 
@@ -24,9 +23,6 @@ struct gr_go_sigfields {
     uint32_t sigcode1;   /* g.sigcode1: the fault address */
     uint32_t sigpc;      /* g.sigpc: the faulting PC */
 };
-
-/* The verified g fields of Go 1.<minor>, or NULL when there is no row. */
-const struct gr_go_sigfields *gr_go_sigfields(int minor);
 
 /* The entry of the function the handler continues at (runtime.sigpanic0,
  * or runtime.sigpanic for Go <= 1.16), or 0 when prog has none. */

@@ -120,11 +120,21 @@ void gr_go_version(const struct gr_elf *elf, char *buf, size_t size)
         pointer_version(elf, blob, buf, size);
 }
 
-int gr_go_minor(const char *version)
+/* N of "go1.N...", or -1. */
+static int minor_of(const char *v)
 {
-    if (strncmp(version, "go1.", 4) != 0)
+    if (strncmp(v, "go1.", 4) != 0)
         return -1;
     char *end;
-    long minor = strtol(version + 4, &end, 10);
-    return end == version + 4 || minor < 0 || minor > 1000 ? -1 : (int)minor;
+    long minor = strtol(v + 4, &end, 10);
+    return end == v + 4 || minor < 0 || minor > GR_GO_DEVEL_MINOR ? -1 : (int)minor;
+}
+
+struct gr_go_release gr_go_release(const char *version)
+{
+    static const char devel[] = "devel ";
+    if (strncmp(version, devel, sizeof devel - 1) != 0)
+        return (struct gr_go_release){.minor = minor_of(version)};
+    int minor = minor_of(version + sizeof devel - 1);
+    return (struct gr_go_release){.minor = minor < 0 ? GR_GO_DEVEL_MINOR : minor, .devel = 1};
 }

@@ -1,11 +1,13 @@
 /* offsets_decide.c: see offsets_decide.h. */
 #include "rewriter/find/offsets_decide.h"
 
+#include <stdio.h>
 #include <string.h>
 
-#include "rewriter/find/go_sigpanic.h"
+#include "format/stub_abi.h"
 #include "rewriter/find/go_version.h"
 #include "rewriter/find/offsets_code.h"
+#include "rewriter/find/offsets_moduledata.h"
 #include "rewriter/find/offsets_sigcode.h"
 #include "rewriter/find/offsets_types.h"
 
@@ -13,8 +15,9 @@ enum { OLDEST_MINOR = 15 };
 
 const char *gr_offsets_source_name(int source)
 {
-    static const char *names[GR_NSOURCES] = {"table row", "DWARF", "type descriptors",
-                                             "runtime.rt0_go", "runtime.sigpanic"};
+    static const char *names[GR_NSOURCES] = {"table row",        "DWARF",
+                                             "type descriptors", "runtime.rt0_go",
+                                             "runtime.sigpanic", "runtime.firstmoduledata"};
     return source >= 0 && source < GR_NSOURCES ? names[source] : "?";
 }
 
@@ -22,22 +25,19 @@ void gr_offsets_gather(const struct gr_elf *elf, const struct gr_program *prog,
                       struct gr_offsets_evidence *ev)
 {
     memset(ev, 0, sizeof *ev);
-    ev->minor = gr_go_minor(prog->go_version);
-    const struct gr_runtime_offsets *row = gr_offsets_row(ev->minor);
+    struct gr_go_release rel = gr_go_release(prog->go_version);
+    ev->minor = rel.minor;
+    ev->devel = rel.devel;
+    ev->md_text_used = prog->pcln.md_text_used;
+    const struct gr_runtime_offsets *row = rel.devel ? NULL : gr_offsets_row(ev->minor);
     if (row)
         ev->src[GR_SRC_TABLE] = gr_offsets_as_found(row);
-    const struct gr_go_sigfields *sig = gr_go_sigfields(ev->minor);
-    if (sig) {
-        gr_go_found_set(&ev->src[GR_SRC_TABLE], GR_G_SIG, sig->sig);
-        gr_go_found_set(&ev->src[GR_SRC_TABLE], GR_G_SIGCODE0, sig->sigcode0);
-        gr_go_found_set(&ev->src[GR_SRC_TABLE], GR_G_SIGCODE1, sig->sigcode1);
-        gr_go_found_set(&ev->src[GR_SRC_TABLE], GR_G_SIGPC, sig->sigpc);
-    }
     if (prog->dwarf.present)
         ev->src[GR_SRC_DWARF] = prog->dwarf.offsets;
     gr_offsets_from_types(elf, prog, &ev->src[GR_SRC_TYPES]);
     gr_offsets_from_code(elf, prog, &ev->src[GR_SRC_CODE]);
     gr_offsets_from_sigcode(elf, prog, &ev->src[GR_SRC_SIGCODE]);
+    gr_offsets_from_moduledata(elf, prog, &ev->src[GR_SRC_MODULEDATA]);
 }
 
 static int has(const struct gr_go_found *f, int field)
@@ -73,24 +73,60 @@ static int derived(const struct gr_offsets_evidence *ev, int field, int *src)
     return n;
 }
 
-/* A release without a row: each offset derived, and all but g.racectx
- * (which only DWARF and the type descriptors state) by two sources. */
+/* Why a program has no row, for messages. */
+static const char *why_no_row(const struct gr_offsets_evidence *ev)
+{
+    static char buf[128];
+    if (ev->devel)
+        return "a development build, which gorewrite has not verified";
+    snprintf(buf, sizeof buf, "newer than the releases gorewrite has verified (Go %s)", gr_offsets_known());
+    return buf;
+}
+
+/* How many derived sources a release without a row needs for field:
+ * two for those rt0_go states too, one for the rest (only DWARF, the
+ * type descriptors or the moduledata state them). */
+static int sources_needed(int field)
+{
+    return field == GR_G_M || field == GR_G_STACK_HI || field == GR_M_TLS ? 2 : 1;
+}
+
+/* A release without a row: each core offset derived, moduledata.gofunc
+ * when some source derived it. */
 static int from_binary(const char *path, const char *version, const struct gr_offsets_evidence *ev,
                        struct gr_runtime_offsets *out, struct gr_error *err)
 {
-    uint32_t off[GR_GO_NCORE];
+    uint32_t off[GR_GO_NFIELDS] = {0};
     for (int f = 0; f < GR_GO_NCORE; f++) {
         int src = 0, n = derived(ev, f, &src);
-        if (n < (f == GR_G_RACECTX ? 1 : 2))
-            return gr_fail(err, "%s: built with %s, newer than the releases gorewrite has verified "
-                           "(Go %s), and %s could not be derived from the binary%s",
-                           path, version, gr_offsets_known(), gr_go_field_name(f),
+        if (n < sources_needed(f))
+            return gr_fail(err, "%s: built with %s, %s, and %s could not be derived from the binary%s",
+                           path, version, why_no_row(ev), gr_go_field_name(f),
                            n ? " by two independent sources" : "");
         off[f] = ev->src[src].off[f];
     }
-    *out = (struct gr_runtime_offsets){.minor = ev->minor, .g_m = off[GR_G_M],
-                                 .g_stack_hi = off[GR_G_STACK_HI], .g_racectx = off[GR_G_RACECTX],
-                                 .m_tls = off[GR_M_TLS]};
+    int gofunc_src = 0, gofunc = derived(ev, GR_MD_GOFUNC, &gofunc_src) > 0;
+    *out = (struct gr_runtime_offsets){
+        .minor = ev->minor, .g_m = off[GR_G_M], .g_stack_hi = off[GR_G_STACK_HI],
+        .g_racectx = off[GR_G_RACECTX], .m_tls = off[GR_M_TLS], .g_goid = off[GR_G_GOID],
+        .g_sched_sp = off[GR_G_SCHED_SP], .m_g0 = off[GR_M_G0], .m_curg = off[GR_M_CURG],
+        .md_text = off[GR_MD_TEXT], .have_gofunc = gofunc,
+        .md_gofunc = gofunc ? ev->src[gofunc_src].off[GR_MD_GOFUNC] : 0};
+    return 0;
+}
+
+/* What the rest of gorewrite assumed before the offsets were decided: the
+ * stubs read m.g0 at GS_M_G0, and pclntab may have been read with
+ * moduledata.text at the release's offset. */
+static int check_assumed(const char *path, const char *version, const struct gr_offsets_evidence *ev,
+                         const struct gr_runtime_offsets *out, struct gr_error *err)
+{
+    if (out->m_g0 != GS_M_G0)
+        return gr_fail(err, "%s: built with %s: m.g0 is 0x%x, but gorewrite's stubs read it at "
+                       "0x%x; refused", path, version, out->m_g0, GS_M_G0);
+    if (ev->md_text_used && ev->md_text_used != out->md_text)
+        return gr_fail(err, "%s: built with %s: moduledata.text is 0x%x, but pclntab was read "
+                       "with it at 0x%x; refused", path, version, out->md_text, ev->md_text_used);
     return 0;
 }
 
@@ -102,6 +138,7 @@ static void sig_fields(const struct gr_offsets_evidence *ev, struct gr_runtime_o
 {
     unsigned from = 0;
     int first = -1, derived = 0;
+    out->have_sig = 0;
     for (int s = 0; s < GR_NSOURCES; s++) {
         if ((ev->src[s].have & GR_GO_SIG_FIELDS) != GR_GO_SIG_FIELDS)
             continue;
@@ -146,22 +183,21 @@ int gr_offsets_decide(const char *path, const char *version, const struct gr_off
     for (int f = 0; f < GR_GO_NFIELDS; f++)
         if (check_field(path, version, ev, f, err) < 0)
             return -1;
-    const struct gr_runtime_offsets *row = gr_offsets_row(ev->minor);
+    const struct gr_runtime_offsets *row = ev->devel ? NULL : gr_offsets_row(ev->minor);
     if (row) {
         *out = *row;
-        sig_fields(ev, out);
-        site_fields(ev, out);
-        return 0;
+    } else {
+        if (!ev->devel && ev->minor < gr_offsets_newest())
+            return gr_fail(err, "%s: built with %s; gorewrite has no verified layout for it (Go %s are)",
+                           path, version, gr_offsets_known());
+        if (strict)
+            return gr_fail(err, "%s: built with %s, %s; refused under --strict-release", path,
+                           version, why_no_row(ev));
+        *unverified = 1;
+        if (from_binary(path, version, ev, out, err) < 0)
+            return -1;
     }
-    if (ev->minor < gr_offsets_newest())
-        return gr_fail(err, "%s: built with %s; gorewrite has no verified layout for it (Go %s are)",
-                       path, version, gr_offsets_known());
-    if (strict)
-        return gr_fail(err, "%s: built with %s, newer than the releases gorewrite has verified "
-                       "(Go %s); refused under --strict-release", path, version,
-                       gr_offsets_known());
-    *unverified = 1;
-    if (from_binary(path, version, ev, out, err) < 0)
+    if (check_assumed(path, version, ev, out, err) < 0)
         return -1;
     sig_fields(ev, out);
     site_fields(ev, out);

@@ -15,7 +15,7 @@
 #include "rewriter/find/code_walk.h"
 
 enum {
-    KIND_UINT32 = 10, KIND_UINTPTR = 12, KIND_ARRAY = 17, KIND_PTR = 22, KIND_STRUCT = 25, KIND_MASK = 0x1f,
+    KIND_INT64 = 6, KIND_UINT32 = 10, KIND_UINT64 = 11, KIND_UINTPTR = 12, KIND_ARRAY = 17, KIND_PTR = 22, KIND_STRUCT = 25, KIND_MASK = 0x1f,
     TYPE_HEADER = 48, FIELD_SIZE = 24, MAX_FIELDS = 512, MAX_NAME = 64,
     MALG_INSNS = 40, STACKGUARD0 = 0x10,
 };
@@ -174,6 +174,22 @@ static void sig_from_types(const struct gotype *g, struct gr_go_found *out)
     }
 }
 
+/* g.goid (int64 before Go 1.20, uint64 since), g.sched.sp (gobuf.sp, a
+ * uintptr), m.g0 and m.curg (pointers to g). */
+static void sched_from_types(const struct gotype *g, struct gr_go_found *out)
+{
+    uint64_t off, base, type;
+    int kind = field_type(g, "goid", &type) == 0 ? kind_of(g->elf, type) : -1;
+    if ((kind == KIND_INT64 || kind == KIND_UINT64) && field_offset(g, "goid", &off) == 0)
+        gr_go_found_set(out, GR_G_GOID, (uint32_t)off);
+    if (field_offset(g, "sched", &base) == 0 && sub_field(g, "sched", 0, "sp", KIND_UINTPTR, &off) == 0)
+        gr_go_found_set(out, GR_G_SCHED_SP, (uint32_t)(base + off));
+    if (sub_field(g, "m", 1, "g0", KIND_PTR, &off) == 0)
+        gr_go_found_set(out, GR_M_G0, (uint32_t)off);
+    if (sub_field(g, "m", 1, "curg", KIND_PTR, &off) == 0)
+        gr_go_found_set(out, GR_M_CURG, (uint32_t)off);
+}
+
 void gr_offsets_from_types(const struct gr_elf *elf, const struct gr_program *prog,
                           struct gr_go_found *out)
 {
@@ -192,5 +208,6 @@ void gr_offsets_from_types(const struct gr_elf *elf, const struct gr_program *pr
     if (field_offset(&g, "racectx", &off) == 0 && field_type(&g, "racectx", &rtype) == 0 &&
         kind_of(elf, rtype) == KIND_UINTPTR && off % 8 == 0)
         gr_go_found_set(out, GR_G_RACECTX, (uint32_t)off);
+    sched_from_types(&g, out);
     sig_from_types(&g, out);
 }

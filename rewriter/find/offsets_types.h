@@ -4,9 +4,11 @@
  * and which stripping keeps. type:runtime.g is the descriptor that
  * runtime.malg passes to runtime.newobject (`newg := new(g)`, its first
  * call in Go 1.15 to 1.27); its field m (*runtime.m) leads to m's
- * descriptor, and stack (runtime.stack) to hi. This is the only source
- * of g.racectx in a stripped build without -race. g's own fields sig,
- * sigcode0, sigcode1 and sigpc (go_sigpanic.h) are read the same way. */
+ * descriptor (tls, g0, curg), stack (runtime.stack) to hi and sched
+ * (runtime.gobuf) to sp. This is the only source of g.racectx, g.goid,
+ * g.sched.sp and m.curg in a stripped build. g's own fields sig,
+ * sigcode0, sigcode1, sigpc (go_sigpanic.h), gopc and startpc are read
+ * the same way. */
 #ifndef GR_OFFSETS_TYPES_H
 #define GR_OFFSETS_TYPES_H
 

@@ -6,6 +6,9 @@
  * the input is untrusted. */
 #include "rewriter/find/pclntab.h"
 
+#include "rewriter/find/go_version.h"
+#include "rewriter/find/runtime_offsets.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,19 +174,24 @@ static int read_header_go12(const struct gr_elf *elf, struct tables *t, struct g
 
 /* The base of function offsets (Go >= 1.18). pcHeader.textStart, which a
  * relative relocation fills in PIE; Go 1.26+ writes 0 there and keeps it
- * only in moduledata.text (the .go.module section); then runtime.text;
- * last the .text section (right only for Go's internal linker: gcc puts C
- * start-up code first). */
-#define MODULEDATA_TEXT 176   /* runtime/symtab.go moduledata, Go 1.16-1.27 */
-static uint64_t text_start(const struct gr_elf *elf, uint64_t field_addr)
+ * only in moduledata.text (the .go.module section: moduledata.text's
+ * offset is the release's, gr_offsets_md_text_for, which the decision
+ * checks, md_text_used); then runtime.text; last the .text section (right
+ * only for Go's internal linker: gcc puts C start-up code first). */
+static uint64_t text_start(const struct gr_elf *elf, uint64_t field_addr, struct gr_pclntab *tab)
 {
     uint64_t v = 0;
     if (gr_elf_read_addr(elf, field_addr, &v) == 0 && v)
         return v;
     const struct gr_section *mod = gr_elf_section(elf, ".go.module");
-    if (mod && mod->size >= MODULEDATA_TEXT + 8 &&
-        gr_elf_read_addr(elf, mod->addr + MODULEDATA_TEXT, &v) == 0 && v)
+    char version[32];
+    gr_go_version(elf, version, sizeof version);
+    struct gr_go_release rel = gr_go_release(version);
+    uint32_t md_text = gr_offsets_md_text_for(rel.minor, rel.devel);
+    if (mod && mod->size >= md_text + 8 && gr_elf_read_addr(elf, mod->addr + md_text, &v) == 0 && v) {
+        tab->md_text_used = md_text;
         return v;
+    }
     if (elf->text_sym)
         return elf->text_sym;
     const struct gr_section *text = gr_elf_section(elf, ".text");
@@ -213,7 +221,7 @@ static int read_header(const struct gr_elf *elf, struct tables *t, struct gr_pcl
         return gr_fail(err, "%s: pclntab function count %llu does not fit the table",
                        elf->path, (unsigned long long)t->nfunc);
     if (t->fmt->has_text_start)
-        t->text_start = text_start(elf, tab->addr + 8 + 8 * 2);
+        t->text_start = text_start(elf, tab->addr + 8 + 8 * 2, tab);
     tab->text_start = t->text_start;
     return 0;
 }

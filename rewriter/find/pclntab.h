@@ -26,6 +26,8 @@ struct gr_pclntab {
     uint32_t magic;
     uint64_t addr;            /* where the table is (link-time address) */
     uint64_t text_start;      /* base of function entry offsets */
+    uint32_t md_text_used;    /* when text_start is moduledata.text: its
+                                 offset read (the release's); 0 otherwise */
     struct gr_pcln_func *funcs;
     size_t nfuncs;
     /* the pc-value and file tables, inside the input's bytes */

@@ -13,13 +13,15 @@
  * ssagen.EmitArgInfo, runtime.printArgs), lists the arguments' scalar
  * pieces in order with their sizes (at most 10; aggregates flattened
  * here); piece k is read from the k-th integer argument register (after a
- * generic function's dictionary), which is right while no float and no
+ * generic function's dictionary; see arginfo_values for a method's
+ * receiver), which is right while no float and no
  * stack-assigned argument comes first. The result shown is RAX, the first
  * integer result register, raw. Go 1.17 (absolute funcdata pointers):
  * no arguments. */
 #include "rewriter/find/trace_argsinfo.h"
 #include "rewriter/find/trace_abi.h"
 #include "rewriter/find/trace_desc_build.h"
+#include "rewriter/find/go_version.h"
 
 #include <elf.h>
 #include <string.h>
@@ -27,20 +29,19 @@
 enum { ARGS_SHOWN = 10, ARGINFO_MAX = 171 /* runtime.printArgs' maxLen */ };
 
 #define FUNCDATA_ARGINFO 5
-#define MODULEDATA_TEXT 176   /* runtime.moduledata, Go 1.18-1.27 */
 
-/* Where Go 1.18+ keep what ArgInfo needs (runtime/runtime2.go _func,
- * runtime/symtab.go moduledata of each release): funcdata offsets count
- * from moduledata.gofunc since 1.18. */
+/* Where Go 1.18+ keep what ArgInfo needs (runtime/runtime2.go _func of
+ * each release): funcdata offsets count from moduledata.gofunc since 1.18,
+ * whose offset, with moduledata.text's, is the release's
+ * (gr_runtime_offsets). */
 struct argsinfo_format {
     uint32_t magic;
     unsigned nfuncdata_off;      /* _func.nfuncdata; pcdata follows it */
-    unsigned gofunc_off[2];      /* in moduledata, tried in order */
 };
 
 static const struct argsinfo_format formats[] = {
-    {0xfffffff0u, 39, {304, 304}}, /* Go 1.18-1.19 */
-    {0xfffffff1u, 43, {320, 344}}, /* 1.20-1.26; 1.27 added typedesclen, itaboffset, itabsize */
+    {0xfffffff0u, 39}, /* Go 1.18-1.19 */
+    {0xfffffff1u, 43}, /* 1.20 on */
 };
 
 static int u32_at(const struct gr_elf *elf, uint64_t addr, uint32_t *v)
@@ -92,24 +93,26 @@ static uint64_t func_record(const struct gr_program *prog, const struct gr_func 
 
 /* moduledata.gofunc, the base of funcdata offsets, found through
  * runtime.firstmoduledata: the data word that points to pclntab with the
- * text start 176 bytes further. Its offset moved in Go 1.27, where 320
- * holds itaboffset, a small number, not an address. */
-static uint64_t gofunc_base(const struct gr_program *prog, const struct argsinfo_format *fmt, uint64_t text)
+ * text start at moduledata.text. 0 when the release's offsets do not
+ * include moduledata.gofunc. */
+static uint64_t gofunc_base(const struct gr_program *prog, uint64_t text)
 {
     const struct gr_elf *elf = prog->elf;
+    const struct gr_runtime_offsets *rt = &prog->offsets;
     const struct gr_section *s;
     static const char *homes[] = {".go.module", ".noptrdata", ".data"};
+    if (!rt->have_gofunc)
+        return 0;
     for (size_t h = 0; h < sizeof homes / sizeof homes[0]; h++) {
         if (!(s = gr_elf_section(elf, homes[h])) || s->type == SHT_NOBITS)
             continue;
-        for (uint64_t a = s->addr; a + fmt->gofunc_off[1] + 8 <= s->addr + s->size; a += 8) {
+        for (uint64_t a = s->addr; a + rt->md_gofunc + 8 <= s->addr + s->size; a += 8) {
             uint64_t v, t, gofunc;
-            if (u64_at(elf, a, &v) < 0 || v != prog->pcln.addr || u64_at(elf, a + MODULEDATA_TEXT, &t) < 0 ||
+            if (u64_at(elf, a, &v) < 0 || v != prog->pcln.addr || u64_at(elf, a + rt->md_text, &t) < 0 ||
                 t != text)
                 continue;
-            for (int k = 0; k < 2; k++)
-                if (u64_at(elf, a + fmt->gofunc_off[k], &gofunc) == 0 && gr_elf_bytes_at(elf, gofunc, 1))
-                    return gofunc;
+            if (u64_at(elf, a + rt->md_gofunc, &gofunc) == 0 && gr_elf_bytes_at(elf, gofunc, 1))
+                return gofunc;
         }
     }
     return 0;
@@ -117,13 +120,13 @@ static uint64_t gofunc_base(const struct gr_program *prog, const struct argsinfo
 
 /* gofunc_base, found once per input (keyed by its bytes in memory): a
  * PIE's scan reads relocations for each word. */
-static uint64_t gofunc_cached(const struct gr_program *prog, const struct argsinfo_format *fmt, uint64_t text)
+static uint64_t gofunc_cached(const struct gr_program *prog, uint64_t text)
 {
     static const uint8_t *data;
     static size_t size;
     static uint64_t gofunc;
     if (data != prog->elf->data || size != prog->elf->size) {
-        gofunc = gofunc_base(prog, fmt, text);
+        gofunc = gofunc_base(prog, text);
         data = prog->elf->data;
         size = prog->elf->size;
     }
@@ -140,7 +143,7 @@ static size_t arginfo(const struct gr_program *prog, const struct gr_func *f, ui
     uint64_t funcdata = fn ? fn + fmt->nfuncdata_off + 1 : 0;
     if (!nfd || *nfd <= FUNCDATA_ARGINFO || u32_at(prog->elf, fn + 28, &npcdata) < 0 || npcdata > 1024 ||
         u32_at(prog->elf, funcdata + 4ull * npcdata + 4 * FUNCDATA_ARGINFO, &off) < 0 || off == 0xffffffffu ||
-        !(gofunc = gofunc_cached(prog, fmt, text)))
+        !(gofunc = gofunc_cached(prog, text)))
         return 0;
     size_t n = 0;
     for (const uint8_t *b; n < ARGINFO_MAX && (b = gr_elf_bytes_at(prog->elf, gofunc + off + n, 1)); n++) {
@@ -195,14 +198,28 @@ static void raw_value(struct gr_tdb *b, uint16_t raw, struct gr_trace_capture *c
     gr_tdb_value(b, NULL, raw, l, 1, flags);
 }
 
+/* Is f a shaped method with a pointer receiver, "pkg.(*T[go.shape.…]).M"? */
+static int shaped_pointer_method(const char *name)
+{
+    const char *open = strstr(name, ".(*");
+    const char *shape = strstr(name, "[go.shape.");
+    const char *close = strstr(name, "]).");
+    return open && shape && close && open < shape && shape < close && !strstr(close, ".func");
+}
+
 /* The arguments from ArgInfo: each scalar piece (offset, size) in the
- * next integer argument register, raw, of its size. */
+ * next integer argument register, raw, of its size. EmitArgInfo skips the
+ * first parameter of a name with '[', meant as the dictionary: from Go
+ * 1.20 a method's dictionary follows its receiver, so the first piece is
+ * the dictionary and the receiver is left out; a pointer receiver is then
+ * shown from RAX in the dictionary's stead. */
 static void arginfo_values(struct gr_tdb *b, const struct gr_program *prog, const struct gr_func *f,
                            struct gr_trace_layout *out)
 {
     uint8_t info[ARGINFO_MAX];
     size_t n = arginfo(prog, f, info);
     unsigned reg = strchr(f->name, '[') ? 1 : 0; /* ArgInfo skips the dictionary */
+    int receiver_first = gr_go_release(prog->go_version).minor >= 20 && shaped_pointer_method(f->name);
     uint16_t sized[9] = {0};
     for (size_t i = 0; i + 1 < n && info[i] != 0xff && info[i] != 0xfc; i++) {
         if (info[i] == 0xfe || info[i] == 0xfd)
@@ -211,7 +228,8 @@ static void arginfo_values(struct gr_tdb *b, const struct gr_program *prog, cons
         size = size == 1 || size == 2 || size == 4 ? size : 8;
         if (!sized[size])
             sized[size] = gr_tdb_type(b, GTD_K_RAW, size, NULL, 0, 0);
-        struct gr_trace_src src = {.kind = GR_TRACE_SRC_INT_REG, .reg = gr_abi_int_reg(reg)};
+        struct gr_trace_src src = {.kind = GR_TRACE_SRC_INT_REG, .reg = gr_abi_int_reg(receiver_first ? 0 : reg)};
+        receiver_first = 0;
         if (reg++ < GR_ABI_INT_REGS)
             raw_value(b, sized[size], &out->entry, src, 0);
         else

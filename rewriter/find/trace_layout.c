@@ -6,6 +6,7 @@
  * holds it (small stack values share a slot, told apart by their shift).
  * Without DWARF for the function: trace_argsinfo.c. */
 #include "rewriter/find/trace_layout.h"
+#include "rewriter/find/go_version.h"
 #include "rewriter/find/trace_abi.h"
 #include "rewriter/find/trace_argsinfo.h"
 #include "rewriter/find/trace_desc_build.h"
@@ -249,21 +250,13 @@ static void emit_rtypes(struct emitter *e, const struct gr_program *prog, const 
             }
 }
 
-/* Go >= 1.17 passes ABIInternal functions' values in registers. */
-static int go_minor(const char *v)
-{
-    unsigned major = 0, minor = 0;
-    if (sscanf(v, "go%u.%u", &major, &minor) != 2)
-        return 1000; /* a development build: the newest rules */
-    return major > 1 ? 1000 : (int)minor;
-}
-
 static int uses_regabi(const struct gr_program *prog, const struct gr_func *f)
 {
     size_t n = strlen(f->name);
     if (n > 5 && strcmp(f->name + n - 5, ".abi0") == 0)
         return 0;
-    return go_minor(prog->go_version) >= 17;
+    int minor = gr_go_release(prog->go_version).minor;
+    return minor < 0 || !gr_go_stack_abi(minor); /* unknown: the newest rules */
 }
 
 /* The section DWARF's runtime type offsets count from: .go.type since
@@ -316,46 +309,84 @@ static int use_frame_offsets(const struct gr_tv_param *params, size_t n, struct 
 }
 
 /* A generic function compiled for a shape ("pkg.F[go.shape.int]") takes a
- * dictionary pointer: first, or right after a method's receiver
- * (cmd/compile's stenciling); closures inside get it otherwise. DWARF lists
- * it as ".dict" in Go 1.18-1.19, not since; it is never shown. */
-static size_t dict_position(const char *name, size_t nparams, int *has)
+ * dictionary pointer; closures inside get it otherwise. Go 1.18-1.20 name
+ * every instance "pkg.F[...]" in pclntab, so the shape is read from DWARF's
+ * name of the function. *method: it has a receiver. */
+static int has_dictionary(const char *name, int *method)
 {
-    *has = 0;
     const char *shape = strstr(name, "[go.shape.");
-    if (!shape)
-        return 0;
     const char *close = strrchr(name, ']');
     const char *last_dot = strrchr(name, '.');
-    int method = close && last_dot > close && strncmp(last_dot, ".func", 5) != 0;
-    if (close && last_dot > close && !method)
-        return 0;
-    *has = 1;
-    return method && nparams > 0 ? 1 : 0;
+    *method = close && last_dot > close && strncmp(last_dot, ".func", 5) != 0;
+    return shape && !(close && last_dot > close && !*method);
 }
 
 static struct gr_tv_type dict_type = {.kind = GTD_K_POINTER, .size = 8, .align = 8, .byte_size = 8,
                                       .name = (char *)"uintptr"};
 
-/* params with the hidden dictionary inserted when f has one: a malloc'd
- * copy in *with (NULL: none needed). */
-static int with_dictionary(const struct gr_func *f, const struct gr_tv_param *params, size_t n,
-                           struct gr_tv_param **with)
+/* params with the hidden dictionary inserted at index at: a malloc'd copy. */
+static struct gr_tv_param *with_dictionary(const struct gr_tv_param *params, size_t n, size_t at)
 {
-    int has;
-    size_t at = dict_position(f->name, n, &has);
-    *with = NULL;
-    for (size_t i = 0; i < n; i++)
-        if (params[i].name && strcmp(params[i].name, ".dict") == 0)
-            has = 0; /* Go 1.18-1.19 list it */
-    if (!has)
-        return 0;
-    if (!(*with = calloc(n + 1, sizeof **with)))
-        return -1;
-    memcpy(*with, params, at * sizeof *params);
-    (*with)[at] = (struct gr_tv_param){.name = (char *)".dict", .type = &dict_type, .hidden = 1};
-    memcpy(*with + at + 1, params + at, (n - at) * sizeof *params);
-    return 0;
+    struct gr_tv_param *with = calloc(n + 1, sizeof *with);
+    if (!with)
+        return NULL;
+    memcpy(with, params, at * sizeof *params);
+    with[at] = (struct gr_tv_param){.name = (char *)".dict", .type = &dict_type, .hidden = 1};
+    memcpy(with + at + 1, params + at, (n - at) * sizeof *params);
+    return with;
+}
+
+/* The DWARF number of the register a place starts in. */
+static uint8_t dwarf_reg(const struct gr_abi_place *pl, int is_float)
+{
+    static const uint8_t ints[GR_ABI_INT_REGS] = {0, 3, 2, 5, 4, 8, 9, 10, 11}; /* RAX RBX RCX RDI RSI R8.. */
+    if (is_float)
+        return (uint8_t)(17 + pl->float_reg);
+    return pl->int_reg < GR_ABI_INT_REGS ? ints[pl->int_reg] : 0xff;
+}
+
+static int starts_float(const struct gr_tv_type *t)
+{
+    while (t && (t->kind == GTD_K_STRUCT || t->kind == GTD_K_ARRAY))
+        t = t->kind == GTD_K_STRUCT ? (t->nfields ? t->fields[0].type : NULL) : (t->len ? t->elem : NULL);
+    return t && (t->kind == GTD_K_FLOAT || t->kind == GTD_K_COMPLEX);
+}
+
+/* Does DWARF place a parameter at the function's entry in another register
+ * than the register assignment of params does (or on the stack)? */
+static int registers_contradict(const struct gr_tv_param *params, size_t n)
+{
+    struct gr_abi_place *places = calloc(n + 1, sizeof *places);
+    if (!places)
+        return 1; /* then the raw words */
+    gr_abi_assign(params, n, 1, places);
+    int contradict = 0;
+    for (size_t i = 0; i < n && !contradict; i++)
+        if (params[i].has_entry_reg && !params[i].result)
+            contradict = places[i].on_stack ||
+                         dwarf_reg(&places[i], starts_float(params[i].type)) != params[i].entry_reg;
+    free(places);
+    return contradict;
+}
+
+/* params with the dictionary inserted first (Go 1.18-1.19's stenciling puts
+ * it before a method's receiver) or right after the receiver (Go 1.20 on):
+ * the place the parameters' entry registers in DWARF do not contradict,
+ * the release's first. NULL: out of memory, or *refused when both are. */
+static struct gr_tv_param *place_dictionary(const struct gr_program *prog, int method,
+                                            const struct gr_tv_param *params, size_t n, int *refused)
+{
+    size_t rule = method && gr_go_release(prog->go_version).minor >= 20 ? 1 : 0;
+    size_t places[2] = {rule, method ? 1 - rule : rule};
+    *refused = 0;
+    for (int k = 0; k < 2; k++) {
+        struct gr_tv_param *with = with_dictionary(params, n, places[k] <= n ? places[k] : n);
+        if (!with || !registers_contradict(with, n + 1))
+            return with;
+        free(with);
+    }
+    *refused = 1;
+    return NULL;
 }
 
 static int layout_from_dwarf(const struct gr_program *prog, const struct gr_func *f,
@@ -383,14 +414,23 @@ static int layout_from_dwarf(const struct gr_program *prog, const struct gr_func
     return 0;
 }
 
-static int layout_with_dictionary(const struct gr_program *prog, const struct gr_func *f,
+static int layout_with_dictionary(const struct gr_program *prog, const struct gr_func *f, const char *dwarf_name,
                                   const struct gr_tv_param *params, size_t n, struct gr_trace_layout *out,
                                   struct gr_error *err)
 {
-    struct gr_tv_param *with;
-    if (with_dictionary(f, params, n, &with) < 0)
+    int method, refused;
+    const char *name = dwarf_name && strstr(dwarf_name, "[go.shape.") ? dwarf_name : f->name;
+    for (size_t i = 0; i < n; i++)
+        if (params[i].name && strcmp(params[i].name, ".dict") == 0)
+            return layout_from_dwarf(prog, f, params, n, out, err); /* listed: placed like the others */
+    if (!uses_regabi(prog, f) || !has_dictionary(name, &method))
+        return layout_from_dwarf(prog, f, params, n, out, err);
+    struct gr_tv_param *with = place_dictionary(prog, method, params, n, &refused);
+    if (refused) /* the raw words are exact */
+        return gr_trace_argsinfo_layout(prog, f, 1, out, err);
+    if (!with)
         return gr_fail(err, "%s: out of memory", f->name);
-    int rc = layout_from_dwarf(prog, f, with ? with : params, with ? n + 1 : n, out, err);
+    int rc = layout_from_dwarf(prog, f, with, n + 1, out, err);
     free(with);
     return rc;
 }
@@ -402,13 +442,14 @@ int gr_trace_layout_of(const struct gr_program *prog, const struct gr_func *f,
     if (open_types(prog, err) < 0)
         return -1;
     int found = 0;
+    const char *dwarf_name = NULL;
     struct gr_tv_param *params = NULL;
     size_t n = 0;
     if (prog->trace_types &&
-        gr_trace_types_params(prog->trace_types, f->entry, &found, &params, &n, err) < 0)
+        gr_trace_types_params(prog->trace_types, f->entry, &found, &dwarf_name, &params, &n, err) < 0)
         return -1;
     if (found && (n > 0 || gr_trace_args_size(prog, f) == 0))
-        return layout_with_dictionary(prog, f, params, n, out, err);
+        return layout_with_dictionary(prog, f, dwarf_name, params, n, out, err);
     /* no DWARF, or DWARF without the parameters it takes: assembly, whose
      * ABI the name tells (".abi0" since Go 1.17) */
     return gr_trace_argsinfo_layout(prog, f, uses_regabi(prog, f) && !gr_trace_is_abi0(prog, f->entry),

@@ -37,6 +37,8 @@ struct gr_tv_param {
     int hidden;             /* passed but not shown (a generic function's dictionary) */
     int has_frame_off;      /* its DW_AT_location at entry is the frame base + */
     int64_t frame_off;      /* frame_off: its stack offset from the first argument */
+    int has_entry_reg;      /* at the function's entry it is (its first piece) in */
+    uint8_t entry_reg;      /* entry_reg: a DWARF register number (0 RAX, 3 RBX, 17 X0) */
 };
 
 /* A runtime type descriptor's address (link-time) and its Go name. */
@@ -55,9 +57,11 @@ int gr_trace_types_open(const char *path, int fd, uint64_t types_base, struct gr
 void gr_trace_types_close(struct gr_trace_types *t);
 
 /* The parameters of the function whose code starts at entry, in order
- * (arguments, then results); *n = 0 and 0 when DWARF has no such function
- * (*found 0). The array and types stay owned by t. */
-int gr_trace_types_params(struct gr_trace_types *t, uint64_t entry, int *found,
+ * (arguments, then results), and its DWARF name (*name, NULL if none:
+ * Go 1.18-1.20 name generic shapes "pkg.F[...]" in pclntab but in full
+ * here); *n = 0 and 0 when DWARF has no such function (*found 0). The
+ * array, types and name stay owned by t until its next call. */
+int gr_trace_types_params(struct gr_trace_types *t, uint64_t entry, int *found, const char **name,
                           struct gr_tv_param **params, size_t *n, struct gr_error *err);
 
 /* Every named runtime type DWARF knows, sorted by address. */

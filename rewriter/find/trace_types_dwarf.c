@@ -47,6 +47,7 @@ struct gr_trace_types {
     struct gr_tv_type **types;  /* every type read, for sharing and freeing */
     size_t ntypes, types_cap;
     struct gr_tv_param *params; /* the last function's */
+    char *func_name;            /* the last function's name */
     size_t nparams, params_cap;
     struct gr_error *err;
 };
@@ -309,6 +310,8 @@ static void free_params(struct gr_trace_types *t)
     for (size_t i = 0; i < t->nparams; i++)
         free(t->params[i].name);
     t->nparams = 0;
+    free(t->func_name);
+    t->func_name = NULL;
 }
 
 void gr_trace_types_close(struct gr_trace_types *t)
@@ -576,41 +579,58 @@ static int read_type(struct gr_trace_types *t, Dwarf_Off off, unsigned depth, st
 
 /* ---- parameters ---- */
 
-/* Where the parameter is at the function's entry when that is on the
- * stack: the first location's expression is DW_OP_call_frame_cfa (Go's
- * frame base, the first argument's address) or DW_OP_fbreg N. Go 1.15 and
- * 1.16 leave blank (_) parameters out of DWARF, so only these offsets
- * place the others right. 1 found, 0 not, -1 error. */
-static int param_frame_off(struct gr_trace_types *t, Dwarf_Die die, int64_t *off)
+/* Where the parameter is at the function's entry (pc): on the stack when
+ * the first location's expression is DW_OP_call_frame_cfa (Go's frame
+ * base, the first argument's address) or DW_OP_fbreg N. Go 1.15 and 1.16
+ * leave blank (_) parameters out of DWARF, so only these offsets place the
+ * others right. In a register when the location covering pc starts with
+ * DW_OP_regN (a string's pieces: its first), which places a generic
+ * function's dictionary. 0, or -1 on error. */
+static int param_location(struct gr_trace_types *t, Dwarf_Die die, uint64_t pc, struct gr_tv_param *p)
 {
     Dwarf_Attribute a;
     int r = attr_get(t, die, DW_AT_location, &a);
     if (r <= 0)
         return r;
     Dwarf_Loc_Head_c head = NULL;
-    Dwarf_Unsigned count = 0, nops = 0, op1 = 0, op2 = 0, op3 = 0, branch = 0;
+    Dwarf_Unsigned count = 0;
     Dwarf_Error derr = NULL;
-    Dwarf_Small lle = 0, source = 0, atom = 0;
-    Dwarf_Addr lo = 0, hi = 0;
-    Dwarf_Locdesc_c desc = NULL;
-    Dwarf_Unsigned expr_off = 0, desc_off = 0;
-    int found = 0;
-    if (dwarf_get_loclist_c(a, &head, &count, &derr) == DW_DLV_OK && count > 0 &&
-        dwarf_get_locdesc_entry_c(head, 0, &lle, &lo, &hi, &nops, &desc, &source, &expr_off, &desc_off,
-                                  &derr) == DW_DLV_OK && nops == 1 &&
-        dwarf_get_location_op_value_c(desc, 0, &atom, &op1, &op2, &op3, &branch, &derr) == DW_DLV_OK) {
-        found = atom == DW_OP_call_frame_cfa || atom == DW_OP_fbreg;
-        *off = atom == DW_OP_fbreg ? (int64_t)op1 : 0;
-    }
+    if (dwarf_get_loclist_c(a, &head, &count, &derr) == DW_DLV_OK)
+        for (Dwarf_Unsigned i = 0; i < count && i < 64; i++) {
+            Dwarf_Unsigned nops = 0, op1 = 0, op2 = 0, op3 = 0, branch = 0, raw_lo = 0, raw_hi = 0;
+            Dwarf_Unsigned expr_off = 0, desc_off = 0;
+            Dwarf_Small lle = 0, source = 0, atom = 0;
+            Dwarf_Bool no_addr = 0;
+            Dwarf_Addr lo = 0, hi = 0;
+            Dwarf_Locdesc_c desc = NULL;
+            if (dwarf_get_locdesc_entry_d(head, i, &lle, &raw_lo, &raw_hi, &no_addr, &lo, &hi, &nops, &desc,
+                                          &source, &expr_off, &desc_off, &derr) != DW_DLV_OK)
+                break;
+            if (nops == 0) /* a base address entry, or nothing */
+                continue;
+            if (dwarf_get_location_op_value_c(desc, 0, &atom, &op1, &op2, &op3, &branch, &derr) != DW_DLV_OK)
+                break;
+            if (i == 0 && nops == 1 && (atom == DW_OP_call_frame_cfa || atom == DW_OP_fbreg)) {
+                p->frame_off = atom == DW_OP_fbreg ? (int64_t)op1 : 0;
+                p->has_frame_off = p->frame_off >= 0 && p->frame_off < (1 << 20);
+            }
+            int covers = source == 0 /* an expression, not a list */ || (lo <= pc && pc < hi);
+            if (covers && atom >= DW_OP_reg0 && atom <= DW_OP_reg31) {
+                p->has_entry_reg = 1;
+                p->entry_reg = (uint8_t)(atom - DW_OP_reg0);
+            }
+            if (covers)
+                break;
+        }
     if (derr)
         dwarf_dealloc_error(t->dbg, derr);
     if (head)
         dwarf_loc_head_c_dealloc(head);
     dwarf_dealloc_attribute(a);
-    return found && *off >= 0 && *off < (1 << 20);
+    return 0;
 }
 
-static int read_param(struct gr_trace_types *t, Dwarf_Die die)
+static int read_param(struct gr_trace_types *t, Dwarf_Die die, uint64_t pc)
 {
     struct gr_tv_param p = {0};
     Dwarf_Off toff;
@@ -621,12 +641,10 @@ static int read_param(struct gr_trace_types *t, Dwarf_Die die)
         attr_udata(t, die, DW_AT_variable_parameter, &var) < 0 || die_name(t, die, &p.name) < 0)
         return -1;
     p.result = var != 0;
-    int r = param_frame_off(t, die, &p.frame_off);
-    if (r < 0) {
+    if (param_location(t, die, pc, &p) < 0) {
         free(p.name);
         return -1;
     }
-    p.has_frame_off = r;
     if (gr_vec_append(&t->params, &t->nparams, &t->params_cap, &p, sizeof p) < 0) {
         free(p.name);
         return fail_oom(t);
@@ -634,10 +652,11 @@ static int read_param(struct gr_trace_types *t, Dwarf_Die die)
     return 0;
 }
 
-int gr_trace_types_params(struct gr_trace_types *t, uint64_t entry, int *found,
+int gr_trace_types_params(struct gr_trace_types *t, uint64_t entry, int *found, const char **name,
                           struct gr_tv_param **params, size_t *n, struct gr_error *err)
 {
     *found = 0;
+    *name = NULL;
     *params = NULL;
     *n = 0;
     t->err = err;
@@ -651,12 +670,14 @@ int gr_trace_types_params(struct gr_trace_types *t, uint64_t entry, int *found,
     Dwarf_Error derr = NULL;
     if (dwarf_offdie_b(t->dbg, fi->die, 1, &fdie, &derr) != DW_DLV_OK)
         return fail_dwarf(t, derr, "reading a function DIE");
-    int r = first_child(t, fdie, &die);
+    int r = die_name(t, fdie, &t->func_name);
+    if (r == 0)
+        r = first_child(t, fdie, &die);
     while (r == 0 && die) {
         Dwarf_Half tag;
         r = die_tag(t, die, &tag);
         if (r == 0 && tag == DW_TAG_formal_parameter)
-            r = read_param(t, die);
+            r = read_param(t, die, entry);
         if (r == 0)
             r = next_sibling(t, &die);
     }
@@ -666,6 +687,7 @@ int gr_trace_types_params(struct gr_trace_types *t, uint64_t entry, int *found,
     if (r < 0)
         return -1;
     *found = 1;
+    *name = t->func_name;
     *params = t->params;
     *n = t->nparams;
     return 0;

@@ -39,7 +39,7 @@ int gr_code_init(struct gr_codebuf *c, uint64_t base, struct gr_error *err)
     c->base = base;
     c->bytes = malloc(c->cap);
     c->memo = calloc(1, sizeof *c->memo);
-    return c->bytes && c->memo ? 0 : gr_fail(err, "out of memory for trampolines");
+    return c->bytes && c->memo ? 0 : gr_fail_as(err, GR_ERR_INTERNAL, "out of memory for trampolines");
 }
 
 void gr_code_free(struct gr_codebuf *c)
@@ -53,7 +53,7 @@ static int reserve(struct gr_codebuf *c, size_t n, struct gr_error *err)
 {
     uint8_t *p = gr_vec_grow(c->bytes, &c->cap, c->len + n, 1);
     if (!p)
-        return gr_fail(err, "out of memory for trampolines");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "out of memory for trampolines");
     c->bytes = p;
     return 0;
 }
@@ -340,8 +340,8 @@ int gr_emit_branch8(struct gr_codebuf *c, ZydisMnemonic m, uint64_t target, stru
     unsigned n = branch_opcode(m, op);
     int64_t rel = (int64_t)(target - (gr_code_here(c) + 2));
     if (!n || rel < INT8_MIN || rel > INT8_MAX)
-        return gr_fail(err, "internal error: no short branch from 0x%llx to 0x%llx",
-                       (unsigned long long)gr_code_here(c), (unsigned long long)target);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: no short branch from 0x%llx to 0x%llx",
+                          (unsigned long long)gr_code_here(c), (unsigned long long)target);
     uint8_t insn[2] = {n == 1 ? 0xeb : (uint8_t)(op[1] - 0x10), (uint8_t)(int8_t)rel};
     return gr_code_append(c, insn, sizeof insn, err);
 }
@@ -358,8 +358,8 @@ int gr_code_patch_rel8(struct gr_codebuf *c, size_t field, uint64_t target, stru
 {
     int64_t rel = (int64_t)(target - (c->base + field + 1));
     if (rel < INT8_MIN || rel > INT8_MAX)
-        return gr_fail(err, "internal error: short branch at 0x%llx cannot reach 0x%llx",
-                       (unsigned long long)(c->base + field - 1), (unsigned long long)target);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: short branch at 0x%llx cannot reach 0x%llx",
+                          (unsigned long long)(c->base + field - 1), (unsigned long long)target);
     c->bytes[field] = (uint8_t)(int8_t)rel;
     return 0;
 }

@@ -96,13 +96,13 @@ int gr_image_build(const struct gr_elf *elf, const struct gr_program *prog,
         .entry = calloc(plan->nfuncs ? plan->nfuncs : 1, sizeof *tramp.entry),
         .exit = calloc(plan->exits.n ? plan->exits.n : 1, sizeof *tramp.exit),
     };
-    int rc = tramp.entry && tramp.exit ? 0 : gr_fail(err, "out of memory");
+    int rc = tramp.entry && tramp.exit ? 0 : gr_fail_as(err, GR_ERR_INTERNAL, "out of memory");
     if (rc == 0)
         rc = build_code(elf, prog, plan, seg, &tramp, img, err);
     if (rc == 0) {
         img->patches = gr_patches_build(plan, &tramp, &img->npatches);
         if (!img->patches)
-            rc = gr_fail(err, "out of memory");
+            rc = gr_fail_as(err, GR_ERR_INTERNAL, "out of memory");
     }
     if (rc == 0 && plan->copy)
         rc = add_copy_patches(img, err);

@@ -50,8 +50,8 @@ int gr_guard_emit(struct gr_codebuf *c, const struct gr_insn *in, struct gr_guar
         if (in->ops[k].type == ZYDIS_OPERAND_TYPE_MEMORY && in->ops[k].mem.type == ZYDIS_MEMOP_TYPE_MEM)
             mem = &in->ops[k];
     if (!mem)
-        return gr_fail(err, "internal error: no memory operand to guard at 0x%llx",
-                       (unsigned long long)in->addr);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: no memory operand to guard at 0x%llx",
+                          (unsigned long long)in->addr);
     GR_TRY(gr_emit_lea_of(c, R12, mem, err));
     GR_TRY(GR_EMIT(c, err, CMP, GR_REG(R12), GR_IMM(NIL_PAGE)));
     GR_TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JB, gr_code_here(c), err));
@@ -68,8 +68,8 @@ int gr_nil_fault_block(struct gr_codebuf *c, uint64_t routine, const struct gr_i
     GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(block)));
     GR_TRY(gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, routine, err));
     if (gr_code_here(c) != block + BLOCK_AT)
-        return gr_fail(err, "internal error: nil-fault block at 0x%llx is not %d bytes",
-                       (unsigned long long)block, BLOCK_AT);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: nil-fault block at 0x%llx is not %d bytes",
+                          (unsigned long long)block, BLOCK_AT);
     int32_t at = (int32_t)(int64_t)(gd->at[i] - block);
     return gr_code_append(c, &at, sizeof at, err);
 }

@@ -300,13 +300,13 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     size_t strtab_off = gostmts_off + ngostmts * sizeof(struct gs_gostmt);
     img->bytes = calloc(1, strtab_off + strtab_max);
     if (!img->bytes)
-        return gr_fail(err, "out of memory for the stats image");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "out of memory for the stats image");
     /* at most 2 shared strings per function: file, why untimed */
     struct strings st = {.bytes = img->bytes + strtab_off, .used = 1,
                          .names = prog->pcln.funcnames, .names_size = names_size};
     if (!hcreate_r(2 * (size_t)seg->nfuncs + 2 * ngostmts + 1, &st.seen)) {
         gr_stats_image_free(img);
-        return gr_fail(err, "out of memory for the stats image");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "out of memory for the stats image");
     }
     struct gs_func *tab = (struct gs_func *)(img->bytes + sizeof(struct gs_header));
     int rc = fill_functions(plan, tab, &st);
@@ -316,7 +316,7 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
         rc = fill_gostmts(plan, (struct gs_gostmt *)(img->bytes + gostmts_off), &st);
     hdestroy_r(&st.seen);
     if (rc < 0)
-        return gr_fail(err, "internal error: string table of the stats image is full");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: string table of the stats image is full");
     img->len = strtab_off + st.used;
     img->names_size = names_size;
     place_names(tab, seg->nfuncs, (struct gs_sym *)(img->bytes + syms_off), nsyms,
@@ -325,6 +325,8 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     fill_header(h, prog, seg, strtab_off, st.used + names_size);
     if (seg->nslots && gr_plan_oncpu(plan))
         h->flags |= GS_HDR_ONCPU;
+    else if (seg->nslots && plan->oncpu_refused[0])
+        h->flags |= GS_HDR_ONCPU_OFF;
     if (ngostmts) {
         h->gostmts_off = gostmts_off;
         h->ngostmts = (uint32_t)ngostmts;
@@ -336,7 +338,7 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     }
     if (append_trace(plan, seg, img) < 0) {
         gr_stats_image_free(img);
-        return gr_fail(err, "out of memory for the stats image");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "out of memory for the stats image");
     }
     return 0;
 }

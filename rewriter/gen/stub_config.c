@@ -23,7 +23,7 @@ int gr_stub_place(struct gr_codebuf *code, const struct gr_segment_plan *seg, si
     const struct gs_blob_header *h = (const struct gs_blob_header *)gr_stub_blob;
     if (blob_size < sizeof *h || h->magic != GS_BLOB_MAGIC ||
         h->config_off + sizeof(struct gs_stub_config) > blob_size)
-        return gr_fail(err, "internal error: embedded stub blob is malformed");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: embedded stub blob is malformed");
     /* elf_write.c writes the program headers into this area */
     if (gr_code_fill(code, seg->phdr_area, 0, err) < 0)
         return -1;
@@ -85,7 +85,7 @@ static void configure_trace(struct gs_stub_config *cfg, const struct gr_plan *pl
     uint64_t depth = GR_TRACE_DEPTH;
     while (depth > 256 && depth * tp->event_size > GR_TRACE_SLOT_MAX)
         depth /= 2;
-    cfg->g_goid = gr_trace_goid_offset(plan->rt->minor);
+    cfg->g_goid = plan->rt->g_goid;
     cfg->trace_m = tp->event_size / GS_ENT_SIZE;
     cfg->trace_slot = depth * tp->event_size;
     cfg->trace_limit = GS_SLOT_ENTRIES + depth * GS_ENT_SIZE;
@@ -137,9 +137,8 @@ void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr
         .glive_off = seg->glive_off,
         .glive_mask = seg->max_glive ? seg->max_glive - 1 : 0,
         .sites_off = seg->max_sites ? seg->sites_off : 0,
-        /* runtime2.go, Go 1.15-1.27: m.tls [6]uintptr, mstartfn, curg; g.m, then g.sched (gobuf.sp first) */
-        .m_curg = plan->rt->m_tls + 7 * 8,
-        .g_sched_sp = plan->rt->g_m + 8,
+        .m_curg = plan->rt->m_curg,
+        .g_sched_sp = plan->rt->g_sched_sp,
         .spaths_off = seg->max_sites ? seg->spaths_off : 0,
         .first_n = seg->first_n,
         .names_rel = image->names_size ? (int64_t)(image->names_addr - seg->blob_addr) : 0,

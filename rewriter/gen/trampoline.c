@@ -7,7 +7,7 @@
  * &m.tls[1] on every thread it makes, and it makes them all, so the row is
  * one load, `mov r12, fs:[0]`, in place of the two through g below (and
  * of the leaf trampoline's TLS load of g, two tests and two loads); the
- * slow path stores a claimed row with `mov fs:[0], r12`. A plain
+ * slow path's stub (gs_row_slow) stores a claimed row there. A plain
  * (unlocked) inc is exact because only the owning thread writes its row,
  * and a signal handler on that thread cannot split one instruction.
  *
@@ -166,8 +166,8 @@ static int refer(struct labels *lb, const struct gr_codebuf *c, enum label to,
     int32_t rel;
     memcpy(&rel, c->bytes + field, sizeof rel);
     if (c->base + field + 4 + (uint64_t)(int64_t)rel != lb->later)
-        return gr_fail(err, "internal error: no rel32 at the end of the instruction at 0x%llx",
-                       (unsigned long long)(c->base + field));
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: no rel32 at the end of the instruction at 0x%llx",
+                          (unsigned long long)(c->base + field));
     lb->fwd[lb->nfwd++] = (struct forward){.field = field, .to = to};
     return 0;
 }
@@ -206,6 +206,17 @@ static void patch_rel32(struct gr_codebuf *c, size_t field)
     gr_code_patch_rel32(c, field);
 }
 
+/* A hand-over to a stub that continues at r13: lea r13, [rip + next]; jmp
+ * stub; next: what follows (the code after the call, or the words the
+ * stub reads from there). */
+static int emit_hand_over(struct gr_codebuf *c, uint64_t stub, struct gr_error *err)
+{
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(gr_code_here(c))));   /* placeholder */
+    size_t disp_field = c->len - 4;
+    GR_TRY(JUMP(JMP, stub));
+    patch_rel32(c, disp_field);
+    return 0;
+}
 
 struct func_ctx;
 static int stack_abi(const struct func_ctx *fc);
@@ -265,11 +276,7 @@ static int emit_count(struct gr_codebuf *c, const struct func_ctx *fc, struct la
 static int emit_row_slow(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
                          uint64_t next, struct gr_error *err)
 {
-    uint64_t lea_at = gr_code_here(c);
-    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));        /* placeholder */
-    size_t disp_field = c->len - 4;
-    GR_TRY(JUMP(JMP, fc->stubs->row_slow));
-    patch_rel32(c, disp_field);                                     /* lea r13, [rip + words] */
+    GR_TRY(emit_hand_over(c, fc->stubs->row_slow, err));            /* lea r13, [rip + words] */
     uint64_t at = gr_code_here(c);
     uint8_t words[GS_ROWSLOW_SIZE];
     int32_t resume = (int32_t)(int64_t)(lb->at[LABEL_I] - at), back = (int32_t)(int64_t)(next - at);
@@ -299,17 +306,13 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
     GR_TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
     GR_TRY(JUMP8(JZ));                                  /* L: past a store and a jmp */
     refer8(lb, c, LABEL_L);
-    if (fc->plan->row_from_fs) {
-        GR_TRY(GR_EMIT(c, err, MOV, GR_FS(0), GR_REG(R12)));
+    if (g_from_tls) {
+        GR_TRY(load_tls_g(c, fc, R13, err));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, fc->rt->g_m)));
     } else {
-        if (g_from_tls) {
-            GR_TRY(load_tls_g(c, fc, R13, err));
-            GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(R13, fc->rt->g_m)));
-        } else {
-            GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
-        }
-        GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
+        GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_MEM(G, fc->rt->g_m)));
     }
+    GR_TRY(GR_EMIT(c, err, MOV, GR_MEM(R13, gr_m_row_slot(fc->rt)), GR_REG(R12)));
     GR_TRY(gr_emit_branch_to(c, ZYDIS_MNEMONIC_JMP, lb->at[LABEL_I], err));
     place(lb, c, LABEL_L);
     GR_TRY(GR_EMIT_LOCKED(c, err, INC, GR_ABS(shared_counter)));
@@ -338,7 +341,7 @@ static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint6
                           struct gr_error *err)
 {
     if (back == BACK_AFTER_CALL && (fc->pf->traced || fc->seg->sample == 1))
-        return gr_fail(err, "internal error: only a sampled call goes on after its hand-over");
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: only a sampled call goes on after its hand-over");
     if (fc->pf->traced)         /* --trace: gs_trace_enter, then the capture (trace_capture.c) */
         return gr_trace_emit_entry(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
                                    fc->stubs->trace_enter, back, err);
@@ -352,11 +355,7 @@ static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint6
         GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
         return JUMP(JMP, fc->stubs->time_enter);
     }
-    uint64_t lea_at = gr_code_here(c);
-    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));       /* placeholder */
-    size_t disp_field = c->len - 4;
-    GR_TRY(JUMP(JMP, fc->stubs->sample_enter));
-    patch_rel32(c, disp_field);                                     /* lea r13, [rip + D] */
+    GR_TRY(emit_hand_over(c, fc->stubs->sample_enter, err));        /* lea r13, [rip + D] */
     uint8_t desc[GS_DESC_SIZE];
     int32_t back_rel = back == BACK_AFTER_CALL ? GS_DESC_SIZE : (int32_t)(int64_t)(back - gr_code_here(c));
     uint32_t counter = (uint32_t)counter_offset(fc);
@@ -393,7 +392,7 @@ static int emit_time_entry(struct gr_codebuf *c, const struct func_ctx *fc, uint
 /* Go <= 1.16: the stack ABI, where R14 is not g. */
 static int stack_abi(const struct func_ctx *fc)
 {
-    return fc->rt->minor <= 16;
+    return gr_go_stack_abi(fc->rt->minor);
 }
 
 /* A hand-off of the scheduler (plan/sched_hooks.h), before its count: r12
@@ -405,29 +404,13 @@ static int emit_sched_hook(struct gr_codebuf *c, const struct func_ctx *fc, stru
         GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_MEM(ZYDIS_REGISTER_RSP, 8)));
     else
         GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RAX)));
-    uint64_t lea_at = gr_code_here(c);
-    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lea_at)));       /* placeholder */
-    size_t disp_field = c->len - 4;
     uint64_t stub = fc->pf->sched_hook == GR_HOOK_ON      ? fc->stubs->sched_on
                     : fc->pf->sched_hook == GR_HOOK_STACK ? fc->stubs->stack_moved
                                                           : fc->stubs->sched_off;
-    GR_TRY(JUMP(JMP, stub));
-    patch_rel32(c, disp_field);                                     /* lea r13, [rip + here] */
-    return 0;
+    return emit_hand_over(c, stub, err);                            /* lea r13, [rip + here] */
 }
 
 static int reload_g(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_error *err);
-
-/* Goroutine sites (stubs/sites.S): lea r13, [rip + next]; jmp routine;
- * next: the code that follows. */
-static int emit_site_hook(struct gr_codebuf *c, uint64_t routine, struct gr_error *err)
-{
-    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(gr_code_here(c))));   /* placeholder */
-    size_t disp_field = c->len - 4;
-    GR_TRY(JUMP(JMP, routine));
-    patch_rel32(c, disp_field);
-    return 0;
-}
 
 /* At a return of newproc1 (RSP at the return address): r12 = the new g,
  * the result (RAX; Go <= 1.16: the stack slot after its five 8-byte
@@ -440,7 +423,7 @@ static int emit_site_create(struct gr_codebuf *c, const struct func_ctx *fc, str
         GR_TRY(reload_g(c, fc, err));
     } else
         GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_REG(ZYDIS_REGISTER_RAX)));
-    return emit_site_hook(c, fc->stubs->site_create, err);
+    return emit_hand_over(c, fc->stubs->site_create, err);
 }
 
 /* The entry trampoline in the comment at the top of this file. */
@@ -462,7 +445,7 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
     if (fc->pf->sched_hook != GR_HOOK_NONE)
         GR_TRY(emit_sched_hook(c, fc, err));
     if (fc->plan->sites && fc->pf->site_role == GR_SITE_EXIT)
-        GR_TRY(emit_site_hook(c, fc->stubs->site_exit, err));
+        GR_TRY(emit_hand_over(c, fc->stubs->site_exit, err));
     if (fc->plan->row_from_fs) {
         GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));
     } else {
@@ -766,21 +749,21 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
 {
     const uint8_t *bytes = gr_elf_bytes_at(elf, e->addr, e->len);
     if (!bytes)
-        return gr_fail(err, "internal error: return at 0x%llx is not in the file",
-                       (unsigned long long)e->addr);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: return at 0x%llx is not in the file",
+                          (unsigned long long)e->addr);
     struct gr_insn ins[GR_PROLOGUE_MAX_INSNS];
     struct gr_guards gd = {0};
     unsigned n = 0;
     for (unsigned off = 0; off < e->ret_off; n++) {       /* up to the ret */
         if (n == GR_PROLOGUE_MAX_INSNS)
-            return gr_fail(err, "internal error: too many instructions before the return at 0x%llx",
-                           (unsigned long long)e->addr);
+            return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: too many instructions before the return at 0x%llx",
+                              (unsigned long long)e->addr);
         struct gr_insn *in = &ins[n];
         in->addr = e->addr + off;
         ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
         if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&fc->zy, bytes + off, e->ret_off - off, &in->insn, ops)))
-            return gr_fail(err, "internal error: cannot decode epilogue at 0x%llx",
-                           (unsigned long long)in->addr);
+            return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: cannot decode epilogue at 0x%llx",
+                              (unsigned long long)in->addr);
         memcpy(in->ops, ops, sizeof in->ops);             /* the visible ones */
         if (e->guard_mask & (1u << n))
             GR_TRY(gr_guard_emit(c, in, &gd, n, err));
@@ -821,8 +804,8 @@ static int decode_check(const struct gr_elf *elf, struct func_ctx *fc, struct gr
     uint64_t entry = fc->pf->func->entry;
     const uint8_t *code = gr_elf_bytes_at(elf, entry, pro->len);
     if (!code || gr_prologue_decode(code, pro->len, entry, pro->ninsns, fc->check) < 0)
-        return gr_fail(err, "internal error: cannot decode the check at 0x%llx again",
-                       (unsigned long long)entry);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: cannot decode the check at 0x%llx again",
+                          (unsigned long long)entry);
     return 0;
 }
 
@@ -837,8 +820,8 @@ static int decode_tls(const struct gr_elf *elf, const struct gr_plan *plan,
     if (!code)
         code = gr_elf_bytes_at(elf, plan->tls_entry, size = 2 * ZYDIS_MAX_INSTRUCTION_LENGTH);
     if (!code || gr_prologue_decode(code, size, plan->tls_entry, plan->tls_ninsns, tls) < 0)
-        return gr_fail(err, "internal error: cannot decode the TLS load of g at 0x%llx again",
-                       (unsigned long long)plan->tls_entry);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: cannot decode the TLS load of g at 0x%llx again",
+                          (unsigned long long)plan->tls_entry);
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "rewriter/plan/plan.h"
 
 #include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,7 +60,7 @@ static const char *decide(const struct gr_elf *elf, const struct gr_plan *plan,
                           const struct gr_asm_targets *asm_targets, const struct gr_func *f,
                           struct gr_insn *scratch, struct gr_prologue *pro)
 {
-    int stack_abi = plan->rt->minor <= 16;
+    int stack_abi = gr_go_stack_abi(plan->rt->minor);
     if (f->end == f->entry)
         return "alias of the next function (same entry)";
     if (strncmp(f->name, "_Z", 2) == 0 || strncmp(f->name, "__", 2) == 0)
@@ -117,7 +118,7 @@ static int cover_near_return(const struct gr_elf *elf, struct gr_exit_scan *scan
     if (pf->prologue.shape != GR_PROLOGUE_LEAF || body->untimed_reason != GR_EXIT_SHORT ||
         body->short_end > NEAR_RETURN_MAX)
         return 0;
-    struct gr_leaf_opts opts = {.allow_guard = plan->sig != NULL, .register_abi = plan->rt->minor > 16,
+    struct gr_leaf_opts opts = {.allow_guard = plan->sig != NULL, .register_abi = !gr_go_stack_abi(plan->rt->minor),
                                 .cover_to = body->short_end};
     struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
     struct gr_prologue pro;
@@ -194,20 +195,36 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
 /* A hand-off of the scheduler (sched_hooks.h) is hooked where its argument
  * is known: in a checked function, in RAX (register ABI: g in R14 at its
  * check) or at [RSP+8] (Go <= 1.16); not in ABI0 wrappers of Go >= 1.17. */
-static void plan_hook(struct gr_plan *plan, struct gr_plan_func *pf)
+static void plan_hook(struct gr_plan *plan, const struct gr_sched_hooks *hooks, struct gr_plan_func *pf)
 {
-    enum gr_sched_hook h = gr_sched_hook_of(pf->func);
-    if (h == GR_HOOK_NONE || pf->prologue.shape == GR_PROLOGUE_LEAF)
-        return;
-    if (plan->rt->minor > 16 && pf->prologue.tls_form != GR_TLS_NONE)
+    enum gr_sched_hook h = hooks->hook[pf - plan->funcs];
+    if (h == GR_HOOK_NONE || pf->prologue.shape == GR_PROLOGUE_LEAF ||
+        (!gr_go_stack_abi(plan->rt->minor) && pf->prologue.tls_form != GR_TLS_NONE))
         return;
     pf->sched_hook = (uint8_t)h;
-    if (h == GR_HOOK_ON)
-        plan->hooks_on++;
-    else if (h == GR_HOOK_OFF)
-        plan->hooks_off++;
-    else
-        plan->hooks_stack++;
+}
+
+/* The hooks planned, counted once every function is planned. A hand-off
+ * left unhooked (skipped, or without a check) turns on-CPU time off, and
+ * a refusal drops every on/off hook. */
+static void count_hooks(struct gr_plan *plan, struct gr_sched_hooks *hooks)
+{
+    for (size_t i = 0; i < plan->nfuncs; i++) {
+        const struct gr_plan_func *pf = &plan->funcs[i];
+        uint8_t h = hooks->hook[i];
+        if ((h == GR_HOOK_OFF || h == GR_HOOK_ON) && pf->sched_hook != h)
+            gr_sched_hooks_refuse(hooks, plan->nfuncs, "%s, a hand-off of the scheduler, cannot be hooked: %s",
+                                  pf->func->name, pf->skip_reason ? pf->skip_reason : "no stack check");
+    }
+    for (size_t i = 0; i < plan->nfuncs; i++) {
+        struct gr_plan_func *pf = &plan->funcs[i];
+        if (pf->sched_hook != GR_HOOK_NONE && hooks->hook[i] == GR_HOOK_NONE)
+            pf->sched_hook = GR_HOOK_NONE;
+        plan->hooks_on += pf->sched_hook == GR_HOOK_ON;
+        plan->hooks_off += pf->sched_hook == GR_HOOK_OFF;
+        plan->hooks_stack += pf->sched_hook == GR_HOOK_STACK;
+    }
+    snprintf(plan->oncpu_refused, sizeof plan->oncpu_refused, "%s", hooks->refused);
 }
 
 const char GR_PLAN_COPIED[] = "in the copy engine's module (not counted yet)";
@@ -219,6 +236,7 @@ struct plan_ctx {
     struct gr_asm_targets asm_targets;
     const struct gr_select *select;
     const char *no_timing;
+    struct gr_sched_hooks hooks;
     struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS];
 };
 
@@ -234,7 +252,7 @@ static int plan_func(struct plan_ctx *c, struct gr_plan *plan, struct gr_plan_fu
         return 0;
     }
     if (c->select && !gr_select_chosen(c->select, pf->func->name) &&
-        gr_sched_hook_of(pf->func) == GR_HOOK_NONE && pf->func->entry != plan->sigpanic_go) {
+        !gr_sched_hook_candidate(pf->func) && pf->func->entry != plan->sigpanic_go) {
         pf->skip_reason = GR_SELECT_LEFT_OUT;
         pf->timing = GR_UNTIMED;
         plan->nleft_out++;
@@ -251,13 +269,13 @@ static int plan_func(struct plan_ctx *c, struct gr_plan *plan, struct gr_plan_fu
     }
     pf->counter = (uint32_t)plan->ninstrumented++;
     if (!c->no_timing)
-        plan_hook(plan, pf);
+        plan_hook(plan, &c->hooks, pf);
     return 0;
 }
 
 int gr_plan_oncpu(const struct gr_plan *plan)
 {
-    return plan->hooks_on > 0 && plan->hooks_off > 0;
+    return plan->hooks_on > 0 && plan->hooks_off > 0 && !plan->oncpu_refused[0];
 }
 
 /* The first function that starts by loading g from TLS (ABI0 wrappers and
@@ -301,10 +319,10 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     plan->rt = &prog->offsets;
     plan->paths = timing == GR_PLAN_PATHS;
     if (!plan->rt->minor)
-        return gr_fail(err, "%s: internal error: no runtime offsets decided for %s", elf->path, prog->go_version);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: internal error: no runtime offsets decided for %s", elf->path, prog->go_version);
     plan->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *plan->funcs);
     if (!plan->funcs)
-        return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory for the patch plan", elf->path);
     plan->nfuncs = prog->nfuncs;
     /* -race builds keep the race detector's context in g.racectx, the word
        the timing code uses for the goroutine's timing stack */
@@ -330,6 +348,8 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
         plan->sigpanic_go = gr_go_sigpanic_go(prog);
     }
     int rc = gr_asm_targets_find(elf, prog, &c->asm_targets);
+    if (rc == 0 && !c->no_timing)
+        rc = gr_sched_hooks_find(elf, prog, &c->hooks);
     gr_exit_scan_init(&c->scan);
     c->scan.allow_guard = plan->sig != NULL && plan->tls_ninsns > 0;   /* as leaf entries */
     for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {
@@ -338,6 +358,9 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     }
     gr_exit_scan_free(&c->scan);
     gr_asm_targets_free(&c->asm_targets);
+    if (rc == 0 && c->hooks.hook)
+        count_hooks(plan, &c->hooks);
+    gr_sched_hooks_free(&c->hooks);
     if (rc == 0 && plan->ntimed && !plan->hooks_stack)
         return gr_fail(err, "%s: runtime.copystack not found or not instrumented: timing needs to know "
                             "when a goroutine's stack moves (try --count-only)", elf->path);
@@ -346,9 +369,9 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
     if (rc == 0 && plan->sites)
         rc = gr_go_stmts_find(elf, prog, &plan->go_stmts);
     if (rc < 0)
-        return gr_fail(err, "%s: out of memory for the patch plan", elf->path);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory for the patch plan", elf->path);
     if (!keep_call_sites && gr_call_sites_find(elf, plan, &plan->calls) < 0)
-        return gr_fail(err, "%s: out of memory for the call sites", elf->path);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory for the call sites", elf->path);
     return 0;
 }
 

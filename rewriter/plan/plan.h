@@ -20,6 +20,7 @@
 #include "rewriter/plan/leaf.h"
 #include "rewriter/plan/prologue.h"
 #include "rewriter/plan/select.h"
+#include "rewriter/plan/sched_hooks.h"
 
 struct gr_plan_func {
     const struct gr_func *func;
@@ -94,8 +95,9 @@ struct gr_plan {
      * (call_sites.h); empty with --keep-call-sites. */
     struct gr_call_sites calls;
     /* On-CPU time (sched_hooks.h): the hand-offs hooked, off and on; kept
-     * only when both are (gr_plan_oncpu). */
+     * only when both are and nothing refused it (gr_plan_oncpu). */
     size_t hooks_off, hooks_on;
+    char oncpu_refused[GR_SCHED_REASON_MAX]; /* non-empty: why on-CPU time is off */
     /* runtime.copystack hooked (the timing marker, stubs/timing.S
      * gs_stack_moved): needed when any function is timed */
     size_t hooks_stack;

@@ -21,7 +21,7 @@ int gr_regex_set_compile(struct gr_regex_set *set, const char *const *patterns, 
         return 0;
     set->re = calloc(n, sizeof *set->re);
     if (!set->re)
-        return gr_fail(err, "%s: out of memory for the regular expressions", what);
+        return gr_fail_as(err, GR_ERR_INTERNAL, "%s: out of memory for the regular expressions", what);
     for (; set->n < n; set->n++)
         if (gr_regex_compile(&set->re[set->n], patterns[set->n], what, err) < 0) {
             gr_regex_set_free(set);

@@ -5,14 +5,13 @@
  * (register ABI) or stack words (stack ABI), shown without names. */
 #include "rewriter/plan/trace_plan.h"
 
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/regex_compile.h"
 #include "format/stub_abi.h"
 #include "format/trace_desc.h"
 #include "format/trace_format.h"
+#include "rewriter/plan/select.h"
 
 enum { RAX = 0, RCX = 1, RBX = 3, RDI = 7 };
 
@@ -59,14 +58,6 @@ static uint32_t place(struct gr_trace_func *tf, uint32_t bytes_max)
     return tf->used;
 }
 
-static int matches(const regex_t *re, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (regexec(&re[i], name, 0, NULL, 0) == 0)
-            return 1;
-    return 0;
-}
-
 static int add_func(const struct gr_program *prog, struct gr_plan *plan, size_t i, struct gr_trace_plan *tp,
                     struct gr_error *err)
 {
@@ -96,23 +87,18 @@ int gr_trace_plan_build(const struct gr_program *prog, struct gr_plan *plan, con
     tp->bytes_max = bytes_max;
     if (!npatterns)
         return 0;
-    regex_t re[npatterns];
-    for (size_t k = 0; k < npatterns; k++)
-        if (gr_regex_compile(&re[k], patterns[k], "--trace", err) < 0) {
-            while (k--)
-                regfree(&re[k]);
-            return -1;
-        }
+    struct gr_regex_set re;     /* checked while the command line was read */
+    if (gr_regex_set_compile(&re, patterns, npatterns, "--trace", err) < 0)
+        return -1;
     tp->funcs = calloc(plan->nfuncs ? plan->nfuncs : 1, sizeof *tp->funcs);
     int rc = tp->funcs ? 0 : gr_fail(err, "out of memory for the trace plan");
     for (size_t i = 0; i < plan->nfuncs && rc == 0; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
         if (!pf->skip_reason && pf->timing != GR_UNTIMED && !pf->tail_calls &&   /* no tail-call exit */
-            matches(re, npatterns, pf->func->name))
+            gr_regex_set_any(&re, pf->func->name))
             rc = add_func(prog, plan, i, tp, err);
     }
-    for (size_t k = 0; k < npatterns; k++)
-        regfree(&re[k]);
+    gr_regex_set_free(&re);
     tp->event_size = (tp->event_size + GS_ENT_SIZE - 1) / GS_ENT_SIZE * GS_ENT_SIZE;
     return rc;
 }
@@ -123,9 +109,4 @@ void gr_trace_plan_free(struct gr_trace_plan *tp)
         gr_trace_layout_free(&tp->funcs[i].layout);
     free(tp->funcs);
     memset(tp, 0, sizeof *tp);
-}
-
-uint32_t gr_trace_goid_offset(int minor)
-{
-    return minor == 23 || minor == 24 ? 160 : 152;
 }

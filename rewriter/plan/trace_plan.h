@@ -36,8 +36,4 @@ int gr_trace_plan_build(const struct gr_program *prog, struct gr_plan *plan, con
                         struct gr_error *err);
 void gr_trace_plan_free(struct gr_trace_plan *tp);
 
-/* g.goid in Go 1.<minor> (DWARF of each release 1.15-1.27: 152, but 160 in
- * 1.23 and 1.24). */
-uint32_t gr_trace_goid_offset(int minor);
-
 #endif

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
         return 2;
     }
     struct gr_dwarf_info info;
-    struct gr_error err = {{0}};
+    struct gr_error err = { .msg = "" };
     if (gr_dwarf_read(argv[1], &info, &err) < 0) {
         fprintf(stderr, "dwarfdump_funcs: %s\n", err.msg);
         return 1;

@@ -79,7 +79,8 @@ synthetic_files() {
     #    ticks = 128 ns: le 2e-07), src 8 x1 (< 8192 ticks = 4096 ns: le
     #    5e-06); 6200 ticks = 3.1 us.
     #  main.slow: src 15 x1 (< 2^20 ticks = 524288 ns: le 0.001), src 17 x1
-    #    (< 2^22 ticks = 2.097 ms: le 0.005); 4,000,000 ticks = 2 ms.
+    #    (< 2^22 ticks = 2.097 ms: le 0.005); 4,000,000 ticks = 2 ms, of which
+    #    3,000,000 on-CPU (1.5 ms: gostat_function_oncpu_seconds_total).
     #  main.inl untimed: calls only; main.never: never called, not exported.
     #  the odd name: timed, no timed calls: zero histogram.
     odd=$'odd"name\\with\nnewline\xff\x1b[31m'
@@ -91,7 +92,7 @@ synthetic_files() {
         --func main.never:0x70:0 \
         --untimed '2:too short to patch' --untimed 4:runtime --untimed 5:runtime \
         --time 0:1:5300:100:5000:2=3,8=1 --time 0:2:900:130:200:3=6 \
-        --time 1:1:4000000:1000000:3000000:15=1,17=1 \
+        --time 1:1:4000000:1000000:3000000:15=1,17=1 --oncpu 1:1:3000000 \
         --drops 1:2:7:0:6:0:5 || fail "mkstats A"
     # Process B (the sleep): sampled 1 in 8; clock 1000/1024 ns per tick, so
     # src 5 (< 1024 ticks) ends at exactly 1 us: le 1e-06, not 2e-06. 8 timed

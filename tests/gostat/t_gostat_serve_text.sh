@@ -43,6 +43,9 @@ gostat_function_calls_total{$A,function=\"runtime.goexit1\"} 4
 gostat_function_seconds_total{$A,function=\"main.work\"} 3.1e-06
 gostat_function_seconds_total{$A,function=\"main.slow\"} 0.002
 gostat_function_seconds_total{$A,function=\"$ODD\"} 0
+gostat_function_oncpu_seconds_total{$A,function=\"main.work\"} 0
+gostat_function_oncpu_seconds_total{$A,function=\"main.slow\"} 0.0015
+gostat_function_oncpu_seconds_total{$A,function=\"$ODD\"} 0
 gostat_function_duration_seconds_sum{$A,function=\"main.work\"} 3.1e-06
 gostat_function_duration_seconds_count{$A,function=\"main.work\"} 10
 gostat_function_duration_seconds_sum{$A,function=\"main.slow\"} 0.002
@@ -122,6 +125,8 @@ expect "text: families" "\
 # TYPE gostat_function_seconds_total counter
 # HELP gostat_function_self_seconds_total Time in the function's timed calls outside its timed callees (programs instrumented with --call-graph).
 # TYPE gostat_function_self_seconds_total counter
+# HELP gostat_function_oncpu_seconds_total Time in the function's timed calls less the time their goroutines were descheduled (programs whose scheduler hand-offs are hooked).
+# TYPE gostat_function_oncpu_seconds_total counter
 # HELP gostat_function_duration_seconds Durations of the function's timed calls, callees included.
 # TYPE gostat_function_duration_seconds histogram
 # HELP gostat_scrape_processes Live instrumented processes in this scrape.
@@ -172,6 +177,9 @@ expect "openmetrics: families" "\
 # HELP gostat_function_self_seconds Time in the function's timed calls outside its timed callees (programs instrumented with --call-graph).
 # TYPE gostat_function_self_seconds counter
 # UNIT gostat_function_self_seconds seconds
+# HELP gostat_function_oncpu_seconds Time in the function's timed calls less the time their goroutines were descheduled (programs whose scheduler hand-offs are hooked).
+# TYPE gostat_function_oncpu_seconds counter
+# UNIT gostat_function_oncpu_seconds seconds
 # HELP gostat_function_duration_seconds Durations of the function's timed calls, callees included.
 # TYPE gostat_function_duration_seconds histogram
 # UNIT gostat_function_duration_seconds seconds

@@ -109,8 +109,8 @@ if ! gcc -m32 -nostdlib -static -o "$IN/elf32gcc" "$WORK/t32.c"; then
     exit 1
 fi
 
-# relabel IN OUT VERSION: the Go 1.22 program IN with its build-info
-# version rewritten to VERSION (padded or cut to the same length).
+# relabel IN OUT VERSION: the Go 1.22 or 1.24 program IN with its
+# build-info version rewritten to VERSION (padded or cut to the same length).
 relabel() {
     python3 - "$@" <<'PY'
 import sys
@@ -118,7 +118,7 @@ data = bytearray(open(sys.argv[1], "rb").read())
 at = data.index(b"\xff Go buildinf:") + 32
 n = data[at]
 old = bytes(data[at + 1:at + 1 + n])
-assert old.startswith(b"go1.22."), old
+assert old.startswith((b"go1.22.", b"go1.24.")), old
 new = sys.argv[3].encode().ljust(n, b"0")[:n]
 data[at + 1:at + 1 + n] = new
 open(sys.argv[2], "wb").write(data)
@@ -129,11 +129,13 @@ PY
 # type descriptors say 0x130. And a release older than any supported.
 relabel "$GOPROG" "$IN/go117" go1.17.99
 relabel "$GOPROG" "$IN/go114" go1.14.99
-# Go 1.15's row has the same g.m, g.stack.hi, g.racectx and m.tls as 1.22's
-# but its signal fields differ: g.sig 0xe0 by go_sigpanic.c's row, 0xd8 by
-# the program's DWARF and type descriptors.
-relabel "$GOPROG" "$IN/go115" go1.15.99
-chmod +x "$IN/go114" "$IN/go115"
+# Go 1.23's row has every offset of 1.24's but the signal fields: a Go 1.24
+# program relabelled go1.23.99 has g.sig 0xe0 by the release's row, 0xe4
+# by the program's DWARF and type descriptors.
+GO124PROG=$WORK/go124prog
+build_go 1.24 "$ROOT/testdata/recursion" "$GO124PROG" || { echo "FAIL: cannot build the Go 1.24 test program"; exit 1; }
+relabel "$GO124PROG" "$IN/go123" go1.23.99
+chmod +x "$IN/go114" "$IN/go123"
 chmod +x "$IN/go117"
 
 # A Go program for another architecture (ELF64, but arm64).
@@ -162,11 +164,13 @@ else
     echo "FAIL the disagreement does not name both values: $(cat "$WORK/stderr")"
     fails=$((fails + 1))
 fi
-new_outdir; expect_reject 2 "Go release whose signal fields disagree with the binary" "$IN/go115: .*g.sig is 0xe0 by the table row but 0xd8 by the DWARF; refused" "$IN/go115" "$OUTDIR/o"
+new_outdir; expect_reject 2 "Go release whose signal fields disagree with the binary" "$IN/go123: .*g.sig is 0xe0 by the table row but 0xe4 by the DWARF; refused" "$IN/go123" "$OUTDIR/o"
 new_outdir; expect_reject 2 "Go release older than 1.15" "$IN/go114: .*go1.14.99" "$IN/go114" "$OUTDIR/o"
 new_outdir; expect_reject 2 "missing input" "$IN/does-not-exist: cannot open: No such file or directory" "$IN/does-not-exist" "$OUTDIR/o"
 new_outdir; expect_reject 2 "directory as input" "$IN: not a regular file" "$IN" "$OUTDIR/o"
 new_outdir; expect_reject 2 "output directory does not exist" "$OUTDIR/missing/o: cannot create a temporary file beside it" "$GOPROG" "$OUTDIR/missing/o"
+# sysfs takes no new files, whoever asks (root included)
+new_outdir; expect_reject 2 "output directory not writable" "^gorewrite: /sys/o: cannot create a temporary file beside it: Permission denied$" "$GOPROG" /sys/o
 # An output path that is not a regular file is refused, never replaced
 # (renaming over a device such as /dev/null as root would replace it).
 mkfifo "$WORK/fifo"
@@ -183,6 +187,22 @@ new_outdir; expect_reject 2 "layout report is the output" "$OUTDIR/o: the layout
 new_outdir; expect_reject 1 "no arguments" "usage: gorewrite"
 new_outdir; expect_reject 1 "one argument" "usage: gorewrite" "$GOPROG"
 new_outdir; expect_reject 1 "three arguments" "unexpected argument $OUTDIR/p" "$GOPROG" "$OUTDIR/o" "$OUTDIR/p"
+
+# A bad pattern for any option that takes a REGEX (those --help lists) is a
+# usage error of one line, found before INPUT is read: exit 1 even when
+# INPUT is missing too.
+regex_opts=$("$GOREWRITE_REAL" --help | grep -oE -- '--[a-z-]+ REGEX' | cut -d' ' -f1 | sort -u | tr '\n' ' ')
+[ "$regex_opts" = "--exclude --only --trace " ] || fail "--help lists the REGEX options '$regex_opts'"
+for opt in $regex_opts; do
+    for input in "$GOPROG" "$IN/does-not-exist"; do
+        new_outdir
+        expect_reject 1 "bad $opt pattern, INPUT $(basename "$input")" \
+            "^gorewrite: $opt: bad regular expression '\(': Unmatched \( or \\\\\($" "$opt" '(' "$input" "$OUTDIR/o"
+        [ "$(wc -l <"$WORK/stderr")" -eq 1 ] || fail "bad $opt pattern: $(wc -l <"$WORK/stderr") lines on stderr, want 1"
+    done
+done
+new_outdir; expect_reject 1 "bad --trace pattern among good ones" "^gorewrite: --trace: bad regular expression 'a\[': " \
+    --trace '^main\.' --trace 'a[' "$GOPROG" "$OUTDIR/o"
 
 # Output path equal to the input: status 1 or 2, input unchanged, no
 # temporary files beside it.

@@ -17,7 +17,8 @@
 #    original prints; only main.* (and the two) in gostat, main.main
 #    called once.
 #  - a bad --only or --exclude pattern: exit 1, a message naming the
-#    option and the pattern, no output written (an existing OUTPUT kept).
+#    option and the pattern, no output written (an existing OUTPUT kept);
+#    an --only pattern that matches no function: one warning naming it.
 # Environment: GOVERS="1.22" restricts the Go versions.
 . "$(dirname "$0")/../lib.sh"
 require_tools
@@ -31,7 +32,7 @@ GOVERS=${GOVERS:-1.15 1.19 1.22 $NEWEST}
 # (a stack moves: the timing marker) and runtime.sigpanic (its entry puts
 # a relocated leaf's faulting PC back) (those the release has: each list
 # is cut to the reference run's rows)
-INFRA='runtime.newproc1 runtime.goexit1 runtime.execute runtime.park_m runtime.gosched_m
+INFRA='runtime.newproc1 runtime.goexit1 runtime.execute runtime.park_m runtime.goschedImpl runtime.gosched_m
     runtime.goschedguarded_m runtime.gopreempt_m runtime.preemptPark runtime.goyield_m
     runtime.exitsyscall0 runtime.exitsyscallNoP runtime.copystack runtime.sigpanic'
 TAB=$'\t'
@@ -198,5 +199,13 @@ echo keep >"$WORK/badout"
 "$GOREWRITE" --exclude '(' "$prog" "$WORK/badout" >/dev/null 2>&1
 [ "$(cat "$WORK/badout")" = keep ] || fail "a bad pattern changed an existing OUTPUT"
 echo "bad patterns: $("$GOREWRITE_REAL" --only '(' "$prog" "$WORK/badout" 2>&1)"
+
+# A pattern that names no function: one warning line naming it, the output
+# written as usual; a pattern that does match: no warning.
+err=$("$GOREWRITE" --only '^main\.' --only 'main\.NoSuch' "$prog" "$WORK/nomatch" 2>&1 >/dev/null)
+rc=$?
+[ $rc = 0 ] && [ -x "$WORK/nomatch" ] || fail "--only matching nothing: exit $rc or no output"
+[ "$(grep -c 'warning' <<<"$err")" = 1 ] && grep -Fqx "gorewrite: warning: --only 'main\\.NoSuch' matches no function" <<<"$err" ||
+    fail "--only matching nothing: stderr '$err'"
 
 [ $fails -eq 0 ]

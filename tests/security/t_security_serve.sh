@@ -8,8 +8,9 @@
 #    connections are closed by the header deadline (10 s);
 #  - a client that sends one header byte per second (which restarts
 #    libmicrohttpd's idle timeout) is cut off by the deadline too;
-#  - Host: a name not allowed gets 403 (DNS rebinding); IP literals,
-#    localhost and --allow-host names get 200;
+#  - Host: a name not allowed gets 403 (DNS rebinding), and so does text
+#    after the host but a port (`[::1]junk`); two Host headers get 400;
+#    IP literals, localhost and --allow-host names get 200;
 #  - --token-file: no or a wrong bearer token gets 401, the right one 200;
 #    a token file others can read is refused at start (exit 1);
 #  - --listen unix:PATH: a socket of mode 0600, served over it;
@@ -95,6 +96,21 @@ expect "Host: evil.example" 403 "$(code -H 'Host: evil.example' "$url")"
 expect "Host: evil.example:port" 403 "$(code -H "Host: evil.example:$port" "$url")"
 expect "Host: localhost" 200 "$(code -H "Host: localhost:$port" "$url")"
 expect "Host: [::1]" 200 "$(code -H "Host: [::1]:$port" "$url")"
+expect "Host: [::1]junk" 403 "$(code -H 'Host: [::1]junk' "$url")"
+expect "Host: localhost:80junk" 403 "$(code -H 'Host: localhost:80junk' "$url")"
+# Two Host headers, the first allowed: refused whole (curl sends only one).
+raw_status() {
+    python3 - "$port" "$@" <<'EOF2'
+import socket, sys
+port = int(sys.argv[1])
+s = socket.create_connection(("127.0.0.1", port), timeout=5)
+s.sendall(("GET /metrics HTTP/1.1\r\n" + "".join("Host: %s\r\n" % h for h in sys.argv[2:]) +
+           "Connection: close\r\n\r\n").encode())
+print(s.recv(64).decode().split(" ")[1])
+EOF2
+}
+expect "two Host headers" 400 "$(raw_status localhost evil.example)"
+expect "one Host header, raw" 200 "$(raw_status localhost)"
 kill $serve_pid
 start_serve allow --listen 127.0.0.1:0 --allow-host metrics.internal
 expect "--allow-host name" 200 "$(code -H 'Host: metrics.internal:9464' "$url")"

@@ -2,17 +2,19 @@
 # t_security_term: no terminal control reaches the terminal (issue 16,
 # finding 5). A stats file whose function names hold ESC, BEL, a raw C1
 # byte (0x9B, CSI to an 8-bit terminal) and UTF-8 C1 (C2 9B), written by a
-# program whose path holds the same, is shown by the table, the listing,
-# coverage, diff and --json, and named in error messages: every output must be
-# well-formed UTF-8 with no C0 (but newline and tab), DEL or C1 character,
-# and the names must still be recognisable ('?' per control).
+# program whose path holds the same and U+202E (right-to-left override:
+# it shows the text after it reversed), is shown by the table, the
+# listing, coverage, diff and --json, and named in error messages: every
+# output must be well-formed UTF-8 with no C0 (but newline and tab), DEL,
+# C1 or bidirectional formatting character, and the names must still be
+# recognisable ('?' per control).
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
 work_dir
 
 instrumented_live
-BAD=$(printf 'x\302\233\2331m\033]0;t\007')
+BAD=$(printf 'x\302\233\2331m\033]0;t\007\342\200\256')
 D=$WORK/stats
 mkdir -p "$D/$BAD"
 cp "$WORK/live.instr" "$D/$BAD/app"
@@ -39,7 +41,8 @@ clean() {
 import sys
 data = open(sys.argv[1], 'rb').read()
 text = data.decode('utf-8')          # raw 0x9B is not UTF-8: UnicodeDecodeError
-bad = [c for c in text if (ord(c) < 0x20 and c not in '\n\t') or 0x7f <= ord(c) <= 0x9f]
+bidi = {0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069}
+bad = [c for c in text if (ord(c) < 0x20 and c not in '\n\t') or 0x7f <= ord(c) <= 0x9f or ord(c) in bidi]
 sys.exit(1 if bad else 0)
 EOF
 }
@@ -47,11 +50,11 @@ EOF
 "$GOSTAT" "$F" >"$WORK/table" 2>&1 || fail "gostat FILE failed: $(cat "$WORK/table")"
 clean "$WORK/table" "table"
 grep -q 'm??n?]?k' "$WORK/table" || fail "table: patched name not shown as m??n?]?k"
-grep -q "exe $D/x??1m?\]0;t?/app" "$WORK/table" || fail "table: exe path not shown with '?': $(grep exe "$WORK/table")"
+grep -q "exe $D/x??1m?\]0;t??/app" "$WORK/table" || fail "table: exe path not shown with '?': $(grep exe "$WORK/table")"
 
 GOSTAT_DIR=$D "$GOSTAT" >"$WORK/listing" 2>&1 || fail "gostat listing failed"
 clean "$WORK/listing" "listing"
-grep -q 'x??1m?\]0;t?/app' "$WORK/listing" || fail "listing: exe not shown with '?'"
+grep -q 'x??1m?\]0;t??/app' "$WORK/listing" || fail "listing: exe not shown with '?'"
 
 "$GOSTAT" coverage "$F" >"$WORK/coverage" 2>&1 || fail "gostat coverage failed: $(cat "$WORK/coverage")"
 clean "$WORK/coverage" "coverage"
@@ -79,7 +82,7 @@ clean "$WORK/diff.err" "diff regression line"
 # Error messages: a missing file and a corrupt one, both under the bad path.
 "$GOSTAT" "$D/$BAD/missing" >"$WORK/err1" 2>&1 && fail "gostat on a missing file succeeded"
 clean "$WORK/err1" "error for a missing file"
-grep -q 'x??1m?\]0;t?/missing: cannot open' "$WORK/err1" || fail "missing-file error: $(cat "$WORK/err1")"
+grep -q 'x??1m?\]0;t??/missing: cannot open' "$WORK/err1" || fail "missing-file error: $(cat "$WORK/err1")"
 head -c 100 "$F" >"$D/$BAD/short"
 "$GOSTAT" "$D/$BAD/short" >"$WORK/err2" 2>&1 && fail "gostat on a truncated file succeeded"
 clean "$WORK/err2" "error for a truncated file"

@@ -7,7 +7,9 @@
 # and with cgo both ways (Go 1.22): `gorewrite -v` names the access, the
 # trampolines contain `mov r12, fs:0x0` exactly when it is fs:[0], and the
 # counts of the expect file are exact in the default mode and with
-# --count-only.
+# --count-only, with no call reported as without a row; with the rows used
+# up, the calls without a row are reported (JSON drops.rowless_calls, the
+# table's timing line).
 . "$(dirname "$0")/../lib.sh"
 require_tools
 work_dir
@@ -52,6 +54,8 @@ check() {
         [ -f "$src/args" ] && read -r -a args <"$src/args"
         run_compare "$bin" "$out" ${args[@]+"${args[@]}"} || { fail "$name $mode: run differs"; continue; }
         gostat_json "$(stats_file_for "$RC_STATDIR")" "$WORK/c.json" && expect_counts "$name $mode" "$src" "$WORK/c.json"
+        python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["drops"]["rowless_calls"])' "$WORK/c.json" ||
+            fail "$name $mode: calls without a row reported where every thread had one"
         rm -rf "$RC_WORK"
     done
 }
@@ -66,7 +70,7 @@ GO_CGO=1 build_go 1.22 "$CGO" "$WORK/cgo_int" -ldflags=-linkmode=internal &&
 GO_CGO=1 build_go 1.22 "$CGO" "$WORK/cgo_ext" -ldflags=-linkmode=external &&
     check "go1.22 cgo external" g "$CGO" "$WORK/cgo_ext"
 
-# Rows used up: built with --max-threads 2 (one thread row), testdata/threads
+# Rows used up: built with --max-threads 2 (two thread rows), testdata/threads
 # runs on more threads than that, and every further thread counts in the
 # shared row 0 through the slow path: where the row is fs:[0], shared by
 # every trampoline, gs_sample_enter for a sampled function's call (the
@@ -88,6 +92,17 @@ import json, sys
 n = next((f["calls"] for f in json.load(open(sys.argv[1]))["functions"] if f["name"] == "runtime.mstart1"), 0)
 sys.exit(0 if n >= 3 else "  %d threads for 1 thread row" % n)
 PY
+    # their calls are counted, not timed: said in JSON and in the table
+    python3 - "$WORK/r.json" <<'PY' || fail "$name rows: the calls without a row not reported"
+import json, sys
+j = json.load(open(sys.argv[1]))
+n, total = j["drops"]["rowless_calls"], sum(f["calls"] for f in j["functions"])
+sys.exit(0 if 0 < n <= total else "  drops.rowless_calls %d of %d calls" % (n, total))
+PY
+    if [ -z "$*" ]; then
+        "$GOSTAT" "$(stats_file_for "$RC_STATDIR")" | grep -q '^timing: [0-9]* calls on threads beyond the 2 with rows of their own are counted, not timed' ||
+            fail "$name rows: the table does not say the calls without a row are untimed"
+    fi
     rm -rf "$RC_WORK"
 }
 build_go 1.22 "$ROOT/testdata/threads" "$WORK/threads" && exhausted "go1.22 threads" "$WORK/threads" &&

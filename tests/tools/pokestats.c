@@ -6,7 +6,8 @@
  *
  * TABLE: paths, arcs, index (the arc index and the count of arcs taken),
  * filter, timing (FUNCTION's records), sites (site keys and the live
- * table's site offsets) or trace (the rings' heads). Every row the program
+ * table's site offsets), trace (the rings' heads) or trace-top (each
+ * ring's head at the largest sequence number). Every row the program
  * backed is poked; every place is found from the file's header and the
  * format's headers, none is written down here. Prints how many values it
  * wrote; exits 1 when it wrote none (nothing to poke: the test would
@@ -220,6 +221,20 @@ static void poke_trace(struct stats *s, uint32_t r)
     poke64(s, ring + GS_RING_HEAD);
 }
 
+/* Each ring's head at the last sequence number a reader can hold. */
+static void poke_trace_top(struct stats *s, uint32_t r)
+{
+    const struct gs_trace_section *t = (const struct gs_trace_section *)
+        at(s, s->hdr->trace_off, sizeof *t);
+    if (!s->hdr->trace_off || t->magic != GS_TRACE_MAGIC)
+        die("no trace section in this file");
+    uint64_t ring = row_off(s, r) + t->ring_off, top = UINT64_MAX;
+    if (!*(uint64_t *)at(s, ring + GS_RING_TID, 8))
+        return;
+    memcpy(at(s, ring + GS_RING_HEAD, 8), &top, 8);
+    s->pokes++;
+}
+
 static void map_file(struct stats *s, const char *path)
 {
     int fd = open(path, O_RDWR);
@@ -241,7 +256,7 @@ static void map_file(struct stats *s, const char *path)
 int main(int argc, char **argv)
 {
     if (argc < 3 || (!strcmp(argv[2], "timing") && argc < 4)) {
-        fprintf(stderr, "usage: pokestats FILE paths|arcs|index|filter|timing FUNCTION|sites|trace\n");
+        fprintf(stderr, "usage: pokestats FILE paths|arcs|index|filter|timing FUNCTION|sites|trace|trace-top\n");
         return 2;
     }
     struct stats s = { 0 };
@@ -250,6 +265,7 @@ int main(int argc, char **argv)
     static const struct { const char *name; void (*row)(struct stats *, uint32_t); } tables[] = {
         { "paths", poke_paths }, { "arcs", poke_arcs }, { "index", poke_index },
         { "filter", poke_filter }, { "timing", poke_timing }, { "trace", poke_trace },
+        { "trace-top", poke_trace_top },
     };
     if (!strcmp(argv[2], "sites")) {
         poke_sites(&s);
@@ -259,7 +275,7 @@ int main(int argc, char **argv)
             t++;
         if (t == sizeof tables / sizeof *tables)
             die("no such table");
-        if (strcmp(argv[2], "timing") && strcmp(argv[2], "trace") && !s.hdr->max_paths)
+        if (strcmp(argv[2], "timing") && strncmp(argv[2], "trace", 5) && !s.hdr->max_paths)
             die("no call paths in this file");
         for (uint32_t r = 0; r < s.hdr->max_rows; r++)
             if (row_used(&s, r))

@@ -2,6 +2,7 @@
  * of a Go binary, one line per captured word and per value with its leaves
  * (tests/rewriter/t_trace_layout.sh compares them with expected layouts).
  * Usage: trace_layout_dump BINARY FUNC... */
+#include "rewriter/find/find.h"
 #include "rewriter/find/program.h"
 #include "rewriter/find/trace_layout.h"
 #include "gostat/render/trace_desc_read.h"
@@ -69,7 +70,7 @@ int main(int argc, char **argv)
     struct gr_elf elf;
     struct gr_program prog;
     struct gr_error err;
-    if (gr_elf_read(argv[1], &elf, &err) < 0 || gr_program_read(&elf, &prog, &err) < 0) {
+    if (gr_elf_read(argv[1], &elf, &err) < 0 || gr_find_program(&elf, 0, &prog, &err) < 0) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }

@@ -3,6 +3,7 @@
  * gorewrite computes, one line per call: `main.add(a=3, b=6) = 9`, then
  * the same call as the JSON arrays of `gostat trace --json`.
  * Usage: trace_values_render BINARY CAPTURES */
+#include "rewriter/find/find.h"
 #include "rewriter/find/program.h"
 #include "rewriter/find/trace_layout.h"
 #include "gostat/render/trace_values.h"
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
     struct gr_program prog;
     struct gr_error err;
     FILE *in = fopen(argv[2], "r");
-    if (!in || gr_elf_read(argv[1], &elf, &err) < 0 || gr_program_read(&elf, &prog, &err) < 0) {
+    if (!in || gr_elf_read(argv[1], &elf, &err) < 0 || gr_find_program(&elf, 0, &prog, &err) < 0) {
         fprintf(stderr, "%s\n", in ? err.msg : "cannot open the captures");
         return 1;
     }

@@ -5,7 +5,8 @@
  * never recorded as a truncated root, a parent loop (corrupt) left out
  * and counted, callers found from return addresses in the symbol table
  * (an untimed function, or "(unknown)" outside every function), arcs
- * exact from path and arc tables alike, in the documented orders. */
+ * exact from path and arc tables alike, in the documented orders; on-CPU
+ * self times within 0 and the self time. */
 #include "gostat/model/callgraph.h"
 #include "tests/unit/unit.h"
 
@@ -220,8 +221,32 @@ static void request(void)
     CHECK(!cg.present && cg.selected == NULL);
 }
 
+/* On-CPU self: a's on-CPU less b's, within 0 and a's self time; b's
+ * callee c overflowed (in no path), so b's on-CPU holds c's but its self
+ * time does not: capped at b's self. */
+static void oncpu_self(void)
+{
+    struct gst_path e[] = {
+        path(KEY(1), 0, 0x410, A, 1, 100, 40),
+        path(KEY(2), KEY(1), 0x110, B, 1, 60, 5),
+    };
+    e[0].oncpu_ticks = 90;
+    e[1].oncpu_ticks = 55;
+    struct gst_stats st = stats(e, sizeof e / sizeof e[0]);
+    st.oncpu = true;
+    struct gst_callgraph cg = build(&st);
+    const struct gst_cg_node *a = node(&cg, A, 0x400, GST_CG_ROOT);
+    const struct gst_cg_node *b = a ? node(&cg, B, 0x100, (uint32_t)(a - cg.nodes)) : NULL;
+    if (CHECK(a && b)) {
+        CHECK_DBL(a->oncpu_self_ns, 70);    /* (90 - 55) ticks, under a's self 80 ns */
+        CHECK_DBL(b->oncpu_self_ns, 10);    /* 110 ns, capped at b's self */
+    }
+    gst_callgraph_free(&cg);
+}
+
 UNIT_CASES("callgraph",
            UNIT_CASE(no_paths),
            UNIT_CASE(request),
            UNIT_CASE(rows_merged_by_key),
-           UNIT_CASE(overflow_and_orphans));
+           UNIT_CASE(overflow_and_orphans),
+           UNIT_CASE(oncpu_self));

@@ -231,7 +231,7 @@ static void callgrind_calls(void)
     struct gst_callgraph cg = graph();
     struct gr_error err;
     const struct gst_func *all[NF] = { &funcs[0], &funcs[1], &funcs[2], &funcs[3], &funcs[4] };
-    struct gst_view v = { all, NF };
+    struct gst_view v = { .funcs = all, .count = NF };
     char *text;
     CHECK_INT(gst_callgraph_sum_functions(&cg, &st, &err), 0);
     CAPTURE(text, gst_callgrind_write(out, &st, &v, &cg, &err));
@@ -302,7 +302,7 @@ static void totals_agree(void)
     struct gst_callgraph cg = recursive_graph(&st);
     struct gr_error err;
     const struct gst_func *all[NF] = { &funcs[0], &funcs[1], &funcs[2], &funcs[3], &funcs[4] };
-    struct gst_view v = { all, NF };
+    struct gst_view v = { .funcs = all, .count = NF };
     char *folded, *callgrind;
     CAPTURE(folded, gst_folded_write(out, &cg, GST_FOLDED_SELF, &err));
     CHECK_STR(folded, "runtime.main;main.main 10\n"

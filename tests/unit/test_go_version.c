@@ -2,7 +2,7 @@
  * (debug/buildinfo's two formats: the version inline after the 32-byte
  * header, Go >= 1.18, or through the address of a Go string header,
  * before), on malformed blobs, on the runtime.buildVersion scan used when
- * .go.buildinfo is missing, and gr_go_minor. */
+ * .go.buildinfo is missing, and gr_go_release. */
 #include "rewriter/find/go_version.h"
 #include "tests/unit/fake_elf.h"
 #include "tests/unit/unit.h"
@@ -180,19 +180,30 @@ static void build_version_scan(void)
     CHECK_STR(version_of(&im, buf, sizeof buf), "");
 }
 
-static void go_minor(void)
+#define CHECK_RELEASE(v, mi, dev)                                                                  \
+    do {                                                                                           \
+        struct gr_go_release r_ = gr_go_release(v);                                                \
+        CHECK_INT(r_.minor, mi);                                                                   \
+        CHECK_INT(r_.devel, dev);                                                                  \
+    } while (0)
+
+static void go_release(void)
 {
-    CHECK_INT(gr_go_minor("go1.22.12"), 22);
-    CHECK_INT(gr_go_minor("go1.9"), 9);
-    CHECK_INT(gr_go_minor("go1.25rc1"), 25);
-    CHECK_INT(gr_go_minor("go1.1000"), 1000);
-    CHECK_INT(gr_go_minor("go1.1001"), -1);
-    CHECK_INT(gr_go_minor("go1."), -1);
-    CHECK_INT(gr_go_minor("go2.0"), -1);
-    CHECK_INT(gr_go_minor("devel +abc"), -1);
-    CHECK_INT(gr_go_minor(""), -1);
+    CHECK_RELEASE("go1.22.12", 22, 0);
+    CHECK_RELEASE("go1.9", 9, 0);
+    CHECK_RELEASE("go1.25rc1", 25, 0);
+    CHECK_RELEASE("go1.24.1 X:boringcrypto", 24, 0);
+    CHECK_RELEASE("go1.1000", 1000, 0);
+    CHECK_RELEASE("go1.1001", -1, 0);
+    CHECK_RELEASE("go1.", -1, 0);
+    CHECK_RELEASE("go2.0", -1, 0);
+    CHECK_RELEASE("", -1, 0);
+    /* development builds: the release they lead to, else newer than all */
+    CHECK_RELEASE("devel go1.24-3d33437c45 Sun Aug 25 2024 +0000", 24, 1);
+    CHECK_RELEASE("devel +abc Tue Jan 1 2019", GR_GO_DEVEL_MINOR, 1);
+    CHECK_RELEASE("devel", -1, 0);
 }
 
 UNIT_CASES("go_version", UNIT_CASE(inline_version), UNIT_CASE(inline_flag_with_endianness_bit),
            UNIT_CASE(pointer_version), UNIT_CASE(malformed_blobs), UNIT_CASE(buffer_too_small),
-           UNIT_CASE(build_version_scan), UNIT_CASE(go_minor));
+           UNIT_CASE(build_version_scan), UNIT_CASE(go_release));

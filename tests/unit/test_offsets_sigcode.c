@@ -3,7 +3,7 @@
  * release at hand: runtime.sigpanic's first 0xa0 bytes and
  * runtime.sighandler from two instructions before its store of g.sig, as
  * Go 1.15, 1.19 and 1.21-1.27 compiled testdata/leaffault (objdump -d).
- * The derivation must equal the verified row of go_sigpanic.c for each;
+ * The derivation must equal the verified row (runtime_offsets.c) for each;
  * code that disagrees with itself (a store or a compare changed, the
  * other release's handler) states nothing. Go 1.16-1.18 and 1.20 have no
  * toolchain here: tests/rewriter/t_layout.sh checks their npm esbuild
@@ -237,14 +237,14 @@ static void every_release_equals_its_row(void)
 {
     for (size_t i = 0; i < sizeof releases / sizeof releases[0]; i++) {
         const struct release *r = &releases[i];
-        const struct gr_go_sigfields *row = gr_go_sigfields(r->minor);
+        const struct gr_runtime_offsets *row = gr_offsets_row(r->minor);
         struct gr_go_found f = derive(r, r->sighandler, NULL);
-        if (!CHECK(row) || !CHECK_U64(f.have, GR_GO_SIG_FIELDS))
+        if (!CHECK(row && row->have_sig) || !CHECK_U64(f.have, GR_GO_SIG_FIELDS))
             continue;
-        CHECK_U64(f.off[GR_G_SIG], row->sig);
-        CHECK_U64(f.off[GR_G_SIGCODE0], row->sigcode0);
-        CHECK_U64(f.off[GR_G_SIGCODE1], row->sigcode1);
-        CHECK_U64(f.off[GR_G_SIGPC], row->sigpc);
+        CHECK_U64(f.off[GR_G_SIG], row->g_sig);
+        CHECK_U64(f.off[GR_G_SIGCODE0], row->g_sigcode0);
+        CHECK_U64(f.off[GR_G_SIGCODE1], row->g_sigcode1);
+        CHECK_U64(f.off[GR_G_SIGPC], row->g_sigpc);
     }
 }
 

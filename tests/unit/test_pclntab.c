@@ -142,7 +142,7 @@ static const struct gr_elf *build(struct fake_elf *im, const struct format *f, u
 static void check_prog(const struct gr_elf *elf, uint32_t magic)
 {
     struct gr_pclntab tab;
-    struct gr_error err = {""};
+    struct gr_error err = { .msg = "" };
     if (!CHECK_INT(gr_pclntab_read(elf, &tab, &err), 0)) {
         CHECK_STR(err.msg, "");
         return;
@@ -256,7 +256,7 @@ static void found_inside_data_rel_ro(void)
     const struct gr_elf *elf = fake_elf_map(&im, TAB_ADDR - AT, AT + size);
     fake_elf_section(&im, ".data.rel.ro", 0, AT + size);
     struct gr_pclntab tab;
-    struct gr_error err = {""};
+    struct gr_error err = { .msg = "" };
     if (!CHECK_INT(gr_pclntab_read(elf, &tab, &err), 0)) {
         CHECK_STR(err.msg, "");
         return;
@@ -273,7 +273,7 @@ static void found_inside_data_rel_ro(void)
 static void check_refused(const struct gr_elf *elf, const char *msg)
 {
     struct gr_pclntab tab;
-    struct gr_error err = {""};
+    struct gr_error err = { .msg = "" };
     CHECK_INT(gr_pclntab_read(elf, &tab, &err), -1);
     CHECK_STR(err.msg, msg);
     CHECK(tab.funcs == NULL && tab.nfuncs == 0);

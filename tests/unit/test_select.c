@@ -14,7 +14,7 @@ static int chosen(const char *const *only, size_t nonly, const char *const *excl
     for (size_t i = 0; i < nexclude; i++)
         p.exclude[i] = exclude[i];
     struct gr_select s;
-    struct gr_error err = {{0}};
+    struct gr_error err = { .msg = "" };
     if (!CHECK_INT(gr_select_compile(&s, &p, &err), 0))
         return -1;
     int yes = gr_select_chosen(&s, name);
@@ -71,7 +71,7 @@ static void bad_pattern(void)
     struct gr_select_patterns p = {.only = {"^main\\."}, .nonly = 1,
                                    .exclude = {"ok", "a["}, .nexclude = 2};
     struct gr_select s;
-    struct gr_error err = {{0}};
+    struct gr_error err = { .msg = "" };
     CHECK_INT(gr_select_compile(&s, &p, &err), -1);
     CHECK_STR(err.msg, "--exclude: bad regular expression 'a[': Invalid regular expression");
     p.only[0] = "(";

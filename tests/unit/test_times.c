@@ -95,7 +95,7 @@ static void open_gap_estimated(void)
     struct gst_times t = gst_times_of(&st, &f);
     CHECK(!t.estimated);               /* no gap drawn: exact, 10 calls timed */
     CHECK_DBL(t.total_ns, 500);
-    f.gap_open = true;
+    f.gap = 2;
     t = gst_times_of(&st, &f);
     CHECK(t.estimated);
     CHECK_DBL(t.total_ns, 2000);       /* 50 ns x 40 */

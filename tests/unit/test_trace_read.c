@@ -1,12 +1,15 @@
 /* test_trace_read.c: gostat/read/trace_read.c's check of an untrusted
  * trace section (gst_trace_section_check): a sound section passes, and
- * each field pushed out of bounds is refused; common/go_duration.c's
- * parsing of Go durations. */
+ * each field pushed out of bounds is refused; its ring reads, bounded
+ * whatever a ring's head says and an error when the file shrinks under
+ * them; common/go_duration.c's parsing of Go durations. */
 #include "common/go_duration.h"
 #include "gostat/read/trace_read.h"
 #include "tests/unit/unit.h"
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 struct fixture {
     struct gs_header hdr;
@@ -73,6 +76,100 @@ static void refuses_each_bad_field(void)
 #undef BAD
 }
 
+/* One row of 64 KiB after the live page, its ring at 8 KiB, in a memfd
+ * mapped as gostat maps a stats file. */
+struct ring_file {
+    struct fixture f;
+    struct gst_stats st;
+    struct gst_trace tr;
+    int fd;
+    uint8_t *map, *ring;
+};
+
+static int ring_file_open(struct ring_file *rf)
+{
+    memset(rf, 0, sizeof *rf);
+    sound(&rf->f);
+    size_t len = sizeof(struct gs_live) + 65536;
+    rf->fd = memfd_create("ring", 0);
+    if (!CHECK(rf->fd >= 0) || !CHECK(ftruncate(rf->fd, (off_t)len) == 0))
+        return -1;
+    rf->map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, rf->fd, 0);
+    if (!CHECK(rf->map != MAP_FAILED))
+        return -1;
+    ((struct gs_live *)rf->map)->rows_backed[0] = 1;
+    rf->st.hdr = rf->f.hdr;
+    rf->st.hdr.max_rows = 1;
+    rf->st.hdr.rows_off = sizeof(struct gs_live);
+    rf->st.map = rf->map;
+    rf->st.map_len = len;
+    strcpy(rf->st.path, "ring.stats");
+    rf->tr.sec = (const struct gs_trace_section *)rf->f.buf;
+    rf->tr.funcs = (const struct gs_trace_func *)(rf->tr.sec + 1);
+    rf->ring = rf->map + sizeof(struct gs_live) + rf->tr.sec->ring_off;
+    return 0;
+}
+
+static void ring_file_close(struct ring_file *rf)
+{
+    munmap(rf->map, rf->st.map_len);
+    close(rf->fd);
+}
+
+/* Writes event seq into its slot, as the stubs would. */
+static void put_event(struct ring_file *rf, uint64_t seq)
+{
+    uint64_t nslots = (rf->tr.sec->ring_size - GS_RING_SLOTS) / rf->tr.sec->event_size;
+    uint8_t *slot = rf->ring + GS_RING_SLOTS + ((seq - 1) % nslots) * rf->tr.sec->event_size;
+    uint32_t used = rf->tr.funcs[0].used;
+    memcpy(slot + GS_EV_SEQ, &seq, 8);
+    memcpy(slot + GS_EV_USED, &used, 4);
+    memcpy(rf->ring + GS_RING_HEAD, &seq, 8);
+}
+
+static void ring_head_at_the_top(void)
+{
+    struct ring_file rf;
+    struct gst_trace_batch b;
+    struct gr_error err;
+    if (ring_file_open(&rf) < 0)
+        return;
+    uint64_t nslots = (rf.tr.sec->ring_size - GS_RING_SLOTS) / rf.tr.sec->event_size;
+    put_event(&rf, 3);
+    CHECK_INT(gst_trace_read(&rf.st, &rf.tr, &b, &err), 0);
+    CHECK_INT(b.n, 1);
+    CHECK_U64(b.lost, 0);           /* seqs 1 and 2 never written: not lost to a newer one */
+    gst_trace_batch_free(&b);
+    put_event(&rf, UINT64_MAX);     /* a head no ring reaches: ends, one ring's slots at most */
+    CHECK_INT(gst_trace_read(&rf.st, &rf.tr, &b, &err), 0);
+    CHECK_INT(b.n, 1);
+    CHECK_U64(b.ev[0].seq, UINT64_MAX);
+    CHECK_U64(b.lost, UINT64_MAX - 3 - nslots);   /* all but the last ring's worth */
+    gst_trace_batch_free(&b);
+    CHECK_INT(gst_trace_read(&rf.st, &rf.tr, &b, &err), 0);
+    CHECK_INT(b.n, 0);              /* nothing newer than the top */
+    gst_trace_batch_free(&b);
+    put_event(&rf, 5);              /* a head below the last read: nothing */
+    CHECK_INT(gst_trace_read(&rf.st, &rf.tr, &b, &err), 0);
+    CHECK_INT(b.n, 0);
+    gst_trace_batch_free(&b);
+    ring_file_close(&rf);
+}
+
+static void ring_file_shrinks(void)
+{
+    struct ring_file rf;
+    struct gst_trace_batch b;
+    struct gr_error err;
+    if (ring_file_open(&rf) < 0)
+        return;
+    put_event(&rf, 1);
+    CHECK_INT(ftruncate(rf.fd, 0), 0);
+    CHECK_INT(gst_trace_read(&rf.st, &rf.tr, &b, &err), -1);
+    CHECK(strstr(err.msg, "ring.stats: file shrank while reading its trace rings") != NULL);
+    ring_file_close(&rf);
+}
+
 static void durations(void)
 {
     uint64_t ns = 1;
@@ -98,4 +195,5 @@ static void durations(void)
     CHECK_INT(gr_go_duration_parse("99999999999999999999h", &ns), -1);
 }
 
-UNIT_CASES("trace_read", UNIT_CASE(accepts_sound), UNIT_CASE(refuses_each_bad_field), UNIT_CASE(durations));
+UNIT_CASES("trace_read", UNIT_CASE(accepts_sound), UNIT_CASE(refuses_each_bad_field),
+           UNIT_CASE(ring_head_at_the_top), UNIT_CASE(ring_file_shrinks), UNIT_CASE(durations));

@@ -2,7 +2,7 @@
  * watch outputs show and in what order: --filter (an extended regular
  * expression on the name), --nonzero, --sort calls|name|time with their
  * tie-breaks (name, then entry address: names repeat), and --top N applied
- * after sorting. */
+ * after sorting; --sort oncpu without the scheduler's idle functions. */
 #include "common/regex_compile.h"
 #include "tests/unit/unit.h"
 #include "gostat/model/view.h"
@@ -51,7 +51,7 @@ static const char *shown(const struct gst_view_options *o)
     static char buf[512];
     struct gst_stats st = stats();
     struct gst_view v;
-    struct gr_error err = {{0}};
+    struct gr_error err = { .msg = "" };
     buf[0] = 0;
     if (!CHECK_INT(gst_view_build(&st, o, &v, &err), 0))
         return "(error)";
@@ -173,6 +173,38 @@ static void no_functions(void)
     gst_view_free(&v);
 }
 
+/* --sort oncpu leaves the scheduler's idle functions out, counting the
+ * called ones, unless runtime is set; other sorts keep them. */
+static void oncpu_idle(void)
+{
+    struct gst_stats st = stats();
+    funcs[0].name = "runtime.findRunnable";   /* called */
+    funcs[2].name = "runtime.notesleep";      /* never called */
+    funcs[4].oncpu_ticks = 50;
+    funcs[3].oncpu_ticks = 60;
+    struct gst_view_options o = {.sort = GST_SORT_ONCPU, .top = 2};
+    struct gst_view v;
+    struct gr_error err;
+    if (CHECK_INT(gst_view_build(&st, &o, &v, &err), 0) && CHECK_U64(v.count, 2)) {
+        CHECK_STR(v.funcs[0]->name, "main.dup");
+        CHECK_STR(v.funcs[1]->name, "fmt.Println");
+        CHECK_U64(v.idle_left_out, 1);
+    }
+    gst_view_free(&v);
+    o.runtime = true;
+    o.top = 0;
+    if (CHECK_INT(gst_view_build(&st, &o, &v, &err), 0)) {
+        CHECK_U64(v.count, N);
+        CHECK_U64(v.idle_left_out, 0);
+    }
+    gst_view_free(&v);
+    o = (struct gst_view_options){.sort = GST_SORT_CALLS};
+    if (CHECK_INT(gst_view_build(&st, &o, &v, &err), 0))
+        CHECK_U64(v.count, N);
+    gst_view_free(&v);
+    CHECK(gst_view_sched_idle("runtime.stopm") && !gst_view_sched_idle("runtime.stopTheWorld"));
+}
+
 UNIT_CASES("view",
            UNIT_CASE(sort_by_calls),
            UNIT_CASE(sort_by_name),
@@ -182,4 +214,5 @@ UNIT_CASES("view",
            UNIT_CASE(nonzero),
            UNIT_CASE(top_n),
            UNIT_CASE(all_options_together),
-           UNIT_CASE(no_functions));
+           UNIT_CASE(no_functions),
+           UNIT_CASE(oncpu_idle));
