@@ -144,7 +144,7 @@ func profile(path string) error {
 	if err := pprof.StartCPUProfile(f); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(1500 * time.Millisecond)
+	deadline := time.Now().Add(3 * time.Second)
 	for time.Now().Before(deadline) {
 		busy(1 << 20)
 	}
