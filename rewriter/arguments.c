@@ -161,6 +161,10 @@ static int max_glive(const char *value, void *dest)
     return parse_power_of_two(value, GS_MAX_GLIVE, &((struct gr_arguments *)dest)->opt.max_glive);
 }
 
+static const struct gr_opt_choice engines[] = {
+    { "trampoline", GR_ENGINE_TRAMPOLINE }, { "copy", GR_ENGINE_COPY }, { NULL, 0 },
+};
+
 static const struct gr_opt gorewrite_opts[] = {
     { .kind = GR_OPT_TEXT,
       .help = GR_OPT_HELP("Timing modes (each counts every call exactly; instructions per call from",
@@ -469,6 +473,24 @@ static const struct gr_opt gorewrite_opts[] = {
           "gorewrite removes\n"
           ".I OUTPUT\n"
           "and exits 2.\n" },
+    { "engine", 0, "NAME", GR_OPT_CHOICE, GR_OPT_AT(struct gr_arguments, opt.engine),
+      .choices = engines, .bad = "--engine takes trampoline or copy, not '%s'",
+      .help = GR_OPT_HELP("trampoline (default) or copy: experimental, moves each",
+                          "chosen compiled Go function outside the runtime into a",
+                          "second Go module, as it is (not counted yet); the",
+                          "others keep their trampolines (docs/architecture.md)"),
+      .man =
+          "How functions are instrumented:\n"
+          ".B trampoline\n"
+          "(the default) or\n"
+          ".BR copy ,\n"
+          "an experiment: each chosen compiled Go function outside the runtime is\n"
+          "copied, byte for byte, into a second Go module that the runtime knows as\n"
+          "its own (tracebacks, profiles and the GC see the original's functions and\n"
+          "lines); its entry jumps to the copy. Copies are not counted yet; the\n"
+          "functions the copy engine cannot take keep their trampolines, and\n"
+          ".B \\-v\n"
+          "says why (docs/architecture.md, \"The copy engine's module\").\n" },
     { "keep-call-sites", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.keep_call_sites),
       .help = GR_OPT_HELP("leave direct calls aimed at each function's entry.",
                           "By default a call rel32 (or jmp rel32) to an",
@@ -570,6 +592,7 @@ const struct gr_opt_table gr_gorewrite_options = {
         "                 [--first N] [--max-threads N] [--max-paths N] [--max-arcs N]\n"
         "                 [--only REGEX]... [--exclude REGEX]...\n"
         "                 [--strict-release] [--keep-call-sites] [--keep-setuid]\n"
+        "                 [--engine trampoline|copy]\n"
         "                 [--layout-report FILE]\n"
         "                 INPUT OUTPUT\n"
         "       gorewrite [--strict-release] --print-layout INPUT\n"

@@ -7,6 +7,7 @@
 #include "rewriter/rewrite.h"
 
 #include <elf.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -16,6 +17,7 @@
 #include "rewriter/find/find.h"
 #include "rewriter/gen/image.h"
 #include "rewriter/gen/segments.h"
+#include "rewriter/plan/copy_select.h"
 #include "rewriter/plan/plan.h"
 #include "rewriter/plan/report.h"
 #include "rewriter/plan/trace_plan.h"
@@ -91,19 +93,43 @@ static void warn_unmatched(FILE *log, const struct gr_select *select, const stru
     }
 }
 
-/* The plan of the functions --only and --exclude choose. */
+/* --engine copy: the functions of the copy engine's module, marked in
+ * copied (per function) for the plan to leave them out. */
+static int choose_copies(const struct gr_program *prog, const struct gr_select *select, FILE *log, int verbose,
+                         struct gr_copy_set *copy, uint8_t **copied, struct gr_error *err)
+{
+    if (gr_copy_select(prog, gr_select_active(select) ? select : NULL, copy, err) < 0)
+        return -1;
+    if (!(*copied = calloc(prog->nfuncs ? prog->nfuncs : 1, 1)))
+        return gr_fail(err, "%s: out of memory", prog->elf->path);
+    for (size_t k = 0; k < copy->n; k++)
+        (*copied)[copy->funcs[k]] = 1;
+    if (verbose)
+        gr_copy_report(log, prog, copy);
+    return 0;
+}
+
+/* The plan of the functions --only and --exclude choose (and, with
+ * --engine copy, the copy engine does not take). */
 static int plan_selected(const struct gr_elf *elf, const struct gr_program *prog,
                          const struct gr_options *opt, FILE *log, struct gr_plan *plan,
-                         struct gr_error *err)
+                         struct gr_copy_set *copy, struct gr_error *err)
 {
     struct gr_select select;
+    uint8_t *copied = NULL;
     if (gr_select_compile(&select, &opt->select, err) < 0)
         return -1;
     warn_unmatched(log, &select, opt, prog);
+    int rc = opt->engine == GR_ENGINE_COPY ? choose_copies(prog, &select, log, opt->verbose, copy, &copied, err) : 0;
+    select.copied = copied;
     int timing = opt->count_only ? GR_PLAN_COUNT_ONLY : opt->max_paths ? GR_PLAN_PATHS : GR_PLAN_TIMED;
-    int rc = gr_plan_build(elf, prog, timing, opt->keep_call_sites,
-                           gr_select_active(&select) ? &select : NULL, plan, err);
+    if (rc == 0)
+        rc = gr_plan_build(elf, prog, timing, opt->keep_call_sites,
+                           gr_select_active(&select) || copied ? &select : NULL, plan, err);
+    if (rc == 0 && copied)
+        plan->copy = copy;
     gr_select_free(&select);
+    free(copied);
     return rc;
 }
 
@@ -119,12 +145,13 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
                                   .max_arcs = opt->max_arcs};
     struct gr_image image = {0};
     struct gr_trace_plan trace = {0};
+    struct gr_copy_set copy = {0};
     int rc = read_input(in_path, opt, &elf, err);
     if (rc == 0)
         rc = gr_find_program(&elf, opt->strict_release, &prog, err);
     if (rc == 0) {
         gr_find_warn(log, &elf, &prog);
-        rc = plan_selected(&elf, &prog, opt, log, &plan, err);
+        rc = plan_selected(&elf, &prog, opt, log, &plan, &copy, err);
     }
     if (rc == 0 && opt->ntrace) {
         rc = gr_trace_plan_build(&prog, &plan, opt->trace, opt->ntrace, opt->trace_bytes, &trace, err);
@@ -142,6 +169,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
         gr_report_plan(log, &plan);
     seg.max_sites = plan.sites ? (opt->max_sites ? opt->max_sites : GR_SITES) : 0;
     seg.max_glive = opt->max_glive;
+    seg.module_size = plan.copy ? copy.first.layout->size + GR_COPY_RW_EXTRA : 0;
     if (rc == 0)
         rc = gr_segments_place(&elf, (uint32_t)plan.ninstrumented, (uint32_t)plan.ntimed,
                                opt->max_rows, !opt->count_only, &seg, err);
@@ -161,6 +189,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     gr_image_free(&image);
     gr_trace_plan_free(&trace);
     gr_plan_free(&plan);
+    gr_copy_set_free(&copy);
     gr_program_free(&prog);
     gr_elf_free(&elf);
     return rc;

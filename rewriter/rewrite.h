@@ -12,6 +12,11 @@
 
 #define GR_MAX_TRACE_REGEXES 64
 
+/* How functions are instrumented: entry trampolines (the default), or
+ * the experimental copy engine: copies in a second Go module
+ * (rewriter/gen/copy_module.h), the rest with trampolines. */
+enum gr_engine { GR_ENGINE_TRAMPOLINE, GR_ENGINE_COPY };
+
 struct gr_options {
     int verbose;            /* list every function's decision on the log */
     int count_only;         /* no timing: entry patches only */
@@ -33,6 +38,7 @@ struct gr_options {
     int keep_call_sites;    /* direct calls keep going through the entry's jmp */
     int keep_setuid;        /* copy the input's setuid/setgid bits (dropped by default) */
     int strict_release;     /* refuse a Go release newer than every verified row */
+    int engine;             /* enum gr_engine */
     struct gr_select_patterns select;   /* --only, --exclude (select.h) */
     /* --trace (docs/trace.md): functions whose names match one of these
        are traced: timed on every call, each call an event with its values */

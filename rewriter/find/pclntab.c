@@ -297,6 +297,7 @@ static int read_funcs(const struct gr_elf *elf, const struct tables *t, struct g
             return gr_fail(err, "%s: pclntab functions are not in address order at entry %llu",
                            elf->path, (unsigned long long)i);
         f->end = next_entry;
+        f->funcoff = funcoff;
         tab->nfuncs = i + 1;
     }
     return 0;
@@ -328,6 +329,9 @@ int gr_pclntab_read(const struct gr_elf *elf, struct gr_pclntab *tab, struct gr_
     tab->cutab_size = t.cutab.size;
     tab->filetab = t.filetab.p;
     tab->filetab_size = t.filetab.size;
+    tab->funcdata_addr = tab->addr + (uint64_t)(t.funcdata.p - t.all.p);
+    tab->functab_addr = tab->addr + (uint64_t)(t.functab.p - t.all.p);
+    tab->size = t.all.size;
     /* funcnametab is first, cutab right after it (cmd/link pcln.go) */
     if (!t.fmt->go12 && t.cutab.p > t.funcnames.p) {
         tab->funcnames = t.funcnames.p;
@@ -375,6 +379,45 @@ int gr_pclntab_line_at(const struct gr_pclntab *tab, const struct gr_pcln_func *
     *line = (uint32_t)ln;
     *file = file_name(&t, f->cu, fileno);
     return *file ? 0 : -1;
+}
+
+static const struct pcln_format *format_of(uint32_t magic)
+{
+    switch (magic) {
+    case MAGIC_GO12: return &format_go12;    /* Go 1.2-1.15 */
+    case MAGIC_GO116: return &format_go116;  /* Go 1.16-1.17 */
+    case MAGIC_GO118: return &format_go118;  /* Go 1.18-1.19 */
+    case MAGIC_GO120: return &format_go120;  /* Go 1.20 and later */
+    default: return NULL;
+    }
+}
+
+/* npcdata is 4 bytes before the cu offset (1.16+) or the funcID (1.15);
+ * funcID is 4 bytes before the end of the fixed part, nfuncdata its last
+ * byte, flag right after funcID from Go 1.16 on. */
+int gr_pclntab_func_record(const struct gr_elf *elf, const struct gr_pclntab *tab,
+                           const struct gr_pcln_func *f, struct gr_func_record *out)
+{
+    const struct pcln_format *l = format_of(tab->magic);
+    uint64_t addr = tab->funcdata_addr + f->funcoff;
+    const uint8_t *p = l ? gr_elf_bytes_at(elf, addr, l->func_size) : NULL;
+    if (!p)
+        return -1;
+    uint32_t npcdata;
+    memcpy(&npcdata, p + (l->go12 ? 32 : l->func_pcln_off + 4), 4);
+    uint8_t nfuncdata = p[l->func_size - 1];
+    uint64_t size = l->func_size + 4ull * npcdata;
+    if (l->word_functab)
+        size = (nfuncdata ? (size + 7) / 8 * 8 : size) + 8ull * nfuncdata;
+    else
+        size += 4ull * nfuncdata;
+    if (npcdata > 1024 || !gr_elf_bytes_at(elf, addr, size))
+        return -1;
+    *out = (struct gr_func_record){.addr = addr, .size = (uint32_t)size, .entry_word = l->word_functab,
+                                   .word_funcdata = l->word_functab,
+                                   .func_id = p[l->func_size - 4],
+                                   .flag = l->go12 ? 0 : p[l->func_size - 3]};
+    return 0;
 }
 
 void gr_pclntab_free(struct gr_pclntab *tab)

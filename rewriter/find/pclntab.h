@@ -19,6 +19,7 @@ struct gr_pcln_func {
     int32_t args;           /* _func.args: bytes of its argument area (results included;
                                with the register ABI, the spill area's) */
     uint32_t pcfile, pcln, cu; /* its pc-value tables and file-table base */
+    uint64_t funcoff;       /* its _func record, from gr_pclntab.funcdata_addr */
 };
 
 struct gr_pclntab {
@@ -37,10 +38,31 @@ struct gr_pclntab {
      * names lie among the other tables */
     const uint8_t *funcnames;
     uint64_t funcnames_addr, funcnames_size;
+    /* the base of the _func records' offsets (Go <= 1.15: the table
+     * itself; later: pclntable) and the function table (ftab) */
+    uint64_t funcdata_addr, functab_addr;
+    uint64_t size;            /* bytes from addr to the end of its section */
 };
 
 int gr_pclntab_read(const struct gr_elf *elf, struct gr_pclntab *tab, struct gr_error *err);
 void gr_pclntab_free(struct gr_pclntab *tab);
+
+/* A function's _func record as the runtime reads it (runtime/runtime2.go
+ * type _func of the release): where it is, its whole size with the pcdata
+ * and funcdata offsets that follow it, and the fields the copy engine
+ * reads or changes. */
+struct gr_func_record {
+    uint64_t addr;
+    uint32_t size;
+    int entry_word;         /* the entry is an address (Go <= 1.17), else
+                               a u32 offset from the module's text */
+    int word_funcdata;      /* funcdata are addresses, 8-aligned (Go <= 1.17) */
+    uint8_t func_id, flag;  /* flag: 0 before Go 1.16 */
+};
+
+/* f's record. Returns -1 when it does not fit the table. */
+int gr_pclntab_func_record(const struct gr_elf *elf, const struct gr_pclntab *tab,
+                           const struct gr_pcln_func *f, struct gr_func_record *out);
 
 /* The file and line of the code at pc inside f (pc-value tables, as the
  * runtime's funcline). Returns -1 when the tables do not say. */

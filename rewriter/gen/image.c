@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/x86.h"
+#include "rewriter/gen/copy_module.h"
 #include "rewriter/gen/patches.h"
 #include "rewriter/gen/stats_image.h"
 #include "rewriter/gen/stub_config.h"
@@ -65,6 +66,24 @@ static int build_code(const struct gr_elf *elf, const struct gr_program *prog,
         return -1;
     gr_stub_configure(&img->code, blob_off, elf, plan, seg, &image);
     img->entry = gr_stub_entry(&img->code, blob_off, seg);
+    if (plan->copy) {
+        if (gr_copy_module_append(&img->code, prog, plan->copy, seg->rw_vaddr + seg->module_off, img->entry,
+                                  &img->copy, err) < 0)
+            return -1;
+        img->entry = img->copy.entry;
+    }
+    return 0;
+}
+
+/* The copies' entry patches after the plan's. */
+static int add_copy_patches(struct gr_image *img, struct gr_error *err)
+{
+    struct gr_patch *p = realloc(img->patches, (img->npatches + img->copy.npatches) * sizeof *p);
+    if (!p)
+        return gr_fail(err, "out of memory");
+    memcpy(p + img->npatches, img->copy.patches, img->copy.npatches * sizeof *p);
+    img->patches = p;
+    img->npatches += img->copy.npatches;
     return 0;
 }
 
@@ -85,6 +104,8 @@ int gr_image_build(const struct gr_elf *elf, const struct gr_program *prog,
         if (!img->patches)
             rc = gr_fail_as(err, GR_ERR_INTERNAL, "out of memory");
     }
+    if (rc == 0 && plan->copy)
+        rc = add_copy_patches(img, err);
     free(tramp.entry);
     free(tramp.exit);
     return rc;
@@ -94,4 +115,5 @@ void gr_image_free(struct gr_image *img)
 {
     gr_code_free(&img->code);
     free(img->patches);
+    gr_copy_module_free(&img->copy);
 }

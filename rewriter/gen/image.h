@@ -14,6 +14,7 @@
 #include "elf/elf_write.h"
 #include "rewriter/find/program.h"
 #include "rewriter/gen/codebuf.h"
+#include "rewriter/gen/copy_module.h"
 #include "rewriter/gen/segments.h"
 #include "rewriter/plan/plan.h"
 
@@ -22,6 +23,7 @@ struct gr_image {
     uint64_t entry;             /* the stub's start-up entry */
     struct gr_patch *patches;   /* in the order gr_patches_build gives */
     size_t npatches;
+    struct gr_copy_module copy; /* --engine copy: the module (copy_module.h) */
 };
 
 /* Builds the image of plan placed as seg. Free *img with gr_image_free,

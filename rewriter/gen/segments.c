@@ -170,6 +170,8 @@ int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed
     seg->slots_off = seg->first_off + first_calls_bytes(seg, timing);
     seg->nslots = timing ? GR_TIMING_STACKS : 0;
     seg->rw_memsz = seg->slots_off;   /* the timing stacks are mapped at start-up */
+    seg->module_off = seg->module_size ? seg->slots_off : 0;
+    seg->rw_memsz += gr_align_up(seg->module_size, GR_PAGE);
     seg->rx_vaddr = gr_align_up(seg->rw_vaddr + seg->rw_memsz, GR_PAGE) + GR_PAGE;
     seg->rx_offset = gr_align_up(elf->size, GR_PAGE);
     seg->phdr_area = gr_align_up((uint64_t)(eh->e_phnum + 2) * sizeof(Elf64_Phdr), 64);

@@ -61,6 +61,10 @@ struct gr_segment_plan {
                                  call paths only; 0: none) */
 
     uint64_t shared_end;      /* the end of the rows and sites, counted as sites_off */
+    uint64_t module_size;     /* --engine copy: the moduledata's bytes (set by the
+                                 caller; 0: none), at module_off from rw_vaddr,
+                                 after the private part */
+    uint64_t module_off;
 
     uint64_t rw_vaddr;        /* struct gs_private, then the shared part */
     uint64_t rw_memsz;

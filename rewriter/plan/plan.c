@@ -227,6 +227,8 @@ static void count_hooks(struct gr_plan *plan, struct gr_sched_hooks *hooks)
     snprintf(plan->oncpu_refused, sizeof plan->oncpu_refused, "%s", hooks->refused);
 }
 
+const char GR_PLAN_COPIED[] = "in the copy engine's module (not counted yet)";
+
 /* What one function's plan needs besides the function. */
 struct plan_ctx {
     const struct gr_elf *elf;
@@ -244,6 +246,11 @@ static int plan_func(struct plan_ctx *c, struct gr_plan *plan, struct gr_plan_fu
     const struct gr_elf *elf = c->elf;
     /* the scheduler's hand-offs stay: on-CPU time needs every one; so
        does sigpanic, which gives faults in relocated code their frame */
+    if (c->select && c->select->copied && c->select->copied[pf - plan->funcs]) {
+        pf->skip_reason = GR_PLAN_COPIED;
+        pf->timing = GR_UNTIMED;
+        return 0;
+    }
     if (c->select && !gr_select_chosen(c->select, pf->func->name) &&
         !gr_sched_hook_candidate(pf->func) && pf->func->entry != plan->sigpanic_go) {
         pf->skip_reason = GR_SELECT_LEFT_OUT;

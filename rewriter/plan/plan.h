@@ -11,6 +11,7 @@
 #include "elf/elf_read.h"
 #include "common/error.h"
 #include "rewriter/plan/exits.h"
+#include "rewriter/plan/copy_select.h"
 #include "rewriter/find/program.h"
 #include "rewriter/find/runtime_offsets.h"
 #include "rewriter/find/go_sigpanic.h"
@@ -105,7 +106,13 @@ struct gr_plan {
     uint64_t exit_hook;
     /* --trace: the traced functions (trace_plan.h), set by rewrite.c */
     const struct gr_trace_plan *trace;
+    /* --engine copy: the functions in the copy engine's module, set by
+     * rewrite.c (NULL: none) */
+    const struct gr_copy_set *copy;
 };
+
+/* The skip reason of a function the copy engine took. */
+extern const char GR_PLAN_COPIED[];
 
 /* Whether the plan hooks the scheduler's hand-offs both ways. */
 int gr_plan_oncpu(const struct gr_plan *plan);

@@ -13,6 +13,7 @@
 
 #include <regex.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/error.h"
 
@@ -35,6 +36,9 @@ struct gr_regex_set {
 
 struct gr_select {
     struct gr_regex_set only, exclude;
+    /* per program function (NULL: none): 1 when the copy engine took it,
+     * so that it gets no trampoline (copy_select.h) */
+    const uint8_t *copied;
 };
 
 /* The skip reason of a function the selection leaves out (gorewrite -v);
