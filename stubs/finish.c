@@ -694,14 +694,18 @@ __attribute__((used)) void gs_finish(void)
         wait_done(&in->state);
         return;
     }
-    freeze(rw);
     struct finish f = {.img = (const struct gs_header *)(__blob_start + gs_config.image_rel),
                        .image = __blob_start + gs_config.image_rel,
                        .image_size = gs_config.image_size,
                        .names = __blob_start + gs_config.names_rel,
                        .names_size = gs_config.names_size,
                        .info = in};
+    /* locked before freeze drops the mapping's lock: the file stays
+     * visibly in use while it shrinks or merges */
     f.own = open_own(in);
+    if (f.own >= 0)
+        gs_hold_read_lock(f.own);
+    freeze(rw);
     if (f.own >= 0 && scratch(&f) >= 0) {
         uint32_t error = 0;
         if (in->merge[0] && merge(&f, &error) >= 0)

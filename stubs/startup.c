@@ -692,6 +692,7 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
     long fd = create_stats_file(&env, hdr.exe, hdr.pid, path, sizeof path);
     long rc = fd;
     if (fd >= 0) {
+        gs_hold_read_lock(fd);   /* the shared mapping keeps it after close */
         rc = fill_stats_file(fd, image, gs_config.image_size, &hdr, shared, gs_config.shared_size);
         if (rc >= 0)
             prepare_finish(&env, priv, fd, path, hdr.exe);

@@ -17,6 +17,7 @@
 #define GS_SYS_pwrite64 18
 #define GS_SYS_nanosleep 35
 #define GS_SYS_getpid 39
+#define GS_SYS_fcntl 72
 #define GS_SYS_flock 73
 #define GS_SYS_ftruncate 77
 #define GS_SYS_rename 82
@@ -56,6 +57,8 @@
 #define GS_SEEK_HOLE 4
 #define GS_LOCK_EX 2
 #define GS_LOCK_NB 4
+#define GS_F_OFD_SETLK 37
+#define GS_F_RDLCK 0
 #define GS_FALLOC_PUNCH 3          /* FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE */
 #define GS_S_IFMT 0170000
 #define GS_S_IFREG 0100000
@@ -72,6 +75,14 @@ struct gs_stat {
     int64_t reserved[3];
 };
 
+/* struct flock of x86-64 Linux */
+struct gs_flock {
+    int16_t type, whence;
+    int32_t pad;
+    int64_t start, len;
+    int32_t pid, pad2;
+};
+
 static inline long gs_syscall6(long n, long a, long b, long c, long d, long e, long f)
 {
     long ret;
@@ -86,5 +97,16 @@ static inline long gs_syscall6(long n, long a, long b, long c, long d, long e, l
 }
 
 #define gs_syscall3(n, a, b, c) gs_syscall6((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
+
+/* A read lock on the whole file, owned by fd's open file description: it
+ * lasts while that description does (the descriptor or a mapping of it),
+ * at the latest until the process exits. gostat sees a running writer by
+ * it (gostat/read/proc.h), even from another pid namespace. Failure (an
+ * old kernel) leaves gostat going by the pid alone. */
+static inline void gs_hold_read_lock(long fd)
+{
+    struct gs_flock l = {.type = GS_F_RDLCK};
+    gs_syscall3(GS_SYS_fcntl, fd, GS_F_OFD_SETLK, &l);
+}
 
 #endif

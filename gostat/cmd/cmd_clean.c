@@ -1,14 +1,17 @@
 /* cmd_clean.c: "gostat clean": remove the stats files of processes that
  * have exited (with --older-than, only those last changed that long ago).
  * Only the user's own regular files in $GOSTAT_DIR are considered
- * (statsdir.c). A file without a valid header may belong to a program
- * that is still starting up: it is removed only when no process with a
- * pid its name could carry is running. Merged files (GOSTAT_MERGE) hold
+ * (statsdir.c). A file is live when its writer's pid is or the writer
+ * holds its lock on it (proc.h: a process in another pid namespace). A
+ * file without a valid header may belong to a program that is still
+ * starting up: it is removed only when no process with a pid its name
+ * could carry is running and no writer holds its lock. Merged files (GOSTAT_MERGE) hold
  * many processes' results and are kept. */
 #include "common/go_duration.h"
 #include "gostat/cmd/cmdline.h"
 #include "gostat/cmd/commands.h"
 #include "gostat/cmd/exitcode.h"
+#include "gostat/read/proc.h"
 #include "gostat/read/statsdir.h"
 #include "gostat/read/statsfile.h"
 #include "gostat/render/term.h"
@@ -56,6 +59,9 @@ const struct gr_opt_table gst_clean_options = {
         "Removes the stats files in $GOSTAT_DIR (default " GST_DEFAULT_DIR ") whose process has\n"
         "exited, and files without a valid header (a program killed while\n"
         "starting) when no process with the pid in their name is running.\n"
+        "A running program holds a lock on its file: its file is kept also\n"
+        "when it runs in another pid namespace (a container sharing the\n"
+        "directory).\n"
         "Only your own regular files named " GS_FILE_PREFIX "* are touched; symlinks\n"
         "and other users' files are left alone, and so are merged files\n"
         "(GOSTAT_MERGE). Prints one line per file removed.\n"
@@ -163,7 +169,7 @@ static int visit(void *ctx, const char *name, const char *path, int fd,
             c->kept_live++;
         else
             remove_file(c, path, keep, why);
-    } else if (named_pid_running(name)) {
+    } else if (named_pid_running(name) || gst_writer_holds_lock(keep)) {
         c->kept_starting++;
     } else {
         remove_file(c, path, keep, "invalid, and no process has its pid");

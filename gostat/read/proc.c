@@ -1,4 +1,5 @@
-/* proc.c: liveness from /proc/PID/stat. */
+/* proc.c: liveness from /proc/PID/stat, or from the writer's lock on its
+ * file. */
 #include "gostat/read/proc.h"
 
 #include <fcntl.h>
@@ -64,4 +65,10 @@ bool gst_process_is_live(int64_t pid, uint64_t start_ticks)
     /* A zombie has exited: its counters are final, only the parent has not
      * reaped it yet. */
     return state != 'Z' && state != 'X';
+}
+
+bool gst_writer_holds_lock(int fd)
+{
+    struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    return fcntl(fd, F_OFD_GETLK, &l) == 0 && l.l_type != F_UNLCK;
 }

@@ -562,7 +562,8 @@ int gst_stats_refresh(struct gst_stats *st, struct gr_error *err)
     /* Liveness first: if the process has exited by now, the counters read
      * next are final, so the last snapshot of a watch is complete. */
     /* a merged file's pid is its first process's, long gone */
-    st->live = !st->hdr.processes && gst_process_is_live(st->hdr.pid, st->hdr.proc_start_ticks);
+    st->live = !st->hdr.processes && (gst_process_is_live(st->hdr.pid, st->hdr.proc_start_ticks) ||
+                                      gst_writer_holds_lock(st->fd));
     st->clock = gst_clock_for(&st->hdr);
     return sum_counters_guarded(st, err);
 }

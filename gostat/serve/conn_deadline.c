@@ -19,6 +19,7 @@ struct gst_deadline_entry {
     int fd;
     bool waiting;              /* a request is due */
     bool closing;              /* shut down here; the server has yet to see it */
+    bool replying;             /* a reply is being sent */
     struct timespec since;     /* CLOCK_MONOTONIC */
     struct sockaddr_storage addr;
     socklen_t addrlen;         /* 0: unknown */
@@ -202,6 +203,27 @@ void gst_deadlines_restart(struct gst_deadlines *d, struct gst_deadline_entry *e
     e->waiting = !e->closing;
     e->since = now();
     pthread_mutex_unlock(&d->lock);
+}
+
+void gst_deadlines_set_replying(struct gst_deadlines *d, struct gst_deadline_entry *e, bool replying)
+{
+    if (!e)
+        return;
+    pthread_mutex_lock(&d->lock);
+    e->replying = replying;
+    pthread_mutex_unlock(&d->lock);
+}
+
+unsigned gst_deadlines_replying(struct gst_deadlines *d, const struct gst_deadline_entry *e)
+{
+    unsigned n = 0;
+    pthread_mutex_lock(&d->lock);
+    for (const struct gst_deadline_entry *o = d->head.next; o != &d->head; o = o->next)
+        if (o->replying &&
+            same_address(&o->addr, o->addrlen, (const struct sockaddr *)&e->addr, e->addrlen))
+            n++;
+    pthread_mutex_unlock(&d->lock);
+    return n;
 }
 
 void gst_deadlines_remove(struct gst_deadlines *d, struct gst_deadline_entry *e)

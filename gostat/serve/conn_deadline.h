@@ -8,7 +8,9 @@
  * watchdog thread. Under connection pressure a new connection makes room
  * by shutting down the one waiting longest for its request (from its own
  * address when that address is at its limit), so clients that half-open
- * connections cannot lock out a scrape from the same address. */
+ * connections cannot lock out a scrape from the same address. It also
+ * knows which connections have a reply being sent, by client address, so
+ * the server can bound the replies one address holds. */
 #ifndef GOSTAT_CONN_DEADLINE_H
 #define GOSTAT_CONN_DEADLINE_H
 
@@ -45,6 +47,12 @@ void gst_deadlines_answered(struct gst_deadlines *d, struct gst_deadline_entry *
 
 /* A reply was sent; the next request is due within the deadline. */
 void gst_deadlines_restart(struct gst_deadlines *d, struct gst_deadline_entry *e);
+
+/* The connection's reply is being sent (replying) or done. */
+void gst_deadlines_set_replying(struct gst_deadlines *d, struct gst_deadline_entry *e, bool replying);
+
+/* How many connections from e's client address have a reply being sent. */
+unsigned gst_deadlines_replying(struct gst_deadlines *d, const struct gst_deadline_entry *e);
 
 /* The connection is closing: forget it (e may be NULL). */
 void gst_deadlines_remove(struct gst_deadlines *d, struct gst_deadline_entry *e);

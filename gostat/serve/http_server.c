@@ -17,7 +17,10 @@
  * many connections in all, few per client address, the one waiting
  * longest evicted for a new one (conn_deadline.h); each request answered
  * within a deadline (any byte restarts libmicrohttpd's own idle timeout);
- * a few metrics replies in memory at once, each possibly hundreds of MB.
+ * a few metrics replies in memory at once, each possibly hundreds of MB,
+ * and only half of them for one client address, so a client that reads
+ * its replies slowly (or not at all) cannot keep the others' scrapes at
+ * 503.
  * libmicrohttpd's own bound leaves room for the connections evicted but
  * not yet closed. */
 #define CONNECTION_LIMIT 256
@@ -26,6 +29,7 @@
 #define CONNECTION_TIMEOUT_S 30
 #define REQUEST_DEADLINE_S 10
 #define MAX_SCRAPES_IN_FLIGHT 4
+#define SCRAPES_IN_FLIGHT_PER_ADDRESS 2
 
 static const char index_page[] =
     "<!DOCTYPE html>\n<html><head><title>gostat serve</title></head><body>\n"
@@ -39,6 +43,7 @@ struct gst_http_server {
     const struct gst_http_access *access;
     struct gst_deadlines *deadlines;
     unsigned scrapes_in_flight;  /* only touched by the server's thread */
+    bool per_address;            /* client addresses are known (TCP) */
 };
 
 /* *req_cls of a request whose metrics reply is queued; any other request
@@ -105,11 +110,29 @@ static bool compress_for(struct MHD_Connection *c, struct gst_http_reply *reply)
     return true;
 }
 
+static struct gst_deadline_entry *deadline_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
+
+/* Is there a reply slot for this connection: one of all, and one of its
+ * address's share (a connection not tracked has no known address)? */
+static bool slot_free(struct gst_http_server *srv, struct MHD_Connection *c)
+{
+    struct gst_deadline_entry *e = deadline_of(c);
+    if (srv->scrapes_in_flight >= MAX_SCRAPES_IN_FLIGHT)
+        return false;
+    return !srv->per_address || !e ||
+           gst_deadlines_replying(srv->deadlines, e) < SCRAPES_IN_FLIGHT_PER_ADDRESS;
+}
+
 static enum MHD_Result send_metrics(struct gst_http_server *srv, struct MHD_Connection *c,
                                     void **req_cls)
 {
     const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-    if (srv->scrapes_in_flight >= MAX_SCRAPES_IN_FLIGHT)
+    if (!slot_free(srv, c))
         return send_static(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain; charset=utf-8",
                            "gostat serve: busy (too many scrapes being sent)\n", NULL);
     struct gst_http_reply reply = { 0 };
@@ -131,16 +154,10 @@ static enum MHD_Result send_metrics(struct gst_http_server *srv, struct MHD_Conn
     MHD_destroy_response(r);
     if (ok == MHD_YES) {
         srv->scrapes_in_flight++;
+        gst_deadlines_set_replying(srv->deadlines, deadline_of(c), true);
         *req_cls = &metrics_in_flight;
     }
     return ok;
-}
-
-static struct gst_deadline_entry *deadline_of(struct MHD_Connection *c)
-{
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    return ci ? ci->socket_context : NULL;
 }
 
 static enum MHD_Result count_host(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -240,8 +257,10 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 {
     struct gst_http_server *srv = cls;
     (void)toe;
-    if (*req_cls == &metrics_in_flight)
+    if (*req_cls == &metrics_in_flight) {
         srv->scrapes_in_flight--;
+        gst_deadlines_set_replying(srv->deadlines, deadline_of(c), false);
+    }
     *req_cls = NULL;
     gst_deadlines_restart(srv->deadlines, deadline_of(c));
 }
@@ -294,6 +313,7 @@ struct gst_http_server *gst_http_start(int listen_fd, bool per_ip_limit,
     srv->metrics = metrics;
     srv->ctx = ctx;
     srv->access = access;
+    srv->per_address = per_ip_limit;
     struct gst_conn_limits limits = { per_ip_limit ? PER_IP_CONNECTION_LIMIT : 0, CONNECTION_LIMIT };
     srv->deadlines = gst_deadlines_new(REQUEST_DEADLINE_S, limits, err);
     if (!srv->deadlines) {

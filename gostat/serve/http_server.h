@@ -8,7 +8,7 @@
  * bearer token (http_access.h), as soon as its headers are in;
  * connections are bounded in number, per client address and in how long
  * a request may take (conn_deadline.h), and at most a few metrics replies
- * are held at once (503 beyond). */
+ * are held at once, half of them for one client address (503 beyond). */
 #ifndef GOSTAT_HTTP_SERVER_H
 #define GOSTAT_HTTP_SERVER_H
 
@@ -34,8 +34,8 @@ struct gst_http_server;
 
 /* Starts serving on listen_fd (which the server then owns), answering
  * only requests access allows (it must outlive the server). per_ip_limit:
- * bound the connections of one client address (TCP; a unix socket has no
- * addresses). Returns the server, or NULL with err set. */
+ * bound the connections and metrics replies of one client address (TCP; a
+ * unix socket has no addresses). Returns the server, or NULL with err set. */
 struct gst_http_server *gst_http_start(int listen_fd, bool per_ip_limit,
                                        const struct gst_http_access *access,
                                        gst_http_metrics_fn metrics, void *ctx, struct gr_error *err);

@@ -15,7 +15,10 @@
 #    a token file others can read is refused at start (exit 1);
 #  - --listen unix:PATH: a socket of mode 0600, served over it;
 #  - --listen 0.0.0.0:0 warns on stderr; 127.0.0.1 does not;
-#  - at most 4 metrics replies in flight: a fifth slow reader gets 503.
+#  - at most 4 metrics replies in flight: a fifth slow reader gets 503;
+#  - at most 2 of them for one client address: a client (127.0.0.2) with
+#    4 slow-reading connections has 2 replies sent and 2 refused with 503,
+#    and a scrape from 127.0.0.1 meanwhile gets its whole reply within 10 s.
 cd "$(dirname "$0")/../.."
 . tests/assert.sh
 
@@ -146,9 +149,9 @@ wait_for_line "$dir/exposed.err" 'warning: listening on 0.0.0.0:[0-9]+, which ot
     fail "no warning for 0.0.0.0: $(cat "$dir/exposed.err")"
 kill $serve_pid
 
-# At most 4 metrics replies held at once: five clients with a 4 KiB
-# receive window each ask for ~7.5 MB of metrics and do not read; the
-# fifth gets 503 while the others' replies are still being sent, and a
+# At most 4 metrics replies held at once: five clients (127.0.0.1-5) with
+# a 4 KiB receive window each ask for ~7.5 MB of metrics and do not read;
+# the fifth gets 503 while the others' replies are still being sent, and a
 # scrape succeeds again once they are gone.
 big=$(mktemp -d)
 name=$(head -c 1500 /dev/zero | tr '\0' 'f')
@@ -172,6 +175,7 @@ socks = []
 for k in range(5):
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.bind(("127.0.0.%d" % (k + 1), 0))
     s.connect(("127.0.0.1", port))
     s.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     socks.append(s)
@@ -183,6 +187,50 @@ print("fifth reply:", head.split(b"\r\n")[0].decode())
 sys.exit(0 if head.startswith(b"HTTP/1.1 503") else 1)
 PY
 expect "scrape after the busy clients left" 200 "$(code --max-time 20 "$url")"
+
+# One client address holds at most 2 of the 4: 127.0.0.2 asks 4 times on
+# slow-reading connections and reads only the status lines; 127.0.0.1
+# then gets its whole reply while those are still open.
+/usr/bin/python3 - "$port" <<'PY' || fail "one slow client address held the scrapes of another"
+import socket, sys, time
+port = int(sys.argv[1])
+req = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+slow = []
+for k in range(4):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.bind(("127.0.0.2", 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(req)
+    slow.append(s)
+    time.sleep(1.0)
+status = []
+for s in slow:
+    s.settimeout(10)
+    status.append(s.recv(200).split(b"\r\n")[0].decode())
+print("slow client:", status)
+t0 = time.time()
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(10)
+s.sendall(b"GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+reply = b""
+try:
+    while True:
+        chunk = s.recv(1 << 20)
+        if not chunk:
+            break
+        reply += chunk
+except socket.timeout:
+    pass
+took = time.time() - t0
+head, _, body = reply.partition(b"\r\n\r\n")
+line = head.split(b"\r\n")[0].decode()
+length = [int(h.split(b":")[1]) for h in head.split(b"\r\n") if h.lower().startswith(b"content-length:")]
+print("other client: %s, %d of %s bytes in %.2f s" % (line, len(body), length, took))
+ok = status == ["HTTP/1.1 200 OK"] * 2 + ["HTTP/1.1 503 Service Unavailable"] * 2
+ok = ok and line == "HTTP/1.1 200 OK" and length == [len(body)] and took < 10
+sys.exit(0 if ok else 1)
+PY
 kill $serve_pid
 rm -rf "$big"
 
