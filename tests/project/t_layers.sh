@@ -110,9 +110,9 @@ cp "$ROOT/gostat/read/statsdir.c" "$tmp/gostat/read/statsdir.c"
 sed -i 1d "$tmp/gostat/read/statsfile.h"
 planted "an unmarked export" 'includes gostat/read/statsfile.h, which gostat/read does not mark exported'
 cp "$ROOT/gostat/read/statsfile.h" "$tmp/gostat/read/statsfile.h"
-sed -i '1i /* exported by gostat/read */' "$tmp/gostat/read/proc.h"
-planted "a needless mark" 'gostat/read/proc.h is marked exported but no other folder includes it'
-cp "$ROOT/gostat/read/proc.h" "$tmp/gostat/read/proc.h"
+sed -i '1i /* exported by gostat/read */' "$tmp/gostat/read/sigbus_guard.h"
+planted "a needless mark" 'gostat/read/sigbus_guard.h is marked exported but no other folder includes it'
+cp "$ROOT/gostat/read/sigbus_guard.h" "$tmp/gostat/read/sigbus_guard.h"
 cp "$tmp/common/error.h" "$tmp/elf/error.h"
 planted "a duplicate error.h" 'header error.h is in 2 folders'
 rm "$tmp/elf/error.h"
