@@ -122,6 +122,16 @@
 /* gs_func.flags */
 #define GS_FUNC_INLINED 1u         /* also inlined elsewhere: counts real calls only */
 
+/* Timed calls still open on the exiting goroutine when its process
+ * exited (os.Exit, a fatal error): closed at the exit's time, by function
+ * (timing record); the drops' closed_at_exit counts them all, these the
+ * outermost GS_EXIT_CALLS_MAX functions' (docs/stats-format.md "At exit"). */
+#define GS_EXIT_CALLS_MAX 16u
+struct gs_exit_call {
+    uint32_t rec;                  /* the function's timing record offset in a row */
+    uint32_t calls;                /* of its calls, those closed at exit */
+};
+
 struct gs_header {
     char magic[GS_MAGIC_LEN];      /* GS_MAGIC once the file is complete */
     uint32_t version;              /* GS_VERSION */
@@ -200,7 +210,15 @@ struct gs_header {
     uint32_t merge_error;          /* GS_MERGE_*: why this process's own file
                                       was kept instead of merged; 0: none */
     uint32_t reserved_merge;
-    uint8_t reserved[224];         /* zero; room for later fields */
+    /* the process's end (written at exit by stubs/finish.c; all zero while
+       it runs, and in the file of a process killed by a signal); a merged
+       file keeps the latest end of its processes */
+    uint64_t end_time_ns;          /* CLOCK_REALTIME at exit */
+    uint64_t end_tsc, end_mono_ns; /* a (TSC, CLOCK_MONOTONIC ns) pair at exit */
+    uint32_t exit_nfuncs;          /* entries of exit_calls in use */
+    uint32_t reserved_exit;
+    struct gs_exit_call exit_calls[GS_EXIT_CALLS_MAX];
+    uint8_t reserved[64];          /* zero; room for later fields */
 };
 
 #define GS_CALIBRATE_NS 200000u
@@ -264,7 +282,10 @@ struct gs_drops {
                                       was measured (stubs/timing.S gs_sample_exit) */
     uint64_t sampled_probe_ticks;  /* and the ticks those probes took outside the
                                       calls' own intervals, summed */
-    uint64_t reserved[5];          /* zero; room for later causes */
+    uint64_t closed_at_exit;       /* timed calls still open on the exiting
+                                      goroutine at the process's exit: timed to
+                                      the exit (gs_header.exit_calls) */
+    uint64_t reserved[4];          /* zero; room for later causes */
 };
 
 /* Per thread and timed function. A timed call of d ticks that stands for
@@ -349,8 +370,10 @@ struct gs_site {
                                       lifetime (born before the stubs ran, or not
                                       in the live table); the others are the sum
                                       of hist: one locked add less per exit */
-    uint64_t reserved0;            /* zero (the exits with a known lifetime are
-                                      the sum of hist: one locked add less) */
+    uint64_t exit_oldest;          /* ticks: at the process's end, the age of
+                                      the oldest of its goroutines still running
+                                      then (written at exit; 0 before, or none
+                                      running; a merged file: the largest) */
     uint64_t total;                /* ticks lived, summed over those */
     uint64_t max;                  /* ticks: the longest of those */
     uint64_t path;                 /* GS_HDR_SITE_PATHS: the creator's call path
@@ -410,7 +433,7 @@ _Static_assert(sizeof(struct gs_timing) == 64 + 8 * GS_HIST_BUCKETS, "gs_timing 
 _Static_assert(sizeof(struct gs_path) == 64, "gs_path layout");
 _Static_assert(sizeof(struct gs_sym) == 16, "gs_sym layout");
 _Static_assert(sizeof(struct gs_live) == GS_PAGE, "gs_live is one page");
-_Static_assert(sizeof(struct gs_header) % 8 == 0, "gs_header alignment");
+_Static_assert(sizeof(struct gs_header) == 1784, "gs_header keeps its size");
 _Static_assert(sizeof(struct gs_site_head) == GS_PAGE, "gs_site_head is one page");
 _Static_assert(sizeof(struct gs_site) == 64 + 8 * GS_HIST_BUCKETS, "gs_site layout");
 _Static_assert(sizeof(struct gs_glive) == 32, "gs_glive layout");

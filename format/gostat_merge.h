@@ -34,7 +34,8 @@ enum gs_merge_kind {
     X(gs_drops, no_space, GS_KIND_SATURATE) X(gs_drops, path_overflow, GS_KIND_SATURATE)          \
     X(gs_drops, sample_rng, GS_KIND_KEEP) X(gs_drops, arc_overflow, GS_KIND_SATURATE)             \
     X(gs_drops, abandoned, GS_KIND_SATURATE) X(gs_drops, sampled_probes, GS_KIND_SATURATE)        \
-    X(gs_drops, sampled_probe_ticks, GS_KIND_SATURATE) X(gs_drops, reserved, GS_KIND_KEEP)
+    X(gs_drops, sampled_probe_ticks, GS_KIND_SATURATE) X(gs_drops, closed_at_exit, GS_KIND_SATURATE) \
+    X(gs_drops, reserved, GS_KIND_KEEP)
 
 /* next is summed like the counters it completes; gap, the weight a
  * thread's next timed call would get, is kept as the largest, so "a
@@ -61,7 +62,7 @@ enum gs_merge_kind {
 
 #define GS_SITE_FIELDS(X)                                                                       \
     X(gs_site, key, GS_KIND_KEEP) X(gs_site, created, GS_KIND_SATURATE)                           \
-    X(gs_site, untimed_exits, GS_KIND_SATURATE) X(gs_site, reserved0, GS_KIND_KEEP)               \
+    X(gs_site, untimed_exits, GS_KIND_SATURATE) X(gs_site, exit_oldest, GS_KIND_MAX)               \
     X(gs_site, total, GS_KIND_SATURATE) X(gs_site, max, GS_KIND_MAX) X(gs_site, path, GS_KIND_KEEP) \
     X(gs_site, claim, GS_KIND_KEEP) X(gs_site, hist, GS_KIND_SATURATE)
 

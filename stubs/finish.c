@@ -12,10 +12,17 @@
  * merger removes a stale M.tmp), never M. Nothing read from M is trusted:
  * its layout must equal this program's, every offset used comes from the
  * program's own image, and a file that fails is left alone (the process
- * keeps its own file, with merge_error saying why). */
+ * keeps its own file, with merge_error saying why).
+ *
+ * Before any of it the process's end is stamped: the exiting goroutine's
+ * open timed calls are closed at the exit's time (stubs/exit_calls.c),
+ * the header gets the end's clocks and those calls' functions, and each
+ * goroutine site the age of its oldest goroutine still running (the live
+ * table itself tells goroutines alive in a running process and goes). */
 #include "format/gostat_format.h"
 #include "format/gostat_merge.h"
 #include "format/stub_abi.h"
+#include "stubs/exit_calls.h"
 #include "stubs/finish.h"
 #include "stubs/sys.h"
 
@@ -255,9 +262,9 @@ static void add_sites(const struct gs_header *h, uint8_t *m, const uint8_t *o)
     for (uint64_t i = 0; i < n; i++) {
         if (!os[i].key)
             continue;
-        uint64_t k = 0;
+        uint64_t k = 0, home = os[i].key * GS_SITE_HASH >> 32;   /* where the stubs start (sites.S) */
         for (; k < n; k++) {
-            uint64_t j = (os[i].key + k) & (n - 1);
+            uint64_t j = (home + k) & (n - 1);
             struct gs_site *e = &ms[j];
             if (!e->key) {
                 e->key = os[i].key, e->path = os[i].path, e->claim = os[i].claim;
@@ -457,15 +464,42 @@ static long merge_data(const struct finish *f, long m, long t)
     return write_all(t, f->a, len, h->sites_off);   /* whole: gostat reads it whole (its budget) */
 }
 
+/* The process's end into M's header: the latest end of all, and the
+ * calls closed at exit added by function (a function beyond the table's
+ * room is in the drops' count only). */
+static void merge_end(struct gs_header *mh, const struct gs_header *own)
+{
+    if (own->end_time_ns >= mh->end_time_ns) {
+        mh->end_time_ns = own->end_time_ns;
+        mh->end_tsc = own->end_tsc;
+        mh->end_mono_ns = own->end_mono_ns;
+    }
+    uint32_t n = mh->exit_nfuncs < GS_EXIT_CALLS_MAX ? mh->exit_nfuncs : GS_EXIT_CALLS_MAX;
+    for (uint32_t i = 0; i < own->exit_nfuncs && i < GS_EXIT_CALLS_MAX; i++) {
+        uint32_t j = 0;
+        while (j < n && mh->exit_calls[j].rec != own->exit_calls[i].rec)
+            j++;
+        if (j == n && n == GS_EXIT_CALLS_MAX)
+            continue;
+        if (j == n)
+            mh->exit_calls[n++] = (struct gs_exit_call){.rec = own->exit_calls[i].rec};
+        uint64_t sum = (uint64_t)mh->exit_calls[j].calls + own->exit_calls[i].calls;
+        mh->exit_calls[j].calls = sum < UINT32_MAX ? (uint32_t)sum : UINT32_MAX;
+    }
+    mh->exit_nfuncs = n;
+}
+
 /* M.tmp: M's header with one process more, the program's tables, M's and
  * the own file's counts added; then renamed over M. */
 static long merge_into(const struct finish *f, long m, const char *path, uint32_t *error)
 {
-    struct gs_header mh;
-    if (read_all(m, &mh, sizeof mh, 0) < 0 || !same_layout(&mh, f->img) || !same_tables(f, m)) {
+    struct gs_header mh, own;
+    if (read_all(m, &mh, sizeof mh, 0) < 0 || !same_layout(&mh, f->img) || !same_tables(f, m) ||
+        read_all(f->own, &own, sizeof own, 0) < 0) {
         *error = GS_MERGE_INVALID;
         return -1;
     }
+    merge_end(&mh, &own);
     char tmp[GS_PATH_MAX];
     size_t len = 0;
     if (append(tmp, &len, sizeof tmp, path, str_len(path)) < 0 || append(tmp, &len, sizeof tmp, ".tmp", 4) < 0)
@@ -673,6 +707,81 @@ static long open_own(const struct gs_finish_info *in)
     return fd;
 }
 
+static uint64_t read_tsc(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return (uint64_t)hi << 32 | lo;
+}
+
+static uint64_t clock_ns(long clock)
+{
+    struct { int64_t sec, nsec; } ts = {0, 0};
+    gs_syscall3(GS_SYS_clock_gettime, clock, &ts, 0);
+    return (uint64_t)ts.sec * 1000000000ull + (uint64_t)ts.nsec;
+}
+
+/* The end's clocks: CLOCK_REALTIME, and a (TSC, CLOCK_MONOTONIC) pair
+ * with the TSC at the middle of the narrowest of three reads, as
+ * start-up's pairs (stubs/startup.c). */
+static void end_clocks(struct gs_header *h)
+{
+    uint64_t best = ~0ull;
+    h->end_tsc = h->end_mono_ns = 0;
+    for (int i = 0; i < 3; i++) {
+        uint64_t before = read_tsc(), t = clock_ns(1 /* CLOCK_MONOTONIC */), after = read_tsc();
+        if (after - before < best) {
+            best = after - before;
+            h->end_tsc = before + (after - before) / 2;
+            h->end_mono_ns = t;
+        }
+    }
+    h->end_time_ns = clock_ns(0 /* CLOCK_REALTIME */);
+}
+
+/* Each site's oldest goroutine still running at the end (from the live
+ * table of the own file), its age into the site's exit_oldest. */
+static long fold_live(const struct finish *f, uint64_t end_tsc)
+{
+    const struct gs_header *h = f->img;
+    uint64_t len = h->file_size - h->sites_off;
+    long rc = read_sparse(f->own, h->sites_off, len, f->a);
+    if (rc < 0)
+        return rc;
+    struct gs_site *sites = (struct gs_site *)(f->a + GS_PAGE);
+    const struct gs_glive *live = (const struct gs_glive *)(f->a + h->glive_off);
+    for (uint64_t k = 0; k < h->max_glive; k++) {
+        uint64_t off = live[k].site, i = (off - GS_PAGE) / sizeof(struct gs_site);
+        if (live[k].g <= GS_GLIVE_FREED || !live[k].tick || off < GS_PAGE ||
+            (off - GS_PAGE) % sizeof(struct gs_site) || i >= h->max_sites || !sites[i].key)
+            continue;
+        uint64_t age = end_tsc > live[k].tick ? end_tsc - live[k].tick : 0;
+        sites[i].exit_oldest = max_u64(sites[i].exit_oldest, age);
+    }
+    return write_all(f->own, sites, h->max_sites * (uint64_t)sizeof *sites, h->sites_off + GS_PAGE);
+}
+
+/* The own file's header gets the end (end: its clocks, closed: the calls
+ * closed at it), and its sites their oldest ages then. */
+static long stamp_end(const struct finish *f, const struct gs_header *end, const struct gs_exit_closed *closed)
+{
+    struct gs_header h;
+    long rc = read_all(f->own, &h, sizeof h, 0);
+    if (rc < 0)
+        return rc;
+    h.end_time_ns = end->end_time_ns;
+    h.end_tsc = end->end_tsc;
+    h.end_mono_ns = end->end_mono_ns;
+    h.exit_nfuncs = closed->n;
+    for (uint32_t i = 0; i < closed->n; i++)
+        h.exit_calls[i] = closed->calls[i];
+    uint64_t at = offsetof(struct gs_header, end_time_ns), to = offsetof(struct gs_header, reserved);
+    rc = write_all(f->own, (const uint8_t *)&h + at, to - at, at);
+    if (rc >= 0 && (f->img->flags & GS_HDR_SITES))
+        rc = fold_live(f, end->end_tsc);
+    return rc;
+}
+
 /* Another thread is finishing: wait for it, so exit_group does not cut
  * its merge short (which would cost this process its counts). */
 static void wait_done(volatile uint64_t *state)
@@ -681,7 +790,7 @@ static void wait_done(volatile uint64_t *state)
         sleep_ms(1);
 }
 
-__attribute__((used)) void gs_finish(void)
+__attribute__((used)) void gs_finish(uint64_t g, uint64_t rsp)
 {
     uint8_t *rw = __blob_start + gs_config.rw_rel;
     struct gs_private *priv = (struct gs_private *)rw;
@@ -694,6 +803,11 @@ __attribute__((used)) void gs_finish(void)
         wait_done(&in->state);
         return;
     }
+    struct gs_header end;
+    struct gs_exit_closed closed;
+    end_clocks(&end);
+    gs_exit_close_calls(g, rsp, end.end_tsc, (const struct gs_header *)(__blob_start + gs_config.image_rel),
+                        &closed);
     struct finish f = {.img = (const struct gs_header *)(__blob_start + gs_config.image_rel),
                        .image = __blob_start + gs_config.image_rel,
                        .image_size = gs_config.image_size,
@@ -708,6 +822,7 @@ __attribute__((used)) void gs_finish(void)
     freeze(rw);
     if (f.own >= 0 && scratch(&f) >= 0) {
         uint32_t error = 0;
+        stamp_end(&f, &end, &closed);
         if (in->merge[0] && merge(&f, &error) >= 0)
             gs_syscall3(GS_SYS_unlink, in->own, 0, 0);
         else

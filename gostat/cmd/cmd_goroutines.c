@@ -37,7 +37,7 @@ static const struct gr_opt goroutines_opts[] = {
           "old (Go syntax: 300ms, 1m30s, 2h): the leak view.\n" },
     { "json", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct goroutines_args, json),
       .help = GR_OPT_HELP("print {\"goroutines\":[...]} for scripts"),
-      .man = "Print {\"goroutines\":[...]}, one object per site (docs/goroutines.md).\n" },
+      .man = "Print {\"ended_ns\":...,\"goroutines\":[...]}, one object per site (docs/goroutines.md).\n" },
     GST_HELP_OPTION,
 };
 
@@ -57,8 +57,11 @@ const struct gr_opt_table gst_goroutines_options = {
     .outro =
         "\n"
         "Counts are exact; the runtime's own goroutines are included. OLDEST is\n"
-        "known while the process runs. Needs a program rewritten by this\n"
-        "gorewrite (the file says whether it keeps goroutines by site).\n"
+        "known while the process runs and, after it exited (its file records the\n"
+        "end), as of its end: LIVE becomes AT EXIT, the goroutines still running\n"
+        "then (\"running_at_exit\" and \"ended_ns\" in --json). Needs a program\n"
+        "rewritten by this gorewrite (the file says whether it keeps goroutines\n"
+        "by site).\n"
         "\n"
         "exit status: 0 ok, 1 usage error, 2 stats file missing, unreadable,\n"
         "invalid or without goroutine sites\n",

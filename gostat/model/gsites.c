@@ -69,7 +69,9 @@ static void name_path(const struct gst_stats *st, const struct gst_site *in, str
         out->path[out->npath++] = out->creator;
 }
 
-static void fill_times(const struct gst_site *in, double ns_per_tick, uint64_t now_tick,
+/* now_tick: the TSC now, of a running process (0: ages unknown); ended:
+ * the ages are those at the process's end, kept in the file. */
+static void fill_times(const struct gst_site *in, double ns_per_tick, uint64_t now_tick, int ended,
                        struct gst_gsite *out)
 {
     out->timed = in->timed;
@@ -79,7 +81,9 @@ static void fill_times(const struct gst_site *in, double ns_per_tick, uint64_t n
         out->p99_ns = gst_hist_percentile(in->hist, 0, in->max_ticks, 99) * ns_per_tick;
         out->max_ns = (double)in->max_ticks * ns_per_tick;
     }
-    if (out->live && in->oldest_tick && now_tick > in->oldest_tick)
+    if (out->live && ended)
+        out->oldest_live_ns = (uint64_t)((double)in->exit_oldest * ns_per_tick);
+    else if (out->live && in->oldest_tick && now_tick > in->oldest_tick)
         out->oldest_live_ns = (uint64_t)((double)(now_tick - in->oldest_tick) * ns_per_tick);
 }
 
@@ -112,9 +116,13 @@ int gst_gsites_build(const struct gst_stats *st, const struct gst_sites *s, stru
     struct gst_clock clock = gst_clock_for_sites(&st->hdr);
     double ns_per_tick = clock.known ? clock.ns_per_tick : 0;
     uint64_t now_tick = 0, now_ns;
+    out->ended = !st->live && st->hdr.end_tsc != 0;
+    out->ended_ns = out->ended ? st->hdr.end_time_ns : 0;
     if (st->live && clock.known) {
         gst_clock_now(&now_tick, &now_ns);
         out->ages_known = now_tick != 0;
+    } else if (out->ended) {
+        out->ages_known = clock.known;
     }
     for (size_t i = 0; i < s->n; i++) {
         const struct gst_site *in = &s->items[i];
@@ -126,7 +134,7 @@ int gst_gsites_build(const struct gst_stats *st, const struct gst_sites *s, stru
         g->created = in->created;
         g->exited = in->exited;
         g->live = in->created > in->exited ? in->created - in->exited : 0;
-        fill_times(in, ns_per_tick, out->ages_known ? now_tick : 0, g);
+        fill_times(in, ns_per_tick, out->ages_known ? now_tick : 0, out->ended && out->ages_known, g);
     }
     qsort(out->items, out->n, sizeof *out->items, by_live);
     return 0;

@@ -18,7 +18,8 @@ struct gst_gsite {
     uint32_t line;             /* of the go statement; 0 when unknown */
     const char *start;         /* function name, or start_hex */
     uint64_t created, exited, live;
-    uint64_t oldest_live_ns;   /* 0: none live, or the age is unknown */
+    uint64_t oldest_live_ns;   /* 0: none live, or the age is unknown; of
+                                  an ended process: the age at its end */
     uint64_t timed;            /* ended goroutines with a known lifetime */
     double p50_ns, p90_ns, p99_ns, max_ns;
     char creator_hex[24], start_hex[24];
@@ -36,7 +37,14 @@ struct gst_gsites {
     struct gst_gsite *items;   /* most live first, then most created */
     size_t n;
     uint64_t no_site, no_live, unborn;
-    int ages_known;            /* the process is alive and its clock known */
+    int ages_known;            /* the clock is known, and the process alive or
+                                  its end recorded */
+    int ended;                 /* the process's end is recorded (an exited
+                                  process's file, or a merged one): live
+                                  counts the goroutines still running then,
+                                  oldest_live_ns is their age then */
+    uint64_t ended_ns;         /* ended: CLOCK_REALTIME at the end (the latest
+                                  of a merged file's processes) */
     int by_path;               /* items carry their creator's call path */
 };
 

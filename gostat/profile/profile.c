@@ -61,7 +61,7 @@ int gst_profile_add_process(struct gst_profile *p, const struct gst_process *pro
         return gr_fail(err, "out of memory for %zu processes", p->nprocs + 1);
     p->procs = procs;
     struct gst_process copy = {
-        .pid = proc->pid, .live = proc->live,
+        .pid = proc->pid, .live = proc->live, .ended_ns = proc->ended_ns,
         .exe = dup_or_empty(proc->exe), .build_id = dup_or_empty(proc->build_id),
         .go_version = dup_or_empty(proc->go_version), .source = dup_or_empty(proc->source),
     };

@@ -19,6 +19,8 @@
 struct gst_process {
     int64_t pid;
     bool live;                 /* still running when it was read */
+    uint64_t ended_ns;         /* CLOCK_REALTIME at its end (a merged stats
+                                  file's: the latest); 0: not recorded */
     char *exe, *build_id, *go_version;
     char *source;              /* the stats file or JSON it was read from */
 };

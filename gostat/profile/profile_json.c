@@ -92,8 +92,10 @@ static int read_process(struct where *w, json_t *obj, struct gst_profile *p)
 {
     struct gst_process proc = { .exe = "", .build_id = "", .go_version = "", .source = (char *)w->file };
     uint64_t pid;
+    bool ended;
     const char *exe = "", *build_id = "", *go_version = "", *source = w->file;
     if (need_uint(w, obj, "pid", &pid) < 0 || get_string(w, obj, "exe", &exe) < 0 ||
+        get_uint(w, obj, "ended_ns", UINT64_MAX, &proc.ended_ns, &ended) < 0 ||
         get_string(w, obj, "build_id", &build_id) < 0 ||
         get_string(w, obj, "go_version", &go_version) < 0 ||
         get_string(w, obj, "source", &source) < 0 || get_bool(w, obj, "live", &proc.live) < 0)
@@ -356,7 +358,12 @@ static void put_process(FILE *out, const struct gst_process *proc)
 {
     fprintf(out, "{\"pid\":%" PRId64 ",\"exe\":", proc->pid);
     gst_json_put_string(out, proc->exe);
-    fprintf(out, ",\"live\":%s,\"build_id\":", proc->live ? "true" : "false");
+    fprintf(out, ",\"live\":%s", proc->live ? "true" : "false");
+    if (proc->ended_ns)
+        fprintf(out, ",\"ended_ns\":%" PRIu64, proc->ended_ns);
+    else
+        fputs(",\"ended_ns\":null", out);
+    fputs(",\"build_id\":", out);
     gst_json_put_string(out, proc->build_id);
     fputs(",\"go_version\":", out);
     gst_json_put_string(out, proc->go_version);

@@ -102,6 +102,7 @@ int gst_profile_add_stats(struct gst_profile *p, const struct gst_stats *st, str
 {
     struct gst_process proc = {
         .pid = st->hdr.pid, .live = st->live, .exe = (char *)st->hdr.exe,
+        .ended_ns = !st->live && st->hdr.end_tsc ? st->hdr.end_time_ns : 0,
         .build_id = (char *)st->hdr.build_id, .go_version = (char *)st->hdr.go_version,
         .source = (char *)st->path,
     };

@@ -80,6 +80,8 @@ static void add_site(struct gst_site *a, const struct gst_site *b)
     a->total_ticks = gr_add_saturating(a->total_ticks, b->total_ticks);
     if (b->max_ticks > a->max_ticks)
         a->max_ticks = b->max_ticks;
+    if (b->exit_oldest > a->exit_oldest)
+        a->exit_oldest = b->exit_oldest;
     for (unsigned k = 0; k < GS_HIST_BUCKETS; k++)
         a->hist[k] = gr_add_saturating(a->hist[k], b->hist[k]);
 }
@@ -108,7 +110,8 @@ static long take_site(const struct gs_header *h, const unsigned char *sec, uint3
     const struct gs_site *e = (const void *)(sec + GS_PAGE + (uint64_t)i * sizeof *e);
     struct gst_site *s = &out->items[out->n];
     *s = (struct gst_site){.gopc = e->key >> 32, .startpc = e->key & 0xffffffffu,
-                           .created = e->created, .total_ticks = e->total, .max_ticks = e->max};
+                           .created = e->created, .total_ticks = e->total, .max_ticks = e->max,
+                           .exit_oldest = e->exit_oldest};
     memcpy(s->hist, e->hist, sizeof s->hist);
     for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
         s->timed = gr_add_saturating(s->timed, s->hist[b]);

@@ -27,6 +27,8 @@ struct gst_site {
     uint64_t hist[GS_HIST_BUCKETS];
     uint64_t tracked;          /* goroutines of it in the live table */
     uint64_t oldest_tick;      /* TSC at the oldest one's creation; 0: none */
+    uint64_t exit_oldest;      /* ticks: the oldest one's age at the process's
+                                  end (gs_site.exit_oldest); 0: unknown */
     /* by_path (GS_HDR_SITE_PATHS): the creator's call path */
     uint64_t path;             /* its key; 0: no open timed call */
     uint32_t path_depth;       /* open timed calls (more than path_rec holds: cut) */

@@ -300,6 +300,7 @@ static void sum_drops(struct gst_drops *d, const unsigned char *row)
     SUM_DROP(abandoned);
     SUM_DROP(sampled_probes);
     SUM_DROP(sampled_probe_ticks);
+    SUM_DROP(closed_at_exit);
 }
 
 /* Records are in function-table order of their index,
@@ -414,7 +415,7 @@ static void reset_sums(struct gst_stats *st)
     for (uint32_t i = 0; i < st->hdr.nfuncs; i++) {
         struct gst_func *f = &st->funcs[i];
         f->calls = f->timed_calls = f->samples = f->total_ticks = f->min_ticks = f->max_ticks = 0;
-        f->self_ticks = f->oncpu_ticks = 0;
+        f->self_ticks = f->oncpu_ticks = f->closed_at_exit = 0;
         f->gap = 0;
         memset(f->hist, 0, sizeof f->hist);
     }
@@ -433,6 +434,12 @@ static void finish_sums(struct gst_stats *st)
         f->min_ticks = f->min_ticks ? ~f->min_ticks : 0;
         for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
             f->timed_calls = gr_add_saturating(f->timed_calls, f->hist[b]);
+    }
+    const struct gs_header *h = &st->hdr;
+    for (uint32_t i = 0; i < h->exit_nfuncs && i < GS_EXIT_CALLS_MAX; i++) {
+        struct gst_func *f = gst_stats_func_of_record(st, h->exit_calls[i].rec);
+        if (f)
+            f->closed_at_exit = gr_add_saturating(f->closed_at_exit, h->exit_calls[i].calls);
     }
 }
 
@@ -545,7 +552,8 @@ static int sum_counters_guarded(struct gst_stats *st, struct gr_error *err)
     return rc;
 }
 
-/* Timing record index -> function, for the path entries' records. */
+/* Timing record index -> function, for the path entries' and the exit's
+ * records. */
 static int index_timing(struct gst_stats *st, struct gr_error *err)
 {
     st->timing_funcs = calloc(st->hdr.ntimed ? st->hdr.ntimed : 1, sizeof *st->timing_funcs);
@@ -557,6 +565,15 @@ static int index_timing(struct gst_stats *st, struct gr_error *err)
     return 0;
 }
 
+/* The process's end, written at its exit (after gostat opened the file
+ * of a process that was running then); zeros when it was killed. */
+static void read_end(struct gst_stats *st)
+{
+    size_t at = offsetof(struct gs_header, end_time_ns), to = offsetof(struct gs_header, reserved);
+    if (gst_read_exact(st->fd, (unsigned char *)&st->hdr + at, to - at, at) < 0)
+        memset((unsigned char *)&st->hdr + at, 0, to - at);
+}
+
 int gst_stats_refresh(struct gst_stats *st, struct gr_error *err)
 {
     /* Liveness first: if the process has exited by now, the counters read
@@ -564,6 +581,8 @@ int gst_stats_refresh(struct gst_stats *st, struct gr_error *err)
     /* a merged file's pid is its first process's, long gone */
     st->live = !st->hdr.processes && (gst_process_is_live(st->hdr.pid, st->hdr.proc_start_ticks) ||
                                       gst_writer_holds_lock(st->fd));
+    if (!st->live && !st->hdr.end_tsc)
+        read_end(st);
     st->clock = gst_clock_for(&st->hdr);
     return sum_counters_guarded(st, err);
 }
@@ -589,7 +608,7 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
         rc = load_functab(st, fd, err);
     if (rc == 0)
         rc = load_syms(st, fd, err);
-    if (rc == 0 && st->paths)
+    if (rc == 0 && st->timing)
         rc = index_timing(st, err);
     if (rc == 0)
         rc = map_counters(st, fd, err);

@@ -41,6 +41,9 @@ struct gst_func {
     uint64_t min_ticks;        /* 0 when nothing was timed */
     uint64_t max_ticks;
     uint64_t hist[GS_HIST_BUCKETS];
+    uint64_t closed_at_exit;   /* of its timed calls, those still open when the
+                                  process exited, timed to the exit (the
+                                  header's exit_calls) */
 };
 
 /* Calls of timed functions that got no duration, summed over all rows. */
@@ -53,6 +56,7 @@ struct gst_drops {
     uint64_t sampled_probe_ticks; /* their ticks outside the calls, summed */
     uint64_t rowless_calls;    /* counted in the shared row 0 by threads that
                                   found no row of their own: never timed */
+    uint64_t closed_at_exit;   /* not a drop: calls timed to the process's exit */
 };
 
 /* A function of the program, instrumented or not (gs_sym): what a return

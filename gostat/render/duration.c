@@ -1,7 +1,9 @@
-/* duration.c: picking the unit and the number of decimals. */
+/* duration.c: picking the unit and the number of decimals; dates by
+ * strftime. */
 #include "gostat/render/duration.h"
 
 #include <stdio.h>
+#include <time.h>
 
 static const char *const units[] = { "ns", "us", "ms", "s" };
 #define NUNITS (sizeof units / sizeof units[0])
@@ -48,4 +50,12 @@ void gst_format_duration(char *buf, size_t size, double ns)
         v = r;
     }
     snprintf(buf, size, "%.*f%s", decimals(v), v, units[u]);
+}
+
+void gst_format_wall_time(char *buf, size_t size, uint64_t ns)
+{
+    time_t t = (time_t)(ns / 1000000000u);
+    struct tm tm;
+    if (!localtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S %Z", &tm))
+        snprintf(buf, size, "%llu ns", (unsigned long long)ns);
 }

@@ -67,8 +67,8 @@ static void put_via(FILE *out, const struct gst_gsite *s, size_t columns)
 
 void gst_gsites_table(FILE *out, const struct gst_gsites *g, uint64_t older_than_ns)
 {
-    fprintf(out, "     LIVE   CREATED    EXITED    OLDEST       P50       P90       P99       MAX"
-                 "  CREATOR (go statement) -> START\n");
+    fprintf(out, "%s   CREATED    EXITED    OLDEST       P50       P90       P99       MAX"
+                 "  CREATOR (go statement) -> START\n", g->ended ? "  AT EXIT" : "     LIVE");
     for (size_t i = 0; i < g->n; i++) {
         const struct gst_gsite *s = &g->items[i];
         if (!gst_gsite_shown(s, older_than_ns))
@@ -95,8 +95,14 @@ void gst_gsites_table(FILE *out, const struct gst_gsites *g, uint64_t older_than
         fprintf(out, "not kept: %" PRIu64 " creations or exits found no site entry, %" PRIu64
                 " goroutines no live entry (lifetime unknown), %" PRIu64 " exits no creation\n",
                 g->no_site, g->no_live, g->unborn);
-    if (!g->ages_known)
+    if (g->ended) {
+        char when[64];
+        gst_format_wall_time(when, sizeof when, g->ended_ns);
+        fprintf(out, "ended %s: AT EXIT counts the goroutines still running when their process ended, "
+                     "OLDEST their age then\n", when);
+    } else if (!g->ages_known) {
         fprintf(out, "OLDEST: only while the process runs (the file does not say when it exited)\n");
+    }
 }
 
 static void put_ns(FILE *out, const char *key, double ns, bool known)
@@ -110,7 +116,12 @@ static void put_ns(FILE *out, const char *key, double ns, bool known)
 
 void gst_gsites_json(FILE *out, const struct gst_gsites *g, uint64_t older_than_ns)
 {
-    fputs("{\"goroutines\":[", out);
+    fputs("{\"ended_ns\":", out);
+    if (g->ended)
+        fprintf(out, "%" PRIu64, g->ended_ns);
+    else
+        fputs("null", out);
+    fputs(",\"goroutines\":[", out);
     int first = 1;
     for (size_t i = 0; i < g->n; i++) {
         const struct gst_gsite *s = &g->items[i];
@@ -134,6 +145,8 @@ void gst_gsites_json(FILE *out, const struct gst_gsites *g, uint64_t older_than_
         fputc(',', out);
         put_ns(out, "max", s->max_ns, s->timed > 0);
         fputc('}', out);
+        if (g->ended)
+            fprintf(out, ",\"running_at_exit\":%" PRIu64, s->live);
         if (g->by_path) {
             fputs(",\"creator_path\":[", out);
             for (size_t k = 0; k < s->npath; k++) {

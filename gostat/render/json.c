@@ -85,6 +85,8 @@ static void put_timing(FILE *out, const struct gst_stats *st, const struct gst_c
         fputs(",\"cum_ns\":null,\"cum_exceeds_total\":true", out);
     else if (f->timed && cg->present)    /* as --sort cum: a caller frame's cum counts too */
         fprintf(out, ",\"cum_ns\":%" PRIu64, gst_callgraph_cum_ns(cg, f));
+    if (f->closed_at_exit)          /* still open when the process exited: timed to the exit */
+        fprintf(out, ",\"closed_at_exit\":%" PRIu64, f->closed_at_exit);
 }
 
 /* Its callers (files with call paths, timed functions): exact calls and
@@ -156,8 +158,9 @@ static void put_clock(FILE *out, const struct gst_stats *st)
     }
     fprintf(out, ",\"drops\":{\"unwound\":%" PRIu64 ",\"too_deep\":%" PRIu64 ",\"no_slot\":%" PRIu64
             ",\"unmatched\":%" PRIu64 ",\"no_space\":%" PRIu64 ",\"abandoned\":%" PRIu64
-            ",\"rowless_calls\":%" PRIu64 "}",
-            d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space, d->abandoned, d->rowless_calls);
+            ",\"rowless_calls\":%" PRIu64 ",\"closed_at_exit\":%" PRIu64 "}",
+            d->unwound, d->too_deep, d->no_slot, d->unmatched, d->no_space, d->abandoned, d->rowless_calls,
+            d->closed_at_exit);
 }
 
 /* Whether self time, arcs and paths were recorded, and what did not fit. */
@@ -190,8 +193,11 @@ static void put_goroutines(FILE *out, const struct gst_stats *st)
         fputs(",\"goroutines\":null", out);
         return;
     }
-    fprintf(out, ",\"goroutines\":{\"created\":%" PRIu64 ",\"exited\":%" PRIu64 ",\"live\":%" PRIu64 "}",
+    fprintf(out, ",\"goroutines\":{\"created\":%" PRIu64 ",\"exited\":%" PRIu64 ",\"live\":%" PRIu64,
             g.created, g.exited, g.live);
+    if (!st->live && st->hdr.end_tsc)   /* ended: those were still running at the end */
+        fprintf(out, ",\"running_at_exit\":%" PRIu64, g.live);
+    fputc('}', out);
 }
 
 void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view *view)
@@ -207,8 +213,12 @@ void gst_json_print(FILE *out, const struct gst_stats *st, const struct gst_view
     gst_json_put_string(out, st->hdr.build_id);
     fputs(",\"go_version\":", out);
     gst_json_put_string(out, st->hdr.go_version);
-    fprintf(out, ",\"start_time_ns\":%" PRIu64 ",\"total_calls\":%" PRIu64,
-            st->hdr.start_time_ns, st->total_calls);
+    fprintf(out, ",\"start_time_ns\":%" PRIu64, st->hdr.start_time_ns);
+    if (!st->live && st->hdr.end_tsc)   /* the latest end of a merged file's processes */
+        fprintf(out, ",\"ended_ns\":%" PRIu64, st->hdr.end_time_ns);
+    else
+        fputs(",\"ended_ns\":null", out);
+    fprintf(out, ",\"total_calls\":%" PRIu64, st->total_calls);
     put_clock(out, st);
     put_goroutines(out, st);
     struct gst_callgraph cg;

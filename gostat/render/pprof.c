@@ -385,9 +385,14 @@ static void add_comments(struct builder *b)
 
 /* A live process has run from start-up until now; when an exited one
  * stopped is not recorded, so its duration stays unset. */
+/* Its run time so far, or for an exited process the time to its recorded
+ * end (0: not recorded; a merged file's processes have no one start). */
 static int64_t duration_ns(const struct gst_stats *st)
 {
     struct timespec now;
+    if (!st->live && !st->hdr.processes && st->hdr.end_tsc)
+        return st->hdr.end_time_ns > st->hdr.start_time_ns ? (int64_t)(st->hdr.end_time_ns - st->hdr.start_time_ns)
+                                                           : 0;
     if (!st->live || clock_gettime(CLOCK_REALTIME, &now) < 0)
         return 0;
     uint64_t ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;

@@ -249,6 +249,12 @@ static void write_summary(FILE *out, const struct gst_stats *st, const struct gs
     else
         fprintf(out, "pid %" PRId64 "  %s  exe ", st->hdr.pid, st->live ? "live" : "exited");
     gst_put_cell(out, st->hdr.exe, 0, false);
+    bool ended = !st->live && st->hdr.end_tsc;
+    if (ended) {                    /* a merged file's: its processes' latest end */
+        char when[64];
+        gst_format_wall_time(when, sizeof when, st->hdr.end_time_ns);
+        fprintf(out, "  ended %s", when);
+    }
     if (st->hdr.merge_error)
         fprintf(out, "  not merged: %s", gst_merge_error_name(st->hdr.merge_error));
     fprintf(out, "  calls %" PRIu64 "  functions %" PRIu32, st->total_calls, st->hdr.nfuncs);
@@ -271,8 +277,11 @@ static void write_summary(FILE *out, const struct gst_stats *st, const struct gs
         fputs("  timing sampled (default mode)", out);
     struct gst_goroutines g = gst_goroutines_of(st);
     if (g.known)
-        fprintf(out, "  goroutines %" PRIu64 " live (%" PRIu64 " created, %" PRIu64 " exited)",
-                g.live, g.created, g.exited);
+        fprintf(out, "  goroutines %" PRIu64 " %s (%" PRIu64 " created, %" PRIu64 " exited)",
+                g.live, ended ? "running at exit" : "live", g.created, g.exited);
+    if (st->drops.closed_at_exit)
+        fprintf(out, "  %" PRIu64 " call%s closed at exit", st->drops.closed_at_exit,
+                st->drops.closed_at_exit == 1 ? "" : "s");
 }
 
 /* The summary line, wrapped between its items to fit columns. */

@@ -825,6 +825,23 @@ static int decode_tls(const struct gr_elf *elf, const struct gr_plan *plan,
     return 0;
 }
 
+/* Where runtime.exit's entry jumps: R14 = the exiting thread's g, read
+ * from TLS with the program's own load (the caller may be assembly, or
+ * Go <= 1.16, where R14 is not g), then gs_exit, which closes the calls
+ * that goroutine still has open. Without a TLS load the register ABI's
+ * R14 is g already; the stack ABI's is not, and 0 says so. */
+static int emit_exit_gate(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t *gate,
+                          struct gr_error *err)
+{
+    GR_TRY(gr_code_pad(c, ENTRY_ALIGN, GR_X86_INT3, err));
+    *gate = gr_code_here(c);
+    if (fc->ntls)
+        GR_TRY(load_tls_g(c, fc, G, err));
+    else if (stack_abi(fc))
+        GR_TRY(GR_EMIT(c, err, XOR, GR_REG(ZYDIS_REGISTER_R14D), GR_REG(ZYDIS_REGISTER_R14D)));
+    return JUMP(JMP, fc->stubs->exit);
+}
+
 int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
                             const struct gr_segment_plan *seg, const struct gr_stub_routines *stubs,
                             struct gr_codebuf *code, struct gr_tramp_addrs *out,
@@ -857,5 +874,7 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
             return -1;
     }
     gr_fault_fix_close(code, &fix);
+    if (plan->exit_hook && stubs->exit && emit_exit_gate(code, &fc, &out->exit_stub, err) < 0)
+        return -1;
     return 0;
 }

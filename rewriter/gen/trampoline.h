@@ -28,7 +28,7 @@ struct gr_stub_routines {
 struct gr_tramp_addrs {
     uint64_t *entry;   /* per plan function: its entry trampoline, or 0 */
     uint64_t *exit;    /* per plan->exits item: its exit trampoline */
-    uint64_t exit_stub;/* gs_exit, where runtime.exit's entry jumps (plan->exit_hook) */
+    uint64_t exit_stub;/* where runtime.exit's entry jumps (plan->exit_hook): the gate to gs_exit */
 };
 
 /* Emits one entry trampoline per instrumented function and one exit

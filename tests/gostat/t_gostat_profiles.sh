@@ -120,7 +120,7 @@ done <testdata/recursion/expect
 total_calls=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total_calls"])' "$dir/rec.json")
 grep -q "of $total_calls total\$" "$dir/top" || fail "pprof -top: total is not $total_calls: $(grep total "$dir/top")"
 grep -q '^Type: calls$' "$dir/top" || fail "pprof: default sample type is not calls"
-grep -q '^Duration:' "$dir/top" && fail "pprof: an exited process has a duration"
+grep -q '^Duration:' "$dir/top" || fail "pprof: an exited process has no duration (its file records its end)"
 expect "pprof -raw mapping" \
     "$dir/rec.i [FN][FL][LN][IN]" "$(sed -n '/^Mappings/{n;p}' "$dir/rec.raw" | sed 's/^1: [^ ]* //; s/ [^ ]* \[/ [/')"
 expect "pprof -raw build id" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["build_id"])' "$dir/rec.json")" \

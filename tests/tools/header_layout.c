@@ -23,7 +23,8 @@ static const struct { const char *name; size_t off, size; } fields[] = {
     FIELD(sites_off), FIELD(glive_off), FIELD(max_sites), FIELD(max_glive), FIELD(site_size),
     FIELD(glive_size), FIELD(gostmts_off), FIELD(ngostmts), FIELD(gostmt_size), FIELD(spaths_off),
     FIELD(spath_size), FIELD(reserved32c), FIELD(processes), FIELD(merge_error),
-    FIELD(reserved_merge), FIELD(reserved),
+    FIELD(reserved_merge), FIELD(end_time_ns), FIELD(end_tsc), FIELD(end_mono_ns), FIELD(exit_nfuncs),
+    FIELD(reserved_exit), FIELD(exit_calls), FIELD(reserved),
 };
 
 int main(void)
