@@ -6,10 +6,14 @@
  * without it, or when the merge fails, the own file shrinks to the pages
  * the process used.
  *
- * The merge takes an flock on the merged file M, writes M + this process
- * into a fresh file M.tmp and renames it over M: a process killed at any
- * point loses its own counts at most (the kernel drops its lock; the next
- * merger removes a stale M.tmp), never M. Nothing read from M is trusted:
+ * The merge takes an flock on the merged file M (refusing at once one of
+ * another user: a shared directory may hold a planted, locked one), writes
+ * M + this process into a fresh file of a random name no one can foresee
+ * and exchanges it with M while M is still the locked file: a process
+ * killed at any point loses its own counts at most (the kernel drops its
+ * lock), never M, and is never counted twice (its own file loses its magic
+ * before the exchange). A moved M restarts the merge: its counts live on
+ * where it went. Nothing read from M is trusted:
  * its layout must equal this program's, every offset used comes from the
  * program's own image, and a file that fails is left alone (the process
  * keeps its own file, with merge_error saying why). */

@@ -54,7 +54,7 @@ def worker():
             i = started
             started += 1
             if i == runs // 2:
-                merged = [n for n in os.listdir(d) if ".merged-" in n and not n.startswith(".")]
+                merged = [n for n in os.listdir(d) if ".merged-" in n and not n.startswith(".") and ".tmp" not in n]
                 if merged:
                     os.rename(os.path.join(d, merged[0]), os.path.join(d, "renamed-away"))
                     renamed = merged[0]
