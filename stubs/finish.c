@@ -6,10 +6,14 @@
  * without it, or when the merge fails, the own file shrinks to the pages
  * the process used.
  *
- * The merge takes an flock on the merged file M, writes M + this process
- * into a fresh file M.tmp and renames it over M: a process killed at any
- * point loses its own counts at most (the kernel drops its lock; the next
- * merger removes a stale M.tmp), never M. Nothing read from M is trusted:
+ * The merge takes an flock on the merged file M (refusing at once one of
+ * another user: a shared directory may hold a planted, locked one), writes
+ * M + this process into a fresh file of a random name no one can foresee
+ * and exchanges it with M while M is still the locked file: a process
+ * killed at any point loses its own counts at most (the kernel drops its
+ * lock), never M, and is never counted twice (its own file loses its magic
+ * before the exchange). A moved M restarts the merge: its counts live on
+ * where it went. Nothing read from M is trusted:
  * its layout must equal this program's, every offset used comes from the
  * program's own image, and a file that fails is left alone (the process
  * keeps its own file, with merge_error saying why).
@@ -35,6 +39,7 @@ extern volatile struct gs_stub_config gs_config;
 #define LOCK_TRIES 20000             /* 1 ms apart: 20 s for the merged file's lock */
 #define WAIT_TRIES 20000             /* another thread finishing: at most 20 s */
 #define CHUNK (64u * 1024)
+#define MOVED (-4096L)                /* not an errno: the merged file moved meanwhile */
 
 struct finish {
     const struct gs_header *img;     /* the program's image: trusted geometry */
@@ -398,33 +403,114 @@ static int merged_path(const struct finish *f, char *path, size_t cap)
     return 0;
 }
 
-/* Opens and locks the merged file; -GS_ENOENT when there is none yet. */
+/* The file open as fd and the one named path now (not followed) are the
+ * same inode; st gets fd's. */
+static int still_named(long fd, const char *path, struct gs_stat *st)
+{
+    struct gs_stat b;
+    return gs_syscall3(GS_SYS_fstat, fd, st, 0) >= 0 &&
+           gs_syscall6(GS_SYS_newfstatat, GS_AT_FDCWD, (long)path, (long)&b, GS_AT_SYMLINK_NOFOLLOW, 0, 0) >= 0 &&
+           st->dev == b.dev && st->ino == b.ino;
+}
+
+/* Opens and locks the merged file; -GS_ENOENT when there is none yet. A
+ * file of another user (or not a regular one) is refused at once, before
+ * any lock: in a shared directory it may be planted and held locked. A
+ * file replaced while we waited means another merge finished: open the new
+ * one, however often that happens. */
 static long lock_merged(const struct finish *f, const char *path, uint32_t *error)
 {
-    for (unsigned attempt = 0; attempt < 64; attempt++) {
-        long fd = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)path, GS_O_RDWR | GS_O_NOFOLLOW | GS_O_CLOEXEC,
-                              0, 0, 0);
+    uint64_t uid = (uint64_t)gs_syscall3(GS_SYS_geteuid, 0, 0, 0);
+    for (;;) {
+        long fd = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)path,
+                              GS_O_RDWR | GS_O_NOFOLLOW | GS_O_NONBLOCK | GS_O_CLOEXEC, 0, 0, 0);
         if (fd < 0) {
             *error = GS_MERGE_IO;
             return fd;
         }
-        long rc = -GS_EWOULDBLOCK;
+        struct gs_stat st;
+        long rc = gs_syscall3(GS_SYS_fstat, fd, &st, 0) < 0 ? -1 : -GS_EWOULDBLOCK;
+        if (rc == -GS_EWOULDBLOCK && ((st.mode & GS_S_IFMT) != GS_S_IFREG || st.uid != uid))
+            rc = -1, *error = GS_MERGE_INVALID;
         for (unsigned t = 0; t < LOCK_TRIES && rc == -GS_EWOULDBLOCK; t++) {
             rc = gs_syscall3(GS_SYS_flock, fd, GS_LOCK_EX | GS_LOCK_NB, 0);
             if (rc == -GS_EWOULDBLOCK)
                 sleep_ms(1);
         }
         if (rc < 0) {
-            *error = rc == -GS_EWOULDBLOCK ? GS_MERGE_BUSY : GS_MERGE_IO;
+            if (!*error)
+                *error = rc == -GS_EWOULDBLOCK ? GS_MERGE_BUSY : GS_MERGE_IO;
             gs_syscall3(GS_SYS_close, fd, 0, 0);
             return -1;
         }
-        if (is_file(fd, path, f->img->file_size))
-            return fd;
-        gs_syscall3(GS_SYS_close, fd, 0, 0);   /* replaced while we waited: the new one */
+        if (still_named(fd, path, &st)) {
+            if (is_file(fd, path, f->img->file_size))
+                return fd;
+            *error = GS_MERGE_INVALID;
+            gs_syscall3(GS_SYS_close, fd, 0, 0);
+            return -1;
+        }
+        gs_syscall3(GS_SYS_close, fd, 0, 0);   /* replaced or removed while we waited */
     }
-    *error = GS_MERGE_INVALID;
-    return -1;
+}
+
+/* A temporary name beside path no one can foresee: "." + its base name +
+ * ".tmp-" + 16 random hex digits. The leading dot keeps it out of gostat's
+ * gostat.* files (a merger killed at the wrong moment leaves it behind). */
+static int tmp_name(const char *path, size_t dir, char *tmp, size_t cap)
+{
+    uint64_t r = 0;
+    if (gs_syscall3(GS_SYS_getrandom, &r, sizeof r, 0) != (long)sizeof r)
+        return -1;
+    char hex[16];
+    for (int i = 0; i < 16; i++)
+        hex[i] = "0123456789abcdef"[(r >> (60 - 4 * i)) & 15];
+    size_t len = 0;
+    return append(tmp, &len, cap, path, dir) < 0 || append(tmp, &len, cap, ".", 1) < 0 ||
+                   append(tmp, &len, cap, path + dir, str_len(path + dir)) < 0 ||
+                   append(tmp, &len, cap, ".tmp-", 5) < 0 || append(tmp, &len, cap, hex, 16) < 0
+               ? -1
+               : 0;
+}
+
+/* A fresh temporary file beside path, created here (O_EXCL, never an
+ * existing file or link); its name in tmp. */
+static long open_tmp(const struct finish *f, const char *path, char *tmp, size_t cap)
+{
+    for (int attempt = 0; attempt < 16; attempt++) {
+        if (tmp_name(path, f->info->dir + 1, tmp, cap) < 0)
+            return -1;
+        long t = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)tmp,
+                             GS_O_RDWR | GS_O_CREAT | GS_O_EXCL | GS_O_NOFOLLOW | GS_O_CLOEXEC, 0600, 0, 0);
+        if (t != -GS_EEXIST)
+            return t;
+    }
+    return -GS_EEXIST;
+}
+
+/* Puts tmp at path if path still names the locked file m (the one whose
+ * counts tmp holds); MOVED when it does not (renamed away or removed:
+ * its counts live on elsewhere, so tmp's must not be placed). The
+ * exchange says what it displaced: a file another process put at path
+ * meanwhile goes back. */
+static long commit(long m, const char *tmp, const char *path)
+{
+    struct gs_stat st, was;
+    if (!still_named(m, path, &st))
+        return MOVED;
+    long rc = gs_syscall6(GS_SYS_renameat2, GS_AT_FDCWD, (long)tmp, GS_AT_FDCWD, (long)path, GS_RENAME_EXCHANGE, 0);
+    if (rc == -GS_EINVAL)   /* a file system without exchange: rename */
+        return gs_syscall3(GS_SYS_rename, tmp, path, 0);
+    if (rc == -GS_ENOENT)
+        return MOVED;
+    if (rc < 0)
+        return rc;
+    if (gs_syscall6(GS_SYS_newfstatat, GS_AT_FDCWD, (long)tmp, (long)&was, GS_AT_SYMLINK_NOFOLLOW, 0, 0) < 0 ||
+        was.dev != st.dev || was.ino != st.ino) {
+        gs_syscall6(GS_SYS_renameat2, GS_AT_FDCWD, (long)tmp, GS_AT_FDCWD, (long)path, GS_RENAME_EXCHANGE, 0);
+        return MOVED;
+    }
+    return 0;
 }
 
 /* The live page, the rows any of the two used, the sites section: merged
@@ -489,8 +575,11 @@ static void merge_end(struct gs_header *mh, const struct gs_header *own)
     mh->exit_nfuncs = n;
 }
 
-/* M.tmp: M's header with one process more, the program's tables, M's and
- * the own file's counts added; then renamed over M. */
+/* A temporary file: M's header with one process more, the program's
+ * tables, M's and the own file's counts added; then put at M. The own
+ * file's magic is cleared first, so a reader (gostat merge --dir) never
+ * counts it beside M if the process dies before removing it; it is
+ * written back when the counts were not placed. */
 static long merge_into(const struct finish *f, long m, const char *path, uint32_t *error)
 {
     struct gs_header mh, own;
@@ -501,12 +590,7 @@ static long merge_into(const struct finish *f, long m, const char *path, uint32_
     }
     merge_end(&mh, &own);
     char tmp[GS_PATH_MAX];
-    size_t len = 0;
-    if (append(tmp, &len, sizeof tmp, path, str_len(path)) < 0 || append(tmp, &len, sizeof tmp, ".tmp", 4) < 0)
-        return -1;
-    gs_syscall3(GS_SYS_unlink, tmp, 0, 0);   /* left by a merger that was killed */
-    long t = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)tmp,
-                         GS_O_RDWR | GS_O_CREAT | GS_O_EXCL | GS_O_NOFOLLOW | GS_O_CLOEXEC, 0600, 0, 0);
+    long t = open_tmp(f, path, tmp, sizeof tmp);
     if (t < 0)
         return t;
     mh.processes++;
@@ -521,14 +605,16 @@ static long merge_into(const struct finish *f, long m, const char *path, uint32_
         rc = merge_data(f, m, t);
     gs_syscall3(GS_SYS_close, t, 0, 0);
     if (rc >= 0)
-        rc = gs_syscall3(GS_SYS_rename, tmp, path, 0);
-    if (rc < 0)
-        gs_syscall3(GS_SYS_unlink, tmp, 0, 0);
+        rc = write_all(f->own, "\0\0\0\0\0\0\0\0", GS_MAGIC_LEN, 0);
+    if (rc >= 0 && (rc = commit(m, tmp, path)) < 0)
+        write_all(f->own, GS_MAGIC, GS_MAGIC_LEN, 0);
+    gs_syscall3(GS_SYS_unlink, tmp, 0, 0);   /* M's old file on success */
     return rc;
 }
 
-/* The first process: its own file, one process, becomes the merged file
- * (link never replaces one that appeared meanwhile). */
+/* The first process: its own file, one process, becomes the merged file,
+ * moved there in one step (never replacing one that appeared meanwhile,
+ * never two names a reader might count twice). */
 static long become_merged(const struct finish *f, const char *path)
 {
     const struct gs_header *h = f->img;
@@ -542,10 +628,15 @@ static long become_merged(const struct finish *f, const char *path)
     if (rc >= 0)
         rc = write_all(f->own, &one, sizeof one, offsetof(struct gs_header, processes));
     if (rc >= 0)
+        rc = gs_syscall6(GS_SYS_renameat2, GS_AT_FDCWD, (long)f->info->own, GS_AT_FDCWD, (long)path,
+                         GS_RENAME_NOREPLACE, 0);
+    if (rc == -GS_EINVAL)   /* a file system without it: a second name, the first removed after */
         rc = gs_syscall3(GS_SYS_link, f->info->own, path, 0);
     return rc;
 }
 
+/* Tries until the counts are placed or the merged file is refused: each
+ * retry follows another process's finished merge or a moved merged file. */
 static long merge(const struct finish *f, uint32_t *error)
 {
     char path[GS_PATH_MAX];
@@ -553,26 +644,26 @@ static long merge(const struct finish *f, uint32_t *error)
         *error = GS_MERGE_INVALID;
         return -1;
     }
-    for (int attempt = 0; attempt < 8; attempt++) {
+    for (;;) {
+        *error = 0;
         long m = lock_merged(f, path, error);
         if (m == -GS_ENOENT) {
             long rc = become_merged(f, path);
-            if (rc != -GS_EEXIST) {
-                *error = rc < 0 ? GS_MERGE_IO : 0;
-                return rc;
-            }
-            continue;
+            if (rc == -GS_EEXIST)
+                continue;
+            *error = rc < 0 ? GS_MERGE_IO : 0;
+            return rc;
         }
         if (m < 0)
             return m;
         long rc = merge_into(f, m, path, error);
         gs_syscall3(GS_SYS_close, m, 0, 0);
+        if (rc == MOVED)
+            continue;
         if (rc < 0 && !*error)
             *error = GS_MERGE_IO;
         return rc;
     }
-    *error = GS_MERGE_IO;
-    return -1;
 }
 
 /* The own file's sites section, compacted into f->b: the head, the sites

@@ -30,6 +30,7 @@
 #define GS_SYS_openat 257
 #define GS_SYS_newfstatat 262
 #define GS_SYS_fallocate 285
+#define GS_SYS_renameat2 316
 #define GS_SYS_getrandom 318
 
 #define GS_AT_FDCWD (-100)
@@ -38,6 +39,7 @@
 #define GS_O_RDWR 2
 #define GS_O_CREAT 0100
 #define GS_O_EXCL 0200
+#define GS_O_NONBLOCK 04000
 #define GS_O_NOFOLLOW 0400000
 #define GS_O_CLOEXEC 02000000
 #define GS_MADV_RANDOM 1
@@ -51,6 +53,9 @@
 #define GS_MAP_NORESERVE 0x4000
 #define GS_ENOENT 2
 #define GS_EEXIST 17
+#define GS_EINVAL 22
+#define GS_RENAME_NOREPLACE 1
+#define GS_RENAME_EXCHANGE 2
 #define GS_ENXIO 6
 #define GS_EWOULDBLOCK 11
 #define GS_SEEK_DATA 3

@@ -7,7 +7,7 @@
 # 3 below 2^64: its total and on-CPU ticks, its timed calls and (by as
 # much) its first non-empty histogram bucket; M is copied to A. A second
 # run, its own file kept by a hard link K while it waits on stdin, merges
-# itself into M at exit. Then gostat merge M and gostat merge A K agree on
+# itself into M at exit (clearing K's magic, which the test restores). Then gostat merge M and gostat merge A K agree on
 # every function: calls, timed calls (saturated where patched) and the
 # histogram exactly; durations within the two runs' clocks; where nothing
 # saturated, time_estimated (a gap of 1 in each process is no untimed
@@ -78,6 +78,11 @@ exec 3>&-
 wait $pid || fail "second run: exited $?"
 expect "the second run merged into M" "$(basename "$M")" "$(ls "$D")"
 expect "M: two processes" 2 "$("$GOSTAT" --json "$M" | python3 -c 'import json, sys; print(json.load(sys.stdin).get("processes"))')"
+# The merge clears the own file's magic before it places the counts (so a
+# process dying before it removes its file is not counted twice): K gets
+# it back here to be read.
+expect "K's magic cleared by the merge" 0000000000000000 "$(head -c 8 "$WORK/keep/K" | od -An -tx1 | tr -d ' \n')"
+head -c 8 "$M" | dd of="$WORK/keep/K" conv=notrunc status=none || fail "restoring K's magic"
 
 "$GOSTAT" merge "$M" -o "$WORK/at_exit.json" >/dev/null || fail "gostat merge M"
 "$GOSTAT" merge "$WORK/A" "$WORK/keep/K" -o "$WORK/gostat.json" >/dev/null || fail "gostat merge A K"

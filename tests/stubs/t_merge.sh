@@ -141,18 +141,19 @@ GOSTAT_DIR=$K "$GOSTAT" clean --older-than 1ms >"$WORK/clean3" || fail "clean st
 [ "$(ls "$K")" = "$f" ] || fail "after clean: $(ls "$K")"
 "$GOSTAT" clean --older-than 10 >/dev/null 2>&1 && fail "clean --older-than 10 (no unit) accepted"
 
-# A merger killed mid-way leaves M.tmp and drops its lock: the next one
-# waits for the lock (held here by flock(1) for a second), removes M.tmp
-# and merges.
+# A merged file locked a while (by flock(1) for a second): the next merger
+# waits for the lock and merges; a file named M.tmp is not its business
+# (its temporary file has a name of its own) and stays.
 echo stale >"$M.tmp"
 flock "$M" sleep 1 &
 locker=$!
 sleep 0.2
 GOSTAT_MERGE=1 GOSTAT_DIR=$S/merge1.22 "$P" || fail "run while the merged file is locked"
 wait $locker
-[ ! -e "$M.tmp" ] && [ "$(processes "$M")" = $((RUNS + 1)) ] ||
+[ "$(cat "$M.tmp")" = stale ] && [ "$(processes "$M")" = $((RUNS + 1)) ] ||
     fail "after a lock and a stale M.tmp: $(ls "$S/merge1.22"), $(processes "$M") processes"
 expect_counts "$M" $((RUNS + 1))
+rm -f "$M.tmp"
 
 # A merged file that is not this program's (a byte of its function table
 # changed): left as it is; the process keeps its own file and says why.
