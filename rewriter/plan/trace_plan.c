@@ -11,6 +11,7 @@
 #include "format/stub_abi.h"
 #include "format/trace_desc.h"
 #include "format/trace_format.h"
+#include "rewriter/find/runtime_offsets.h"
 #include "rewriter/plan/select.h"
 
 enum { RAX = 0, RCX = 1, RBX = 3, RDI = 7 };
@@ -29,7 +30,7 @@ static void raw_layout(const struct gr_plan *plan, const struct gr_func *f, stru
     static const uint8_t in[] = {RAX, RBX, RCX, RDI}, out[] = {RAX, RBX};
     gr_trace_layout_free(&tf->layout);
     size_t len = f->file ? strlen(f->file) : 0;
-    int stack_abi = plan->rt->minor <= 16 || (len >= 2 && strcmp(f->file + len - 2, ".s") == 0);
+    int stack_abi = gr_go_stack_abi(plan->rt->minor) || (len >= 2 && strcmp(f->file + len - 2, ".s") == 0);
     raw_words(&tf->layout.entry, stack_abi, in, 4);
     raw_words(&tf->layout.exit, stack_abi, out, stack_abi ? 6 : 2);
     tf->layout.entry.nbytes = tf->layout.exit.nbytes = 0;
