@@ -80,7 +80,7 @@ checks = [
     j["tsc_hz"] == 2000000000,
     j["clock_source"] == "start-up calibration",
     j["drops"] == {"unwound": 3, "too_deep": 9, "no_slot": 0, "unmatched": 9, "no_space": 0, "abandoned": 4,
-                   "closed_at_exit": 0},
+                   "rowless_calls": 0, "closed_at_exit": 0},
     {k: v for k, v in f["main.work"].items() if k not in ("name", "entry", "calls", "file", "line", "inlined")}
         == {"timed": True, "timed_calls": 10, "time_estimated": False, "total_ns": 3100, "mean_ns": 310, "p50_ns": 85,
             "p90_ns": 128, "p99_ns": 2500, "min_ns": 50, "max_ns": 2500},
