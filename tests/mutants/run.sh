@@ -149,7 +149,7 @@ finish_mutant() {
 # Tests that run alone: tests/run.sh's SERIAL ones, and those that kill
 # their mutants by a measured duration (a second test beside them could
 # blur the difference they rest on).
-ALONE_TESTS="$(sed -n 's/^SERIAL="\(.*\)"$/\1/p' "$ROOT/tests/run.sh") t_sampling t_compensation t_oncpu t_callgraph_fit"
+ALONE_TESTS="$(sed -n 's/^SERIAL="\(.*\)"$/\1/p' "$ROOT/tests/run.sh") t_oncpu t_callgraph_fit"
 # alone NAME: one of the mutant's tests must run alone.
 alone() {
     local line
