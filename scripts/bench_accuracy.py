@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """scripts/bench_accuracy.py (make bench-macro MACRO=accuracy): are the
-default mode's estimated times right? Issue 35's check: on the gofmt
-macro's compile (scripts/bench_macro.py: `go build -a cmd/gofmt` with Go
-1.22's compile instrumented, the same build and input in both modes), the
+default mode's estimated times right? The check: on the gofmt macro's
+compile (scripts/bench_macro.py: `go build -a cmd/gofmt` with Go 1.22's
+compile instrumented, the same build and input in both modes), the
 default's estimated total of each of the TOP functions with the most
 on-CPU time under --time-all (which times every call: exact) is within
 TOLERANCE of --time-all's total.
@@ -172,7 +172,7 @@ def main():
                                                          a.tolerance, k)))
     what, bad, bad_est, note = verdicts[0]
     lines += [
-        f"Issue 35's accuracy check ({what} totals, the first table, every ratio within "
+        f"The accuracy check ({what} totals, the first table, every ratio within "
         f"{a.tolerance * 100:.0f} %): **{'PASS' if bad == 0 else 'FAIL'}**, {bad} of {a.top} "
         f"outside; among estimated functions (not judged): {bad_est} outside; " + note, ""]
     what, bad, bad_est, note = verdicts[1]

@@ -62,8 +62,9 @@ WORK = OUT + "/macro"
 
 
 def resolve_modes(modes):
-    """Without --time-all (before issue 13's default change) gorewrite's
-    default times every call: the time-all row then uses the default."""
+    """Without --time-all (a build from before the default mode sampled)
+    gorewrite's default times every call: the time-all row then uses the
+    default."""
     help_text = subprocess.run(["bin/gorewrite", "--help"], capture_output=True, text=True).stdout
     notes, out = [], []
     for name, flags in modes:

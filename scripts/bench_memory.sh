@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# scripts/bench_memory.sh [SECONDS] [RUNS]: the instrumented program's memory
-# (issue 33 item 4). Rewrites Debian's Prometheus (build/prometheus, from
-# scripts/deps.sh) and, when installed, etcd, in each mode (original,
-# --count-only, default, --call-graph), runs each RUNS times (default 3,
-# modes interleaved) for SECONDS (default 10; Prometheus scrapes itself every
-# second), and prints the medians of peak RSS (VmHWM) and of where the
-# resident pages are (scripts/mem_breakdown.py: stats file tables, timing
-# stacks, the program's own mappings). KiB throughout. Needs root (pagemap).
+# scripts/bench_memory.sh [SECONDS] [RUNS]: the instrumented program's memory.
+# Rewrites Debian's Prometheus (build/prometheus, from scripts/deps.sh) and,
+# when installed, etcd, in each mode (original, --count-only, default,
+# --call-graph), runs each RUNS times (default 3, modes interleaved) for
+# SECONDS (default 10; Prometheus scrapes itself every second), and prints
+# the medians of peak RSS (VmHWM) and of where the resident pages are
+# (scripts/mem_breakdown.py: stats file tables, timing stacks, the program's
+# own mappings). KiB throughout. Needs root (pagemap).
 # GOREWRITE=PATH compares another build of gorewrite.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/bench_rewrite.sh (run by make bench, after scripts/bench.sh):
 # how fast gorewrite rewrites large real programs, and its peak memory, next
-# to LIEF 0.9 parsing the same file alone (issue 6's reference point:
+# to LIEF 0.9 parsing the same file alone (the first reference point:
 # BENCHMARKS.md, "Running the benchmarks").
 # Median of 3 runs; peak RSS from GNU time. Prints a markdown table and
 # appends it to build/bench/results.md.

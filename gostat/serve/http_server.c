@@ -13,14 +13,13 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* Bounds that keep one client from holding the server (issues 16, 32):
- * many connections in all, few per client address, the one waiting
- * longest evicted for a new one (conn_deadline.h); each request answered
- * within a deadline (any byte restarts libmicrohttpd's own idle timeout);
- * a few metrics replies in memory at once, each possibly hundreds of MB,
- * and only half of them for one client address, so a client that reads
- * its replies slowly (or not at all) cannot keep the others' scrapes at
- * 503.
+/* Bounds that keep one client from holding the server: many connections
+ * in all, few per client address, the one waiting longest evicted for a
+ * new one (conn_deadline.h); each request answered within a deadline (any
+ * byte restarts libmicrohttpd's own idle timeout); a few metrics replies
+ * in memory at once, each possibly hundreds of MB, and only half of them
+ * for one client address, so a client that reads its replies slowly (or
+ * not at all) cannot keep the others' scrapes at 503.
  * libmicrohttpd's own bound leaves room for the connections evicted but
  * not yet closed. */
 #define CONNECTION_LIMIT 256

@@ -1,8 +1,8 @@
-// traceargs: functions with known arguments and results for --trace
-// (issue 30): several integer widths with negative values, strings,
-// float32 and float64, bool, a slice, a pointer-receiver method, multiple
-// and named results, an error result nil and not nil, a struct by value,
-// an interface argument, recursion, stack growth and a recovered panic.
+// traceargs: functions with known arguments and results for --trace:
+// several integer widths with negative values, strings, float32 and
+// float64, bool, a slice, a pointer-receiver method, multiple and named
+// results, an error result nil and not nil, a struct by value, an
+// interface argument, recursion, stack growth and a recovered panic.
 // Every call and its values are fixed; main prints a summary so the
 // instrumented run's output can be compared with the original's.
 // Builds with every Go from 1.15 (no generics, no any).

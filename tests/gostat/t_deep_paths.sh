@@ -1,9 +1,9 @@
 #!/bin/bash
 # t_deep_paths: gostat's call-path outputs stay linear in the nodes however
-# deep the paths (issue 32, finding 1: each node's whole stack was written,
-# about depth^2/2 frames for a chain: a 16,384-deep file made folded write
-# 4 GB and pprof take 2.4 GB). A path keeps its 64 innermost frames under a
-# first frame "(truncated)", as Go's CPU profiles cap stack depth:
+# deep the paths (each node's whole stack used to be written, about
+# depth^2/2 frames for a chain: a 16,384-deep file made folded write 4 GB
+# and pprof take 2.4 GB). A path keeps its 64 innermost frames under a first
+# frame "(truncated)", as Go's CPU profiles cap stack depth:
 #  - a crafted file (mkstats --chain) with one chain of 16,384 nested calls
 #    through 10 functions: folded --value calls has one line per context,
 #    min(depth + 2, 64 + 1) frames each (exactly, summed), the deeper ones

@@ -2,8 +2,8 @@
 # t_gostat_merge_many: gostat merge over 2,002 stats files (tests/tools/
 # mkstats; a CI step's short-lived processes) holds the result and one
 # input, not all inputs: exact sums over every file, and a peak RSS under
-# 200 MB (issue 33's goal; the result needs ~10 MB, the merge that kept
-# every input used ~1.9 GB on these files: docs/benchmarks/history.md).
+# 200 MB (the goal for 2,000 files; the result needs ~10 MB, the merge that
+# kept every input used ~1.9 GB on these files: docs/benchmarks/history.md).
 #
 # File n (pid 1000+n, n = 1..2002) holds functions pkgK.FuncI (I =
 # 0..1999, K = I mod 50) with n + I calls each, and one function only.pN

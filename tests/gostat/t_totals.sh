@@ -1,7 +1,7 @@
 #!/bin/bash
-# t_totals: one definition of total across outputs (issue 29). One
-# --call-graph stats file of testdata/recursion (fib(30): 2,692,537 calls of
-# main.fib, 30 levels deep), read by every output:
+# t_totals: one definition of total across outputs. One --call-graph stats
+# file of testdata/recursion (fib(30): 2,692,537 calls of main.fib, 30 levels
+# deep), read by every output:
 #  - go tool pprof -raw's sum of the time samples, callgrind's summary: and
 #    totals: lines (and callgrind_annotate's program total) and the sum of
 #    gostat folded's self lines are the same number of ns, exactly;

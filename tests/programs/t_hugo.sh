@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t_hugo: issue 29's times on a real program nobody here wrote: Debian's
+# t_hugo: timing checked on a real program nobody here wrote: Debian's
 # hugo 0.111.3 (Go 1.19, cgo; scripts/deps.sh installs it) builds a
 # generated site of 200 pages (three sections, tags, categories, code
 # blocks that chroma highlights with regexp2, pagination) with a minimal
@@ -29,13 +29,13 @@
 #   - call paths (--call-graph, default --max-paths: 349,440, 8 for each
 #     of hugo's 43,671 timed functions in whole blocks): no overflow while
 #     the fullest table is under half full, and at most 1 % of the calls
-#     beyond the paths (issue 29's goal; hugo's busiest thread runs
-#     195,000-269,000 paths: docs/timing.md "Residual error on hugo");
+#     beyond the paths (hugo's busiest thread runs 195,000-269,000 paths:
+#     docs/timing.md "Residual error on hugo");
 #   - the default mode's p50 against --time-all's for the 20 most-called
 #     small functions (timed in both, p50 under --time-all below 100 ns:
 #     where a probe's ~20 ns and a sampled call's cold path weigh most;
 #     >= 100,000 calls: past the default mode's first 16 timed calls,
-#     into sampling) is printed. Issue 29 wants each within 25 %; that
+#     into sampling) is printed. The goal is each within 25 %; that
 #     does not hold for the allocator's functions (mallocgc,
 #     heapBitsSetType, newobject, scanobject: 2-3x; docs/timing.md
 #     "Residual error on hugo": a rare sampled call runs them with cold

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t_security_names: the stats file's name (issue 16, findings 5 and 6).
+# t_security_names: the stats file's name.
 #  - Another user who plants the 100 names the old stub tried (pid,
 #    pid.1 .. pid.99, files and symlinks) no longer pushes the program into
 #    memory-only mode: it takes pid.<16 random hex digits>, O_EXCL and

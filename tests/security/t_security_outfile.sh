@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# t_security_outfile: `gostat pprof -o` and the other -o writers (issue 16,
-# finding 7). Runs as root, like a user writing into a shared directory:
+# t_security_outfile: `gostat pprof -o` and the other -o writers. Runs as
+# root, like a user writing into a shared directory:
 #  - a symlink another user (nobody) planted at the -o path is refused
 #    (exit 2, one message) and its target is left unchanged;
 #  - our own symlink is still followed (the file it points to is replaced);

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# t_security_serve: gostat serve's exposure and robustness (issue 16,
-# findings 2 and 3), with a stats file of this shell (mkstats) so there is
-# something to read:
+# t_security_serve: gostat serve's exposure and robustness, with a stats
+# file of this shell (mkstats) so there is something to read:
 #  - one client (source address 127.0.0.2) opens 70 connections and sends
 #    nothing; a normal scrape from 127.0.0.1 still gets 200 at once (the
 #    old server took 64 connections in all and refused it), and the idle

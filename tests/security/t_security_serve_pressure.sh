@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # t_security_serve_pressure: gostat serve under a local client that wants to
-# hold it (issue 32, findings 2 and 8), with a bearer token so that the
-# attacker is not authorized:
+# hold it, with a bearer token so that the attacker is not authorized:
 #  - 16 `POST /metrics` connections from 127.0.0.1 announcing a 100 MB body
 #    and sending one byte of it: each is answered (401) at once, and
 #    closed; an authorized scrape from 127.0.0.1 meanwhile gets 200. The old

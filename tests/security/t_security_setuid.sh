@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t_security_setuid: setuid programs cannot be made to create files where
-# their caller chooses (issue 16, finding 1). Runs as root and drops to
+# their caller chooses. Runs as root and drops to
 # `nobody` with setpriv (util-linux):
 #  - gorewrite drops the setuid/setgid bits of a 4755/2755 input, and keeps
 #    them only with --keep-setuid;

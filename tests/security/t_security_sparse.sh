@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t_security_sparse: a hostile stats file costs gostat at most a small
-# multiple of the disk space it occupies (issue 16, finding 4). Sparse
-# files (holes read as zeros, cost no disk) built from a real stats file:
+# multiple of the disk space it occupies. Sparse files (holes read as zeros,
+# cost no disk) built from a real stats file:
 #  - strtab-1g: a ~44 KiB file whose header claims a 1 GiB string table
 #    (the old gostat read it all: 1.05 GB RSS);
 #  - strtab-sparse: a string table within the per-function cap (12 MiB for

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# t_security_static_sums: what gostat sums from a file it cannot trust
-# (issue 32, findings 3 and 6):
+# t_security_static_sums: what gostat sums from a file it cannot trust:
 #  - a static sampling file (--sample-every 8, 2000 timed functions, 60
 #    rows, every timing page marked ready with next = 1 and non-negative
 #    counters: every (function, row) looks torn, forever, since nobody

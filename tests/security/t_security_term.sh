@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# t_security_term: no terminal control reaches the terminal (issue 16,
-# finding 5). A stats file whose function names hold ESC, BEL, a raw C1
-# byte (0x9B, CSI to an 8-bit terminal) and UTF-8 C1 (C2 9B), written by a
-# program whose path holds the same and U+202E (right-to-left override:
-# it shows the text after it reversed), is shown by the table, the
-# listing, coverage, diff and --json, and named in error messages: every
-# output must be well-formed UTF-8 with no C0 (but newline and tab), DEL,
-# C1 or bidirectional formatting character, and the names must still be
-# recognisable ('?' per control).
+# t_security_term: no terminal control reaches the terminal. A stats file
+# whose function names hold ESC, BEL, a raw C1 byte (0x9B, CSI to an 8-bit
+# terminal) and UTF-8 C1 (C2 9B), written by a program whose path holds the
+# same and U+202E (right-to-left override: it shows the text after it
+# reversed), is shown by the table, the listing, coverage, diff and --json,
+# and named in error messages: every output must be well-formed UTF-8 with
+# no C0 (but newline and tab), DEL, C1 or bidirectional formatting
+# character, and the names must still be recognisable ('?' per control).
 . "$(dirname "$0")/../lib.sh"
 require_tools
 

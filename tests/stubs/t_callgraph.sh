@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# t_callgraph: self time and caller -> callee arcs (issue 12), recorded by
-# gorewrite --call-graph and read from gostat --json, with every Go of the
-# tests, on testdata/callgraph:
+# t_callgraph: self time and caller -> callee arcs, recorded by gorewrite
+# --call-graph and read from gostat --json, with every Go of the tests, on
+# testdata/callgraph:
 #  - exact arcs: main.target's callers are main.a 70, main.b 30, the
 #    interface method main.(*S).M 11, the closure main.makeClosure.func1 5
 #    and main.boom 3 (boom is not timed, or its calls are unwound by its

@@ -1,19 +1,18 @@
 #!/usr/bin/env bash
 # t_poke: values the instrumented program reads back from its stats file
-# are never trusted (issue 32, item 4). testdata/poked runs its calls on
-# four threads, prints "ready" and waits; meanwhile tests/tools/pokestats
-# (another process, as any process of the user could) writes hostile
-# values (0xffffffc0, huge, negative, one past the end) into one table of
-# the file: with --call-graph (a path table small enough that most calls
-# go to the arc table) the path table, the arc table, the arc index, the
-# path filter and main.victim's timing records; in the default mode the
-# timing records and the goroutine sites; with --trace the rings' heads
-# and the sites. Then the program does it all again. Each run must exit 0
-# with the original's output and no signal, and every count of the
-# expect file must be exact (main.victim's only where its record was not
-# the one poked); gostat folded, pprof, trace and goroutines of the poked
-# file end without a signal. Go 1.15 and the newest Go (POKE_GO to choose
-# others).
+# are never trusted. testdata/poked runs its calls on four threads, prints
+# "ready" and waits; meanwhile tests/tools/pokestats (another process, as
+# any process of the user could) writes hostile values (0xffffffc0, huge,
+# negative, one past the end) into one table of the file: with --call-graph
+# (a path table small enough that most calls go to the arc table) the path
+# table, the arc table, the arc index, the path filter and main.victim's
+# timing records; in the default mode the timing records and the goroutine
+# sites; with --trace the rings' heads and the sites. Then the program does
+# it all again. Each run must exit 0 with the original's output and no
+# signal, and every count of the expect file must be exact (main.victim's
+# only where its record was not the one poked); gostat folded, pprof, trace
+# and goroutines of the poked file end without a signal. Go 1.15 and the
+# newest Go (POKE_GO to choose others).
 . "$(dirname "$0")/../lib.sh"
 require_tools
 work_dir

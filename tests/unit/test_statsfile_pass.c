@@ -1,14 +1,14 @@
 /* test_statsfile_pass.c: gostat/read/statsfile.c reads each row's page map
- * once per pass (issue 32, item 7): the pages counted against the read
- * budget are the pages then read, even when the file's owner flips the
- * map's bytes while gostat reads. A small timing file (two functions, one
- * thread row whose second page holds their records) is opened; then the
- * page holding the row's map is made unreadable to the reader, and every
- * read of it faults: the handler notes which byte was read and
- * lets that one instruction run (single-stepped), then flips the byte in
- * the file (1 <-> 0, through a mapping of its own) and shuts the page again.
- * Each refresh must read each byte of the map exactly once, and sum the
- * records according to that one read. */
+ * once per pass: the pages counted against the read budget are the pages
+ * then read, even when the file's owner flips the map's bytes while gostat
+ * reads. A small timing file (two functions, one thread row whose second
+ * page holds their records) is opened; then the page holding the row's map
+ * is made unreadable to the reader, and every read of it faults: the
+ * handler notes which byte was read and lets that one instruction run
+ * (single-stepped), then flips the byte in the file (1 <-> 0, through a
+ * mapping of its own) and shuts the page again. Each refresh must read
+ * each byte of the map exactly once, and sum the records according to
+ * that one read. */
 #include "gostat/read/statsfile.h"
 #include "tests/unit/unit.h"
 
