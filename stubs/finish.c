@@ -28,6 +28,7 @@
 #include "format/stub_abi.h"
 #include "stubs/exit_calls.h"
 #include "stubs/finish.h"
+#include "stubs/freestanding.h"
 #include "stubs/sys.h"
 
 #include <stddef.h>
@@ -59,34 +60,6 @@ static void sleep_ms(long ms)
     gs_syscall3(GS_SYS_nanosleep, &ts, 0, 0);
 }
 
-static void zero(void *p, uint64_t n)
-{
-    volatile uint8_t *d = p;         /* volatile: no memset call */
-    for (; n && ((uintptr_t)d & 7); n--)
-        *d++ = 0;
-    volatile uint64_t *w = (volatile uint64_t *)d;
-    for (; n >= 8; n -= 8)
-        *w++ = 0;
-    for (d = (volatile uint8_t *)w; n; n--)
-        *d++ = 0;
-}
-
-static size_t str_len(const char *s)
-{
-    size_t n = 0;
-    while (s[n])
-        n++;
-    return n;
-}
-
-static int bytes_equal(const uint8_t *a, const uint8_t *b, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return 0;
-    return 1;
-}
-
 static int page_is_zero(const uint8_t *p)
 {
     const uint64_t *w = (const uint64_t *)p;
@@ -94,38 +67,6 @@ static int page_is_zero(const uint8_t *p)
         if (w[i])
             return 0;
     return 1;
-}
-
-static long read_all(long fd, void *buf, uint64_t len, uint64_t off)
-{
-    uint8_t *p = buf;
-    while (len) {
-        long n = gs_syscall6(GS_SYS_pread64, fd, (long)p, (long)len, (long)off, 0, 0);
-        if (n < 0)
-            return n;
-        if (n == 0) {                /* past the end: zeros */
-            zero(p, len);
-            return 0;
-        }
-        p += n;
-        len -= (uint64_t)n;
-        off += (uint64_t)n;
-    }
-    return 0;
-}
-
-static long write_all(long fd, const void *buf, uint64_t len, uint64_t off)
-{
-    const uint8_t *p = buf;
-    while (len) {
-        long n = gs_syscall6(GS_SYS_pwrite64, fd, (long)p, (long)len, (long)off, 0, 0);
-        if (n <= 0)
-            return n ? n : -1;
-        p += n;
-        len -= (uint64_t)n;
-        off += (uint64_t)n;
-    }
-    return 0;
 }
 
 /* [off, off + len) of fd into buf; only the file's data is read, holes
@@ -138,14 +79,14 @@ static long read_sparse(long fd, uint64_t off, uint64_t len, uint8_t *buf)
         if (d == -GS_ENXIO || (d >= 0 && (uint64_t)d > end))
             d = (long)end;
         else if (d < 0)
-            return read_all(fd, buf + (pos - off), end - pos, pos);
-        zero(buf + (pos - off), (uint64_t)d - pos);
+            return gs_read_all(fd, buf + (pos - off), end - pos, pos);
+        gs_zero(buf + (pos - off), (uint64_t)d - pos);
         if ((uint64_t)d >= end)
             return 0;
         long h = gs_syscall3(GS_SYS_lseek, fd, d, GS_SEEK_HOLE);
         if (h < 0 || (uint64_t)h > end)
             h = (long)end;
-        long rc = read_all(fd, buf + ((uint64_t)d - off), (uint64_t)(h - d), (uint64_t)d);
+        long rc = gs_read_all(fd, buf + ((uint64_t)d - off), (uint64_t)(h - d), (uint64_t)d);
         if (rc < 0)
             return rc;
         pos = (uint64_t)h;
@@ -164,7 +105,7 @@ static long write_sparse(long fd, uint64_t off, const uint8_t *buf, uint64_t len
         int end = p == len, zero_page = !end && len - p >= GS_PAGE && page_is_zero(buf + p);
         if (!end && p > run && zero_page == run_zero)
             continue;
-        long rc = p > run && !run_zero ? write_all(fd, buf + run, p - run, off + run) : 0;
+        long rc = p > run && !run_zero ? gs_write_all(fd, buf + run, p - run, off + run) : 0;
         if (rc < 0 || end)
             return rc;
         run = p;
@@ -284,7 +225,7 @@ static void add_sites(const struct gs_header *h, uint8_t *m, const uint8_t *o)
         if (k == n)
             mh->no_site = gs_merge_word(GS_KIND_gs_site_head_no_site, mh->no_site, os[i].created);
     }
-    zero(m + h->glive_off, h->max_glive * (uint64_t)sizeof(struct gs_glive));
+    gs_zero(m + h->glive_off, h->max_glive * (uint64_t)sizeof(struct gs_glive));
 }
 
 /* The merged file's header must state this program's layout, and its
@@ -293,7 +234,7 @@ static int same_layout(const struct gs_header *m, const struct gs_header *i)
 {
     const uint32_t kept = GS_HDR_TIMING | GS_HDR_ADAPTIVE | GS_HDR_PATHS | GS_HDR_PATH_TOTALS |
                           GS_HDR_ONCPU | GS_HDR_SITES;
-    return bytes_equal((const uint8_t *)m->magic, (const uint8_t *)GS_MAGIC, GS_MAGIC_LEN) &&
+    return gs_bytes_equal((const uint8_t *)m->magic, (const uint8_t *)GS_MAGIC, GS_MAGIC_LEN) &&
            m->version == i->version && m->header_size == i->header_size && m->file_size == i->file_size &&
            m->nfuncs == i->nfuncs && (m->flags & kept) == (i->flags & kept) &&
            m->functab_off == i->functab_off && m->strtab_off == i->strtab_off &&
@@ -309,7 +250,7 @@ static int same_layout(const struct gs_header *m, const struct gs_header *i)
            m->max_glive == i->max_glive && m->site_size == i->site_size &&
            m->glive_size == i->glive_size && m->gostmts_off == i->gostmts_off &&
            m->ngostmts == i->ngostmts && m->gostmt_size == i->gostmt_size &&
-           bytes_equal((const uint8_t *)m->build_id, (const uint8_t *)i->build_id, GS_BUILDID_MAX) &&
+           gs_bytes_equal((const uint8_t *)m->build_id, (const uint8_t *)i->build_id, GS_BUILDID_MAX) &&
            m->processes >= 1 && m->processes < GS_MAX_PROCESSES;
 }
 
@@ -318,7 +259,7 @@ static int same_bytes(const struct finish *f, long fd, uint64_t at, const uint8_
 {
     for (uint64_t done = 0; done < len; done += CHUNK) {
         uint64_t n = len - done < CHUNK ? len - done : CHUNK;
-        if (read_all(fd, f->a, n, at + done) < 0 || !bytes_equal(f->a, mem + done, n))
+        if (gs_read_all(fd, f->a, n, at + done) < 0 || !gs_bytes_equal(f->a, mem + done, n))
             return 0;
     }
     return 1;
@@ -344,16 +285,6 @@ static int is_file(long fd, const char *path, uint64_t size)
            a.uid == (uint64_t)uid && (uint64_t)a.size == size;
 }
 
-static int append(char *buf, size_t *len, size_t cap, const char *src, size_t n)
-{
-    if (*len + n + 1 > cap)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        buf[(*len)++] = src[i];
-    buf[*len] = 0;
-    return 0;
-}
-
 /* 16 hex digits naming the program as instrumented: a hash of its image
  * (build ID, layout, functions). */
 static void signature(const struct finish *f, char out[16])
@@ -374,15 +305,15 @@ static int merged_path(const struct finish *f, char *path, size_t cap)
     const struct gs_finish_info *in = f->info;
     const char *pat = in->merge;
     size_t len = 0, dir = in->dir;
-    if (append(path, &len, cap, in->own, dir + 1) < 0)
+    if (gs_append(path, &len, cap, in->own, dir + 1) < 0)
         return -1;
     if (pat[0] == '1' && !pat[1]) {
-        if (append(path, &len, cap, in->own + dir + 1, in->stem - dir - 1) < 0)
+        if (gs_append(path, &len, cap, in->own + dir + 1, in->stem - dir - 1) < 0)
             return -1;
         pat = "merged-%m";
     } else if (!(pat[0] == 'g' && pat[1] == 'o' && pat[2] == 's' && pat[3] == 't' && pat[4] == 'a' &&
                  pat[5] == 't' && pat[6] == '.') &&
-               append(path, &len, cap, GS_FILE_PREFIX, sizeof GS_FILE_PREFIX - 1) < 0) {
+               gs_append(path, &len, cap, GS_FILE_PREFIX, sizeof GS_FILE_PREFIX - 1) < 0) {
         return -1;
     }
     for (; *pat; pat++) {
@@ -392,10 +323,10 @@ static int merged_path(const struct finish *f, char *path, size_t cap)
             return -1;
         if (pat[0] == '%' && pat[1] == 'm') {
             signature(f, sig);
-            rc = append(path, &len, cap, sig, 16);
+            rc = gs_append(path, &len, cap, sig, 16);
             pat++;
         } else {
-            rc = append(path, &len, cap, pat, 1);
+            rc = gs_append(path, &len, cap, pat, 1);
         }
         if (rc < 0)
             return -1;
@@ -466,9 +397,9 @@ static int tmp_name(const char *path, size_t dir, char *tmp, size_t cap)
     for (int i = 0; i < 16; i++)
         hex[i] = "0123456789abcdef"[(r >> (60 - 4 * i)) & 15];
     size_t len = 0;
-    return append(tmp, &len, cap, path, dir) < 0 || append(tmp, &len, cap, ".", 1) < 0 ||
-                   append(tmp, &len, cap, path + dir, str_len(path + dir)) < 0 ||
-                   append(tmp, &len, cap, ".tmp-", 5) < 0 || append(tmp, &len, cap, hex, 16) < 0
+    return gs_append(tmp, &len, cap, path, dir) < 0 || gs_append(tmp, &len, cap, ".", 1) < 0 ||
+                   gs_append(tmp, &len, cap, path + dir, gs_str_len(path + dir)) < 0 ||
+                   gs_append(tmp, &len, cap, ".tmp-", 5) < 0 || gs_append(tmp, &len, cap, hex, 16) < 0
                ? -1
                : 0;
 }
@@ -520,13 +451,13 @@ static long merge_data(const struct finish *f, long m, long t)
     const struct gs_header *h = f->img;
     struct gs_live *ml = (struct gs_live *)f->a, *ol = (struct gs_live *)f->b;
     long rc;
-    if ((rc = read_all(m, ml, GS_PAGE, h->live_off)) < 0 || (rc = read_all(f->own, ol, GS_PAGE, h->live_off)) < 0)
+    if ((rc = gs_read_all(m, ml, GS_PAGE, h->live_off)) < 0 || (rc = gs_read_all(f->own, ol, GS_PAGE, h->live_off)) < 0)
         return rc;
     uint64_t rows = max_u64(used_rows(h, ml), used_rows(h, ol));
     ml->rows_claimed = rows - 1;
     for (unsigned i = 0; i < 64; i++)
         ml->rows_backed[i] |= ol->rows_backed[i];
-    if ((rc = write_all(t, ml, GS_PAGE, h->live_off)) < 0)
+    if ((rc = gs_write_all(t, ml, GS_PAGE, h->live_off)) < 0)
         return rc;
     for (uint64_t r = 0; r < rows; r++) {
         uint64_t off = h->rows_off + r * h->row_stride;
@@ -537,7 +468,7 @@ static long merge_data(const struct finish *f, long m, long t)
         /* the head whole (gostat budgets what it reads by the space the file occupies) */
         uint64_t head = page_up(h->counts_off + (uint64_t)h->nfuncs * sizeof(struct gs_counter));
         head = head < h->row_stride ? head : h->row_stride;
-        if ((rc = write_all(t, f->a, head, off)) < 0 ||
+        if ((rc = gs_write_all(t, f->a, head, off)) < 0 ||
             (rc = write_sparse(t, off + head, f->a + head, h->row_stride - head)) < 0)
             return rc;
     }
@@ -547,7 +478,7 @@ static long merge_data(const struct finish *f, long m, long t)
     if ((rc = read_sparse(m, h->sites_off, len, f->a)) < 0 || (rc = read_sparse(f->own, h->sites_off, len, f->b)) < 0)
         return rc;
     add_sites(h, f->a, f->b);
-    return write_all(t, f->a, len, h->sites_off);   /* whole: gostat reads it whole (its budget) */
+    return gs_write_all(t, f->a, len, h->sites_off);   /* whole: gostat reads it whole (its budget) */
 }
 
 /* The process's end into M's header: the latest end of all, and the
@@ -583,8 +514,8 @@ static void merge_end(struct gs_header *mh, const struct gs_header *own)
 static long merge_into(const struct finish *f, long m, const char *path, uint32_t *error)
 {
     struct gs_header mh, own;
-    if (read_all(m, &mh, sizeof mh, 0) < 0 || !same_layout(&mh, f->img) || !same_tables(f, m) ||
-        read_all(f->own, &own, sizeof own, 0) < 0) {
+    if (gs_read_all(m, &mh, sizeof mh, 0) < 0 || !same_layout(&mh, f->img) || !same_tables(f, m) ||
+        gs_read_all(f->own, &own, sizeof own, 0) < 0) {
         *error = GS_MERGE_INVALID;
         return -1;
     }
@@ -596,18 +527,18 @@ static long merge_into(const struct finish *f, long m, const char *path, uint32_
     mh.processes++;
     long rc = gs_syscall3(GS_SYS_ftruncate, t, mh.file_size, 0);
     if (rc >= 0)
-        rc = write_all(t, &mh, sizeof mh, 0);
+        rc = gs_write_all(t, &mh, sizeof mh, 0);
     if (rc >= 0)
-        rc = write_all(t, f->image + sizeof mh, f->image_size - sizeof mh, sizeof mh);
+        rc = gs_write_all(t, f->image + sizeof mh, f->image_size - sizeof mh, sizeof mh);
     if (rc >= 0)
-        rc = write_all(t, f->names, f->names_size, f->image_size);
+        rc = gs_write_all(t, f->names, f->names_size, f->image_size);
     if (rc >= 0)
         rc = merge_data(f, m, t);
     gs_syscall3(GS_SYS_close, t, 0, 0);
     if (rc >= 0)
-        rc = write_all(f->own, "\0\0\0\0\0\0\0\0", GS_MAGIC_LEN, 0);
+        rc = gs_write_all(f->own, "\0\0\0\0\0\0\0\0", GS_MAGIC_LEN, 0);
     if (rc >= 0 && (rc = commit(m, tmp, path)) < 0)
-        write_all(f->own, GS_MAGIC, GS_MAGIC_LEN, 0);
+        gs_write_all(f->own, GS_MAGIC, GS_MAGIC_LEN, 0);
     gs_syscall3(GS_SYS_unlink, tmp, 0, 0);   /* M's old file on success */
     return rc;
 }
@@ -622,11 +553,11 @@ static long become_merged(const struct finish *f, const char *path)
     long rc = 0;
     if (h->flags & GS_HDR_SITES) {        /* goroutines alive in a running process: none here */
         uint64_t g = h->sites_off + h->glive_off, n = h->file_size - g;
-        zero(f->a, n);
-        rc = write_all(f->own, f->a, n, g);
+        gs_zero(f->a, n);
+        rc = gs_write_all(f->own, f->a, n, g);
     }
     if (rc >= 0)
-        rc = write_all(f->own, &one, sizeof one, offsetof(struct gs_header, processes));
+        rc = gs_write_all(f->own, &one, sizeof one, offsetof(struct gs_header, processes));
     if (rc >= 0)
         rc = gs_syscall6(GS_SYS_renameat2, GS_AT_FDCWD, (long)f->info->own, GS_AT_FDCWD, (long)path,
                          GS_RENAME_NOREPLACE, 0);
@@ -690,7 +621,7 @@ static long compact_sites(const struct finish *f, struct gs_header *h, uint64_t 
         h->spaths_off = *len;
         *len = page_up(h->spaths_off + n * sizeof(struct gs_spath));
     }
-    zero(f->b, *len);
+    gs_zero(f->b, *len);
     uint64_t *out = (uint64_t *)f->b;
     for (unsigned w = 0; w < GS_PAGE / 8; w++)
         out[w] = ((const uint64_t *)f->a)[w];
@@ -719,15 +650,15 @@ static long shrink(const struct finish *f, uint32_t error)
     const struct gs_header *img = f->img;
     struct gs_header was, h;
     struct gs_live *live = (struct gs_live *)f->b;
-    long rc = read_all(f->own, &was, sizeof was, 0);
-    if (rc < 0 || (rc = read_all(f->own, live, GS_PAGE, img->live_off)) < 0)
+    long rc = gs_read_all(f->own, &was, sizeof was, 0);
+    if (rc < 0 || (rc = gs_read_all(f->own, live, GS_PAGE, img->live_off)) < 0)
         return rc;
     h = was;
     h.merge_error = error;
     h.processes = 0;           /* set if an attempt to become the merged file failed */
     uint64_t rows = used_rows(img, live);
     uint64_t rows_end = img->rows_off + rows * img->row_stride, sites = 0;
-    if ((rc = write_all(f->own, "\0\0\0\0\0\0\0\0", GS_MAGIC_LEN, 0)) < 0)
+    if ((rc = gs_write_all(f->own, "\0\0\0\0\0\0\0\0", GS_MAGIC_LEN, 0)) < 0)
         return rc;
     if (img->flags & GS_HDR_SITES)
         rc = compact_sites(f, &h, &sites);
@@ -736,7 +667,7 @@ static long shrink(const struct finish *f, uint32_t error)
         h.spaths_off = was.spaths_off;
         rows = img->max_rows, rows_end = img->sites_off, sites = img->file_size - img->sites_off;
     } else if (rc >= 0 && sites) {
-        rc = write_all(f->own, f->b, sites, rows_end);
+        rc = gs_write_all(f->own, f->b, sites, rows_end);
         h.sites_off = rows_end;
     }
     if (rc >= 0) {
@@ -745,9 +676,9 @@ static long shrink(const struct finish *f, uint32_t error)
         rc = gs_syscall3(GS_SYS_ftruncate, f->own, h.file_size, 0);
     }
     const struct gs_header *out = rc >= 0 ? &h : &was;
-    long wrc = write_all(f->own, (const uint8_t *)out + GS_MAGIC_LEN, sizeof *out - GS_MAGIC_LEN, GS_MAGIC_LEN);
+    long wrc = gs_write_all(f->own, (const uint8_t *)out + GS_MAGIC_LEN, sizeof *out - GS_MAGIC_LEN, GS_MAGIC_LEN);
     if (wrc >= 0)
-        wrc = write_all(f->own, GS_MAGIC, GS_MAGIC_LEN, 0);
+        wrc = gs_write_all(f->own, GS_MAGIC, GS_MAGIC_LEN, 0);
     return rc < 0 ? rc : wrc;
 }
 
@@ -849,7 +780,7 @@ static long fold_live(const struct finish *f, uint64_t end_tsc)
         uint64_t age = end_tsc > live[k].tick ? end_tsc - live[k].tick : 0;
         sites[i].exit_oldest = max_u64(sites[i].exit_oldest, age);
     }
-    return write_all(f->own, sites, h->max_sites * (uint64_t)sizeof *sites, h->sites_off + GS_PAGE);
+    return gs_write_all(f->own, sites, h->max_sites * (uint64_t)sizeof *sites, h->sites_off + GS_PAGE);
 }
 
 /* The own file's header gets the end (end: its clocks, closed: the calls
@@ -857,7 +788,7 @@ static long fold_live(const struct finish *f, uint64_t end_tsc)
 static long stamp_end(const struct finish *f, const struct gs_header *end, const struct gs_exit_closed *closed)
 {
     struct gs_header h;
-    long rc = read_all(f->own, &h, sizeof h, 0);
+    long rc = gs_read_all(f->own, &h, sizeof h, 0);
     if (rc < 0)
         return rc;
     h.end_time_ns = end->end_time_ns;
@@ -867,7 +798,7 @@ static long stamp_end(const struct finish *f, const struct gs_header *end, const
     for (uint32_t i = 0; i < closed->n; i++)
         h.exit_calls[i] = closed->calls[i];
     uint64_t at = offsetof(struct gs_header, end_time_ns), to = offsetof(struct gs_header, reserved);
-    rc = write_all(f->own, (const uint8_t *)&h + at, to - at, at);
+    rc = gs_write_all(f->own, (const uint8_t *)&h + at, to - at, at);
     if (rc >= 0 && (f->img->flags & GS_HDR_SITES))
         rc = fold_live(f, end->end_tsc);
     return rc;

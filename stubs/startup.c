@@ -7,6 +7,7 @@
 #include "format/gostat_format.h"
 #include "format/stub_abi.h"
 #include "stubs/finish.h"
+#include "stubs/freestanding.h"
 #include "stubs/probe_cost.h"
 #include "stubs/sys.h"
 
@@ -33,101 +34,6 @@ struct startup_env {
 #define GS_AT_RANDOM 25
 #define GS_GRND_NONBLOCK 1
 
-static size_t gs_strlen(const char *s)
-{
-    size_t n = 0;
-    while (s[n])
-        n++;
-    return n;
-}
-
-static int starts_with(const char *s, const char *prefix)
-{
-    while (*prefix)
-        if (*s++ != *prefix++)
-            return 0;
-    return 1;
-}
-
-static void mem_copy(void *dst, const void *src, size_t n)
-{
-    uint8_t *d = dst;
-    const uint8_t *s = src;
-    while (n--)
-        *d++ = *s++;
-}
-
-/* Appends src to buf[*len] without passing cap-1; keeps buf NUL-terminated.
- * Returns -1 when src did not fit (a path must then not be used). */
-static int append(char *buf, size_t *len, size_t cap, const char *src)
-{
-    while (*src && *len + 1 < cap)
-        buf[(*len)++] = *src++;
-    buf[*len] = 0;
-    return *src ? -1 : 0;
-}
-
-static int append_u64(char *buf, size_t *len, size_t cap, uint64_t v)
-{
-    char digits[21];
-    int n = 0;
-    do {
-        digits[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    char out[21];
-    for (int i = 0; i < n; i++)
-        out[i] = digits[n - 1 - i];
-    out[n] = 0;
-    return append(buf, len, cap, out);
-}
-
-static int append_hex64(char *buf, size_t *len, size_t cap, uint64_t v)
-{
-    char out[17];
-    for (int i = 0; i < 16; i++)
-        out[i] = "0123456789abcdef"[(v >> (60 - 4 * i)) & 15];
-    out[16] = 0;
-    return append(buf, len, cap, out);
-}
-
-/* Length of the UTF-8 sequence at p that is safe in a file name shown on a
- * terminal, or 0: no C0/C1 control, no DEL, no stray byte. */
-static int safe_utf8_length(const uint8_t *p)
-{
-    if (p[0] > 0x20 && p[0] < 0x7f)
-        return 1;
-    int n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
-          : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
-    if (p[0] == 0xc2 && p[1] < 0xa0)   /* U+0080..U+009F: C1 controls */
-        return 0;
-    for (int i = 1; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    return n;
-}
-
-/* The executable's name as it goes into the file name: every byte that is
- * not part of a printable character becomes '_', so a program named
- * "app\e]0;x\a" cannot put terminal escapes into directory listings. */
-static int append_name(char *buf, size_t *len, size_t cap, const char *name)
-{
-    const uint8_t *p = (const uint8_t *)name;
-    while (*p) {
-        int n = safe_utf8_length(p);
-        if (*len + (n ? (size_t)n : 1) + 1 > cap)
-            return -1;
-        if (!n) {
-            buf[(*len)++] = '_';
-            p++;
-        }
-        while (n-- > 0)
-            buf[(*len)++] = (char)*p++;
-    }
-    buf[*len] = 0;
-    return 0;
-}
-
 /* Reads GOSTAT_DIR and GOSTAT_QUIET, then the auxiliary vector after the
  * environment. A secure process (setuid, setgid, file capabilities) must
  * not let its caller's environment choose where it creates files, nor
@@ -142,11 +48,11 @@ static void read_env(char **envp, struct startup_env *env)
     const char *dir = 0, *merge = 0;
     int quiet = 0;
     for (; *envp; envp++) {
-        if (starts_with(*envp, "GOSTAT_DIR=") && (*envp)[11])
+        if (gs_starts_with(*envp, "GOSTAT_DIR=") && (*envp)[11])
             dir = *envp + 11;
-        else if (starts_with(*envp, "GOSTAT_MERGE=") && (*envp)[13])
+        else if (gs_starts_with(*envp, "GOSTAT_MERGE=") && (*envp)[13])
             merge = *envp + 13;
-        else if (starts_with(*envp, "GOSTAT_QUIET=") && (*envp)[13] == '1')
+        else if (gs_starts_with(*envp, "GOSTAT_QUIET=") && (*envp)[13] == '1')
             quiet = 1;
     }
     for (uint64_t *aux = (uint64_t *)(envp + 1); aux[0]; aux += 2) {
@@ -267,7 +173,7 @@ static void read_boot_id(char *buf)
 static void report(const struct startup_env *env, const char *msg)
 {
     if (!env->quiet)
-        gs_syscall3(GS_SYS_write, 2, msg, gs_strlen(msg));
+        gs_syscall3(GS_SYS_write, 2, msg, gs_str_len(msg));
 }
 
 /* The goroutines' timing stacks: one range of address space, GS_SLOT_SIZE
@@ -376,7 +282,7 @@ static uint64_t random_u64(const struct startup_env *env)
     if (gs_syscall3(GS_SYS_getrandom, &v, sizeof v, GS_GRND_NONBLOCK) == (long)sizeof v)
         return v;
     if (env->at_random)
-        mem_copy(&v, env->at_random + 8, sizeof v);
+        gs_mem_copy(&v, env->at_random + 8, sizeof v);
     return mix64(v ^ mix64(read_tsc()));
 }
 
@@ -387,14 +293,14 @@ static long stats_path(const struct startup_env *env, const char *exe, int64_t p
 {
     size_t len = 0;
     path[0] = 0;
-    int cut = append(path, &len, cap, env->dir);
-    cut |= append(path, &len, cap, "/" GS_FILE_PREFIX);
-    cut |= append_name(path, &len, cap, base_name(exe));
-    cut |= append(path, &len, cap, ".");
-    cut |= append_u64(path, &len, cap, (uint64_t)pid);
+    int cut = gs_append_str(path, &len, cap, env->dir);
+    cut |= gs_append_str(path, &len, cap, "/" GS_FILE_PREFIX);
+    cut |= gs_append_safe_name(path, &len, cap, base_name(exe));
+    cut |= gs_append_str(path, &len, cap, ".");
+    cut |= gs_append_u64(path, &len, cap, (uint64_t)pid);
     if (attempt) {
-        cut |= append(path, &len, cap, ".");
-        cut |= append_hex64(path, &len, cap, random_u64(env));
+        cut |= gs_append_str(path, &len, cap, ".");
+        cut |= gs_append_hex64(path, &len, cap, random_u64(env));
     }
     if (!cut)
         return 0;
@@ -420,20 +326,6 @@ static long create_stats_file(const struct startup_env *env, const char *exe,
     return fd;
 }
 
-static int write_all(long fd, const void *buf, uint64_t len, uint64_t off)
-{
-    const uint8_t *p = buf;
-    while (len) {
-        long n = gs_syscall6(GS_SYS_pwrite64, fd, (long)p, (long)len, (long)off, 0, 0);
-        if (n <= 0)
-            return n ? (int)n : -1;
-        p += n;
-        len -= (uint64_t)n;
-        off += (uint64_t)n;
-    }
-    return 0;
-}
-
 /* Copies the read-only prefix image (in our own, never written, mapping of
  * the executable) into the file a chunk at a time, dropping each chunk's
  * whole pages from our page tables once written: pwrite faults them in,
@@ -446,9 +338,9 @@ static int write_image(long fd, const uint8_t *p, uint64_t len, uint64_t off)
     const uint64_t chunk = 64 * GS_PAGE;
     while (len) {
         uint64_t n = len < chunk ? len : chunk;
-        int rc = write_all(fd, p, n, off);
+        long rc = gs_write_all(fd, p, n, off);
         if (rc < 0)
-            return rc;
+            return (int)rc;
         uint64_t first = ((uint64_t)p + GS_PAGE - 1) & ~(uint64_t)(GS_PAGE - 1);
         uint64_t end = ((uint64_t)p + n) & ~(uint64_t)(GS_PAGE - 1);
         if (end > first)
@@ -480,7 +372,7 @@ static long zero_fill(long fd, uint64_t off, uint64_t n)
         ((volatile uint64_t *)zeros)[i] = 0;   /* volatile: no memset call */
     while (n) {
         uint64_t len = n < sizeof zeros ? n : sizeof zeros;
-        long rc = write_all(fd, zeros, len, off);
+        long rc = gs_write_all(fd, zeros, len, off);
         if (rc < 0)
             return rc;
         off += len;
@@ -558,7 +450,7 @@ static long fill_stats_file(long fd, const uint8_t *image, uint64_t image_size,
         return rc;
     if ((rc = reserve_eager_pages(fd, hdr)) < 0)
         return rc;
-    if ((rc = write_all(fd, (const uint8_t *)hdr + GS_MAGIC_LEN,
+    if ((rc = gs_write_all(fd, (const uint8_t *)hdr + GS_MAGIC_LEN,
                         sizeof *hdr - GS_MAGIC_LEN, GS_MAGIC_LEN)) < 0)
         return rc;
     if ((rc = write_image(fd, image + sizeof *hdr, image_size - sizeof *hdr, sizeof *hdr)) < 0)
@@ -579,7 +471,7 @@ static long fill_stats_file(long fd, const uint8_t *image, uint64_t image_size,
     } else {
         no_thread_rows((struct gs_live *)shared);
     }
-    return write_all(fd, GS_MAGIC, GS_MAGIC_LEN, 0);
+    return gs_write_all(fd, GS_MAGIC, GS_MAGIC_LEN, 0);
 }
 
 static const char *errno_name(long e)
@@ -605,19 +497,19 @@ static void report_failure(const struct startup_env *env, const char *path, long
         return;
     char line[GS_PATH_MAX + 200];
     size_t len = 0;
-    append(line, &len, sizeof line, "gostat: cannot create stats file ");
+    gs_append_str(line, &len, sizeof line, "gostat: cannot create stats file ");
     if (rc == -GS_ENAMETOOLONG && !path[0]) {
-        append(line, &len, sizeof line, "in ");
-        append(line, &len, sizeof line, env->secure ? "/dev/shm" : "$GOSTAT_DIR");
+        gs_append_str(line, &len, sizeof line, "in ");
+        gs_append_str(line, &len, sizeof line, env->secure ? "/dev/shm" : "$GOSTAT_DIR");
     } else {
-        append(line, &len, sizeof line, path);
+        gs_append_str(line, &len, sizeof line, path);
     }
-    append(line, &len, sizeof line, ": ");
-    append(line, &len, sizeof line, errno_name(-rc));
-    append(line, &len, sizeof line, " (errno ");
-    append_u64(line, &len, sizeof line, (uint64_t)-rc);
-    append(line, &len, sizeof line, "); counting in memory only");
-    append(line, &len, sizeof line, env->secure ? "\n" : " (GOSTAT_QUIET=1 hides this)\n");
+    gs_append_str(line, &len, sizeof line, ": ");
+    gs_append_str(line, &len, sizeof line, errno_name(-rc));
+    gs_append_str(line, &len, sizeof line, " (errno ");
+    gs_append_u64(line, &len, sizeof line, (uint64_t)-rc);
+    gs_append_str(line, &len, sizeof line, "); counting in memory only");
+    gs_append_str(line, &len, sizeof line, env->secure ? "\n" : " (GOSTAT_QUIET=1 hides this)\n");
     gs_syscall3(GS_SYS_write, 2, line, len);
 }
 
@@ -638,16 +530,16 @@ static void prepare_finish(const struct startup_env *env, struct gs_private *pri
     in->dev = st.dev;
     in->ino = st.ino;
     size_t len = 0;
-    append(in->own, &len, sizeof in->own, path);
+    gs_append_str(in->own, &len, sizeof in->own, path);
     for (size_t i = 0; i < len; i++)
         if (path[i] == '/')
             in->dir = (uint32_t)i;
     char name[GS_PATH_MAX];
     size_t name_len = 0;
-    append_name(name, &name_len, sizeof name, base_name(exe));
+    gs_append_safe_name(name, &name_len, sizeof name, base_name(exe));
     in->stem = (uint32_t)(in->dir + 1 + sizeof GS_FILE_PREFIX - 1 + name_len + 1);   /* dir/gostat.<exe>. */
     len = 0;
-    if (env->merge && append(in->merge, &len, sizeof in->merge, env->merge) < 0)
+    if (env->merge && gs_append_str(in->merge, &len, sizeof in->merge, env->merge) < 0)
         in->merge[0] = 0;
     priv->finish = (uint64_t)in;
 }
@@ -670,7 +562,7 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
     map_rows(&env, priv, shared);
 
     struct gs_header hdr;
-    mem_copy(&hdr, image, sizeof hdr);
+    gs_mem_copy(&hdr, image, sizeof hdr);
     clock_pair(&hdr.tsc0, &hdr.mono0_ns);
     hdr.pid = gs_syscall3(GS_SYS_getpid, 0, 0, 0);
     hdr.start_time_ns = realtime_ns();
@@ -681,7 +573,7 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
     hdr.exe[n > 0 ? n : 0] = 0;
     if (n <= 0 && kernel_sp[0] > 0) {
         size_t len = 0;
-        append(hdr.exe, &len, GS_EXE_MAX, argv[0]);
+        gs_append_str(hdr.exe, &len, GS_EXE_MAX, argv[0]);
     }
 
     start_timing(&env, priv, rw, &hdr);

@@ -19,7 +19,7 @@ root = sys.argv[1]
 R = ["common", "format", "elf"]
 G = ["common", "format"]
 allowed = {
-    "format": [], "common": [], "stubs": ["format"], "elf": ["common", "format"],
+    "format": [], "common": ["format"], "stubs": ["format"], "elf": ["common", "format"],
     "rewriter/find": R + ["format"],
     "rewriter/plan": R + ["rewriter/find"],
     "rewriter/gen": R + ["rewriter/find", "rewriter/plan"],

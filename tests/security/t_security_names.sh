@@ -6,8 +6,10 @@
 #    O_NOFOLLOW as before (no planted file or link target changes), and
 #    `gostat PID` finds that file;
 #  - an executable whose name holds terminal controls (ESC, BEL, raw C1
-#    0x9B, UTF-8 C1 C2 9B) gets a file name with '_' for each such byte;
-#    non-ASCII letters stay.
+#    0x9B, UTF-8 C1 C2 9B, the right-to-left override U+202E) or bytes of
+#    no well-formed UTF-8 (a surrogate, an overlong form) gets a file name
+#    with '_' for each such byte, by gostat's own rule
+#    (format/text_rule.h); non-ASCII letters stay.
 . "$(dirname "$0")/../lib.sh"
 require_tools
 
@@ -56,11 +58,14 @@ mkdir "$N"
 cp "$P" "$N/$(printf 'app\033]0;x\007')"
 cp "$P" "$N/$(printf 'c1\302\233m\233k')"
 cp "$P" "$N/$(printf 'caf\303\251')"
+cp "$P" "$N/$(printf 'rlo\342\200\256x')"
+cp "$P" "$N/$(printf 'sur\355\240\200x')"
+cp "$P" "$N/$(printf 'ovl\340\200\257x')"
 for exe in "$N"/*; do
     GOSTAT_DIR=$N "$exe" 3 >/dev/null 2>"$WORK/err" || fail "run of $(printf %q "$exe") failed: $(cat "$WORK/err")"
 done
 names=$(cd "$N" && ls -d gostat.* | sed 's/\.[0-9]*$//' | LC_ALL=C sort)
-want=$(printf 'gostat.app_]0;x_\ngostat.c1__m_k\ngostat.caf\303\251\n' | LC_ALL=C sort)
+want=$(printf 'gostat.app_]0;x_\ngostat.c1__m_k\ngostat.caf\303\251\ngostat.rlo___x\ngostat.sur___x\ngostat.ovl___x\n' | LC_ALL=C sort)
 [ "$names" = "$want" ] || fail "stats file names: $(printf %q "$names"), want $(printf %q "$want")"
 
 [ $fails -eq 0 ]
