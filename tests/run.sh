@@ -62,7 +62,7 @@ if [ ${#tests[@]} -eq 0 ]; then
     echo "no tests match: $*"
 fi
 TEST_JOBS=${TEST_JOBS:-2}
-SERIAL=" t_timing t_sampling t_compensation t_oncpu_crowd t_gostat_diff t_gostat_watch t_faults t_faults_rows t_gostat_shrink t_mutants "
+SERIAL=" t_timing t_sampling t_compensation t_oncpu_crowd t_gostat_diff t_hugo t_gostat_watch t_faults t_faults_rows t_gostat_shrink t_mutants "
 # the longest first, so that the two jobs end together
 LONGEST="t_stdlib t_testdata t_stdlib40 t_stdlib40_new t_gofmt_vet t_dwarf_info t_realprogs t_coverage t_cgo"
 
