@@ -142,6 +142,9 @@ gs_row_slow:
     mov GS_SLOT_COMP(%rax), %r12                    /* the probes' cost so far */
 .endif
     SET_INNERMOST_HERE %rax                         /* the innermost open timed call */
+.if \weighted == 0
+    lfence                                          /* no clock read before the caller's loads are done */
+.endif
     rdtsc
     shl $32, %rdx
     or %rax, %rdx

@@ -3,7 +3,8 @@
 // collections and allocations whose timing varies from run to run: the
 // program of gostat diff's identical-runs test (tests/gostat/t_gostat_diff.sh).
 // With DIFFNOISE_SLOW=1, checksum does its work twice as often: one function
-// made 2x slower, which the diff must catch. Standard output is deterministic.
+// made 2x slower, which the diff must catch; DIFFNOISE_PASSES sets how much
+// work that is. Standard output is deterministic.
 package main
 
 import (
@@ -19,6 +20,15 @@ import (
 )
 
 var slow = os.Getenv("DIFFNOISE_SLOW") == "1"
+
+// checksum's passes over its input: DIFFNOISE_PASSES (1 to 16), 3 else.
+var passes = func() int {
+	n, err := strconv.Atoi(os.Getenv("DIFFNOISE_PASSES"))
+	if err != nil || n < 1 || n > 16 {
+		return 3
+	}
+	return n
+}()
 
 var never bool
 
@@ -36,12 +46,12 @@ func checksum(b []byte) uint64 {
 	if never { // a stack check, so that checksum is timed
 		rare()
 	}
-	passes := 3 // some 300 ns a call, well above a probe's cost
+	n := passes // some 100 ns a pass, well above a probe's cost
 	if slow {
-		passes = 6
+		n *= 2
 	}
 	var h uint64
-	for p := 0; p < passes; p++ {
+	for p := 0; p < n; p++ {
 		h = 14695981039346656037
 		for _, c := range b {
 			h ^= uint64(c)

