@@ -271,7 +271,9 @@ gs_path_enter:
 /* The clock is read before the key is computed, not after: the fold
  * compares and the key's multiply then run while rdtsc completes (docs/
  * timing.md, "Why the stubs are as they are"). The call's duration
- * includes those few instructions. */
+ * includes those few instructions. Not before the caller's loads are
+ * done, as gs_time_enter. */
+    lfence
     rdtsc
     shl $32, %rdx
     or %rax, %rdx

@@ -22,7 +22,11 @@
 /* The body of each: a few ns of dependent work (carried from call to
  * call in r9, as a loop's value is), so that the probe's own work runs
  * beside a function's as it does in a program: with an empty body the
- * loop would wait on the counter's increment instead. */
+ * loop would wait on the counter's increment instead. Each call starts
+ * with nothing in flight (gs_cal_run's lfence): the entries' own fence
+ * then waits for nothing, so the figure holds no wait that a program's
+ * call may not have: too high, it clamps a parent of many short calls to 0
+ * (docs/timing.md "Compensation"). */
 .macro BODY
     .rept 8
     imul %r9, %r9
@@ -98,7 +102,8 @@ gs_cal_run:
     shl $32, %rdx
     or %rax, %rdx
     mov %rdx, %r8                                   /* kept by the stubs, as rdi and rsi */
-1:  call *%rdi
+1:  lfence                                          /* each call starts with nothing in flight */
+    call *%rdi
     dec %rsi
     jnz 1b
     lfence
