@@ -79,9 +79,14 @@ def with_probes(ns, timed_inside):
     return ns + timed_inside * probe["timed"] + probe["timed_inside"]
 bracket("main.fibRoot", with_probes(f("fibRoot")["total_ns"], f("fib")["timed_calls"]),
         self["inner_fibroot_ns"], self["fibroot_ns"])
-# the root call of fib(25) is fib's longest and holds all its children
-if not (0.9 * f("fibRoot")["max_ns"] <= f("fib")["max_ns"] <= f("fibRoot")["max_ns"]):
-    bad.append("main.fib max %s outside 90-100%% of main.fibRoot %s" % (f("fib")["max_ns"], f("fibRoot")["max_ns"]))
+# the root call of fib(25) is fib's longest and holds all its children:
+# 90-100 % of fibRoot's, each side give or take a quarter of what
+# compensation took out of them (fib's 242,785 timed calls x the probe; on
+# the Intel machine one calibration per process leaves fibRoot at 0-5 ms
+# over 8 runs, 4 ms of slack: tests/stubs/t_compensation.sh)
+slack = 0.25 * f("fib")["timed_calls"] * probe["timed"]
+if not (0.9 * f("fibRoot")["max_ns"] - slack <= f("fib")["max_ns"] <= f("fibRoot")["max_ns"] + slack):
+    bad.append("main.fib max %s outside 90-100%% of main.fibRoot %s +-%.0f ns" % (f("fib")["max_ns"], f("fibRoot")["max_ns"], slack))
 bracket("main.nap mean (1000 goroutines)", f("nap")["mean_ns"], self["inner_nap_ns"] / 1000, self["nap_mean_ns"])
 if f("nap")["min_ns"] < 2e6:
     bad.append("main.nap min %s < its 2 ms sleep" % f("nap")["min_ns"])
