@@ -20,6 +20,15 @@ GO_VERSIONS="1.15 1.19 1.21 1.22 1.23 1.24"
 # from sid, unpacked into build/toolchains
 # by scripts/go_toolchains.sh): tests/programs/t_testdata.sh builds with them too.
 GO_VERSIONS_NEWER="1.25 1.26 1.27"
+# releases LIST...: the releases of LIST, or only those also in $GOVERS when
+# it is set (a mutant's "Test:" line narrows a test to one release so).
+releases() {
+    local v
+    for v in "$@"; do
+        [ -z "${GOVERS:-}" ] || case " $GOVERS " in *" $v "*) ;; *) continue ;; esac
+        echo "$v"
+    done
+}
 # Time limit for one run of a program under test (seconds).
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 

@@ -7,7 +7,8 @@
 # the tree is copied to build/mutants/NAME (with the current objects, so
 # that only the patched file is recompiled), patched and built; then each
 # listed test runs with GOREWRITE/GOSTAT pointing at the mutant's binaries.
-# A mutant is killed when at least one of its tests fails. Each test line
+# A mutant is killed when at least one of its tests fails; its tests run in
+# order and stop at the first that fails (MUTANT_ALL_TESTS=1 runs them all). Each test line
 # must also pass with the real binaries (so a kill is the mutant's doing,
 # not a test that fails anyway): it runs once with them first, unless the
 # whole test already passed with these binaries in this run of tests/run.sh
@@ -127,6 +128,7 @@ run_mutant() {
         else
             killers+=("${line##* }")
             echo "  $name: killed by $line: $(grep -m1 -E 'FAIL|^  ' "$log" | head -c 200)"
+            [ "${MUTANT_ALL_TESTS:-0}" = 1 ] || break
         fi
     done < <(test_lines "$name")
     if [ ${#killers[@]} -eq 0 ]; then

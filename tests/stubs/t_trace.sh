@@ -12,6 +12,7 @@
 # program's calls while it runs; testdata/tracedeep, deeper than the
 # pending records reach, gives exact events of the calls that fit and
 # counts the others as not recorded.
+# GOVERS="1.22" keeps only those of the releases above.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 require_tools
@@ -43,7 +44,7 @@ run_traced() {
 }
 
 FUNCS='^main\.(add|divmod|greet|fact|deep|mustPositive)$'
-for v in 1.15 1.19 1.21 1.22 "$NEWEST"; do
+for v in $(releases 1.15 1.19 1.21 1.22 "$NEWEST"); do
     for kind in normal stripped; do
         flags=()
         [ $kind = stripped ] && flags=('-ldflags=-s -w')
@@ -57,7 +58,7 @@ for v in 1.15 1.19 1.21 1.22 "$NEWEST"; do
     done
 done
 
-for v in 1.15 1.22 "$NEWEST"; do
+for v in $(releases 1.15 1.22 "$NEWEST"); do
     build_go "$v" testdata/tracego "$WORK/tg" || { fail "go$v tracego build"; continue; }
     "$WORK/tg" >"$WORK/tg.ref"
     if traced tg "$WORK/tg" --trace '^main\.(work|slow)$' --trace-buffer 1M && run_traced tg; then
@@ -88,7 +89,7 @@ done
 # Deeper than the pending records reach (testdata/tracedeep): the deepest
 # calls go back from gs_trace_enter without a capture, counted as not
 # recorded; the others give exact events, and the output is unchanged.
-for v in 1.15 1.22 "$NEWEST"; do
+for v in $(releases 1.15 1.22 "$NEWEST"); do
     build_go "$v" testdata/tracedeep "$WORK/td" || { fail "go$v tracedeep build"; continue; }
     "$WORK/td" >"$WORK/td.ref"
     if traced td "$WORK/td" --trace '^main\.rec$' --trace-buffer 4M && run_traced td; then
