@@ -134,7 +134,7 @@ $(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
 UNIT       := $(BUILD)/tests/unit
 UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf asm_callers asm_funcs exits call_sites pclntab go_version dwarf_lines \
 	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select trace_values \
-	trace_layout trace_read expo_top offsets_sigcode statsfile_pass insn_quick safe_text merge_rule sched_hooks)
+	trace_layout trace_read expo_top offsets_sigcode statsfile_pass insn_quick safe_text merge_rule sched_hooks timing_mode)
 UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
@@ -197,9 +197,9 @@ $(UNIT)/test_pclntab $(UNIT)/test_go_version: UNIT_LIBS := -lelf
 REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf asm_callers asm_funcs exits call_sites pclntab go_version dwarf_lines select trace_layout \
 	offsets_sigcode insn_quick sched_hooks)
 $(REWRITER_UNITS:=.o) $(UNIT)/fake_elf.o: INC = $(REWRITER_INC)
-$(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile %/test_opttable %/test_safe_text,$(UNIT_PROGS))): \
+$(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile %/test_opttable %/test_safe_text %/test_timing_mode,$(UNIT_PROGS))): \
 	INC = $(GOSTAT_INC)
-$(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/test_opttable.o $(UNIT)/test_safe_text.o $(UNIT)/unit.o: INC = -I.
+$(UNIT)/test_vec.o $(UNIT)/test_regex_compile.o $(UNIT)/test_opttable.o $(UNIT)/test_safe_text.o $(UNIT)/test_timing_mode.o $(UNIT)/unit.o: INC = -I.
 
 $(UNIT)/test_%: $(UNIT)/test_%.o $(UNIT)/unit.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)

@@ -49,14 +49,14 @@ static void options_for(size_t size, struct gr_options *opt)
     opt->trace_buffer = 1 << 16;
     switch (size % 4) {
     case 1:
-        opt->time_all = 1;
+        opt->timing.mode = GS_MODE_CALL_GRAPH;
         opt->max_paths = 64;
         break;
     case 2:
-        opt->count_only = 1;
+        opt->timing.mode = GS_MODE_COUNT;
         break;
     case 3:
-        opt->time_all = 1;
+        opt->timing.mode = GS_MODE_EVERY_CALL;
         opt->trace[0] = trace_main;
         opt->ntrace = 1;
         break;

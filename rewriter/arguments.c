@@ -61,7 +61,7 @@ static int call_graph(const char *value, void *dest)
 {
     struct gr_arguments *a = dest;
     (void)value;
-    a->opt.time_all = a->call_graph = 1;
+    a->time_all = a->call_graph = 1;
     return 0;
 }
 
@@ -220,7 +220,7 @@ static const struct gr_opt gorewrite_opts[] = {
           "and about 100 instructions per extra timed call: the compiler's build of\n"
           "cmd/gofmt times 0.4 % of its calls in its first 16 calls per function,\n"
           "1.6 % with 100 (docs/timing.md, \"Timing modes\").\n" },
-    { "time-all", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.time_all),
+    { "time-all", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, time_all),
       .help = GR_OPT_HELP("time every call: exact totals, ~100 instructions and",
                           "two rdtsc on every call"),
       .man =
@@ -253,7 +253,7 @@ static const struct gr_opt gorewrite_opts[] = {
           "(BENCHMARKS.md measures the Go compiler).\n"
           "The only mode with self time and arcs. docs/timing.md explains recursion,\n"
           "panics, Goexit and goroutines.\n" },
-    { "sample", 0, "N", GR_OPT_UINT, GR_OPT_AT(struct gr_arguments, opt.sample), .min = 1, .max = 1000000,
+    { "sample", 0, "N", GR_OPT_UINT, GR_OPT_AT(struct gr_arguments, sample), .min = 1, .max = 1000000,
       .bad = "--sample takes a number from 1 to 1000000",
       .help = GR_OPT_HELP("time about 1 call in N of each function (at random",
                           "intervals; unbiased as above); N from 1 to 1000000",
@@ -269,7 +269,7 @@ static const struct gr_opt gorewrite_opts[] = {
           ".RB ( \"\\-\\-sample 1\"\n"
           "is\n"
           ".BR \\-\\-time\\-all ).\n" },
-    { "count-only", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, opt.count_only),
+    { "count-only", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct gr_arguments, count_only),
       .help = GR_OPT_HELP("count calls, do not time them: 4-5 instructions per",
                           "call, smaller stats"),
       .man =
@@ -641,12 +641,25 @@ static enum gr_arguments_action ended(const struct gr_opt_result *r, struct gr_e
     }
 }
 
+/* The mode the words name: --call-graph --max-paths 0 keeps no paths, so
+ * it times every call as --time-all does; --sample 1 is --time-all. */
+static struct gs_timing_mode timing_mode(const struct gr_arguments *a)
+{
+    if (a->count_only)
+        return (struct gs_timing_mode){ GS_MODE_COUNT, 0 };
+    if (a->call_graph && a->max_paths)
+        return (struct gs_timing_mode){ GS_MODE_CALL_GRAPH, 0 };
+    if (a->time_all || a->sample == 1)
+        return (struct gs_timing_mode){ GS_MODE_EVERY_CALL, 0 };
+    return (struct gs_timing_mode){ GS_MODE_SAMPLED, a->sample };
+}
+
 /* The options that do not go together, or NULL. */
 static const char *conflict(const struct gr_arguments *a)
 {
-    if (a->opt.count_only + a->opt.time_all + (a->opt.sample > 0) > 1)
+    if (a->count_only + a->time_all + (a->sample > 0) > 1)
         return "--count-only, --time-all (or --call-graph) and --sample exclude each other";
-    if (a->first_given && (a->opt.count_only || a->opt.time_all || a->opt.sample))
+    if (a->first_given && (a->count_only || a->time_all || a->sample))
         return "--first sets the default mode's first calls: not with --count-only, --time-all or --sample";
     if (a->max_paths_given && !a->call_graph)
         return "--max-paths bounds the paths of --call-graph; add --call-graph";
@@ -654,7 +667,7 @@ static const char *conflict(const struct gr_arguments *a)
         return "--max-arcs bounds the arcs of --call-graph; add --call-graph";
     if (a->opt.max_arcs && !a->max_paths)
         return "--max-arcs with --max-paths 0: no arcs are recorded without paths";
-    if (a->opt.ntrace && (a->call_graph || a->opt.count_only))
+    if (a->opt.ntrace && (a->call_graph || a->count_only))
         return "--trace times the traced calls: not with --count-only or --call-graph";
     if (!a->opt.ntrace && (a->trace_given))
         return "--trace-buffer, --trace-slower-than and --trace-bytes need --trace";
@@ -715,7 +728,8 @@ enum gr_arguments_action gr_arguments_parse(int argc, char **argv, struct gr_arg
     }
     if (patterns_check(a, err) < 0)
         return GR_ACTION_FAILED;
-    if (a->call_graph)
+    a->opt.timing = timing_mode(a);
+    if (a->opt.timing.mode == GS_MODE_CALL_GRAPH)
         a->opt.max_paths = a->max_paths;
     if (a->print_layout && a->npaths == 0)
         return GR_ACTION_PRINT_LAYOUT;

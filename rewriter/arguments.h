@@ -18,7 +18,9 @@ struct gr_arguments {
     const char *paths[GR_ARGUMENTS_OPERANDS];   /* INPUT and OUTPUT */
     int npaths;
     const char *print_layout;   /* --print-layout INPUT, or NULL */
-    int call_graph, max_paths_given, first_given;
+    int count_only, time_all, call_graph;   /* the mode's words, resolved into opt.timing */
+    uint32_t sample;            /* --sample N, or 0 */
+    int max_paths_given, first_given;
     uint32_t max_paths;         /* --max-paths, or the default */
     int trace_given;            /* a --trace-* option other than --trace */
 };

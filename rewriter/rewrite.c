@@ -122,9 +122,8 @@ static int plan_selected(const struct gr_elf *elf, const struct gr_program *prog
     warn_unmatched(log, &select, opt, prog);
     int rc = opt->engine == GR_ENGINE_COPY ? choose_copies(prog, &select, log, opt->verbose, copy, &copied, err) : 0;
     select.copied = copied;
-    int timing = opt->count_only ? GR_PLAN_COUNT_ONLY : opt->max_paths ? GR_PLAN_PATHS : GR_PLAN_TIMED;
     if (rc == 0)
-        rc = gr_plan_build(elf, prog, timing, opt->keep_call_sites,
+        rc = gr_plan_build(elf, prog, opt->timing.mode, opt->keep_call_sites,
                            gr_select_active(&select) || copied ? &select : NULL, plan, err);
     if (rc == 0 && copied)
         plan->copy = copy;
@@ -139,7 +138,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     struct gr_elf elf;
     struct gr_program prog = {0};
     struct gr_plan plan = {0};
-    struct gr_segment_plan seg = {.sample = opt->time_all ? 1 : opt->sample,
+    struct gr_segment_plan seg = {.timing = opt->timing,
                                   .first_n = opt->first_n,
                                   .max_paths = opt->max_paths,
                                   .max_arcs = opt->max_arcs};
@@ -172,7 +171,7 @@ int gr_rewrite(const char *in_path, const char *out_path, const struct gr_option
     seg.module_size = plan.copy ? copy.first.layout->size + GR_COPY_RW_EXTRA : 0;
     if (rc == 0)
         rc = gr_segments_place(&elf, (uint32_t)plan.ninstrumented, (uint32_t)plan.ntimed,
-                               opt->max_rows, !opt->count_only, &seg, err);
+                               opt->max_rows, &seg, err);
     if (rc == 0)
         rc = gr_image_build(&elf, &prog, &plan, &seg, &image, err);
     if (rc == 0)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "common/error.h"
+#include "format/timing_mode.h"
 #include "rewriter/plan/select.h"
 
 #define GR_MAX_TRACE_REGEXES 64
@@ -19,16 +20,14 @@ enum gr_engine { GR_ENGINE_TRAMPOLINE, GR_ENGINE_COPY };
 
 struct gr_options {
     int verbose;            /* list every function's decision on the log */
-    int count_only;         /* no timing: entry patches only */
-    uint32_t sample;        /* time about 1 call in this many (1: all; 0: the default mode) */
-    int time_all;           /* time every call */
+    struct gs_timing_mode timing;   /* which calls are timed, and how (--count-only,
+                                       --sample N, --time-all, --call-graph) */
     uint32_t first_n;       /* the default mode: each function's first calls
                                in the process that are all timed (--first) */
     uint32_t max_rows;      /* counter rows: threads counted without locks, plus one */
-    uint32_t max_paths;     /* --call-graph: call paths per thread (rounded up to
-                               a power of two); 0: no paths, arcs or self time;
-                               GR_PATHS_FROM_PROGRAM (gen/segments.h): sized
-                               from the program */
+    uint32_t max_paths;     /* GS_MODE_CALL_GRAPH: call paths per thread (whole
+                               blocks); GR_PATHS_FROM_PROGRAM (gen/segments.h):
+                               sized from the program */
     uint32_t max_arcs;      /* --call-graph: arcs per thread (a power of two);
                                0: sized from the program */
     uint32_t max_sites;     /* goroutine sites kept (a power of two; 0: GR_SITES) */

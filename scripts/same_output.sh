@@ -34,7 +34,7 @@ done
 
 same=0 differ=0 unstable=0
 for in in "$work/in"/*; do
-    for mode in "" --count-only "--sample 16" --time-all --call-graph; do
+    for mode in "" --count-only "--sample 16" "--sample 1" --time-all --call-graph "--call-graph --max-paths 0"; do
         name=$(basename "$in")${mode// /}
         "$old" $mode "$in" "$work/out/$name.old" >/dev/null 2>&1 || echo "refused" >"$work/out/$name.old"
         "$new" $mode "$in" "$work/out/$name.new" >/dev/null 2>&1 || echo "refused" >"$work/out/$name.new"

@@ -74,8 +74,10 @@ static const struct gr_opt table_opts[] = {
       .help = GR_OPT_HELP("print JSON instead of a table"),
       .man =
           "One JSON object instead: pid, exe, live, build_id, go_version,\n"
-          "start_time_ns, total_calls, timing, timing_mode (count-only, time-all,\n"
-          "default or sample), sample_every (0 in the default mode), tsc_hz, clock_source,\n"
+          "start_time_ns, total_calls, timing, mode (count-only, sampled, time-all or\n"
+          "call-graph: how the program was built), timing_mode (count-only, time-all,\n"
+          "default or sample; call-graph files read time-all), sample_every (0 in the\n"
+          "default mode, 1 when every call is timed), tsc_hz, clock_source,\n"
           "probe_cost_ns (the start-up calibration that every duration is compensated\n"
           "by: timed, timed_inside, untimed; and sampled, the mean probe of the sampled\n"
           "modes' timed calls as measured in the run, which is what they are\n"

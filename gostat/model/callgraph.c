@@ -322,10 +322,10 @@ int gst_callgraph_build(const struct gst_stats *st, const struct gst_cg_request 
                         struct gst_callgraph *cg, struct gr_error *err)
 {
     memset(cg, 0, sizeof *cg);
-    if (!st->paths && req && req->required)
+    if (!gst_has_paths(st) && req && req->required)
         return gr_fail(err, "%s: built without --call-graph: no call graph; rebuild with "
                        "gorewrite --call-graph", st->path);
-    if (!st->paths)
+    if (!gst_has_paths(st))
         return 0;
     if (st->paths_oom)
         return gr_fail(err, "%s: out of memory reading the call paths", st->path);

@@ -7,7 +7,7 @@ bool gst_time_estimated(const struct gst_stats *st, const struct gst_func *f)
 {
     /* a weight above 1, or calls after a thread's last timed one that a
      * later timed call would have weighed */
-    return st->sampling && f->timed && (f->timed_calls != f->samples || f->gap > 1);
+    return gst_sampled(st) && f->timed && (f->timed_calls != f->samples || f->gap > 1);
 }
 
 struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func *f)
@@ -22,7 +22,7 @@ struct gst_times gst_times_of(const struct gst_stats *st, const struct gst_func 
                        by the scheduler): unknown, not 0, in every mode */
     t.known = true;
     t.total_ns = (double)f->total_ticks * k;
-    t.self_known = st->paths;
+    t.self_known = gst_has_paths(st);
     t.self_ns = (double)f->self_ticks * k;
     t.oncpu_known = st->oncpu;
     t.oncpu_ns = (double)f->oncpu_ticks * k;

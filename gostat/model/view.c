@@ -130,7 +130,7 @@ int gst_view_build(const struct gst_stats *st, const struct gst_view_options *o,
 
     view->count = 0;
     view->funcs = NULL;
-    if ((o->sort == GST_SORT_SELF || o->sort == GST_SORT_CUM) && !st->paths)
+    if ((o->sort == GST_SORT_SELF || o->sort == GST_SORT_CUM) && !gst_has_paths(st))
         return gr_fail(err, "%s: --sort %s needs the call paths of a --call-graph build; this file has "
                             "none (sort by time instead)", st->path, o->sort == GST_SORT_SELF ? "self" : "cum");
     view->idle_left_out = 0;

@@ -144,7 +144,7 @@ static int take_func(struct gst_stats *st, const void *entry, uint32_t index, st
                                    st->path, err) < 0
         || gst_geometry_check_timing_index(&st->hdr, in->timing, index, st->path, err) < 0)
         return -1;
-    bool timed = st->timing && in->timing != GS_UNTIMED;
+    bool timed = gst_timed(st) && in->timing != GS_UNTIMED;
     st->funcs[index] = (struct gst_func){
         .name = st->strtab + in->name_off,
         .file = st->strtab + in->file_off,
@@ -187,7 +187,7 @@ static int take_sym(struct gst_stats *st, const void *entry, uint32_t i, struct 
 static int load_syms(struct gst_stats *st, int fd, struct gr_error *err)
 {
     const struct gs_header *h = &st->hdr;
-    if (!st->paths || h->nsyms == 0)
+    if (!gst_has_paths(st) || h->nsyms == 0)
         return 0;
     st->syms = calloc(h->nsyms, sizeof *st->syms);
     if (!st->syms)
@@ -263,7 +263,7 @@ static uint64_t calls_in_row(const struct gst_stats *st, struct pass *ps, const 
     const uint64_t *counter = (const uint64_t *)(const void *)(row + st->hdr.counts_off +
                                                                (uint64_t)i * st->hdr.counter_size);
     const struct gst_func *f = &st->funcs[i];
-    const unsigned char *rec = st->sampling && f->timed ? timing_record(st, ps, row, f) : NULL;
+    const unsigned char *rec = gst_sampled(st) && f->timed ? timing_record(st, ps, row, f) : NULL;
     if (!rec)
         return __atomic_load_n(counter, __ATOMIC_ACQUIRE);
     const uint64_t *next = (const uint64_t *)(const void *)(rec + offsetof(struct gs_timing, next));
@@ -465,9 +465,9 @@ static int admit_row(const struct gst_stats *st, struct pass *ps, const unsigned
     for (uint64_t p = 0; p < ps->pagemap_len; p++)
         ps->pagemap[p] = __atomic_load_n(row + GS_ROW_PAGEMAP + p, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (!st->timing)
+    if (!gst_timed(st))
         memset(ps->pagemap, 0, ps->pagemap_len);
-    for (uint64_t p = h->timing_off / GS_PAGE; st->timing && p < ps->pagemap_len; p++)
+    for (uint64_t p = h->timing_off / GS_PAGE; gst_timed(st) && p < ps->pagemap_len; p++)
         pages += ps->pagemap[p] == 1;
     ps->touched += pages * GS_PAGE;
     if (ps->touched <= ps->budget)
@@ -480,13 +480,13 @@ static void sum_row(struct gst_stats *st, struct pass *ps, const unsigned char *
 {
     const struct gs_header *h = &st->hdr;
     sum_calls(st, ps, row);
-    if (!st->timing)
+    if (!gst_timed(st))
         return;
     sum_drops(&st->drops, row);
     if (r == 0)   /* row 0 holds no timing */
         return;
     sum_timing_row(st, ps, row);
-    if (st->paths) {
+    if (gst_has_paths(st)) {
         read_path_table(st, ps, row, h->paths_off, h->max_paths, false, &st->path_fill);
         read_path_table(st, ps, row, h->arcs_off, h->max_arcs, true, &st->arc_fill);
     }
@@ -597,18 +597,16 @@ int gst_stats_open_fd(struct gst_stats *st, int fd, const char *path, struct gr_
     st->fd_open = true;
     snprintf(st->path, sizeof st->path, "%s", path);
     rc = read_header(st, fd, &actual_size, err);
-    st->timing = (st->hdr.flags & GS_HDR_TIMING) != 0;
-    st->sampling = st->timing && (st->hdr.sample_every > 1 || (st->hdr.flags & GS_HDR_ADAPTIVE));
-    st->paths = st->timing && (st->hdr.flags & GS_HDR_PATHS);
-    st->oncpu = st->timing && (st->hdr.flags & GS_HDR_ONCPU);
-    st->oncpu_off = st->timing && !st->oncpu && (st->hdr.flags & GS_HDR_ONCPU_OFF);
+    st->timing = gs_mode_of_header(st->hdr.flags, st->hdr.sample_every);
+    st->oncpu = gst_timed(st) && (st->hdr.flags & GS_HDR_ONCPU);
+    st->oncpu_off = gst_timed(st) && !st->oncpu && (st->hdr.flags & GS_HDR_ONCPU_OFF);
     if (rc == 0)
         rc = load_strtab(st, fd, err);
     if (rc == 0)
         rc = load_functab(st, fd, err);
     if (rc == 0)
         rc = load_syms(st, fd, err);
-    if (rc == 0 && st->timing)
+    if (rc == 0 && gst_timed(st))
         rc = index_timing(st, err);
     if (rc == 0)
         rc = map_counters(st, fd, err);

@@ -9,6 +9,7 @@
 #include "gostat/read/clock.h"
 #include "common/error.h"
 #include "format/gostat_format.h"
+#include "format/timing_mode.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -99,11 +100,10 @@ struct gst_stats {
     char *strtab;              /* private copy of the string table */
     struct gst_func *funcs;    /* hdr.nfuncs entries, in file order */
     uint64_t total_calls;      /* at the last refresh */
-    bool timing;               /* GS_HDR_TIMING */
-    bool sampling;             /* timing, not every call: the default mode or
-                                  --sample N (counters hold calls - next) */
+    struct gs_timing_mode timing; /* from the header (format/timing_mode.h);
+                                  sampled: counters hold calls - next;
+                                  call graph: self time and call paths */
     struct gst_drops drops;    /* at the last refresh */
-    bool paths;                /* GS_HDR_PATHS: self time and call paths recorded */
     bool oncpu;                /* GS_HDR_ONCPU: on-CPU time recorded */
     bool oncpu_off;            /* GS_HDR_ONCPU_OFF: timed, but on-CPU time
                                   could not be kept for this program */
@@ -152,5 +152,21 @@ int gst_read_exact(int fd, void *buf, size_t len, uint64_t off);
 /* The timed function whose record sits at row offset rec (gs_path.rec,
  * gs_spath.rec), or NULL (a corrupt value). */
 struct gst_func *gst_stats_func_of_record(const struct gst_stats *st, uint32_t rec);
+
+/* What st's mode keeps: durations, sampled durations, call paths. */
+static inline bool gst_timed(const struct gst_stats *st)
+{
+    return gs_mode_times(st->timing.mode);
+}
+
+static inline bool gst_sampled(const struct gst_stats *st)
+{
+    return st->timing.mode == GS_MODE_SAMPLED;
+}
+
+static inline bool gst_has_paths(const struct gst_stats *st)
+{
+    return st->timing.mode == GS_MODE_CALL_GRAPH;
+}
 
 #endif

@@ -2,6 +2,7 @@
  * Everything here guards later reads and allocations: once a header passes,
  * every offset the reader computes from it stays inside the file. */
 #include "gostat/read/statsfile_check.h"
+#include "format/timing_mode.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -165,6 +166,16 @@ static int check_timing_geometry(const struct gs_header *h, const char *path, st
     return 0;
 }
 
+/* The flags and sample_every name one timing mode (format/timing_mode.h). */
+static int check_mode(const struct gs_header *h, const char *path, struct gr_error *err)
+{
+    if (!gs_mode_header_consistent(h->flags, h->sample_every))
+        return gr_fail(err, "%s: corrupt: flags 0x%" PRIx32 " with sample_every %" PRIu32
+                       " name no timing mode (call paths need every call timed; the default's"
+                       " adaptive sampling has no period)", path, h->flags, h->sample_every);
+    return 0;
+}
+
 /* The path and arc tables: whole pages after the timing records, inside
  * the row, power-of-two sizes (the writer masks keys with them). */
 static int check_path_geometry(const struct gs_header *h, const char *path, struct gr_error *err)
@@ -268,6 +279,8 @@ static int check_counter_area(const struct gs_header *h, const char *path, struc
         return gr_fail(err, "%s: corrupt: %" PRIu32 " rows of %" PRIu64 " bytes at offset %" PRIu64
                         " extend beyond the %" PRIu64 "-byte file",
                         path, h->max_rows, h->row_stride, h->rows_off, h->file_size);
+    if (check_mode(h, path, err) < 0)
+        return -1;
     if (check_timing_geometry(h, path, err) < 0)   /* row_stride is now below the file size */
         return -1;
     if (check_sites_geometry(h, h->rows_off + rows_len, path, err) < 0)

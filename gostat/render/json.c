@@ -63,7 +63,7 @@ static void put_timing(FILE *out, const struct gst_stats *st, const struct gst_c
     if (!f->timed) {
         fputs(",\"untimed_reason\":", out);
         gst_json_put_string(out, f->untimed[0] ? f->untimed
-                                 : st->timing ? "unknown" : "not built for timing");
+                                 : gst_timed(st) ? "unknown" : "not built for timing");
     }
     if (f->timed)
         fprintf(out, ",\"timed_calls\":%" PRIu64 ",\"time_estimated\":%s", f->samples,
@@ -124,15 +124,26 @@ static void put_function(FILE *out, const struct gst_stats *st, const struct gst
     fputc('}', out);
 }
 
+/* "timing_mode"'s documented values, older than "mode": the sampled mode
+ * split by its period, the call graph's counted as time-all. */
+static const char *timing_mode_word(struct gs_timing_mode t)
+{
+    switch (t.mode) {
+    case GS_MODE_COUNT: return "count-only";
+    case GS_MODE_SAMPLED: return t.sample_every ? "sample" : "default";
+    case GS_MODE_EVERY_CALL:
+    case GS_MODE_CALL_GRAPH: break;
+    }
+    return "time-all";
+}
+
 static void put_clock(FILE *out, const struct gst_stats *st)
 {
     const struct gst_drops *d = &st->drops;
 
-    fprintf(out, ",\"timing\":%s,\"timing_mode\":\"%s\",\"sample_every\":%" PRIu32,
-            st->timing ? "true" : "false",
-            !st->timing ? "count-only" : !st->sampling ? "time-all"
-            : st->hdr.sample_every > 1 ? "sample" : "default",
-            st->hdr.sample_every > 1 ? st->hdr.sample_every : st->sampling ? 0 : 1);
+    fprintf(out, ",\"timing\":%s,\"timing_mode\":\"%s\",\"mode\":\"%s\",\"sample_every\":%" PRIu32,
+            gst_timed(st) ? "true" : "false", timing_mode_word(st->timing), gs_mode_name(st->timing.mode),
+            gst_sampled(st) ? st->timing.sample_every : 1);
     if (st->oncpu_off)                /* timed, but on-CPU time could not be kept */
         fputs(",\"oncpu_unavailable\":true", out);
     fputs(",\"tsc_hz\":", out);
@@ -144,7 +155,7 @@ static void put_clock(FILE *out, const struct gst_stats *st)
         gst_json_put_string(out, st->clock.source);
     else
         fputs("null", out);
-    if (st->timing && st->clock.known && st->hdr.probe_ticks) {  /* compensated */
+    if (gst_timed(st) && st->clock.known && st->hdr.probe_ticks) {  /* compensated */
         const struct gs_header *h = &st->hdr;
         double ns = st->clock.ns_per_tick;
         fprintf(out, ",\"probe_cost_ns\":{\"timed\":%.2f,\"timed_inside\":%.2f,\"untimed\":%.3f,\"sampled\":",
@@ -170,7 +181,7 @@ static void put_call_paths(FILE *out, const struct gst_stats *st, const struct g
     if (!cg->present) {
         fputs(",\"call_paths\":{\"recorded\":false,\"why\":", out);
         gst_json_put_string(out, failed ? "could not be read"
-                                 : st->timing && !st->sampling
+                                 : st->timing.mode == GS_MODE_EVERY_CALL
                                      ? "built with --time-all: recorded only with gorewrite --call-graph"
                                      : "recorded only with gorewrite --call-graph");
         fputc('}', out);

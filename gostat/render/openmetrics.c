@@ -275,7 +275,7 @@ static struct gst_top_candidate candidate(const struct gst_expo_opts *o, const s
                                           uint32_t k)
 {
     const struct gst_func *f = &st->funcs[k];
-    bool by_time = !o->top_by_calls && st->timing;
+    bool by_time = !o->top_by_calls && gst_timed(st);
     return (struct gst_top_candidate){ k, by_time ? f->total_ticks : f->calls, f->calls };
 }
 
@@ -563,12 +563,12 @@ static void put_goroutine_sites(struct expo *x)
 
 static bool timed(const struct proc *p)
 {
-    return p->st->timing;
+    return gst_timed(p->st);
 }
 
 static uint64_t sample_every(const struct proc *p)
 {
-    return p->st->hdr.sample_every > 1 ? p->st->hdr.sample_every : 1;
+    return gst_sampled(p->st) && p->st->timing.sample_every ? p->st->timing.sample_every : 1;
 }
 
 static uint64_t unmatched_returns(const struct proc *p)
@@ -638,7 +638,7 @@ static void put_seconds(struct expo *x, const struct proc *p, const struct gst_f
 /* Self time exists where call paths were recorded (--call-graph). */
 static bool has_self(const struct proc *p, const struct gst_func *f)
 {
-    return has_durations(p, f) && p->st->paths;
+    return has_durations(p, f) && gst_has_paths(p->st);
 }
 
 static void put_self(struct expo *x, const struct proc *p, const struct gst_func *f)

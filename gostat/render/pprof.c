@@ -140,11 +140,11 @@ static const char *untimed_reason(const struct gst_stats *st, const struct gst_f
 {
     if (!f->timed)
         return f->untimed && f->untimed[0] ? f->untimed
-               : st->timing ? "unknown" : "not built for timing";
+               : gst_timed(st) ? "unknown" : "not built for timing";
     if (!t->known && !st->clock.known)
         return "no usable clock";
     if (!t->known)   /* called, no call got a duration */
-        return st->sampling ? "no call sampled" : "no call timed";
+        return gst_sampled(st) ? "no call sampled" : "no call timed";
     return NULL;
 }
 
@@ -373,10 +373,10 @@ static void add_comments(struct builder *b)
                        "inclusive of callees: flat equals cum (no call paths: built without "
                        "--call-graph), and sums over functions count nested calls more than once");
     add_comment(b, "time is 0 where a function has no time; its sample has the label untimed=REASON");
-    if (st->timing && st->hdr.sample_every > 1)
+    if (gst_sampled(st) && st->timing.sample_every)
         add_comment_f(b, "timing sampled 1 call in %" PRIu32 ": time is mean x calls, an estimate",
-                      st->hdr.sample_every);
-    else if (st->sampling)
+                      st->timing.sample_every);
+    else if (gst_sampled(st))
         add_comment(b, "timing sampled (default mode): where not every call was timed, "
                        "time is mean x calls, an estimate");
     if (st->hdr.go_version[0])

@@ -164,7 +164,7 @@ static struct widths measure(const struct gst_stats *st, const struct gst_view *
         w.times[c] = gst_text_width(time_names[c]);
     for (size_t i = 0; i < v->count; i++) {
         const struct gst_func *f = v->funcs[i];
-        if (st->timing)
+        if (gst_timed(st))
             measure_times(&w, st, f, cg);
         size_t n = name_width(&w, st, f);
         if (n > w.name)
@@ -189,7 +189,7 @@ static size_t fixed_width(const struct gst_stats *st, const struct widths *w,
                           const struct gst_rates *rates, const struct gst_callgraph *cg)
 {
     size_t n = 2 + w->calls + 2 + (w->inlined ? 2 : 0);
-    for (int c = 0; st->timing && c < NTIMES; c++)
+    for (int c = 0; gst_timed(st) && c < NTIMES; c++)
         n += shown(c, st, cg) ? 2 + w->times[c] : 0;
     return n + (rates ? 2 + w->rate : 0);
 }
@@ -227,7 +227,7 @@ static void print_row(FILE *out, const struct gst_stats *st, const struct gst_fu
     fputs("  ", out);
     format_calls(buf, sizeof buf, f);
     gst_put_cell(out, buf, w->calls, true);
-    if (st->timing)
+    if (gst_timed(st))
         print_times(out, st, f, w, cg);
     if (rates) {
         fputs("  ", out);
@@ -260,9 +260,9 @@ static void write_summary(FILE *out, const struct gst_stats *st, const struct gs
     fprintf(out, "  calls %" PRIu64 "  functions %" PRIu32, st->total_calls, st->hdr.nfuncs);
     if (v->count < st->hdr.nfuncs)
         fprintf(out, " (showing %zu)", v->count);
-    if (st->timing && st->clock.known)
+    if (gst_timed(st) && st->clock.known)
         fprintf(out, "  tsc %.3f GHz (%s)", 1.0 / st->clock.ns_per_tick, st->clock.source);
-    if (st->timing && st->clock.known && st->hdr.probe_ticks) {
+    if (gst_timed(st) && st->clock.known && st->hdr.probe_ticks) {
         fprintf(out, "  probe %.1f ns (%.1f inside, untimed %.2f", st->hdr.probe_ticks * st->clock.ns_per_tick,
                 st->hdr.probe_inner_ticks * st->clock.ns_per_tick,
                 st->hdr.probe_untimed_q8 * st->clock.ns_per_tick / 256);
@@ -271,9 +271,9 @@ static void write_summary(FILE *out, const struct gst_stats *st, const struct gs
                     (double)st->drops.sampled_probe_ticks / st->drops.sampled_probes * st->clock.ns_per_tick);
         fputs(") compensated", out);
     }
-    if (st->timing && st->hdr.sample_every > 1)
-        fprintf(out, "  timing 1 call in %" PRIu32 " (TOTAL estimated)", st->hdr.sample_every);
-    else if (st->sampling)
+    if (gst_sampled(st) && st->timing.sample_every)
+        fprintf(out, "  timing 1 call in %" PRIu32 " (TOTAL estimated)", st->timing.sample_every);
+    else if (gst_sampled(st))
         fputs("  timing sampled (default mode)", out);
     struct gst_goroutines g = gst_goroutines_of(st);
     if (g.known)
@@ -308,7 +308,7 @@ static void print_column_names(FILE *out, const struct gst_stats *st, const stru
     gst_put_cell(out, "FUNCTION", w->name, false);
     fputs("  ", out);
     gst_put_cell(out, "CALLS", w->calls, true);
-    for (int c = 0; st->timing && c < NTIMES; c++) {
+    for (int c = 0; gst_timed(st) && c < NTIMES; c++) {
         if (!shown(c, st, cg))
             continue;
         fputs("  ", out);
@@ -327,7 +327,7 @@ static void print_column_names(FILE *out, const struct gst_stats *st, const stru
 static void print_path_overflow(FILE *out, const struct gst_stats *st, const struct gst_callgraph *cg)
 {
     const struct gst_drops *d = &st->drops;
-    if (!st->paths)
+    if (!gst_has_paths(st))
         return;
     fprintf(out, "call paths: fullest thread's tables %" PRIu64 " of %" PRIu32 " paths (%.1f%%), %" PRIu64
             " of %" PRIu32 " arcs (%.1f%%); %" PRIu64 " threads with paths\n", st->path_fill.fullest,
@@ -359,7 +359,7 @@ static void print_drops(FILE *out, const struct gst_stats *st)
         fputs("timing: off at run time (no invariant TSC)\n", out);
         return;
     }
-    if (!st->timing || (untimed == 0 && d->unmatched == 0))
+    if (!gst_timed(st) || (untimed == 0 && d->unmatched == 0))
         return;
     fprintf(out, "timing: %" PRIu64 " calls untimed (unwound by panic/Goexit %" PRIu64
             ", abandoned by the scheduler %" PRIu64 ", stack too deep %" PRIu64
@@ -371,11 +371,11 @@ static void print_drops(FILE *out, const struct gst_stats *st)
  * timing records: their calls are in no total, no histogram, no path. */
 static void print_rowless(FILE *out, const struct gst_stats *st)
 {
-    if (!st->timing || st->drops.rowless_calls == 0)
+    if (!gst_timed(st) || st->drops.rowless_calls == 0)
         return;
     fprintf(out, "timing: %" PRIu64 " calls on threads beyond the %" PRIu32 " with rows of their own"
             " are counted, not timed%s (gorewrite --max-threads)\n", st->drops.rowless_calls,
-            st->hdr.max_rows - 1, st->paths ? " nor in the call graph" : "");
+            st->hdr.max_rows - 1, gst_has_paths(st) ? " nor in the call graph" : "");
 }
 
 void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_view *view,
@@ -395,8 +395,8 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
         print_row(out, st, view->funcs[i], &w, rates, cg);
         any_shared |= is_shared(&w, st, view->funcs[i]);
         any_inlined |= view->funcs[i]->inlined;
-        any_estimated |= st->timing && gst_time_estimated(st, view->funcs[i]);
-        any_cum_over |= st->timing && has_cum(cg) && gst_callgraph_cum_over(cg, view->funcs[i]);
+        any_estimated |= gst_timed(st) && gst_time_estimated(st, view->funcs[i]);
+        any_cum_over |= gst_timed(st) && has_cum(cg) && gst_callgraph_cum_over(cg, view->funcs[i]);
     }
     if (view->count == 0)
         fputs(st->hdr.nfuncs ? "(no functions match)\n" : "(no functions)\n", out);
@@ -407,7 +407,7 @@ void gst_table_print(FILE *out, const struct gst_stats *st, const struct gst_vie
         gst_put_wrapped(out, INLINED_NOTE, " ", columns);
     if (any_estimated)
         gst_put_wrapped(out, ESTIMATE_NOTE, " ", columns);
-    if (st->timing && has_cum(cg) && view->count > 0)
+    if (gst_timed(st) && has_cum(cg) && view->count > 0)
         gst_put_wrapped(out, CUM_NOTE, " ", columns);
     if (any_cum_over)
         gst_put_wrapped(out, CUM_OVER_NOTE, " ", columns);

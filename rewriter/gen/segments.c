@@ -111,9 +111,9 @@ static void plan_row(struct gr_segment_plan *seg)
 
 /* The default mode's first-calls counters, private to the process (stub_abi.h
  * GS_CFG_FIRST_OFF): a u32 per function at half its counter's row offset. */
-static uint64_t first_calls_bytes(const struct gr_segment_plan *seg, int timing)
+static uint64_t first_calls_bytes(const struct gr_segment_plan *seg)
 {
-    if (!timing || seg->sample != 0)
+    if (seg->timing.mode != GS_MODE_SAMPLED || seg->timing.sample_every != 0)
         return 0;
     return gr_align_up((seg->counts_off + 8ull * (seg->nfuncs ? seg->nfuncs : 1)) / 2, GR_PAGE);
 }
@@ -148,15 +148,15 @@ static uint64_t sites_bytes(const struct gr_segment_plan *seg)
 }
 
 int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed,
-                      uint32_t max_rows, int timing, struct gr_segment_plan *seg,
+                      uint32_t max_rows, struct gr_segment_plan *seg,
                       struct gr_error *err)
 {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf->data;
     seg->nfuncs = nfuncs;
     seg->ntimed = ntimed;
     seg->max_rows = max_rows;
-    if (!timing || seg->sample != 1)
-        seg->max_paths = 0;   /* call paths only when every call is timed */
+    if (seg->timing.mode != GS_MODE_CALL_GRAPH)
+        seg->max_paths = 0;
     else if (seg->max_paths == GR_PATHS_FROM_PROGRAM)
         seg->max_paths = default_max_paths(ntimed);
     plan_row(seg);
@@ -167,8 +167,8 @@ int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed
     place_sites(seg);
     seg->shared_end = seg->sites_off + sites_bytes(seg);
     seg->first_off = row0_end(seg);   /* the segment's shared part ends here */
-    seg->slots_off = seg->first_off + first_calls_bytes(seg, timing);
-    seg->nslots = timing ? GR_TIMING_STACKS : 0;
+    seg->slots_off = seg->first_off + first_calls_bytes(seg);
+    seg->nslots = gs_mode_times(seg->timing.mode) ? GR_TIMING_STACKS : 0;
     seg->rw_memsz = seg->slots_off;   /* the timing stacks are mapped at start-up */
     seg->module_off = seg->module_size ? seg->slots_off : 0;
     seg->rw_memsz += gr_align_up(seg->module_size, GR_PAGE);

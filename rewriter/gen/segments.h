@@ -15,6 +15,7 @@
 #include "common/align.h"
 #include "elf/elf_read.h"
 #include "common/error.h"
+#include "format/timing_mode.h"
 
 /* The segment plan: the RW segment's rows and offsets, and where both
  * segments go. */
@@ -33,12 +34,11 @@ struct gr_segment_plan {
     uint64_t slots_off;       /* from rw_vaddr: the end of the segment (the timing
                                  stacks are mapped elsewhere at start-up) */
     uint64_t nslots;          /* 0 when not timing */
-    uint32_t sample;          /* 1: time every call; N > 1: about 1 in N;
-                                 0: the default (first_n calls, then adaptive) */
+    struct gs_timing_mode timing;  /* which calls are timed (format/timing_mode.h) */
     uint32_t first_n;         /* the default mode: --first N */
     uint32_t max_paths;       /* call paths per thread (gostat_format.h: a power
                                  of two below GS_PATH_BLOCK, whole blocks above);
-                                 0: none (only with sample 1); on input
+                                 0: none (set so unless GS_MODE_CALL_GRAPH); on input
                                  GR_PATHS_FROM_PROGRAM: sized from it */
     uint32_t max_arcs;        /* entries of the arc table (power of two; 0 on
                                  input: sized from the program) */
@@ -92,10 +92,10 @@ struct gr_segment_plan {
 #define GR_SITES 2048u
 #define GR_GLIVE 65536u
 
-/* Fills *seg (whose sample, max_paths, max_arcs and max_sites the caller set) for
+/* Fills *seg (whose timing, max_paths, max_arcs and max_sites the caller set) for
  * nfuncs instrumented and ntimed timed functions. */
 int gr_segments_place(const struct gr_elf *elf, uint32_t nfuncs, uint32_t ntimed,
-                      uint32_t max_rows, int timing, struct gr_segment_plan *seg,
+                      uint32_t max_rows, struct gr_segment_plan *seg,
                       struct gr_error *err);
 
 /* The shared row 0's address, for the trampolines. */

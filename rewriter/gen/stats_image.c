@@ -166,16 +166,13 @@ static void fill_header(struct gs_header *h, const struct gr_program *prog,
     fill_counting(h, prog, seg, strtab_off, strtab_size);
     if (!seg->nslots)
         return;
-    h->flags |= GS_HDR_TIMING;
+    h->flags |= gs_mode_header_flags(seg->timing);
     h->ntimed = seg->ntimed;
     h->timing_size = sizeof(struct gs_timing);
     h->timing_off = seg->timing_off;
-    h->sample_every = seg->sample;
-    if (seg->sample == 0)
-        h->flags |= GS_HDR_ADAPTIVE;
-    if (!seg->max_paths)
+    h->sample_every = gs_mode_sample_word(seg->timing);
+    if (seg->timing.mode != GS_MODE_CALL_GRAPH)
         return;
-    h->flags |= GS_HDR_PATHS | GS_HDR_PATH_TOTALS;
     h->path_size = sizeof(struct gs_path);
     h->paths_off = seg->paths_off;
     h->arcs_off = seg->arcs_off;

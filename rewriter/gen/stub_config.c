@@ -41,12 +41,12 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
 {
     const struct gs_blob_header *h = blob_header(code, blob_off);
     uint64_t blob = code->base + blob_off;
-    int paths = seg->max_paths > 0;
+    int paths = seg->timing.mode == GS_MODE_CALL_GRAPH;
     return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
                                      .row_slow = blob + h->row_slow_off,
                                      .time_enter = blob + (paths ? h->path_enter_off : h->time_enter_off),
                                      .time_exit = blob + (paths                ? h->path_exit_off
-                                                          : seg->sample != 1 ? h->sample_exit_off
+                                                          : !gs_mode_times_every_call(seg->timing.mode) ? h->sample_exit_off
                                                                              : h->time_exit_off),
                                      .sample_enter = blob + h->sample_enter_off,
                                      .sched_off = blob + h->sched_off_off,
@@ -118,7 +118,7 @@ void gr_stub_configure(struct gr_codebuf *code, size_t blob_off, const struct gr
         .row_head = seg->row_head,
         .slots_off = seg->slots_off,
         .nslots = seg->nslots,
-        .sample = seg->sample,
+        .sample = gs_mode_sample_word(seg->timing),
         .paths_off = seg->paths_off,
         .paths_mask = seg->max_paths ? (gs_paths_pow2(seg->max_paths) - 1) << GS_PATH_SHIFT : 0,
         .paths_n = seg->max_paths,

@@ -319,13 +319,19 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
     return JUMP(JMP, next);
 }
 
+/* --time-all and --call-graph: no call is left untimed, so no sample test. */
+static int every_call(const struct func_ctx *fc)
+{
+    return gs_mode_times_every_call(fc->seg->timing.mode);
+}
+
 /* Sampling (the default mode and --sample N): the flags of the `inc [r12
  * + counter]` just emitted decide. The counter holds calls - next
  * (gs_timing.next), negative until this call is the next one to time. */
 static int emit_sample_test(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
                             struct gr_error *err)
 {
-    if (fc->seg->sample == 1)
+    if (every_call(fc))
         return 0;                                   /* --time-all: every call */
     return JUMP(JS, back);
 }
@@ -340,17 +346,17 @@ static int emit_sample_test(struct gr_codebuf *c, const struct func_ctx *fc, uin
 static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t back,
                           struct gr_error *err)
 {
-    if (back == BACK_AFTER_CALL && (fc->pf->traced || fc->seg->sample == 1))
+    if (back == BACK_AFTER_CALL && (fc->pf->traced || every_call(fc)))
         return gr_fail_as(err, GR_ERR_INTERNAL, "internal error: only a sampled call goes on after its hand-over");
     if (fc->pf->traced)         /* --trace: gs_trace_enter, then the capture (trace_capture.c) */
         return gr_trace_emit_entry(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
                                    fc->stubs->trace_enter, back, err);
-    if (fc->seg->sample == 1 && fc->seg->max_paths) {
+    if (fc->seg->timing.mode == GS_MODE_CALL_GRAPH) {
         GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_IMM(GS_PATH_CALLEE_WORD(record_offset(fc)))));
         GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
         return JUMP(JMP, fc->stubs->time_enter);    /* gs_path_enter */
     }
-    if (fc->seg->sample == 1) {
+    if (every_call(fc)) {
         GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
         GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(back)));
         return JUMP(JMP, fc->stubs->time_enter);
@@ -373,7 +379,7 @@ static int emit_time_call(struct gr_codebuf *c, const struct func_ctx *fc, uint6
  * register ABI: emit_leaf_time_test). */
 static int sample_takes_first(const struct func_ctx *fc)
 {
-    return fc->plan->row_from_fs && fc->seg->sample != 1 && !fc->pf->traced &&
+    return fc->plan->row_from_fs && !every_call(fc) && !fc->pf->traced &&
            fc->pf->timing != GR_UNTIMED &&
            !(fc->pf->prologue.shape == GR_PROLOGUE_LEAF && stack_abi(fc));
 }
@@ -491,7 +497,7 @@ static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, 
         GR_TRY(due ? JUMP(JNS, lb->later) : JUMP(JMP, lb->later));
         return refer(lb, c, LABEL_T, err);
     }
-    if (fc->seg->sample != 1 && !fc->pf->traced) { /* emit_sample_test, to B not yet placed */
+    if (!every_call(fc) && !fc->pf->traced) { /* emit_sample_test, to B not yet placed */
         GR_TRY(JUMP(JS, lb->later));
         GR_TRY(refer(lb, c, LABEL_B, err));
     }
@@ -660,7 +666,7 @@ static int emit_leaf(struct gr_codebuf *c, const struct func_ctx *fc, int near,
     struct labels lb = {.later = gr_code_here(c)};
     int timed = fc->pf->timing != GR_UNTIMED;
     const struct gr_prologue *pro = &fc->pf->prologue;
-    int twice = timed && fc->seg->sample != 1 && !fc->pf->traced &&   /* B and B': worth it */
+    int twice = timed && !every_call(fc) && !fc->pf->traced &&   /* B and B': worth it */
                 (pro->ret_follows || pro->ends_flow);                  /* when B can return */
 
     if (fc->plan->row_from_fs) {

@@ -311,13 +311,13 @@ static void decide_sites(struct gr_plan *plan)
     plan->sites = (roles & (1u << GR_SITE_CREATE)) && (roles & (1u << GR_SITE_EXIT));
 }
 
-int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
+int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, enum gs_mode mode,
                   int keep_call_sites, const struct gr_select *select, struct gr_plan *plan,
                   struct gr_error *err)
 {
     memset(plan, 0, sizeof *plan);
     plan->rt = &prog->offsets;
-    plan->paths = timing == GR_PLAN_PATHS;
+    plan->paths = mode == GS_MODE_CALL_GRAPH;
     if (!plan->rt->minor)
         return gr_fail_as(err, GR_ERR_INTERNAL, "%s: internal error: no runtime offsets decided for %s", elf->path, prog->go_version);
     plan->funcs = calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof *plan->funcs);
@@ -328,7 +328,7 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int t
        the timing code uses for the goroutine's timing stack */
     struct plan_ctx ctx = {
         .elf = elf, .select = select,
-        .no_timing = timing == GR_PLAN_COUNT_ONLY ? "--count-only"
+        .no_timing = !gs_mode_times(mode) ? "--count-only"
                      : prog->race ? "built with -race (g.racectx is in use)"
                                   : NULL,
     };

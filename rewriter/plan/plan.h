@@ -16,6 +16,7 @@
 #include "rewriter/find/runtime_offsets.h"
 #include "rewriter/find/go_sigpanic.h"
 #include "format/gostat_format.h"
+#include "format/timing_mode.h"
 #include "rewriter/plan/goroutine_sites.h"
 #include "rewriter/plan/leaf.h"
 #include "rewriter/plan/prologue.h"
@@ -61,7 +62,7 @@ struct gr_plan {
     size_t ninstrumented;
     size_t ntimed;
     size_t nleft_out;           /* skipped as GR_SELECT_LEFT_OUT (--only, --exclude) */
-    int paths;                  /* timing with call paths (GR_PLAN_PATHS) */
+    int paths;                  /* timing with call paths (GS_MODE_CALL_GRAPH) */
     struct gr_exit_list exits;  /* every timed function's returns */
     int sites;                  /* goroutines are kept by creation site: the
                                    g offsets are known, newproc1's returns and
@@ -117,14 +118,12 @@ extern const char GR_PLAN_COPIED[];
 /* Whether the plan hooks the scheduler's hand-offs both ways. */
 int gr_plan_oncpu(const struct gr_plan *plan);
 
-/* What gr_plan_build times: nothing (--count-only), calls, or calls with
- * their paths (--call-graph, whose exit routine has no tail-call form). */
-enum gr_plan_timing { GR_PLAN_COUNT_ONLY, GR_PLAN_TIMED, GR_PLAN_PATHS };
-
-/* timing: enum gr_plan_timing; keep_call_sites: leave calls empty
+/* mode: what is timed (format/timing_mode.h): nothing, calls, or calls
+ * with their paths (GS_MODE_CALL_GRAPH, whose exit routine has no
+ * tail-call form); keep_call_sites: leave calls empty
  * (--keep-call-sites); select: the functions to instrument at all
  * (select.h), NULL: every one. */
-int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, int timing,
+int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, enum gs_mode mode,
                   int keep_call_sites, const struct gr_select *select, struct gr_plan *plan,
                   struct gr_error *err);
 void gr_plan_free(struct gr_plan *plan);

@@ -41,7 +41,7 @@ f=$dir/gostat.fib.$$
     --func runtime.add:0x401000:0 || fail "mkstats"
 
 json_check "full object" '
-list(j.keys()) == ["pid", "exe", "live", "build_id", "go_version", "start_time_ns", "ended_ns", "total_calls", "timing", "timing_mode", "sample_every", "tsc_hz", "clock_source", "probe_cost_ns", "drops", "goroutines", "call_paths", "functions"]
+list(j.keys()) == ["pid", "exe", "live", "build_id", "go_version", "start_time_ns", "ended_ns", "total_calls", "timing", "timing_mode", "mode", "sample_every", "tsc_hz", "clock_source", "probe_cost_ns", "drops", "goroutines", "call_paths", "functions"]
 j["timing"] is False and j["tsc_hz"] is None and j["clock_source"] is None
 j["drops"] == {"unwound": 0, "too_deep": 0, "no_slot": 0, "unmatched": 0, "no_space": 0, "abandoned": 0, "rowless_calls": 0, "closed_at_exit": 0}
 j["ended_ns"] is None
@@ -83,7 +83,7 @@ json_check "--filter" '
 "$MKSTATS" "$dir/small" --pid 31 --exe /x --start-ns 5 --func a.b:0x10:3:/a.go:7
 "$GOSTAT" --json "$dir/small" >"$dir/out"
 expect "exact JSON text" \
-    '{"pid":31,"exe":"/x","live":false,"build_id":"","go_version":"","start_time_ns":5,"ended_ns":null,"total_calls":3,"timing":false,"timing_mode":"count-only","sample_every":1,"tsc_hz":null,"clock_source":null,"probe_cost_ns":null,"drops":{"unwound":0,"too_deep":0,"no_slot":0,"unmatched":0,"no_space":0,"abandoned":0,"rowless_calls":0,"closed_at_exit":0},"goroutines":null,"call_paths":{"recorded":false,"why":"recorded only with gorewrite --call-graph"},"functions":[{"name":"a.b","entry":"0x10","calls":3,"file":"/a.go","line":7,"inlined":false,"timed":false,"untimed_reason":"not built for timing","timed_calls":null,"time_estimated":false,"total_ns":null,"mean_ns":null,"p50_ns":null,"p90_ns":null,"p99_ns":null,"min_ns":null,"max_ns":null}]}' \
+    '{"pid":31,"exe":"/x","live":false,"build_id":"","go_version":"","start_time_ns":5,"ended_ns":null,"total_calls":3,"timing":false,"timing_mode":"count-only","mode":"count-only","sample_every":1,"tsc_hz":null,"clock_source":null,"probe_cost_ns":null,"drops":{"unwound":0,"too_deep":0,"no_slot":0,"unmatched":0,"no_space":0,"abandoned":0,"rowless_calls":0,"closed_at_exit":0},"goroutines":null,"call_paths":{"recorded":false,"why":"recorded only with gorewrite --call-graph"},"functions":[{"name":"a.b","entry":"0x10","calls":3,"file":"/a.go","line":7,"inlined":false,"timed":false,"untimed_reason":"not built for timing","timed_calls":null,"time_estimated":false,"total_ns":null,"mean_ns":null,"p50_ns":null,"p90_ns":null,"p99_ns":null,"min_ns":null,"max_ns":null}]}' \
     "$(cat "$dir/out")"
 
 # Escaping: quote, backslash, control characters, valid UTF-8 kept,

@@ -39,14 +39,15 @@ for f in stats["functions"]:
 def f(name):
     return funcs["main." + name]
 
-def bracket(what, got, inner, outer, tol=0.02):
+def bracket(what, got, inner, outer, tol=0.02, slack=0):
     # gostat times a call from its entry to its return: inside the caller's
     # time.Now pair (outer) and around the callee's own (inner), whatever
     # the load does to either. 2 % for the two clocks (gostat's calibrated
-    # TSC, Go's monotonic clock), 1 ns for rounding.
-    if not ((1 - tol) * inner - 1 <= got <= (1 + tol) * outer + 1):
-        bad.append("%s: %.0f ns, outside the program's own %.0f (inside the call) .. %.0f ns (around it) +-%d%%"
-                   % (what, got, inner, outer, tol * 100))
+    # TSC, Go's monotonic clock), 1 ns for rounding; slack for what an
+    # estimate put back into got may be off by.
+    if not ((1 - tol) * inner - 1 - slack <= got <= (1 + tol) * outer + 1 + slack):
+        bad.append("%s: %.0f ns, outside the program's own %.0f (inside the call) .. %.0f ns (around it) +-%d%% +-%.0f ns"
+                   % (what, got, inner, outer, tol * 100, slack))
 
 def timed(name, n):
     got = f(name)["timed_calls"]
@@ -74,17 +75,18 @@ bracket("main.work mean", f("work")["mean_ns"], sum(self["inner_work_each_ns"]) 
 # "Compensation"); the program's own clock sees them: each of fib's timed
 # calls inside fibRoot (and deep's inside deepRoot) is put back at the
 # start-up calibration's cost, and fibRoot's own share inside its interval.
+# That cost is one calibration per process, give or take a quarter of it
+# (fib's 242,785 timed calls x the probe; on the Intel machine fibRoot
+# lands 0-5 ms from the program's own over 8 runs, 4 ms of slack, and
+# 3-4 % above it in CI: tests/stubs/t_compensation.sh measures the estimate).
 probe = stats["probe_cost_ns"]
 def with_probes(ns, timed_inside):
     return ns + timed_inside * probe["timed"] + probe["timed_inside"]
-bracket("main.fibRoot", with_probes(f("fibRoot")["total_ns"], f("fib")["timed_calls"]),
-        self["inner_fibroot_ns"], self["fibroot_ns"])
-# the root call of fib(25) is fib's longest and holds all its children:
-# 90-100 % of fibRoot's, each side give or take a quarter of what
-# compensation took out of them (fib's 242,785 timed calls x the probe; on
-# the Intel machine one calibration per process leaves fibRoot at 0-5 ms
-# over 8 runs, 4 ms of slack: tests/stubs/t_compensation.sh)
 slack = 0.25 * f("fib")["timed_calls"] * probe["timed"]
+bracket("main.fibRoot", with_probes(f("fibRoot")["total_ns"], f("fib")["timed_calls"]),
+        self["inner_fibroot_ns"], self["fibroot_ns"], slack=slack)
+# the root call of fib(25) is fib's longest and holds all its children:
+# 90-100 % of fibRoot's, each side give or take the same quarter
 if not (0.9 * f("fibRoot")["max_ns"] - slack <= f("fib")["max_ns"] <= f("fibRoot")["max_ns"] + slack):
     bad.append("main.fib max %s outside 90-100%% of main.fibRoot %s +-%.0f ns" % (f("fib")["max_ns"], f("fibRoot")["max_ns"], slack))
 bracket("main.nap mean (1000 goroutines)", f("nap")["mean_ns"], self["inner_nap_ns"] / 1000, self["nap_mean_ns"])
@@ -95,7 +97,8 @@ timed("mayPanic", 1000)
 # deep(20000) moves the stack many times; deepRoot's calls span it
 timed("deepRoot", 3)
 bracket("main.deepRoot mean", with_probes(f("deepRoot")["mean_ns"], f("deep")["timed_calls"] / 3),
-        self["inner_deeproot_ns"] / 3, self["deeproot_mean_ns"])
+        self["inner_deeproot_ns"] / 3, self["deeproot_mean_ns"],
+        slack=0.25 * f("deep")["timed_calls"] / 3 * probe["timed"])
 timed("deep", f("deep")["calls"])   # 20,000 deep: the timing stack grows
 # runtime.Goexit unwinds exitNow and goexitWorker: never timed, never mis-timed
 timed("exitNow", 0)

@@ -43,7 +43,7 @@ static struct gst_stats stats(struct gst_path *entries, size_t n)
     syms[1] = (struct gst_sym){0x200, 0x300, "main.b"};
     syms[2] = (struct gst_sym){0x300, 0x400, "main.c"};
     syms[3] = (struct gst_sym){0x400, 0x500, "main.untimed"};
-    st.timing = st.paths = true;
+    st.timing.mode = GS_MODE_CALL_GRAPH;
     st.hdr.nfuncs = NFUNCS;
     st.hdr.max_paths = 64;
     st.hdr.max_arcs = 1024;
@@ -78,7 +78,7 @@ static const struct gst_cg_node *node(const struct gst_callgraph *cg, int f, uin
 static void no_paths(void)
 {
     struct gst_stats st = stats(NULL, 0);
-    st.paths = false;
+    st.timing.mode = GS_MODE_EVERY_CALL;
     struct gst_callgraph cg = build(&st);
     CHECK(!cg.present);
     CHECK_U64(cg.nnodes, 0);
@@ -213,7 +213,7 @@ static void request(void)
     cg = build(&st);
     CHECK(gst_callgraph_selected(&cg, &funcs[A]) && gst_callgraph_selected(&cg, &funcs[C]));
     gst_callgraph_free(&cg);
-    st.paths = false;
+    st.timing.mode = GS_MODE_EVERY_CALL;
     snprintf(st.path, sizeof st.path, "gostat.42");
     CHECK_INT(gst_callgraph_build(&st, &req, &cg, &err), -1);
     CHECK_STR(err.msg, "gostat.42: built without --call-graph: no call graph; rebuild with "

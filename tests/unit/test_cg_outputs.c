@@ -56,8 +56,7 @@ static struct gst_stats stats(void)
     st.hdr.nfuncs = NF;
     st.hdr.pid = 1;
     st.funcs = funcs;
-    st.timing = true;
-    st.paths = true;
+    st.timing.mode = GS_MODE_CALL_GRAPH;
     st.clock = (struct gst_clock){ .known = true, .ns_per_tick = 1, .source = GST_CLOCK_STARTUP };
     for (int i = 0; i < NF; i++) {
         funcs[i] = (struct gst_func){

@@ -531,6 +531,25 @@ static void site_paths_geometry(void)
     PASSES(h);
 }
 
+/* The flags and sample_every name one timing mode. */
+static void timing_mode_named(void)
+{
+    struct gs_header h = valid();
+    h.flags |= GS_HDR_ADAPTIVE;                       /* the default mode */
+    PASSES(h);
+    h.sample_every = 8;
+    FAILS(h, "corrupt: flags 0xb with sample_every 8 name no timing mode (call paths need every call"
+             " timed; the default's adaptive sampling has no period)");
+    h = valid();
+    h.flags |= GS_HDR_PATHS;
+    h.sample_every = 2;
+    FAILS(h, "corrupt: flags 0x13 with sample_every 2 name no timing mode (call paths need every call"
+             " timed; the default's adaptive sampling has no period)");
+    h = valid();
+    h.sample_every = 8;                               /* --sample 8 */
+    PASSES(h);
+}
+
 static void rows_and_area(void)
 {
     struct gs_header h = valid();             /* 4 rows */
@@ -561,4 +580,5 @@ UNIT_CASES("statsfile_check",
            UNIT_CASE(symbol_table),
            UNIT_CASE(sites_geometry),
            UNIT_CASE(site_paths_geometry),
+           UNIT_CASE(timing_mode_named),
            UNIT_CASE(rows_and_area));

@@ -14,7 +14,9 @@ static struct gst_stats stats(uint32_t sample_every)
     struct gst_stats st;
     memset(&st, 0, sizeof st);
     st.hdr.sample_every = sample_every;
-    st.sampling = sample_every > 1;    /* --sample N: counters hold calls - next */
+    /* --sample N: counters hold calls - next */
+    st.timing = sample_every > 1 ? (struct gs_timing_mode){ GS_MODE_SAMPLED, sample_every }
+                                 : (struct gs_timing_mode){ GS_MODE_EVERY_CALL, 0 };
     st.clock = (struct gst_clock){.known = true, .ns_per_tick = 0.5, .source = GST_CLOCK_STARTUP};
     return st;
 }
