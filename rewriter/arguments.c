@@ -512,7 +512,7 @@ static const struct gr_opt gorewrite_opts[] = {
           "the jump at the entry (the larger part of what counting costs; the return\n"
           "address pushed is still the caller's own).\n"
           "Calls through registers (interface methods, closures, function values)\n"
-          "take the entry's jump as before.\n"
+          "take the jump at the entry either way.\n"
           "Use this option to stop a debugger at the entry address itself\n"
           ".RB ( \"break *ADDR\" );\n"
           "gdb's\n"

@@ -62,7 +62,7 @@ static const struct gr_opt diff_opts[] = {
       .bad = "--sigma wants a number >= 0, got '%s'",
       .help = GR_OPT_HELP("a change must also lie Z standard errors beyond the",
                           "run-to-run spread (default 5; 0: every change by X",
-                          "counts, as before); see below"),
+                          "counts); see below"),
       .man =
           "A change must also lie\n"
           ".I Z\n"

@@ -159,10 +159,9 @@ static const struct gr_opt serve_opts[] = {
       .help = GR_OPT_HELP("every called function with every bucket (large:",
                           "MBs per scrape for a big program)"),
       .man =
-          "Export every called function with every bucket, as gostat serve did\n"
-          "before \\-\\-top existed (with\n"
-          ".BR \\-\\-pid\\-label ,\n"
-          "the same series). A large program gives many megabytes per scrape.\n" },
+          "Export every called function with every bucket, whatever\n"
+          ".B \\-\\-top\n"
+          "says. A large program gives many megabytes per scrape.\n" },
     GST_HELP_OPTION,
 };
 

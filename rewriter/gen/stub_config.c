@@ -42,12 +42,13 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
     const struct gs_blob_header *h = blob_header(code, blob_off);
     uint64_t blob = code->base + blob_off;
     int paths = seg->timing.mode == GS_MODE_CALL_GRAPH;
+    int sampled = !gs_mode_times_every_call(seg->timing.mode);
     return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
                                      .row_slow = blob + h->row_slow_off,
                                      .time_enter = blob + (paths ? h->path_enter_off : h->time_enter_off),
-                                     .time_exit = blob + (paths                ? h->path_exit_off
-                                                          : !gs_mode_times_every_call(seg->timing.mode) ? h->sample_exit_off
-                                                                             : h->time_exit_off),
+                                     .time_exit = blob + (paths ? h->path_exit_off
+                                                          : sampled ? h->sample_exit_off
+                                                                    : h->time_exit_off),
                                      .sample_enter = blob + h->sample_enter_off,
                                      .sched_off = blob + h->sched_off_off,
                                      .sched_on = blob + h->sched_on_off,
