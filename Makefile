@@ -229,8 +229,20 @@ $(BUILD)/gostat/render/pprof.o: $(PROTO_GEN)/profile.pb-c.h
 # it has no absolute relocations and can be placed anywhere.
 STUB_CFLAGS := -std=c11 -D_GNU_SOURCE -Os -ffreestanding -fno-builtin -fPIE -fno-stack-protector \
 	-fno-asynchronous-unwind-tables -fno-exceptions -fvisibility=hidden -fno-jump-tables \
-	-mno-red-zone -mgeneral-regs-only -Wall -Wextra -Werror -I. -nostdlib -static -Wl,--no-warn-rwx-segments -Wl,--build-id=none
-$(BUILD)/stubs/blob.bin: $(STUB_SRC) stubs/blob.ld $(wildcard stubs/*.h format/*.h)
+	-mno-red-zone -mgeneral-regs-only -Wall -Wextra -Werror -I. -I$(BUILD)/gen -nostdlib -static -Wl,--no-warn-rwx-segments -Wl,--build-id=none
+# The assembly's byte offsets, computed from the format headers' structs
+# (format/asm_offsets.c): compiled to assembly text, each "->NAME VALUE"
+# line becomes a macro.
+ASM_OFFSETS := $(BUILD)/gen/format/asm_offsets.h
+$(ASM_OFFSETS): format/asm_offsets.c $(wildcard format/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -S -o $@.s format/asm_offsets.c
+	{ echo '/* generated from format/asm_offsets.c by the Makefile: do not edit */'; \
+	  echo '#ifndef GS_ASM_OFFSETS_H'; echo '#define GS_ASM_OFFSETS_H'; \
+	  sed -n 's/^.*->\([A-Z0-9_]*\) \([0-9]*\).*$$/#define \1 \2/p' $@.s; echo '#endif'; } >$@.tmp
+	mv $@.tmp $@
+
+$(BUILD)/stubs/blob.bin: $(STUB_SRC) stubs/blob.ld $(wildcard stubs/*.h format/*.h) $(ASM_OFFSETS)
 	@mkdir -p $(BUILD)/stubs
 	$(CC) $(STUB_CFLAGS) -Wl,-T,stubs/blob.ld -Wl,--defsym=BLOB_BASE=0 -o $(BUILD)/stubs/blob0.elf $(STUB_SRC)
 	$(CC) $(STUB_CFLAGS) -Wl,-T,stubs/blob.ld -Wl,--defsym=BLOB_BASE=0x10000 -o $(BUILD)/stubs/blob1.elf $(STUB_SRC)

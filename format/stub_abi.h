@@ -16,42 +16,17 @@
  *   (elsewhere)            timing stacks, one per goroutine (private, mapped
  *                          at start-up)
  *
- * This header is included by assembly too: offsets are macros, checked
- * against the structs below. */
+ * This header is included by assembly too. Constants are macros. Byte
+ * offsets are named once, in GS_STUB_OFFSETS below, beside the struct
+ * field each one is: C reads them as enum constants (offsetof), the
+ * assembly as macros generated from the same list at build time
+ * (format/asm_offsets.c, as Linux's asm-offsets). */
 #ifndef GS_STUB_ABI_H
 #define GS_STUB_ABI_H
 
 #define GS_BLOB_MAGIC 0x31304f4c42524721 /* "!GRBLO01" */
 
-/* struct gs_stub_config, as byte offsets for the assembly */
-#define GS_CFG_RW_REL 24
-#define GS_CFG_G_M 48
-#define GS_CFG_G_STACK_HI 56
-#define GS_CFG_G_SLOT 64
-#define GS_CFG_M_ROW 72
-#define GS_CFG_ROW_STRIDE 80
-#define GS_CFG_MAX_ROWS 88
-#define GS_CFG_ROW_HEAD 96
-#define GS_CFG_SAMPLE 120
-#define GS_CFG_PATHS_OFF 128
-#define GS_CFG_PATHS_MASK 136
-#define GS_CFG_ARCS_OFF 144
-#define GS_CFG_ARCS_MASK 152
-#define GS_CFG_FULL_BIT0 160
-#define GS_CFG_FILTER_BIT0 168
-#define GS_CFG_FILTER_MASK 176
-#define GS_CFG_FIRST_OFF 184
-#define GS_CFG_ARCIDX_OFF 192
-#define GS_CFG_ARCIDX_MASK 200
 /* tracing (--trace; format/trace_format.h) */
-#define GS_CFG_G_GOID 208
-#define GS_CFG_TRACE_M 216        /* pending record = GS_SLOT_TRACE + entry offset * this */
-#define GS_CFG_TRACE_LIMIT 224    /* entry offsets from this on have no pending record */
-#define GS_CFG_TRACE_SLOT 232     /* bytes of a goroutine's pending records */
-#define GS_CFG_TRACE_RING 240     /* in a row: the ring */
-#define GS_CFG_TRACE_EVENT 248    /* an event's (and a pending record's) bytes */
-#define GS_CFG_TRACE_END 256      /* in a ring: the end of its last whole slot */
-#define GS_CFG_TRACE_MIN_NS 264   /* --trace-slower-than (start-up turns it into GS_PRIV_TRACE_MIN) */
 /* A traced entry's capture follows a jmp back of this many bytes, where
  * gs_trace_enter continues instead when the call has no pending record. */
 #define GS_TRACE_NO_RECORD 5
@@ -59,16 +34,6 @@
  * the two words under it: gs_trace_exit's -24(%rsp) (the on-CPU ticks,
  * for gs_time_record) outlives an exit capture. */
 #define GS_TRACE_CAPTURE_SAVE 64
-#define GS_CFG_G_GOPC 280       /* goroutine sites (stubs/sites.S) */
-#define GS_CFG_G_STARTPC 288
-#define GS_CFG_SITES_MASK 296
-#define GS_CFG_GLIVE_OFF 304
-#define GS_CFG_GLIVE_MASK 312
-#define GS_CFG_M_CURG 328       /* sites by creator path: m.curg, g.sched.sp */
-#define GS_CFG_G_SCHED_SP 336
-#define GS_CFG_SPATHS_OFF 344   /* from the sites section; 0: sites not keyed by path */
-#define GS_CFG_FIRST_N 352      /* the default mode's first-N (--first N) */
-#define GS_CFG_PATHS_N 376      /* entries of the path table (stubs/paths.S HOME_PLACE) */
 
 #define GS_PAGE_SIZE 4096
 
@@ -81,174 +46,47 @@
 #define GS_HIST_FIRST_BIT 4
 #define GS_HIST_NBUCKETS 32
 
-/* struct gs_private */
-#define GS_PRIV_ROWS_BASE 0
-#define GS_PRIV_SLOTS_BASE 8
-#define GS_PRIV_SLOTS_NEXT 16
-#define GS_PRIV_SLOTS_MAX 24
-#define GS_PRIV_PROBE 32        /* the probe's cost, measured at start-up: */
-#define GS_PRIV_INNER 40        /* gs_private.probe_* (docs/timing.md, "Compensation") */
-#define GS_PRIV_UNTIMED 48
-#define GS_PRIV_SITES_BASE 56   /* run-time address of the sites section; 0: none */
-#define GS_PRIV_LOAD_BIAS 64    /* run-time minus link-time address */
-
 /* The sites section (gostat_format.h: gs_site_head, gs_site, gs_glive) */
-#define GS_SHEAD_NO_SITE 0
-#define GS_SHEAD_NO_LIVE 8
-#define GS_SHEAD_UNBORN 16
-#define GS_SITE_KEY 0
-#define GS_SITE_CREATED 8
-#define GS_SITE_UNTIMED_EXITS 16
-#define GS_SITE_TOTAL 32
-#define GS_SITE_MAX 40
-#define GS_SITE_HIST 64
-#define GS_SITE_SIZE 320
-#define GS_SITE_PATH 48
-#define GS_SITE_CLAIM 56
-#define GS_SPATH_DEPTH 0
-#define GS_SPATH_REC 4
 #define GS_SPATH_SHIFT 7
 #define GS_SPATH_RECS 31        /* gostat_format.h GS_SPATH_MAX */
-#define GS_GLIVE_G 0
-#define GS_GLIVE_TICK 8
-#define GS_GLIVE_SITE 16
 #define GS_GLIVE_SHIFT 5
 #define GS_SITE_TRIES 16        /* gostat_format.h GS_SITE_PROBES */
 #define GS_GLIVE_TRIES 32       /* gostat_format.h GS_GLIVE_PROBES */
 #define GS_GLIVE_FREE1 1        /* gostat_format.h GS_GLIVE_FREED */
 #define GS_SITE_HASH 0x9e3779b97f4a7c15 /* keys are spread by the high half of key * this */
 
-#define GS_PRIV_FINISH 1016     /* struct gs_finish_info (stubs/finish.h) */
-#define GS_PRIV_TRACE_BASE 1024 /* tracing: the goroutines' pending records, */
-#define GS_PRIV_TRACE_SLOTS 1032 /* and how many goroutines have them */
-#define GS_PRIV_TRACE_MIN 1040  /* ticks: a traced call is kept when at least this long */
-
-/* struct gs_live (gostat_format.h) */
-#define GS_LIVE_ROWS_CLAIMED 0
-#define GS_LIVE_ROWS_BACKED 8
-
-/* struct gs_drops (gostat_format.h) */
-#define GS_DROP_UNWOUND 0
-#define GS_DROP_TOO_DEEP 8
-#define GS_DROP_NO_SLOT 16
-#define GS_DROP_UNMATCHED 24
-#define GS_DROP_NO_SPACE 32
-#define GS_DROP_PATH_OVERFLOW 40
-#define GS_ROW_SAMPLE_RNG 48
-#define GS_DROP_ARC_OVERFLOW 56
-#define GS_DROP_ABANDONED 64
-#define GS_DROP_SAMPLED_PROBES 72
-#define GS_DROP_SAMPLED_TICKS 80
-
-/* a row: struct gs_drops at 0, then the page map */
-#define GS_ROW_MAP 128
+/* a row: struct gs_drops at 0, then the page map (GS_ROW_MAP): a byte per page */
 #define GS_PAGE_READY 1
 #define GS_PAGE_FAILED 2
 
-/* struct gs_timing (gostat_format.h) */
-#define GS_TIM_TOTAL 0
-#define GS_TIM_MAX 8
-#define GS_TIM_MIN_INV 16
-#define GS_TIM_HIST 24
-#define GS_TIM_NEXT (GS_TIM_HIST + 8 * GS_HIST_NBUCKETS)
-#define GS_TIM_GAP (GS_TIM_NEXT + 8)
-#define GS_TIM_SAMPLES (GS_TIM_GAP + 8)
-#define GS_TIM_SELF (GS_TIM_SAMPLES + 8)
-#define GS_TIM_ONCPU (GS_TIM_SELF + 8)
-
-/* A goroutine's timing stack: a header, then 32-byte entries
- * {u32 depth; u32 timing record offset; u64 start; u64 weight; u64 off}
- * (off: GS_SLOT_OFF at the start; start: on
- * the goroutine's compensated clock, GS_SLOT_COMP below), where depth
- * is g.stack.hi - rsp at the call (the same at entry and return, wherever
- * the stack has moved) and weight the calls the sample stands for. Each
- * stack is an 8 MiB piece (aligned to its size) of one range the start-up
- * code reserves with MAP_NORESERVE: pages are touched as the depth grows,
- * so memory follows the deepest recursion a goroutine reached.
- * g.racectx: high 32 bits = the stack's address >> GS_SLOT_SHIFT (0: none
- * claimed yet, GS_SLOT_NONE: none left); low 32 bits = the marker, the
- * low half of the innermost open timed call's RSP at its entry
- * (GS_MARKER_NONE: no call open; 0, as in a new g or once the stack has
- * moved: unknown), which lets the exit of a deeper call, not timed, leave
- * after one compare (`cmp esp, marker; jae` to the stubs) without looking
- * at the stack. */
+/* The goroutines' timing stacks (struct gs_stack_head and its entries,
+ * below): g.racectx holds high 32 bits = the stack's address >>
+ * GS_SLOT_SHIFT (0: none claimed yet, GS_SLOT_NONE: none left); low 32
+ * bits = the marker, the low half of the innermost open timed call's RSP
+ * at its entry (GS_MARKER_NONE: no call open; 0, as in a new g or once
+ * the stack has moved: unknown), which lets the return of a deeper call,
+ * not timed, leave after one compare (`cmp esp, marker; jae` to the
+ * stubs) without looking at the stack. Each stack is an 8 MiB piece
+ * (aligned to its size) of one range the start-up code reserves with
+ * MAP_NORESERVE: pages are touched as the depth grows, so memory follows
+ * the deepest recursion a goroutine reached. */
 #define GS_MARKER_NONE 0xffffffff
 #define GS_SLOT_SHIFT 23
 #define GS_SLOT_SIZE (1 << GS_SLOT_SHIFT)
-#define GS_SLOT_TOP 0          /* u32: offset of the end of the entries in use */
-/* Overhead compensation (docs/timing.md): the probes' cost so far on this
- * goroutine (u64 ticks), and the start-up calibration copied in when the
- * stack is claimed (gs_private.probe_*). An entry's start is kept on the
- * compensated clock, TSC - GS_SLOT_COMP, so that a duration leaves out
- * every probe run inside it. */
-#define GS_SLOT_COMP 8
-#define GS_SLOT_PROBE 16       /* a timed call's probe, as its callers see it */
-#define GS_SLOT_INNER 24       /* the part of it inside the call's own interval */
-#define GS_SLOT_UNTIMED 32     /* an untimed (counted) call's, in 1/256 ticks */
-#define GS_UNTIMED_SHIFT 8
-/* On-CPU time (stubs/oncpu.S, docs/timing.md "On-CPU time"): the ticks
- * this goroutine spent descheduled so far (u64), and when it was last
- * descheduled (TSC; 0 while it runs). An entry keeps OFF as at its start. */
-#define GS_SLOT_OFF 40
-#define GS_SLOT_OFF_SINCE 48
-/* Tracing: the goroutine's pending records, less GS_SLOT_ENTRIES *
- * GS_CFG_TRACE_M (0: not looked up yet, 1: none), the entry offsets that
- * have one (below TLIMIT; 0 until looked up or when none), and a save
- * area for the routines that commit an unwound call's event from inside
- * the other routines (stubs/trace.S). */
-#define GS_SLOT_TRACE 256      /* inside the path fold area: --trace excludes --call-graph */
-#define GS_SLOT_TSAVE 264      /* 8 words */
-#define GS_SLOT_TMIN 328       /* gs_private.trace_min, copied in with GS_SLOT_TRACE */
-#define GS_SLOT_TLIMIT 336     /* u64 */
-#define GS_SLOT_ENTRIES 512    /* the first entry; a sentinel entry of depth 0 just before */
+#define GS_UNTIMED_SHIFT 8     /* gs_stack_head.untimed is in 1/256 ticks */
 #define GS_SLOT_LAST (GS_SLOT_SIZE - GS_ENT_SIZE) /* top above this: full */
-#define GS_ENT_DEPTH 0
-#define GS_ENT_REC 4
-#define GS_ENT_TSC 8
-#define GS_ENT_W 16            /* u32 weight (the calls it stands for) */
-#define GS_ENT_PROBE 20        /* u32: a sampled entry's probe before its start, measured */
-#define GS_ENT_OFF 24
-#define GS_ENT_SIZE 32
 #define GS_PROBE_MEASURED_MAX 65536 /* ticks: a sampled call's measured probe above
                                        this was preempted (the calibration's instead) */
 #define GS_SLOT_NONE 0xffffffff
 #define GS_SLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_ENT_SIZE)
-
-/* With call paths (--call-graph, gs_path_enter/gs_path_exit) the same
- * stacks hold 48-byte entries {u32 depth; u32 record offset; u64 tsc; u64
- * children; u64 key; u64 base; u64 off}: children = ticks of the timed calls made
- * inside that returned, key = the call's path key (gs_path.key; the
- * sentinel's is 0, its record GS_PENT_NO_REC), base = the key a direct
- * recursion under this call starts from (stubs/paths.S): the call's own
- * key, or, when the call is itself a recursion (its callee is that of one
- * of the GS_PATH_FOLD_LEVELS entries below it: the caller's, the caller's
- * caller's, ...), that entry's base. The search reads that many entries
- * below the first one: the sentinel and the entries before it, whose
- * records are GS_PENT_NO_REC. */
-#define GS_PENT_DEPTH 0
-#define GS_PENT_REC 4
-#define GS_PENT_TSC 8
-#define GS_PENT_CHILDREN 16
-#define GS_PENT_KEY 24
-#define GS_PENT_BASE 32
-#define GS_PENT_OFF 40         /* as GS_ENT_OFF: GS_SLOT_OFF at the start */
-#define GS_PENT_SIZE 48
+/* Call paths' entries (struct gs_path_entry): the sentinel's record. */
 #define GS_PENT_NO_REC 0xffffffff
 #define GS_PATH_FOLD_LEVELS 8 /* stubs/paths.S FOLD_LEVELS lists 1 .. this */
 #define GS_PSLOT_DEPTH_MAX ((GS_SLOT_SIZE - GS_SLOT_ENTRIES) / GS_PENT_SIZE)
 #define GS_PSLOT_LAST (GS_SLOT_SIZE - GS_PENT_SIZE)
 
 /* struct gs_path (gostat_format.h) */
-#define GS_PATH_KEY 0
-#define GS_PATH_PARENT 8
-#define GS_PATH_RET 16
-#define GS_PATH_REC 24
-#define GS_PATH_CALLS 32
-#define GS_PATH_TOTAL 40
-#define GS_PATH_SELF 48
-#define GS_PATH_ONCPU 56
 #define GS_PATH_SHIFT 6
-#define GS_PATH_SIZE 64
 #define GS_PATH_PROBES 16     /* path table: the entries of the key's aligned group
                                  of sixteen (paths.S SEARCH_GROUP, unrolled), then
                                  those of the other groups of its block of eight
@@ -280,22 +118,6 @@
 #define GS_PATH_CALLEE_WORD(rec) \
     ((uint64_t)(uint32_t)(rec) | (uint64_t)(uint32_t)((uint32_t)(rec) * (uint32_t)GS_PATH_K3) << 32)
 
-/* The words after a trampoline's jmp to gs_row_slow (programs without
- * runtime/cgo): where its count is, its counter's offset in a row, where
- * the function goes on; the two addresses relative to the words. */
-#define GS_ROWSLOW_RESUME 0
-#define GS_ROWSLOW_COUNTER 4
-#define GS_ROWSLOW_BACK 8
-#define GS_ROWSLOW_SIZE 12
-
-/* The sampled entry's descriptor, after the trampoline's code: where to
- * continue (relative to the descriptor: PIE), the function's counter and
- * timing record offsets in a row. */
-#define GS_DESC_BACK 0
-#define GS_DESC_COUNTER 4
-#define GS_DESC_REC 8
-#define GS_DESC_SIZE 12
-
 /* The default mode (gs_stub_config.sample == 0): a function's first N
  * calls in the process (gs_stub_config.first_n, --first N, GS_FIRST_DEFAULT
  * unless given), on whichever threads, are all timed (first_off); after
@@ -313,11 +135,14 @@
  * --time-all's with gaps of calls/64 up to 3,000, within 25 % below 512). */
 #define GS_GAP_MAX 512
 
-#ifndef __ASSEMBLER__
+#ifdef __ASSEMBLER__
+#include "format/asm_offsets.h"
+#else
 #include <stddef.h>
 #include <stdint.h>
 
 #include "format/gostat_format.h"
+#include "format/offset_names.h"
 
 struct gs_blob_header {
     uint64_t magic;
@@ -435,131 +260,251 @@ struct gs_private {
     uint64_t reserved_trace[381];
 };
 
-/* Each offset macro above is its struct field's offset. */
-#define GS_OFFSET_IS(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
-/* struct gs_stub_config */
-GS_OFFSET_IS(struct gs_stub_config, rw_rel, GS_CFG_RW_REL);
-GS_OFFSET_IS(struct gs_stub_config, g_m, GS_CFG_G_M);
-GS_OFFSET_IS(struct gs_stub_config, g_stack_hi, GS_CFG_G_STACK_HI);
-GS_OFFSET_IS(struct gs_stub_config, g_slot, GS_CFG_G_SLOT);
-GS_OFFSET_IS(struct gs_stub_config, m_row, GS_CFG_M_ROW);
-GS_OFFSET_IS(struct gs_stub_config, row_stride, GS_CFG_ROW_STRIDE);
-GS_OFFSET_IS(struct gs_stub_config, max_rows, GS_CFG_MAX_ROWS);
-GS_OFFSET_IS(struct gs_stub_config, row_head, GS_CFG_ROW_HEAD);
-GS_OFFSET_IS(struct gs_stub_config, sample, GS_CFG_SAMPLE);
-GS_OFFSET_IS(struct gs_stub_config, paths_off, GS_CFG_PATHS_OFF);
-GS_OFFSET_IS(struct gs_stub_config, paths_mask, GS_CFG_PATHS_MASK);
-GS_OFFSET_IS(struct gs_stub_config, paths_n, GS_CFG_PATHS_N);
-GS_OFFSET_IS(struct gs_stub_config, arcs_off, GS_CFG_ARCS_OFF);
-GS_OFFSET_IS(struct gs_stub_config, arcs_mask, GS_CFG_ARCS_MASK);
-GS_OFFSET_IS(struct gs_stub_config, full_bit0, GS_CFG_FULL_BIT0);
-GS_OFFSET_IS(struct gs_stub_config, filter_bit0, GS_CFG_FILTER_BIT0);
-GS_OFFSET_IS(struct gs_stub_config, filter_mask, GS_CFG_FILTER_MASK);
-GS_OFFSET_IS(struct gs_stub_config, first_off, GS_CFG_FIRST_OFF);
-GS_OFFSET_IS(struct gs_stub_config, arcidx_off, GS_CFG_ARCIDX_OFF);
-GS_OFFSET_IS(struct gs_stub_config, arcidx_mask, GS_CFG_ARCIDX_MASK);
-GS_OFFSET_IS(struct gs_stub_config, g_goid, GS_CFG_G_GOID);
-GS_OFFSET_IS(struct gs_stub_config, trace_m, GS_CFG_TRACE_M);
-GS_OFFSET_IS(struct gs_stub_config, trace_limit, GS_CFG_TRACE_LIMIT);
-GS_OFFSET_IS(struct gs_stub_config, trace_slot, GS_CFG_TRACE_SLOT);
-GS_OFFSET_IS(struct gs_stub_config, trace_ring, GS_CFG_TRACE_RING);
-GS_OFFSET_IS(struct gs_stub_config, trace_event, GS_CFG_TRACE_EVENT);
-GS_OFFSET_IS(struct gs_stub_config, trace_end, GS_CFG_TRACE_END);
-GS_OFFSET_IS(struct gs_stub_config, trace_min_ns, GS_CFG_TRACE_MIN_NS);
-GS_OFFSET_IS(struct gs_private, trace_min, GS_PRIV_TRACE_MIN);
-GS_OFFSET_IS(struct gs_private, trace_base, GS_PRIV_TRACE_BASE);
-GS_OFFSET_IS(struct gs_private, trace_slots, GS_PRIV_TRACE_SLOTS);
-GS_OFFSET_IS(struct gs_stub_config, g_gopc, GS_CFG_G_GOPC);
-GS_OFFSET_IS(struct gs_stub_config, g_startpc, GS_CFG_G_STARTPC);
-GS_OFFSET_IS(struct gs_stub_config, sites_mask, GS_CFG_SITES_MASK);
-GS_OFFSET_IS(struct gs_stub_config, glive_off, GS_CFG_GLIVE_OFF);
-GS_OFFSET_IS(struct gs_stub_config, glive_mask, GS_CFG_GLIVE_MASK);
-GS_OFFSET_IS(struct gs_stub_config, first_n, GS_CFG_FIRST_N);
+/* A goroutine's timing stack: this header, then its entries from
+ * GS_SLOT_ENTRIES on (struct gs_stack_entry, or struct gs_path_entry with
+ * call paths), a sentinel entry of depth 0 just before the first. */
+struct gs_stack_head {
+    uint32_t top;           /* offset of the end of the entries in use */
+    uint32_t unused;
+    /* Overhead compensation (docs/timing.md "Compensation"): the probes'
+     * cost so far on this goroutine; an entry's start is kept on the
+     * compensated clock, TSC - comp, so that a duration leaves out every
+     * probe run inside it. Then the start-up calibration, copied in when
+     * the stack is claimed (gs_private.probe_*). */
+    uint64_t comp;
+    uint64_t probe;         /* a timed call's probe, as its callers see it */
+    uint64_t inner;         /* the part of it inside the call's own interval */
+    uint64_t untimed;       /* an untimed (counted) call's, in 1/256 ticks */
+    /* On-CPU time (stubs/oncpu.S, docs/timing.md "On-CPU time"): the
+     * ticks this goroutine spent descheduled so far, and when it was last
+     * descheduled (TSC; 0 while it runs). An entry keeps off as at its
+     * start. */
+    uint64_t off;
+    uint64_t off_since;
+    uint64_t reserved[9];
+    union {
+        /* call paths: the entries a recursion search reads below the
+         * first (stubs/paths.S): the sentinel and those before it, whose
+         * records are GS_PENT_NO_REC */
+        struct gs_path_entry {
+            uint32_t depth, rec;
+            uint64_t tsc;
+            uint64_t children;  /* ticks of the timed calls made inside that returned */
+            uint64_t key;       /* the call's path key (gs_path.key; the sentinel's: 0) */
+            uint64_t base;      /* the key a direct recursion under this call starts
+                                   from: the call's own key or, when the call is
+                                   itself a recursion (its callee is that of one of
+                                   the GS_PATH_FOLD_LEVELS entries below it), that
+                                   entry's base */
+            uint64_t off;       /* as gs_stack_entry.off */
+        } fold[GS_PATH_FOLD_LEVELS];
+        /* tracing (--trace excludes --call-graph): the goroutine's pending
+         * records, less GS_SLOT_ENTRIES * gs_stub_config.trace_m (0: not
+         * looked up yet, 1: none); a save area for the routines that
+         * commit an unwound call's event from inside the other routines
+         * (stubs/trace.S); gs_private.trace_min, copied in with pending;
+         * the entry offsets that have a pending record (below this; 0
+         * until looked up or when none) */
+        struct {
+            uint64_t reserved[16];
+            uint64_t pending;
+            uint64_t save[8];
+            uint64_t min;
+            uint64_t limit;
+        } trace;
+    } below;
+};
+
+/* A timed call's entry: depth is g.stack.hi - rsp at the call (the same
+ * at entry and return, wherever the stack has moved), tsc its start on the
+ * goroutine's compensated clock, w the calls the sample stands for. */
+struct gs_stack_entry {
+    uint32_t depth;
+    uint32_t rec;           /* its timing record's offset in a row */
+    uint64_t tsc;
+    uint32_t w;
+    uint32_t probe;         /* a sampled entry's probe before its start, measured */
+    uint64_t off;           /* gs_stack_head.off at the start */
+};
+
+/* The words after a trampoline's jmp to gs_row_slow (programs without
+ * runtime/cgo): where its count is, its counter's offset in a row, where
+ * the function goes on; the two addresses relative to the words. */
+struct gs_rowslow_words {
+    int32_t resume;
+    uint32_t counter;
+    int32_t back;
+};
+
+/* The sampled entry's descriptor, after the trampoline's code: where to
+ * continue (relative to the descriptor: PIE), the function's counter and
+ * timing record offsets in a row. */
+struct gs_sample_desc {
+    int32_t back;
+    uint32_t counter;
+    uint32_t rec;
+};
+
+/* Every byte offset the assembly uses, named once beside its field: the
+ * enum below gives C the names; format/asm_offsets.c writes them as
+ * macros for the assembly (build/gen/format/asm_offsets.h). */
+#define GS_STUB_OFFSETS(OFFSET, SIZE) \
+    OFFSET(GS_CFG_RW_REL, struct gs_stub_config, rw_rel) \
+    OFFSET(GS_CFG_G_M, struct gs_stub_config, g_m) \
+    OFFSET(GS_CFG_G_STACK_HI, struct gs_stub_config, g_stack_hi) \
+    OFFSET(GS_CFG_G_SLOT, struct gs_stub_config, g_slot) \
+    OFFSET(GS_CFG_M_ROW, struct gs_stub_config, m_row) \
+    OFFSET(GS_CFG_ROW_STRIDE, struct gs_stub_config, row_stride) \
+    OFFSET(GS_CFG_MAX_ROWS, struct gs_stub_config, max_rows) \
+    OFFSET(GS_CFG_ROW_HEAD, struct gs_stub_config, row_head) \
+    OFFSET(GS_CFG_SAMPLE, struct gs_stub_config, sample) \
+    OFFSET(GS_CFG_PATHS_OFF, struct gs_stub_config, paths_off) \
+    OFFSET(GS_CFG_PATHS_MASK, struct gs_stub_config, paths_mask) \
+    OFFSET(GS_CFG_PATHS_N, struct gs_stub_config, paths_n) \
+    OFFSET(GS_CFG_ARCS_OFF, struct gs_stub_config, arcs_off) \
+    OFFSET(GS_CFG_ARCS_MASK, struct gs_stub_config, arcs_mask) \
+    OFFSET(GS_CFG_FULL_BIT0, struct gs_stub_config, full_bit0) \
+    OFFSET(GS_CFG_FILTER_BIT0, struct gs_stub_config, filter_bit0) \
+    OFFSET(GS_CFG_FILTER_MASK, struct gs_stub_config, filter_mask) \
+    OFFSET(GS_CFG_FIRST_OFF, struct gs_stub_config, first_off) \
+    OFFSET(GS_CFG_FIRST_N, struct gs_stub_config, first_n) \
+    OFFSET(GS_CFG_ARCIDX_OFF, struct gs_stub_config, arcidx_off) \
+    OFFSET(GS_CFG_ARCIDX_MASK, struct gs_stub_config, arcidx_mask) \
+    OFFSET(GS_CFG_G_GOID, struct gs_stub_config, g_goid) \
+    OFFSET(GS_CFG_TRACE_M, struct gs_stub_config, trace_m) \
+    OFFSET(GS_CFG_TRACE_LIMIT, struct gs_stub_config, trace_limit) \
+    OFFSET(GS_CFG_TRACE_SLOT, struct gs_stub_config, trace_slot) \
+    OFFSET(GS_CFG_TRACE_RING, struct gs_stub_config, trace_ring) \
+    OFFSET(GS_CFG_TRACE_EVENT, struct gs_stub_config, trace_event) \
+    OFFSET(GS_CFG_TRACE_END, struct gs_stub_config, trace_end) \
+    OFFSET(GS_CFG_TRACE_MIN_NS, struct gs_stub_config, trace_min_ns) \
+    OFFSET(GS_CFG_G_GOPC, struct gs_stub_config, g_gopc) \
+    OFFSET(GS_CFG_G_STARTPC, struct gs_stub_config, g_startpc) \
+    OFFSET(GS_CFG_SITES_MASK, struct gs_stub_config, sites_mask) \
+    OFFSET(GS_CFG_GLIVE_OFF, struct gs_stub_config, glive_off) \
+    OFFSET(GS_CFG_GLIVE_MASK, struct gs_stub_config, glive_mask) \
+    OFFSET(GS_CFG_M_CURG, struct gs_stub_config, m_curg) \
+    OFFSET(GS_CFG_G_SCHED_SP, struct gs_stub_config, g_sched_sp) \
+    OFFSET(GS_CFG_SPATHS_OFF, struct gs_stub_config, spaths_off) \
+    OFFSET(GS_PRIV_ROWS_BASE, struct gs_private, rows_base) \
+    OFFSET(GS_PRIV_SLOTS_BASE, struct gs_private, slots_base) \
+    OFFSET(GS_PRIV_SLOTS_NEXT, struct gs_private, slots_next) \
+    OFFSET(GS_PRIV_SLOTS_MAX, struct gs_private, slots_max) \
+    OFFSET(GS_PRIV_PROBE, struct gs_private, probe) \
+    OFFSET(GS_PRIV_INNER, struct gs_private, probe_inner) \
+    OFFSET(GS_PRIV_UNTIMED, struct gs_private, probe_untimed) \
+    OFFSET(GS_PRIV_SITES_BASE, struct gs_private, sites_base) \
+    OFFSET(GS_PRIV_LOAD_BIAS, struct gs_private, load_bias) \
+    OFFSET(GS_PRIV_FINISH, struct gs_private, finish) \
+    OFFSET(GS_PRIV_TRACE_BASE, struct gs_private, trace_base) \
+    OFFSET(GS_PRIV_TRACE_SLOTS, struct gs_private, trace_slots) \
+    OFFSET(GS_PRIV_TRACE_MIN, struct gs_private, trace_min) \
+    OFFSET(GS_SHEAD_NO_SITE, struct gs_site_head, no_site) \
+    OFFSET(GS_SHEAD_NO_LIVE, struct gs_site_head, no_live) \
+    OFFSET(GS_SHEAD_UNBORN, struct gs_site_head, unborn) \
+    OFFSET(GS_SITE_KEY, struct gs_site, key) \
+    OFFSET(GS_SITE_CREATED, struct gs_site, created) \
+    OFFSET(GS_SITE_UNTIMED_EXITS, struct gs_site, untimed_exits) \
+    OFFSET(GS_SITE_TOTAL, struct gs_site, total) \
+    OFFSET(GS_SITE_MAX, struct gs_site, max) \
+    OFFSET(GS_SITE_PATH, struct gs_site, path) \
+    OFFSET(GS_SITE_CLAIM, struct gs_site, claim) \
+    OFFSET(GS_SITE_HIST, struct gs_site, hist) \
+    SIZE(GS_SITE_SIZE, struct gs_site) \
+    OFFSET(GS_SPATH_DEPTH, struct gs_spath, depth) \
+    OFFSET(GS_SPATH_REC, struct gs_spath, rec) \
+    OFFSET(GS_GLIVE_G, struct gs_glive, g) \
+    OFFSET(GS_GLIVE_TICK, struct gs_glive, tick) \
+    OFFSET(GS_GLIVE_SITE, struct gs_glive, site) \
+    OFFSET(GS_LIVE_ROWS_CLAIMED, struct gs_live, rows_claimed) \
+    OFFSET(GS_LIVE_ROWS_BACKED, struct gs_live, rows_backed) \
+    OFFSET(GS_DROP_UNWOUND, struct gs_drops, unwound) \
+    OFFSET(GS_DROP_TOO_DEEP, struct gs_drops, too_deep) \
+    OFFSET(GS_DROP_NO_SLOT, struct gs_drops, no_slot) \
+    OFFSET(GS_DROP_UNMATCHED, struct gs_drops, unmatched) \
+    OFFSET(GS_DROP_NO_SPACE, struct gs_drops, no_space) \
+    OFFSET(GS_DROP_PATH_OVERFLOW, struct gs_drops, path_overflow) \
+    OFFSET(GS_ROW_SAMPLE_RNG, struct gs_drops, sample_rng) \
+    OFFSET(GS_DROP_ARC_OVERFLOW, struct gs_drops, arc_overflow) \
+    OFFSET(GS_DROP_ABANDONED, struct gs_drops, abandoned) \
+    OFFSET(GS_DROP_SAMPLED_PROBES, struct gs_drops, sampled_probes) \
+    OFFSET(GS_DROP_SAMPLED_TICKS, struct gs_drops, sampled_probe_ticks) \
+    SIZE(GS_ROW_MAP, struct gs_drops) \
+    OFFSET(GS_TIM_TOTAL, struct gs_timing, total) \
+    OFFSET(GS_TIM_MAX, struct gs_timing, max) \
+    OFFSET(GS_TIM_MIN_INV, struct gs_timing, min_inverted) \
+    OFFSET(GS_TIM_HIST, struct gs_timing, hist) \
+    OFFSET(GS_TIM_NEXT, struct gs_timing, next) \
+    OFFSET(GS_TIM_GAP, struct gs_timing, gap) \
+    OFFSET(GS_TIM_SAMPLES, struct gs_timing, samples) \
+    OFFSET(GS_TIM_SELF, struct gs_timing, self_total) \
+    OFFSET(GS_TIM_ONCPU, struct gs_timing, oncpu_total) \
+    OFFSET(GS_SLOT_TOP, struct gs_stack_head, top) \
+    OFFSET(GS_SLOT_COMP, struct gs_stack_head, comp) \
+    OFFSET(GS_SLOT_PROBE, struct gs_stack_head, probe) \
+    OFFSET(GS_SLOT_INNER, struct gs_stack_head, inner) \
+    OFFSET(GS_SLOT_UNTIMED, struct gs_stack_head, untimed) \
+    OFFSET(GS_SLOT_OFF, struct gs_stack_head, off) \
+    OFFSET(GS_SLOT_OFF_SINCE, struct gs_stack_head, off_since) \
+    OFFSET(GS_SLOT_TRACE, struct gs_stack_head, below.trace.pending) \
+    OFFSET(GS_SLOT_TSAVE, struct gs_stack_head, below.trace.save) \
+    OFFSET(GS_SLOT_TMIN, struct gs_stack_head, below.trace.min) \
+    OFFSET(GS_SLOT_TLIMIT, struct gs_stack_head, below.trace.limit) \
+    SIZE(GS_SLOT_ENTRIES, struct gs_stack_head) \
+    OFFSET(GS_ENT_DEPTH, struct gs_stack_entry, depth) \
+    OFFSET(GS_ENT_REC, struct gs_stack_entry, rec) \
+    OFFSET(GS_ENT_TSC, struct gs_stack_entry, tsc) \
+    OFFSET(GS_ENT_W, struct gs_stack_entry, w) \
+    OFFSET(GS_ENT_PROBE, struct gs_stack_entry, probe) \
+    OFFSET(GS_ENT_OFF, struct gs_stack_entry, off) \
+    SIZE(GS_ENT_SIZE, struct gs_stack_entry) \
+    OFFSET(GS_PENT_DEPTH, struct gs_path_entry, depth) \
+    OFFSET(GS_PENT_REC, struct gs_path_entry, rec) \
+    OFFSET(GS_PENT_TSC, struct gs_path_entry, tsc) \
+    OFFSET(GS_PENT_CHILDREN, struct gs_path_entry, children) \
+    OFFSET(GS_PENT_KEY, struct gs_path_entry, key) \
+    OFFSET(GS_PENT_BASE, struct gs_path_entry, base) \
+    OFFSET(GS_PENT_OFF, struct gs_path_entry, off) \
+    SIZE(GS_PENT_SIZE, struct gs_path_entry) \
+    OFFSET(GS_PATH_KEY, struct gs_path, key) \
+    OFFSET(GS_PATH_PARENT, struct gs_path, parent) \
+    OFFSET(GS_PATH_RET, struct gs_path, ret) \
+    OFFSET(GS_PATH_REC, struct gs_path, rec) \
+    OFFSET(GS_PATH_CALLS, struct gs_path, calls) \
+    OFFSET(GS_PATH_TOTAL, struct gs_path, total) \
+    OFFSET(GS_PATH_SELF, struct gs_path, self) \
+    OFFSET(GS_PATH_ONCPU, struct gs_path, oncpu) \
+    SIZE(GS_PATH_SIZE, struct gs_path) \
+    OFFSET(GS_ROWSLOW_RESUME, struct gs_rowslow_words, resume) \
+    OFFSET(GS_ROWSLOW_COUNTER, struct gs_rowslow_words, counter) \
+    OFFSET(GS_ROWSLOW_BACK, struct gs_rowslow_words, back) \
+    SIZE(GS_ROWSLOW_SIZE, struct gs_rowslow_words) \
+    OFFSET(GS_DESC_BACK, struct gs_sample_desc, back) \
+    OFFSET(GS_DESC_COUNTER, struct gs_sample_desc, counter) \
+    OFFSET(GS_DESC_REC, struct gs_sample_desc, rec) \
+    SIZE(GS_DESC_SIZE, struct gs_sample_desc)
+
+GS_OFFSET_NAMES(GS_STUB_OFFSETS);
+
 _Static_assert(GS_FIRST_MAX < (1u << 31), "the first-calls counters are u32");
 _Static_assert(GS_ADAPT_DIV == 1 << GS_ADAPT_SHIFT, "the mean gap's divisor");
-/* the sites section */
-GS_OFFSET_IS(struct gs_site_head, no_site, GS_SHEAD_NO_SITE);
-GS_OFFSET_IS(struct gs_site_head, no_live, GS_SHEAD_NO_LIVE);
-GS_OFFSET_IS(struct gs_site_head, unborn, GS_SHEAD_UNBORN);
-GS_OFFSET_IS(struct gs_site, key, GS_SITE_KEY);
-GS_OFFSET_IS(struct gs_site, created, GS_SITE_CREATED);
-GS_OFFSET_IS(struct gs_site, untimed_exits, GS_SITE_UNTIMED_EXITS);
-GS_OFFSET_IS(struct gs_site, total, GS_SITE_TOTAL);
-GS_OFFSET_IS(struct gs_site, max, GS_SITE_MAX);
-GS_OFFSET_IS(struct gs_site, hist, GS_SITE_HIST);
-GS_OFFSET_IS(struct gs_site, path, GS_SITE_PATH);
-GS_OFFSET_IS(struct gs_site, claim, GS_SITE_CLAIM);
-GS_OFFSET_IS(struct gs_spath, depth, GS_SPATH_DEPTH);
-GS_OFFSET_IS(struct gs_spath, rec, GS_SPATH_REC);
-GS_OFFSET_IS(struct gs_stub_config, m_curg, GS_CFG_M_CURG);
-GS_OFFSET_IS(struct gs_stub_config, g_sched_sp, GS_CFG_G_SCHED_SP);
-GS_OFFSET_IS(struct gs_stub_config, spaths_off, GS_CFG_SPATHS_OFF);
 _Static_assert(sizeof(struct gs_spath) == 1 << GS_SPATH_SHIFT && GS_SPATH_RECS == GS_SPATH_MAX, "spath");
-GS_OFFSET_IS(struct gs_glive, g, GS_GLIVE_G);
-GS_OFFSET_IS(struct gs_glive, tick, GS_GLIVE_TICK);
-GS_OFFSET_IS(struct gs_glive, site, GS_GLIVE_SITE);
-_Static_assert(sizeof(struct gs_site) == GS_SITE_SIZE && sizeof(struct gs_glive) == 1 << GS_GLIVE_SHIFT,
-               "sites");
+_Static_assert(sizeof(struct gs_glive) == 1 << GS_GLIVE_SHIFT, "sites");
 _Static_assert(GS_SITE_TRIES == GS_SITE_PROBES && GS_GLIVE_TRIES == GS_GLIVE_PROBES &&
                GS_GLIVE_FREE1 == GS_GLIVE_FREED, "sites");
-/* struct gs_drops */
-GS_OFFSET_IS(struct gs_drops, no_space, GS_DROP_NO_SPACE);
-GS_OFFSET_IS(struct gs_drops, sampled_probes, GS_DROP_SAMPLED_PROBES);
-GS_OFFSET_IS(struct gs_drops, sampled_probe_ticks, GS_DROP_SAMPLED_TICKS);
-GS_OFFSET_IS(struct gs_drops, path_overflow, GS_DROP_PATH_OVERFLOW);
-GS_OFFSET_IS(struct gs_drops, arc_overflow, GS_DROP_ARC_OVERFLOW);
-GS_OFFSET_IS(struct gs_drops, sample_rng, GS_ROW_SAMPLE_RNG);
-GS_OFFSET_IS(struct gs_drops, unwound, GS_DROP_UNWOUND);
-GS_OFFSET_IS(struct gs_drops, too_deep, GS_DROP_TOO_DEEP);
-GS_OFFSET_IS(struct gs_drops, no_slot, GS_DROP_NO_SLOT);
-GS_OFFSET_IS(struct gs_drops, unmatched, GS_DROP_UNMATCHED);
-GS_OFFSET_IS(struct gs_drops, abandoned, GS_DROP_ABANDONED);
-/* struct gs_private */
-GS_OFFSET_IS(struct gs_private, slots_base, GS_PRIV_SLOTS_BASE);
-GS_OFFSET_IS(struct gs_private, slots_next, GS_PRIV_SLOTS_NEXT);
-GS_OFFSET_IS(struct gs_private, slots_max, GS_PRIV_SLOTS_MAX);
-GS_OFFSET_IS(struct gs_private, probe, GS_PRIV_PROBE);
-GS_OFFSET_IS(struct gs_private, probe_inner, GS_PRIV_INNER);
-GS_OFFSET_IS(struct gs_private, probe_untimed, GS_PRIV_UNTIMED);
-GS_OFFSET_IS(struct gs_private, sites_base, GS_PRIV_SITES_BASE);
-GS_OFFSET_IS(struct gs_private, load_bias, GS_PRIV_LOAD_BIAS);
-GS_OFFSET_IS(struct gs_private, finish, GS_PRIV_FINISH);
-/* struct gs_live */
-GS_OFFSET_IS(struct gs_live, rows_claimed, GS_LIVE_ROWS_CLAIMED);
-GS_OFFSET_IS(struct gs_live, rows_backed, GS_LIVE_ROWS_BACKED);
-/* struct gs_timing */
-GS_OFFSET_IS(struct gs_timing, total, GS_TIM_TOTAL);
-GS_OFFSET_IS(struct gs_timing, max, GS_TIM_MAX);
-GS_OFFSET_IS(struct gs_timing, min_inverted, GS_TIM_MIN_INV);
-GS_OFFSET_IS(struct gs_timing, hist, GS_TIM_HIST);
-GS_OFFSET_IS(struct gs_timing, next, GS_TIM_NEXT);
-GS_OFFSET_IS(struct gs_timing, gap, GS_TIM_GAP);
-GS_OFFSET_IS(struct gs_timing, samples, GS_TIM_SAMPLES);
-GS_OFFSET_IS(struct gs_timing, self_total, GS_TIM_SELF);
-GS_OFFSET_IS(struct gs_timing, oncpu_total, GS_TIM_ONCPU);
-/* struct gs_path */
-GS_OFFSET_IS(struct gs_path, key, GS_PATH_KEY);
-GS_OFFSET_IS(struct gs_path, parent, GS_PATH_PARENT);
-GS_OFFSET_IS(struct gs_path, ret, GS_PATH_RET);
-GS_OFFSET_IS(struct gs_path, rec, GS_PATH_REC);
-GS_OFFSET_IS(struct gs_path, calls, GS_PATH_CALLS);
-GS_OFFSET_IS(struct gs_path, total, GS_PATH_TOTAL);
-GS_OFFSET_IS(struct gs_path, self, GS_PATH_SELF);
-GS_OFFSET_IS(struct gs_path, oncpu, GS_PATH_ONCPU);
 _Static_assert(GS_ROW_PAGEMAP == GS_ROW_MAP, "row layout");
 _Static_assert(sizeof(struct gs_private) == GS_PAGE_SIZE, "gs_private is one page");
 _Static_assert(GS_PAGE_SIZE == GS_PAGE, "page size");
-_Static_assert(sizeof(struct gs_path) == 1 << GS_PATH_SHIFT && GS_PATH_SIZE == 1 << GS_PATH_SHIFT, "path");
+_Static_assert(GS_PATH_SIZE == 1 << GS_PATH_SHIFT, "path");
 _Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
 _Static_assert(GS_PATH_PROBES == 16, "paths.S: groups of 16 (FULL_BIT, the Gray-code steps)");
 _Static_assert(GS_PATH_BLOCK == 8 * GS_PATH_PROBES, "paths.S: GROUPS_TRIED groups of a block, its full bits a byte");
 _Static_assert(GS_FILTER_KEY_SHIFT == 32 && 32 + 24 + 5 < 63 && (1ull << 24) == GS_MAX_PATHS &&
                    GS_FILTER_BITS_PER_PATH == 1 << 5,
                "path filter: the key's high half, below its bit 63 (always set), the table's place its low half");
-_Static_assert(GS_SLOT_OFF_SINCE + 8 <= GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE,
-               "the stack's header lies below the entries a recursion search reads");
-_Static_assert(GS_SLOT_ENTRIES - GS_PATH_FOLD_LEVELS * GS_PENT_SIZE >= GS_SLOT_TOP + 4,
-               "call paths: the entries a recursion search reads lie in the stack");
+_Static_assert(offsetof(struct gs_stack_head, below.fold) + sizeof(((struct gs_stack_head *)0)->below.fold) ==
+                   GS_SLOT_ENTRIES,
+               "call paths: the entries a recursion search reads end at the first entry");
 _Static_assert(GS_PSLOT_DEPTH_MAX > 170000, "call paths: 170,000 open timed calls per goroutine");
 _Static_assert(GS_HIST_FIRST_BIT == GS_HIST_FIRST_LOG2 - 1, "histogram");
 _Static_assert(GS_SITE_SIZE % 64 == 0, "sites.S: a site entry starts 64-byte aligned in its table");

@@ -3,38 +3,13 @@
  * the trace section in the file's read-only prefix (which functions are
  * traced, where each captured word lies in an event, the values helper's
  * descriptor of each), and the per-thread event rings, one in each row's
- * head. Included by assembly too: offsets are macros. docs/trace.md. */
+ * head. Included by assembly too: constants are macros, and the offsets
+ * named in GS_TRACE_OFFSETS come from the structs (format/offset_names.h).
+ * docs/trace.md. */
 #ifndef GS_TRACE_FORMAT_H
 #define GS_TRACE_FORMAT_H
 
-/* An event (and a goroutine's pending call, which has the same layout
- * from GS_EV_START on): fixed-size slots of gs_trace_section.event_size
- * bytes. seq is written 0 first, then the event, then its sequence number
- * (1, 2, ... per ring): a reader that reads the same non-zero seq before
- * and after copying the slot has a whole event. */
-#define GS_EV_SEQ 0            /* u64; unused in a pending record */
-#define GS_EV_GOID 8           /* u64 */
-#define GS_EV_START 16         /* u64 TSC at entry */
-#define GS_EV_CALLER 24        /* u64 run-time return address */
-#define GS_EV_DUR 32           /* u64 ticks, compensated as timed calls are */
-#define GS_EV_TFUNC 40         /* u32 index into the trace function table */
-#define GS_EV_USED 44          /* u32 bytes of the slot in use (multiple of 8) */
-#define GS_EV_FLAGS 48         /* u32 GS_EVF_* */
-#define GS_EV_REC 52           /* u32 the function's timing record offset */
-#define GS_EV_ONCPU 56         /* u64 on-CPU ticks of the call (docs/timing.md) */
-#define GS_EV_DATA 64          /* words and byte copies, where gs_trace_func says */
-#define GS_EVF_PANICKED 1      /* unwound by a panic or Goexit: no results */
-
-/* A ring, at gs_trace_section.ring_off in each row: this header, then
- * slots of event_size bytes up to ring_size. Full: the oldest event is
- * overwritten (lost = head - slots when positive); dropped counts events
- * that never reached a ring (no room to keep the call's arguments). */
-#define GS_RING_HEAD 0         /* u64: events written (the newest's seq) */
-#define GS_RING_NEXT 8         /* u64: offset of the next slot to write (writer's) */
-#define GS_RING_TID 16         /* u64: the thread's id (gettid), 0 until its first event */
-#define GS_RING_DROPPED 24     /* u64 */
-#define GS_RING_SCRATCH 32     /* u64: unused (registers are never kept in the shared file) */
-#define GS_RING_SLOTS 64       /* the first slot */
+#define GS_EVF_PANICKED 1      /* gs_trace_event.flags: unwound by a panic or Goexit: no results */
 
 /* The weight of a traced call's timing entry (stub_abi.h GS_ENT_W; a
  * timed call's is at least 1): its call may have a pending record to
@@ -46,8 +21,66 @@
 #define GS_TRACE_MAX_EVENT 65536u
 #define GS_TRACE_MAX_RING (1u << 30)
 
-#ifndef __ASSEMBLER__
+#ifdef __ASSEMBLER__
+#include "format/asm_offsets.h"
+#else
 #include <stdint.h>
+
+#include "format/offset_names.h"
+
+/* An event (and a goroutine's pending call, which has the same layout
+ * from GS_EV_START on): fixed-size slots of gs_trace_section.event_size
+ * bytes. seq is written 0 first, then the event, then its sequence number
+ * (1, 2, ... per ring): a reader that reads the same non-zero seq before
+ * and after copying the slot has a whole event. */
+struct gs_trace_event {
+    uint64_t seq;              /* unused in a pending record */
+    uint64_t goid;
+    uint64_t start;            /* TSC at entry */
+    uint64_t caller;           /* run-time return address */
+    uint64_t dur;              /* ticks, compensated as timed calls are */
+    uint32_t tfunc;            /* index into the trace function table */
+    uint32_t used;             /* bytes of the slot in use (multiple of 8) */
+    uint32_t flags;            /* GS_EVF_* */
+    uint32_t rec;              /* the function's timing record offset */
+    uint64_t oncpu;            /* on-CPU ticks of the call (docs/timing.md) */
+    /* then words and byte copies, where gs_trace_func says */
+};
+
+/* A ring, at gs_trace_section.ring_off in each row: this header, then
+ * slots of event_size bytes up to ring_size. Full: the oldest event is
+ * overwritten (lost = head - slots when positive); dropped counts events
+ * that never reached a ring (no room to keep the call's arguments). */
+struct gs_ring_head {
+    uint64_t head;             /* events written (the newest's seq) */
+    uint64_t next;             /* offset of the next slot to write (writer's) */
+    uint64_t tid;              /* the thread's id (gettid), 0 until its first event */
+    uint64_t dropped;
+    uint64_t scratch;          /* unused (registers are never kept in the shared file) */
+    uint64_t reserved[3];
+    /* then the slots */
+};
+
+#define GS_TRACE_OFFSETS(OFFSET, SIZE) \
+    OFFSET(GS_EV_SEQ, struct gs_trace_event, seq) \
+    OFFSET(GS_EV_GOID, struct gs_trace_event, goid) \
+    OFFSET(GS_EV_START, struct gs_trace_event, start) \
+    OFFSET(GS_EV_CALLER, struct gs_trace_event, caller) \
+    OFFSET(GS_EV_DUR, struct gs_trace_event, dur) \
+    OFFSET(GS_EV_TFUNC, struct gs_trace_event, tfunc) \
+    OFFSET(GS_EV_USED, struct gs_trace_event, used) \
+    OFFSET(GS_EV_FLAGS, struct gs_trace_event, flags) \
+    OFFSET(GS_EV_REC, struct gs_trace_event, rec) \
+    OFFSET(GS_EV_ONCPU, struct gs_trace_event, oncpu) \
+    SIZE(GS_EV_DATA, struct gs_trace_event) \
+    OFFSET(GS_RING_HEAD, struct gs_ring_head, head) \
+    OFFSET(GS_RING_NEXT, struct gs_ring_head, next) \
+    OFFSET(GS_RING_TID, struct gs_ring_head, tid) \
+    OFFSET(GS_RING_DROPPED, struct gs_ring_head, dropped) \
+    OFFSET(GS_RING_SCRATCH, struct gs_ring_head, scratch) \
+    SIZE(GS_RING_SLOTS, struct gs_ring_head)
+
+GS_OFFSET_NAMES(GS_TRACE_OFFSETS);
 
 /* At gs_header.trace_off (trace_size bytes): this, the function table,
  * then the descriptors. Offsets are from the section's start. */
