@@ -17,7 +17,11 @@
 #   - non-zero calls for library functions the tests must call (list below);
 #   - exact counts for a few named test functions.
 # The source directory must be unchanged afterwards (no test writes there).
-# Environment: PKGS="strings sort" / GOVERS="1.22" restrict the matrix.
+# Each package runs with every other release of $GO_VERSIONS, alternating
+# from one package to the next: every release runs half of them.
+# Environment: PKGS="strings sort" / GOVERS="1.22" restrict the matrix (and
+# run each package with each release given); STDLIB_ALL=1 runs every
+# package with every release.
 
 . "$(dirname "$0")/../lib.sh"
 require_tools
@@ -110,11 +114,24 @@ if [ -n "${STDLIB_MATRIX:-}" ]; then
     for c in $STDLIB_MATRIX; do
         matrix+=("${c#*@} ${c%@*}")
     done
-else
+elif [ -n "${GOVERS:-}" ] || [ -n "${STDLIB_ALL:-}" ]; then
     for v in $versions; do
         for pkg in $PKGS; do
             matrix+=("$v $pkg")
         done
+    done
+else
+    # each package with every other release, alternating, so that every
+    # release runs half the packages and each package runs an early and a
+    # late pclntab layout (STDLIB_ALL=1: every package with every release)
+    k=0
+    for pkg in $PKGS; do
+        i=0
+        for v in $versions; do
+            [ $(((i + k) % 2)) -eq 0 ] && matrix+=("$v $pkg")
+            i=$((i + 1))
+        done
+        k=$((k + 1))
     done
 fi
 
