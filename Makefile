@@ -232,14 +232,16 @@ STUB_CFLAGS := -std=c11 -D_GNU_SOURCE -Os -ffreestanding -fno-builtin -fPIE -fno
 	-mno-red-zone -mgeneral-regs-only -Wall -Wextra -Werror -I. -I$(BUILD)/gen -nostdlib -static -Wl,--no-warn-rwx-segments -Wl,--build-id=none
 # The assembly's byte offsets, computed from the format headers' structs
 # (format/asm_offsets.c): compiled to assembly text, each "->NAME VALUE"
-# line becomes a macro.
+# line becomes a macro (and each "=>NAME VALUE", a C header's constant).
 ASM_OFFSETS := $(BUILD)/gen/format/asm_offsets.h
 $(ASM_OFFSETS): format/asm_offsets.c $(wildcard format/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -S -o $@.s format/asm_offsets.c
 	{ echo '/* generated from format/asm_offsets.c by the Makefile: do not edit */'; \
 	  echo '#ifndef GS_ASM_OFFSETS_H'; echo '#define GS_ASM_OFFSETS_H'; \
-	  sed -n 's/^.*->\([A-Z0-9_]*\) \([0-9]*\).*$$/#define \1 \2/p' $@.s; echo '#endif'; } >$@.tmp
+	  sed -n -e 's/^.*->\([A-Z0-9_]*\) \([0-9]*\).*$$/#define \1 \2/p' \
+	      -e 's|^.*=>\([A-Z0-9_]*\) \([0-9]*\).*$$|#define \1 \2 /* format/gostat_format.h */|p' $@.s; \
+	  echo '#endif'; } >$@.tmp
 	mv $@.tmp $@
 
 $(BUILD)/stubs/blob.bin: $(STUB_SRC) stubs/blob.ld $(wildcard stubs/*.h format/*.h) $(ASM_OFFSETS)

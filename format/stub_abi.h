@@ -35,27 +35,20 @@
  * for gs_time_record) outlives an exit capture. */
 #define GS_TRACE_CAPTURE_SAVE 64
 
-#define GS_PAGE_SIZE 4096
-
 /* m.g0, the M's scheduling goroutine: struct m's first field in every
  * release (1.15-1.27); finding g.m relies on it too (rewriter/find). */
 #define GS_M_G0 0
 
-/* histogram buckets (gostat_format.h): bucket = clamp(floor(log2 ticks),
- * FIRST_BIT, FIRST_BIT + NBUCKETS - 1) - FIRST_BIT */
+/* histogram buckets (gostat_format.h GS_HIST_BUCKETS): bucket =
+ * clamp(floor(log2 ticks), FIRST_BIT, FIRST_BIT + BUCKETS - 1) - FIRST_BIT */
 #define GS_HIST_FIRST_BIT 4
-#define GS_HIST_NBUCKETS 32
 
 /* The sites section (gostat_format.h: gs_site_head, gs_site, gs_glive) */
 #define GS_SPATH_SHIFT 7
-#define GS_SPATH_RECS 31        /* gostat_format.h GS_SPATH_MAX */
 #define GS_GLIVE_SHIFT 5
-#define GS_SITE_TRIES 16        /* gostat_format.h GS_SITE_PROBES */
-#define GS_GLIVE_TRIES 32       /* gostat_format.h GS_GLIVE_PROBES */
-#define GS_GLIVE_FREE1 1        /* gostat_format.h GS_GLIVE_FREED */
 #define GS_SITE_HASH 0x9e3779b97f4a7c15 /* keys are spread by the high half of key * this */
 
-/* a row: struct gs_drops at 0, then the page map (GS_ROW_MAP): a byte per page */
+/* a row: struct gs_drops at 0, then the page map (GS_ROW_PAGEMAP): a byte per page */
 #define GS_PAGE_READY 1
 #define GS_PAGE_FAILED 2
 
@@ -429,7 +422,6 @@ struct gs_sample_desc {
     OFFSET(GS_DROP_ABANDONED, struct gs_drops, abandoned) \
     OFFSET(GS_DROP_SAMPLED_PROBES, struct gs_drops, sampled_probes) \
     OFFSET(GS_DROP_SAMPLED_TICKS, struct gs_drops, sampled_probe_ticks) \
-    SIZE(GS_ROW_MAP, struct gs_drops) \
     OFFSET(GS_TIM_TOTAL, struct gs_timing, total) \
     OFFSET(GS_TIM_MAX, struct gs_timing, max) \
     OFFSET(GS_TIM_MIN_INV, struct gs_timing, min_inverted) \
@@ -486,17 +478,18 @@ struct gs_sample_desc {
 
 GS_OFFSET_NAMES(GS_STUB_OFFSETS);
 
+/* The constants of format/gostat_format.h the assembly uses, under their
+ * own names (format/asm_offsets.c gives the assembly their values). */
+#define GS_STUB_CONSTANTS(CONSTANT) \
+    CONSTANT(GS_PAGE) CONSTANT(GS_ROW_PAGEMAP) CONSTANT(GS_HIST_BUCKETS) CONSTANT(GS_SITE_PROBES) \
+    CONSTANT(GS_GLIVE_PROBES) CONSTANT(GS_GLIVE_FREED) CONSTANT(GS_SPATH_MAX)
+
 _Static_assert(GS_FIRST_MAX < (1u << 31), "the first-calls counters are u32");
 _Static_assert(GS_ADAPT_DIV == 1 << GS_ADAPT_SHIFT, "the mean gap's divisor");
-_Static_assert(sizeof(struct gs_spath) == 1 << GS_SPATH_SHIFT && GS_SPATH_RECS == GS_SPATH_MAX, "spath");
+_Static_assert(sizeof(struct gs_spath) == 1 << GS_SPATH_SHIFT, "spath");
 _Static_assert(sizeof(struct gs_glive) == 1 << GS_GLIVE_SHIFT, "sites");
-_Static_assert(GS_SITE_TRIES == GS_SITE_PROBES && GS_GLIVE_TRIES == GS_GLIVE_PROBES &&
-               GS_GLIVE_FREE1 == GS_GLIVE_FREED, "sites");
-_Static_assert(GS_ROW_PAGEMAP == GS_ROW_MAP, "row layout");
-_Static_assert(sizeof(struct gs_private) == GS_PAGE_SIZE, "gs_private is one page");
-_Static_assert(GS_PAGE_SIZE == GS_PAGE, "page size");
+_Static_assert(sizeof(struct gs_private) == GS_PAGE, "gs_private is one page");
 _Static_assert(GS_PATH_SIZE == 1 << GS_PATH_SHIFT, "path");
-_Static_assert(GS_HIST_NBUCKETS == GS_HIST_BUCKETS, "histogram");
 _Static_assert(GS_PATH_PROBES == 16, "paths.S: groups of 16 (FULL_BIT, the Gray-code steps)");
 _Static_assert(GS_PATH_BLOCK == 8 * GS_PATH_PROBES, "paths.S: GROUPS_TRIED groups of a block, its full bits a byte");
 _Static_assert(GS_FILTER_KEY_SHIFT == 32 && 32 + 24 + 5 < 63 && (1ull << 24) == GS_MAX_PATHS &&

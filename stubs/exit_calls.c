@@ -67,7 +67,7 @@ static int is_record(const struct gs_header *h, uint32_t rec)
 /* The row's page holding rec is backed, as gs_time_exit makes it. */
 static int page_ready(uint8_t *row, uint32_t rec)
 {
-    uint8_t *map = row + GS_ROW_MAP + (rec >> 12);
+    uint8_t *map = row + GS_ROW_PAGEMAP + (rec >> 12);
     if (*map == GS_PAGE_READY)
         return 1;
     if (*map == GS_PAGE_FAILED)
@@ -80,7 +80,7 @@ static int page_ready(uint8_t *row, uint32_t rec)
 static unsigned bucket(uint64_t d)
 {
     unsigned b = 63 - (unsigned)__builtin_clzll(d | 1ull << GS_HIST_FIRST_BIT);
-    b = b < GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1 ? b : GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1;
+    b = b < GS_HIST_FIRST_BIT + GS_HIST_BUCKETS - 1 ? b : GS_HIST_FIRST_BIT + GS_HIST_BUCKETS - 1;
     return b - GS_HIST_FIRST_BIT;
 }
 
@@ -159,7 +159,7 @@ void gs_exit_close_calls(uint64_t g, uint64_t rsp, uint64_t end_tsc, const struc
         uint8_t *e = stack + at;
         uint32_t rec = *(uint32_t *)(e + GS_ENT_REC);
         if (*(uint32_t *)(e + GS_ENT_DEPTH) < depth && is_record(img, rec) &&
-            row[GS_ROW_MAP + (rec >> 12)] == GS_PAGE_READY)
+            row[GS_ROW_PAGEMAP + (rec >> 12)] == GS_PAGE_READY)
             note_call(out, rec);
     }
     *(volatile uint32_t *)(stack + GS_SLOT_TOP) = GS_SLOT_ENTRIES;   /* nothing open any more */

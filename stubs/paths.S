@@ -149,7 +149,7 @@
     mov -64(%rsp), %rdi
     shr $12, %rdi
     add -96(%rsp), %rdi
-    lea GS_ROW_MAP(%rdi), %rdi
+    lea GS_ROW_PAGEMAP(%rdi), %rdi
     mov $GS_PAGE_READY, %al
     rep stosb
 .endm
@@ -186,7 +186,7 @@
     add gs_config+GS_CFG_ARCS_MASK(%rip), %rdx
     add $GS_PATH_SIZE, %rdx                         /* the filter */
     shr $12, %rdx
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rdx)
+    cmpb $GS_PAGE_READY, GS_ROW_PAGEMAP(%rax,%rdx)
     je 7f
     mov %rdi, -72(%rsp)
     mov %rsi, -80(%rsp)
@@ -219,7 +219,7 @@
 .macro GROUP_PAGE fail
     mov %rcx, -56(%rsp)
     shr $12, %rcx
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
+    cmpb $GS_PAGE_READY, GS_ROW_PAGEMAP(%rax,%rcx)
     je 6f
     mov %rdx, -112(%rsp)
     BACK_PAGE 5f
@@ -345,9 +345,9 @@ gs_path_exit:
     mov %r13, %rdx
     or $1 << GS_HIST_FIRST_BIT, %rdx                /* floor(log2) >= FIRST_BIT */
     bsr %rdx, %rdx
-    cmp $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %edx
+    cmp $GS_HIST_FIRST_BIT + GS_HIST_BUCKETS - 1, %edx
     jbe 5f
-    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %edx
+    mov $GS_HIST_FIRST_BIT + GS_HIST_BUCKETS - 1, %edx
 5:  lea (%r12,%rdx,8), %rdx
     incq GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rdx)
     mov %rcx, %r12                                  /* from here on: the entry */
@@ -426,7 +426,7 @@ gs_path_exit:
     mov -24(%rsp), %rcx
     jmp .Lpexit_record
 .Lpexit_notables:
-    movb $GS_PAGE_FAILED, GS_ROW_MAP(%rax,%rcx)
+    movb $GS_PAGE_FAILED, GS_ROW_PAGEMAP(%rax,%rcx)
 .Lpexit_nospace:
     COUNT_DROP GS_DROP_NO_SPACE
     jmp .Lpexit_out
@@ -469,7 +469,7 @@ gs_path_exit:
     add gs_config+GS_CFG_ARCIDX_OFF(%rip), %rcx    /* the key's slot, in the row */
     mov %rcx, -56(%rsp)
     shr $12, %rcx
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
+    cmpb $GS_PAGE_READY, GS_ROW_PAGEMAP(%rax,%rcx)
     jne .Larc_idxpage
 /* The slots of the key's page of slots, from its own: one naming the
  * key's entry, or a free one. rax = row, rdx = key, -56(%rsp) = slot. */
@@ -485,9 +485,9 @@ gs_path_exit:
 .Larc_next:
     mov -56(%rsp), %rcx
     add $GS_ARCIDX_SLOT_SIZE, %rcx                  /* the next slot, in the same page */
-    test $GS_PAGE_SIZE - 1, %ecx
+    test $GS_PAGE - 1, %ecx
     jnz 1f
-    sub $GS_PAGE_SIZE, %rcx
+    sub $GS_PAGE, %rcx
 1:  mov %rcx, -56(%rsp)
     mov (%rax,%rcx), %ecx
     test %ecx, %ecx
@@ -509,7 +509,7 @@ gs_path_exit:
     mov %rcx, -64(%rsp)
     add gs_config+GS_CFG_ARCS_OFF(%rip), %rcx
     shr $12, %rcx
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
+    cmpb $GS_PAGE_READY, GS_ROW_PAGEMAP(%rax,%rcx)
     jne .Larc_page
 .Larc_taken:
     mov %r13, -112(%rsp)

@@ -45,7 +45,7 @@ static void build_world(struct cal_world *w, uint8_t *pages, uint64_t stack_base
     *(uint64_t *)(w->g + gs_config.g_stack_hi) = sp + 65536; /* depths only: never read */
     *(uint64_t *)(w->g + gs_config.g_slot) = (stack_base >> GS_SLOT_SHIFT) << 32 | GS_MARKER_NONE;
     *(uint64_t *)(w->m + gs_config.m_row) = (uint64_t)w->row;
-    w->row[GS_ROW_MAP + 1] = GS_PAGE_READY;
+    w->row[GS_ROW_PAGEMAP + 1] = GS_PAGE_READY;
     *(int64_t *)(w->row + CAL_COUNTER + 8) = INT64_MIN / 2;
     *(uint32_t *)(w->stack + GS_SLOT_TOP) = GS_SLOT_ENTRIES;
     *(uint32_t *)(w->stack + GS_SLOT_ENTRIES - GS_ENT_SIZE + GS_ENT_DEPTH) = 0;

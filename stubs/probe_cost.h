@@ -6,7 +6,7 @@
 #include "format/stub_abi.h"
 
 #define CAL_COUNTER 2048         /* in the calibration's row: the timed function's counter, then the untimed one's */
-#define CAL_REC GS_PAGE_SIZE     /* and the timed one's record, in the row's page 1 */
+#define CAL_REC GS_PAGE     /* and the timed one's record, in the row's page 1 */
 
 #ifndef __ASSEMBLER__
 /* Fills priv->probe* and the header's copy of them. */

@@ -66,7 +66,7 @@
     mov $GS_SITE_HASH, %r8
     imul %rdi, %r8
     shr $32, %r8
-    mov $GS_SITE_TRIES, %r9d
+    mov $GS_SITE_PROBES, %r9d
 .endm
 
 /* rcx = the site entry of goroutine \g, claimed if new, or 0 (counted in
@@ -76,7 +76,7 @@
     SITE_KEY \g, 3f
 1:  and gs_config+GS_CFG_SITES_MASK(%rip), %r8
     imul $GS_SITE_SIZE, %r8, %rcx
-    lea GS_PAGE_SIZE(%rsi,%rcx), %rcx
+    lea GS_PAGE(%rsi,%rcx), %rcx
     mov GS_SITE_KEY(%rcx), %rax
     cmp %rdi, %rax
     je 4f
@@ -146,7 +146,7 @@
 .endm
 
 /* The creator's open calls, from entry r11 down to the first, into the
- * site paths entry of site index r8 (innermost first, GS_SPATH_RECS at
+ * site paths entry of site index r8 (innermost first, GS_SPATH_MAX at
  * most; depth counts them all). Uses rax, rbx, rcx, rdx, r9. */
 .macro SPATH_WRITE
     mov %r8, %rdx
@@ -162,7 +162,7 @@
     mov %r11, %rax
 15: cmp %rbx, %rax
     jb 17f
-    cmp $GS_SPATH_RECS, %ecx
+    cmp $GS_SPATH_MAX, %ecx
     jae 16f
     mov GS_PENT_REC(%rax), %r9d
     mov %r9d, GS_SPATH_REC(%rdx,%rcx,4)
@@ -178,7 +178,7 @@
     SITE_KEY \g, 23f
 21: and gs_config+GS_CFG_SITES_MASK(%rip), %r8
     imul $GS_SITE_SIZE, %r8, %r13
-    lea GS_PAGE_SIZE(%rsi,%r13), %r13
+    lea GS_PAGE(%rsi,%r13), %r13
     mov GS_SITE_CLAIM(%r13), %rdx
     mov GS_SITE_PATH(%r13), %rax                    /* after the claim word (x86 keeps loads in order) */
     test %rdx, %rdx
@@ -208,7 +208,7 @@
     mov $GS_SITE_HASH, %r8
     imul \g, %r8
     shr $32, %r8
-    mov $GS_GLIVE_TRIES, %r9d
+    mov $GS_GLIVE_PROBES, %r9d
 .endm
 
 /* rdx = the live entry at index r8 (wrapped), rax = its g. */
@@ -237,7 +237,7 @@ gs_site_create:
 1:  mov %rcx, %rdi
     GLIVE_START %r12
 2:  GLIVE_ENTRY
-    cmp $GS_GLIVE_FREE1, %rax
+    cmp $GS_GLIVE_FREED, %rax
     ja 3f                                           /* a live goroutine's */
     lock cmpxchg %r12, GS_GLIVE_G(%rdx)
     je 4f
@@ -275,8 +275,8 @@ gs_site_exit:
 4:  mov GS_GLIVE_TICK(%rdx), %r8                    /* the birth */
     mov GS_GLIVE_SITE(%rdx), %edi                   /* its site's offset; 0: none */
     movq $0, GS_GLIVE_TICK(%rdx)
-    movq $GS_GLIVE_FREE1, GS_GLIVE_G(%rdx)          /* after the loads (x86 keeps the order) */
-    cmp $GS_PAGE_SIZE, %rdi
+    movq $GS_GLIVE_FREED, GS_GLIVE_G(%rdx)          /* after the loads (x86 keeps the order) */
+    cmp $GS_PAGE, %rdi
     jb 8f                                           /* none: by key (counted in no_site) */
     test $63, %edi
     jnz 8f                                          /* not an entry's start (entries are 320 bytes) */
@@ -300,7 +300,7 @@ gs_site_exit:
     jne 6b
 7:  or $1 << GS_HIST_FIRST_BIT, %rdx                /* floor(log2) >= FIRST_BIT */
     bsr %rdx, %rcx
-    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %edx
+    mov $GS_HIST_FIRST_BIT + GS_HIST_BUCKETS - 1, %edx
     cmp %edx, %ecx
     cmova %edx, %ecx
     lock incq GS_SITE_HIST - 8 * GS_HIST_FIRST_BIT(%rdi,%rcx,8)

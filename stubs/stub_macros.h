@@ -302,7 +302,7 @@
     jz \none
     mov %r12, \page
     shr $12, \page                                  /* the record's page */
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%rax,\page)
+    cmpb $GS_PAGE_READY, GS_ROW_PAGEMAP(%rax,\page)
     jne \unready
 .endm
 
@@ -342,7 +342,7 @@
 3:  not %r13
     or $1 << GS_HIST_FIRST_BIT, %r13                /* floor(log2) >= FIRST_BIT */
     bsr %r13, %rcx
-    mov $GS_HIST_FIRST_BIT + GS_HIST_NBUCKETS - 1, %r13d
+    mov $GS_HIST_FIRST_BIT + GS_HIST_BUCKETS - 1, %r13d
     cmp %r13d, %ecx
     cmova %r13d, %ecx
     add %rdx, GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
@@ -368,7 +368,7 @@
  * not as SIGBUS on a store; marks it ready, or failed and jumps to \fail.
  * Keeps every register but rdx and the flags. */
 .macro BACK_PAGE fail
-    cmpb $GS_PAGE_FAILED, GS_ROW_MAP(%rax,%rcx)
+    cmpb $GS_PAGE_FAILED, GS_ROW_PAGEMAP(%rax,%rcx)
     je \fail
     mov %rdi, -72(%rsp)
     mov %rsi, -80(%rsp)
@@ -378,7 +378,7 @@
     mov %rcx, %rdi
     shl $12, %rdi
     add %rax, %rdi
-    mov $GS_PAGE_SIZE, %esi
+    mov $GS_PAGE, %esi
     mov $MADV_POPULATE_WRITE, %edx
     mov $SYS_madvise, %eax
     syscall
@@ -392,9 +392,9 @@
     jz 8f
     cmp $-EINVAL, %rdx                              /* kernel before 5.14: use it unpopulated */
     je 8f
-    movb $GS_PAGE_FAILED, GS_ROW_MAP(%rax,%rcx)
+    movb $GS_PAGE_FAILED, GS_ROW_PAGEMAP(%rax,%rcx)
     jmp \fail
-8:  movb $GS_PAGE_READY, GS_ROW_MAP(%rax,%rcx)
+8:  movb $GS_PAGE_READY, GS_ROW_PAGEMAP(%rax,%rcx)
 .endm
 
 /* The cold ends of a timed exit (labels \prefix_out, _record, _page):

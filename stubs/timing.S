@@ -48,7 +48,7 @@ gs_claim_row:
     mov %r11, -56(%rsp)
     PRIVATE_DATA
     mov $1, %r12d
-    lock xadd %r12, GS_PAGE_SIZE+GS_LIVE_ROWS_CLAIMED(%rax)
+    lock xadd %r12, GS_PAGE+GS_LIVE_ROWS_CLAIMED(%rax)
     mov gs_config+GS_CFG_MAX_ROWS(%rip), %rcx
     dec %rcx                                        /* thread rows are 1..max-1 */
     cmp %rcx, %r12
@@ -69,7 +69,7 @@ gs_claim_row:
     jnz .Lclaim_none
 1:  mov -64(%rsp), %rax
     mov -72(%rsp), %rcx
-    lock bts %rcx, GS_PAGE_SIZE+GS_LIVE_ROWS_BACKED(%rax) /* readers may look now */
+    lock bts %rcx, GS_PAGE+GS_LIVE_ROWS_BACKED(%rax) /* readers may look now */
     jmp .Lclaim_out
 .Lclaim_none:
     xor %r12d, %r12d
@@ -207,7 +207,7 @@ gs_sample_enter:
     mov %rcx, -112(%rsp)
     mov GS_DESC_REC(%r13), %ecx
     shr $12, %ecx
-    cmpb $GS_PAGE_READY, GS_ROW_MAP(%r12,%rcx)
+    cmpb $GS_PAGE_READY, GS_ROW_PAGEMAP(%r12,%rcx)
     jne .Lsample_page
 .Lsample_ready:
     mov %rsi, -40(%rsp)
