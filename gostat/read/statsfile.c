@@ -581,8 +581,12 @@ int gst_stats_refresh(struct gst_stats *st, struct gr_error *err)
     /* a merged file's pid is its first process's, long gone */
     st->live = !st->hdr.processes && (gst_process_is_live(st->hdr.pid, st->hdr.proc_start_ticks) ||
                                       gst_writer_holds_lock(st->fd));
-    if (!st->live && !st->hdr.end_tsc)
+    /* a process that exec'd finished its file first and lives on in
+     * another: a file with an end is over whoever has its pid now */
+    if (!st->hdr.end_tsc)
         read_end(st);
+    if (st->hdr.end_tsc)
+        st->live = false;
     st->clock = gst_clock_for(&st->hdr);
     return sum_counters_guarded(st, err);
 }

@@ -366,6 +366,13 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, enum 
                             "when a goroutine's stack moves (try --count-only)", elf->path);
     decide_sites(plan);
     plan->exit_hook = gr_exit_hook_find(elf, prog);
+    plan->exec_before = plan->exec_after = SIZE_MAX;
+    if (plan->exit_hook) {
+        size_t b = gr_exec_hook_find(prog, "syscall.runtime_BeforeExec");
+        size_t a = gr_exec_hook_find(prog, "syscall.runtime_AfterExec");
+        if (b != SIZE_MAX && a != SIZE_MAX && !plan->funcs[b].skip_reason && !plan->funcs[a].skip_reason)
+            plan->exec_before = b, plan->exec_after = a;
+    }
     if (rc == 0 && plan->sites)
         rc = gr_go_stmts_find(elf, prog, &plan->go_stmts);
     if (rc < 0)
