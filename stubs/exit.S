@@ -3,7 +3,8 @@
  * stubs/finish.c) on a stack of its own, then makes runtime.exit's system
  * call. in: r14 = the thread's g (0: unknown), loaded from TLS by the
  * gate gorewrite puts before it (rewriter/gen/trampoline.c). It never returns, so no register needs keeping and nothing of
- * ours is left on a goroutine stack that could be read again. */
+ * ours is left on a goroutine stack that could be read again. Below:
+ * the same finish before an exec, and a new file after a failed one. */
 
 #define GS_FINISH_STACK (1 << 20)
 

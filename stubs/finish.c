@@ -22,7 +22,11 @@
  * open timed calls are closed at the exit's time (stubs/exit_calls.c),
  * the header gets the end's clocks and those calls' functions, and each
  * goroutine site the age of its oldest goroutine still running (the live
- * table itself tells goroutines alive in a running process and goes). */
+ * table itself tells goroutines alive in a running process and goes).
+ *
+ * An exec finishes the file the same way first (gs_exec_finish, before
+ * execve); when execve fails, gs_exec_resume gives the process a new file
+ * holding what it counted since (docs/stats-format.md "Before an exec"). */
 #include "format/gostat_format.h"
 #include "format/gostat_merge.h"
 #include "format/stub_abi.h"
