@@ -808,12 +808,22 @@ static long stamp_end(const struct finish *f, const struct gs_header *end, const
     return rc;
 }
 
-/* Another thread is finishing: wait for it, so exit_group does not cut
- * its merge short (which would cost this process its counts). */
-static void wait_done(volatile uint64_t *state)
+/* 1 when this thread is to finish the file (the state was RUNNING, now
+ * BUSY). While another thread is busy with it (finishing it, or starting
+ * the file a failed exec makes), it waits, at most 20 s: so that
+ * exit_group or execve does not cut a merge short (which would cost this
+ * process its counts), and a file started meanwhile is finished too. */
+static int claim(volatile uint64_t *state)
 {
-    for (unsigned i = 0; i < WAIT_TRIES && *state != GS_FINISH_DONE; i++)
+    for (unsigned i = 0; i < WAIT_TRIES; i++) {
+        uint64_t expect = GS_FINISH_RUNNING;
+        if (__atomic_compare_exchange_n(state, &expect, GS_FINISH_BUSY, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            return 1;
+        if (expect != GS_FINISH_BUSY)
+            return 0;
         sleep_ms(1);
+    }
+    return 0;
 }
 
 /* Finishes the file (at exit, or before an exec: exec set). An exec
@@ -825,13 +835,8 @@ static void finish(uint64_t g, uint64_t rsp, int exec)
     struct gs_finish_info *in = (struct gs_finish_info *)priv->finish;
     if (!in)
         return;
-    uint64_t expect = GS_FINISH_RUNNING;
-    if (!__atomic_compare_exchange_n(&in->state, &expect, GS_FINISH_BUSY, 0, __ATOMIC_SEQ_CST,
-                                     __ATOMIC_SEQ_CST)) {
-        if (!exec)
-            wait_done(&in->state);
+    if (!claim(&in->state))
         return;
-    }
     struct gs_header end;
     struct gs_exit_closed closed;
     struct gs_live live;

@@ -35,3 +35,8 @@ size_t gr_exec_hook_find(const struct gr_program *prog, const char *name)
             return i;
     return SIZE_MAX;
 }
+
+int gr_exec_hook_name(const char *name)
+{
+    return strcmp(name, "syscall.runtime_BeforeExec") == 0 || strcmp(name, "syscall.runtime_AfterExec") == 0;
+}

@@ -23,4 +23,7 @@ uint64_t gr_exit_hook_find(const struct gr_elf *elf, const struct gr_program *pr
  * is finished before an exec and counting resumes after a failed one. */
 size_t gr_exec_hook_find(const struct gr_program *prog, const char *name);
 
+/* name is one of those two: kept whatever --only/--exclude say. */
+int gr_exec_hook_name(const char *name);
+
 #endif

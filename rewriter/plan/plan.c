@@ -245,14 +245,17 @@ static int plan_func(struct plan_ctx *c, struct gr_plan *plan, struct gr_plan_fu
 {
     const struct gr_elf *elf = c->elf;
     /* the scheduler's hand-offs stay: on-CPU time needs every one; so
-       does sigpanic, which gives faults in relocated code their frame */
+       does sigpanic, which gives faults in relocated code their frame, and
+       so do syscall.Exec's runtime_BeforeExec and AfterExec, whose entries
+       finish the file before an exec (exit_hook.h) */
     if (c->select && c->select->copied && c->select->copied[pf - plan->funcs]) {
         pf->skip_reason = GR_PLAN_COPIED;
         pf->timing = GR_UNTIMED;
         return 0;
     }
     if (c->select && !gr_select_chosen(c->select, pf->func->name) &&
-        !gr_sched_hook_candidate(pf->func) && pf->func->entry != plan->sigpanic_go) {
+        !gr_sched_hook_candidate(pf->func) && pf->func->entry != plan->sigpanic_go &&
+        !gr_exec_hook_name(pf->func->name)) {
         pf->skip_reason = GR_SELECT_LEFT_OUT;
         pf->timing = GR_UNTIMED;
         plan->nleft_out++;

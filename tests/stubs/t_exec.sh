@@ -14,8 +14,8 @@
 # both. With GOSTAT_MERGE=1 only the merged file is left, with the sum:
 # main.before 7, main.after 11, main.main 2 (1 after a failed exec), from
 # 2 files (processes 2). On Go 1.15 (stack ABI), 1.19, 1.22 and the
-# newest release (GOVERS narrows them); on 1.22 with --call-graph and
-# --count-only too.
+# newest release (GOVERS narrows them); on 1.22 with --call-graph,
+# --count-only and --only '^main\.' too.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 require_tools
@@ -151,13 +151,20 @@ for v in $(releases 1.15 1.19 1.22 1.27); do
 done
 
 # the other modes on 1.22: call paths (gs_path_exit closes the exec's
-# calls) and counting only (no timing stacks)
+# calls), counting only (no timing stacks), and a selection of package
+# main only (the exec's two functions stay: docs/selection.md)
 if [ -x "$WORK/e1.22" ]; then
-    for opt in --call-graph --count-only; do
-        "$GOREWRITE" "$opt" "$WORK/e1.22" "$WORK/e1.22$opt" >/dev/null 2>&1 || { fail "$opt: gorewrite"; continue; }
+    for tag in cg count only; do
+        case $tag in
+        cg) opts=(--call-graph) ;;
+        count) opts=(--count-only) ;;
+        only) opts=(--only '^main\.') ;;
+        esac
+        "$GOREWRITE" "${opts[@]}" "$WORK/e1.22" "$WORK/e1.22.$tag" >/dev/null 2>&1 ||
+            { fail "${opts[*]}: gorewrite"; continue; }
         for mode in first fail; do
-            run_waiting "$WORK/e1.22$opt" "$mode" "1.22$opt.$mode"
-            run_merged "$WORK/e1.22$opt" "$mode" "1.22$opt.merged.$mode"
+            run_waiting "$WORK/e1.22.$tag" "$mode" "1.22.$tag.$mode"
+            run_merged "$WORK/e1.22.$tag" "$mode" "1.22.$tag.merged.$mode"
         done
     done
 fi
