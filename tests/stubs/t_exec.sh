@@ -15,7 +15,7 @@
 # main.before 7, main.after 11, main.main 2 (1 after a failed exec), from
 # 2 files (processes 2). On Go 1.15 (stack ABI), 1.19, 1.22 and the
 # newest release (GOVERS narrows them); on 1.22 with --call-graph,
-# --count-only and --only '^main\.' too.
+# --count-only, --only '^main\.' and --engine copy too.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 require_tools
@@ -39,9 +39,9 @@ files_json() {
 # (the second part waiting) or "ended".
 check_files() {
     local tag=$1 mode=$2 when=$3 pid=$4 r
-    r=$(python3 - "$WORK/$tag.files" "$mode" "$when" "$pid" <<'PY'
+    r=$(python3 - "$WORK/$tag.files" "$mode" "$when" "$pid" "${COPIED:-}" <<'PY'
 import json, sys
-files, mode, when, pid = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+files, mode, when, pid, copied = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 docs = []
 for line in open(files):
     path, js = line.split()
@@ -52,12 +52,18 @@ def calls(d, name):
 def closed(d, name):
     return sum(f.get("closed_at_exit") or 0 for f in d["functions"] if f["name"] == name)
 names = ("main.before", "main.after", "main.afterPart", "main.main")
+fail = mode.endswith("fail")
+if copied:
+    # the copy engine's module does not count package main: the exec's own
+    # functions, counted after the gate, witness it (after the freeze: in
+    # the new file of a failed exec, else gone with the image)
+    names = ("syscall.runtime_BeforeExec", "syscall.runtime_AfterExec")
 if mode.startswith("merged"):
     if len(docs) != 1:
         bad.append("%d files, want the merged one only: %s" % (len(docs), [p for p, _ in docs]))
     else:
         d = docs[0][1]
-        want = (7, 11, 1, 2 if mode == "merged-first" else 1)
+        want = ((1, 1) if fail else (0, 0)) if copied else (7, 11, 1, 2 if mode == "merged-first" else 1)
         got = tuple(calls(d, n) for n in names)
         if got != want:
             bad.append("merged %s = %s, want %s" % (names, got, want))
@@ -69,19 +75,23 @@ else:
     if len(docs) != 2:
         bad.append("%d files, want 2: %s" % (len(docs), [p for p, _ in docs]))
     else:
-        old = [d for _, d in docs if calls(d, "main.before")]
-        new = [d for _, d in docs if calls(d, "main.after")]
+        if copied:   # the pid's own name is the old image's
+            old = [d for p, d in docs if p.endswith(".%d" % pid)]
+            new = [d for p, d in docs if not p.endswith(".%d" % pid)]
+        else:
+            old = [d for _, d in docs if calls(d, "main.before")]
+            new = [d for _, d in docs if calls(d, "main.after")]
         if len(old) != 1 or len(new) != 1 or old[0] is new[0]:
             bad.append("want one file with main.before and another with main.after")
         else:
             o, n = old[0], new[0]
-            want_o = (7, 0, 0, 1)
-            want_n = (0, 11, 1, 1 if mode == "first" else 0)
+            want_o = (0, 0) if copied else (7, 0, 0, 1)
+            want_n = ((1, 1) if fail else (0, 0)) if copied else (0, 11, 1, 1 if mode == "first" else 0)
             if tuple(calls(o, x) for x in names) != want_o:
                 bad.append("old file %s = %s, want %s" % (names, tuple(calls(o, x) for x in names), want_o))
             if tuple(calls(n, x) for x in names) != want_n:
                 bad.append("new file %s = %s, want %s" % (names, tuple(calls(n, x) for x in names), want_n))
-            if closed(o, "main.main") != (1 if o.get("timing") else 0):
+            if not copied and closed(o, "main.main") != (1 if o.get("timing") else 0):
                 bad.append("old file: main.main closed_at_exit %s, want 1" % closed(o, "main.main"))
             for tag, d in (("old", o), ("new", n)):
                 if d.get("pid") != pid:
@@ -151,21 +161,28 @@ for v in $(releases 1.15 1.19 1.22 1.27); do
 done
 
 # the other modes on 1.22: call paths (gs_path_exit closes the exec's
-# calls), counting only (no timing stacks), and a selection of package
-# main only (the exec's two functions stay: docs/selection.md)
+# calls), counting only (no timing stacks), a selection of package main
+# only (the exec's two functions stay: docs/selection.md) and the copy
+# engine (which leaves them in place; its module counts no main.*, so
+# syscall.runtime_BeforeExec's and AfterExec's own counts are checked:
+# 1 each in the new file of a failed exec, 0 elsewhere)
 if [ -x "$WORK/e1.22" ]; then
-    for tag in cg count only; do
+    for tag in cg count only copy; do
         case $tag in
+        copy) opts=(--engine copy) ;;
         cg) opts=(--call-graph) ;;
         count) opts=(--count-only) ;;
         only) opts=(--only '^main\.') ;;
         esac
         "$GOREWRITE" "${opts[@]}" "$WORK/e1.22" "$WORK/e1.22.$tag" >/dev/null 2>&1 ||
             { fail "${opts[*]}: gorewrite"; continue; }
+        COPIED=
+        [ "$tag" = copy ] && COPIED=1
         for mode in first fail; do
             run_waiting "$WORK/e1.22.$tag" "$mode" "1.22.$tag.$mode"
             run_merged "$WORK/e1.22.$tag" "$mode" "1.22.$tag.merged.$mode"
         done
+        COPIED=
     done
 fi
 [ $fails -eq 0 ]
