@@ -168,6 +168,11 @@ struct gs_blob_header {
                                         move (runtime.copystack), r13 = continue */
     uint32_t sample_exit_off;        /* as time_exit, for the sampled modes: adds the
                                         call's probe as measured to the callers' */
+    uint32_t exec_before_off;        /* before an exec (syscall.runtime_BeforeExec):
+                                        finishes the stats file as exit_off does;
+                                        in: r14 = g, r13 = continue */
+    uint32_t exec_after_off;         /* a failed exec (syscall.runtime_AfterExec):
+                                        a new file; in: r13 = continue */
 };
 
 struct gs_stub_config {

@@ -28,6 +28,8 @@ gs_blob_header:
     .long gs_exit - gs_blob_header
     .long gs_stack_moved - gs_blob_header
     .long gs_sample_exit - gs_blob_header
+    .long gs_exec_before - gs_blob_header
+    .long gs_exec_after - gs_blob_header
 
     .text
     .globl gs_entry

@@ -22,7 +22,11 @@
  * open timed calls are closed at the exit's time (stubs/exit_calls.c),
  * the header gets the end's clocks and those calls' functions, and each
  * goroutine site the age of its oldest goroutine still running (the live
- * table itself tells goroutines alive in a running process and goes). */
+ * table itself tells goroutines alive in a running process and goes).
+ *
+ * An exec finishes the file the same way first (gs_exec_finish, before
+ * execve); when execve fails, gs_exec_resume gives the process a new file
+ * holding what it counted since (docs/stats-format.md "Before an exec"). */
 #include "format/gostat_format.h"
 #include "format/gostat_merge.h"
 #include "format/stub_abi.h"
@@ -804,29 +808,38 @@ static long stamp_end(const struct finish *f, const struct gs_header *end, const
     return rc;
 }
 
-/* Another thread is finishing: wait for it, so exit_group does not cut
- * its merge short (which would cost this process its counts). */
-static void wait_done(volatile uint64_t *state)
+/* 1 when this thread is to finish the file (the state was RUNNING, now
+ * BUSY). While another thread is busy with it (finishing it, or starting
+ * the file a failed exec makes), it waits, at most 20 s: so that
+ * exit_group or execve does not cut a merge short (which would cost this
+ * process its counts), and a file started meanwhile is finished too. */
+static int claim(volatile uint64_t *state)
 {
-    for (unsigned i = 0; i < WAIT_TRIES && *state != GS_FINISH_DONE; i++)
+    for (unsigned i = 0; i < WAIT_TRIES; i++) {
+        uint64_t expect = GS_FINISH_RUNNING;
+        if (__atomic_compare_exchange_n(state, &expect, GS_FINISH_BUSY, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            return 1;
+        if (expect != GS_FINISH_BUSY)
+            return 0;
         sleep_ms(1);
+    }
+    return 0;
 }
 
-__attribute__((used)) void gs_finish(uint64_t g, uint64_t rsp)
+/* Finishes the file (at exit, or before an exec: exec set). An exec
+ * keeps the own file's header as it was, for gs_exec_resume. */
+static void finish(uint64_t g, uint64_t rsp, int exec)
 {
     uint8_t *rw = __blob_start + gs_config.rw_rel;
     struct gs_private *priv = (struct gs_private *)rw;
     struct gs_finish_info *in = (struct gs_finish_info *)priv->finish;
     if (!in)
         return;
-    uint64_t expect = GS_FINISH_RUNNING;
-    if (!__atomic_compare_exchange_n(&in->state, &expect, GS_FINISH_BUSY, 0, __ATOMIC_SEQ_CST,
-                                     __ATOMIC_SEQ_CST)) {
-        wait_done(&in->state);
+    if (!claim(&in->state))
         return;
-    }
     struct gs_header end;
     struct gs_exit_closed closed;
+    struct gs_live live;
     end_clocks(&end);
     gs_exit_close_calls(g, rsp, end.end_tsc, (const struct gs_header *)(__blob_start + gs_config.image_rel),
                         &closed);
@@ -841,16 +854,137 @@ __attribute__((used)) void gs_finish(uint64_t g, uint64_t rsp)
     f.own = open_own(in);
     if (f.own >= 0)
         gs_hold_read_lock(f.own);
+    gs_mem_copy(&live, rw + GS_PAGE, sizeof live);
     freeze(rw);
+    /* the rows handed out stay handed out: a thread that claims one now
+     * (after a failed exec, into the new file) gets a row no other has */
+    gs_mem_copy(rw + GS_PAGE, &live, sizeof live);
     if (f.own >= 0 && scratch(&f) >= 0) {
         uint32_t error = 0;
+        if (exec && gs_read_all(f.own, &in->exec_header, sizeof in->exec_header, 0) >= 0)
+            in->exec_finished = 1;
         stamp_end(&f, &end, &closed);
         if (in->merge[0] && merge(&f, &error) >= 0)
             gs_syscall3(GS_SYS_unlink, in->own, 0, 0);
         else
             shrink(&f, error);
+        gs_syscall3(GS_SYS_munmap, f.a, 2 * f.span_max, 0);
     }
     if (f.own >= 0)
         gs_syscall3(GS_SYS_close, f.own, 0, 0);
     __atomic_store_n(&in->state, GS_FINISH_DONE, __ATOMIC_SEQ_CST);
+}
+
+__attribute__((used)) void gs_finish(uint64_t g, uint64_t rsp)
+{
+    finish(g, rsp, 0);
+}
+
+/* Before an exec (syscall.runtime_BeforeExec, stubs/exit.S): the file is
+ * finished as at exit, so the old image's counts are merged or shrunk
+ * with its end recorded, and the new image starts a file of its own. */
+__attribute__((used)) void gs_exec_finish(uint64_t g, uint64_t rsp)
+{
+    finish(g, rsp, 1);
+}
+
+/* dir/gostat.<exe>.<pid>.<16 hex digits>: the start-up's name after a
+ * collision (the pid's own name may be the finished file's). */
+static int resume_path(const struct gs_finish_info *in, char *path, size_t cap)
+{
+    uint64_t r = 0;
+    if (gs_syscall3(GS_SYS_getrandom, &r, sizeof r, 1 /* GRND_NONBLOCK */) != (long)sizeof r)
+        r = read_tsc() * 0x9e3779b97f4a7c15ull;
+    size_t len = 0;
+    return gs_append(path, &len, cap, in->own, in->stem) < 0 ||
+                   gs_append_u64(path, &len, cap, (uint64_t)gs_syscall3(GS_SYS_getpid, 0, 0, 0)) ||
+                   gs_append(path, &len, cap, ".", 1) < 0 || gs_append_hex64(path, &len, cap, r)
+               ? -1
+               : 0;
+}
+
+/* The private memory at addr (len bytes, what threads counted into since
+ * the freeze) into the new file at off, then the file mapped there. */
+static long map_back(long fd, uint8_t *addr, uint64_t len, uint64_t off)
+{
+    long rc = write_sparse(fd, off, addr, len);
+    if (rc >= 0)
+        rc = gs_syscall6(GS_SYS_mmap, (long)addr, (long)len, GS_PROT_READ | GS_PROT_WRITE,
+                         GS_MAP_SHARED | GS_MAP_FIXED, fd, (long)off);
+    return rc < 0 && rc > -4096 ? rc : 0;
+}
+
+/* A new file for the process after a failed exec: the old file's header
+ * (start, clocks, calibration) without an end, the program's tables, and
+ * what was counted since the freeze; then mapped where the old one was.
+ * The old file keeps the counts up to the exec, so nothing is counted
+ * twice, merged or not. */
+static long resume(struct gs_finish_info *in, uint8_t *rw)
+{
+    const struct gs_private *priv = (const struct gs_private *)rw;
+    struct gs_header *h = &in->exec_header;
+    char path[GS_PATH_MAX];
+    long fd = -GS_EEXIST;
+    for (int i = 0; i < 8 && fd == -GS_EEXIST; i++) {
+        if (resume_path(in, path, sizeof path) < 0)
+            return -1;
+        fd = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)path,
+                         GS_O_RDWR | GS_O_CREAT | GS_O_EXCL | GS_O_NOFOLLOW | GS_O_CLOEXEC, 0600, 0, 0);
+    }
+    if (fd < 0)
+        return fd;
+    gs_hold_read_lock(fd);
+    const struct gs_live *live = (const struct gs_live *)(rw + GS_PAGE);
+    uint64_t eager = h->rows_off + (h->timing_off ? h->timing_off : h->row_stride);
+    long rc = gs_syscall3(GS_SYS_ftruncate, fd, h->file_size, 0);
+    if (rc >= 0)
+        rc = gs_syscall6(GS_SYS_fallocate, fd, 0, (long)h->live_off, (long)(eager - h->live_off), 0, 0);
+    if (rc >= 0 && (h->flags & GS_HDR_SITES))
+        rc = gs_syscall6(GS_SYS_fallocate, fd, 0, (long)h->sites_off, (long)(h->file_size - h->sites_off), 0, 0);
+    for (uint64_t r = 1; rc >= 0 && r < h->max_rows && r < 64 * 64; r++)   /* rows readers may look at */
+        if (live->rows_backed[r / 64] >> (r % 64) & 1)
+            rc = gs_syscall6(GS_SYS_fallocate, fd, 0, (long)(h->rows_off + r * h->row_stride),
+                             (long)gs_config.row_head, 0, 0);
+    if (rc == -GS_EOPNOTSUPP)
+        rc = 0;
+    if (rc >= 0)
+        rc = gs_write_all(fd, (const uint8_t *)h + GS_MAGIC_LEN, sizeof *h - GS_MAGIC_LEN, GS_MAGIC_LEN);
+    if (rc >= 0)
+        rc = gs_write_all(fd, __blob_start + gs_config.image_rel + sizeof *h, gs_config.image_size - sizeof *h,
+                          sizeof *h);
+    if (rc >= 0 && gs_config.names_size)
+        rc = gs_write_all(fd, __blob_start + gs_config.names_rel, gs_config.names_size, gs_config.image_size);
+    if (rc >= 0 && priv->rows_base != (uint64_t)(rw + 2 * GS_PAGE))   /* the rows' own mapping, then row 0 */
+        rc = map_back(fd, (uint8_t *)priv->rows_base, gs_config.rows_size, h->rows_off);
+    if (rc >= 0)
+        rc = map_back(fd, rw + GS_PAGE, gs_config.shared_size, h->live_off);
+    struct gs_stat st;
+    if (rc >= 0 && (rc = gs_syscall3(GS_SYS_fstat, fd, &st, 0)) >= 0)
+        rc = gs_write_all(fd, GS_MAGIC, GS_MAGIC_LEN, 0);
+    gs_syscall3(GS_SYS_close, fd, 0, 0);   /* the shared mapping keeps the lock */
+    if (rc < 0) {
+        gs_syscall3(GS_SYS_unlink, path, 0, 0);
+        return rc;
+    }
+    size_t len = 0;
+    gs_append_str(in->own, &len, sizeof in->own, path);
+    in->dev = st.dev;
+    in->ino = st.ino;
+    return 0;
+}
+
+/* After a failed exec (syscall.runtime_AfterExec, stubs/exit.S): the
+ * process goes on, so it counts into a new file, finished at its exit (or
+ * its next exec) as any. Nothing when no exec finished the file. */
+__attribute__((used)) void gs_exec_resume(uint64_t g, uint64_t rsp)
+{
+    (void)g, (void)rsp;
+    uint8_t *rw = __blob_start + gs_config.rw_rel;
+    struct gs_finish_info *in = (struct gs_finish_info *)((struct gs_private *)rw)->finish;
+    uint64_t expect = GS_FINISH_DONE;
+    if (!in || !in->exec_finished ||
+        !__atomic_compare_exchange_n(&in->state, &expect, GS_FINISH_BUSY, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        return;
+    in->exec_finished = 0;
+    __atomic_store_n(&in->state, resume(in, rw) >= 0 ? GS_FINISH_RUNNING : GS_FINISH_DONE, __ATOMIC_SEQ_CST);
 }

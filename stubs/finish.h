@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "format/gostat_format.h"
+
 /* Longest path the kernel takes (PATH_MAX, with its NUL). */
 #define GS_PATH_MAX 4096
 #define GS_MERGE_NAME_MAX 256      /* GOSTAT_MERGE's value, with its NUL */
@@ -17,6 +19,11 @@ struct gs_finish_info {
     uint32_t dir;                  /* bytes of own before its last '/' */
     char own[GS_PATH_MAX];         /* the process's own stats file */
     char merge[GS_MERGE_NAME_MAX]; /* GOSTAT_MERGE's value; empty: unset */
+    /* Set when the file was finished before an exec (gs_exec_finish): the
+     * own file's header as it was then, for the new file a failed exec
+     * starts (gs_exec_resume) */
+    uint64_t exec_finished;
+    struct gs_header exec_header;
 };
 
 #define GS_FINISH_RUNNING 0

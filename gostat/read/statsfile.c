@@ -579,10 +579,15 @@ int gst_stats_refresh(struct gst_stats *st, struct gr_error *err)
     /* Liveness first: if the process has exited by now, the counters read
      * next are final, so the last snapshot of a watch is complete. */
     /* a merged file's pid is its first process's, long gone */
-    st->live = !st->hdr.processes && (gst_process_is_live(st->hdr.pid, st->hdr.proc_start_ticks) ||
-                                      gst_writer_holds_lock(st->fd));
-    if (!st->live && !st->hdr.end_tsc)
+    /* a process that exec'd finished its file first and lives on in
+     * another image: a file with an end is over whoever has its pid now,
+     * unless its writer still holds it (finishing it) */
+    if (!st->hdr.end_tsc)
         read_end(st);
+    bool ended = st->hdr.end_tsc != 0;
+    st->live = !st->hdr.processes &&
+               ((!ended && gst_process_is_live(st->hdr.pid, st->hdr.proc_start_ticks)) ||
+                gst_writer_holds_lock(st->fd));
     st->clock = gst_clock_for(&st->hdr);
     return sum_counters_guarded(st, err);
 }

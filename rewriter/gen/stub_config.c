@@ -60,7 +60,9 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
                                      .site_create = blob + h->site_create_off,
                                      .site_exit = blob + h->site_exit_off,
                                      .tail_exit = blob + h->tail_exit_off,
-                                     .exit = blob + h->exit_off};
+                                     .exit = blob + h->exit_off,
+                                     .exec_before = blob + h->exec_before_off,
+                                     .exec_after = blob + h->exec_after_off};
 }
 
 uint64_t gr_stub_entry(const struct gr_codebuf *code, size_t blob_off,

@@ -848,6 +848,26 @@ static int emit_exit_gate(struct gr_codebuf *c, const struct func_ctx *fc, uint6
     return JUMP(JMP, fc->stubs->exit);
 }
 
+/* Where syscall.runtime_BeforeExec's (AfterExec's) entry and the direct
+ * calls of it go: R14 = the thread's g as for the exit gate, R13 = the
+ * function's own trampoline, then the stub (gs_exec_before, gs_exec_after:
+ * stubs/exit.S), which continues there with every other register as it
+ * was. *entry becomes the gate. */
+static int emit_exec_gate(struct gr_codebuf *c, const struct func_ctx *fc, uint64_t stub, uint64_t *entry,
+                          struct gr_error *err)
+{
+    GR_TRY(gr_code_pad(c, ENTRY_ALIGN, GR_X86_INT3, err));
+    uint64_t gate = gr_code_here(c);
+    if (fc->ntls)
+        GR_TRY(load_tls_g(c, fc, G, err));
+    else if (stack_abi(fc))
+        GR_TRY(GR_EMIT(c, err, XOR, GR_REG(ZYDIS_REGISTER_R14D), GR_REG(ZYDIS_REGISTER_R14D)));
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(*entry)));
+    GR_TRY(JUMP(JMP, stub));
+    *entry = gate;
+    return 0;
+}
+
 int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
                             const struct gr_segment_plan *seg, const struct gr_stub_routines *stubs,
                             struct gr_codebuf *code, struct gr_tramp_addrs *out,
@@ -881,6 +901,11 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
     }
     gr_fault_fix_close(code, &fix);
     if (plan->exit_hook && stubs->exit && emit_exit_gate(code, &fc, &out->exit_stub, err) < 0)
+        return -1;
+    if (plan->exit_hook && stubs->exit && plan->exec_before != SIZE_MAX && plan->exec_after != SIZE_MAX &&
+        out->entry[plan->exec_before] && out->entry[plan->exec_after] &&
+        (emit_exec_gate(code, &fc, stubs->exec_before, &out->entry[plan->exec_before], err) < 0 ||
+         emit_exec_gate(code, &fc, stubs->exec_after, &out->entry[plan->exec_after], err) < 0))
         return -1;
     return 0;
 }

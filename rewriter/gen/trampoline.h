@@ -22,6 +22,8 @@ struct gr_stub_routines {
     uint64_t site_exit;
     uint64_t tail_exit;       /* stubs/tail_exit.S */
     uint64_t exit;            /* stubs/exit.S: replaces runtime.exit */
+    uint64_t exec_before;     /* stubs/exit.S: before syscall.runtime_BeforeExec */
+    uint64_t exec_after;      /* and syscall.runtime_AfterExec */
     uint64_t stack_moved;     /* stubs/timing.S: at runtime.copystack's entry */
 };
 

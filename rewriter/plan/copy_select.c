@@ -7,6 +7,8 @@
 
 #include <Zydis/Zydis.h>
 
+#include "rewriter/plan/exit_hook.h"
+
 #define FUNC_FLAG_ASM 4   /* internal/abi FuncFlagAsm (Go >= 1.17) */
 
 /* The runtime compares PCs with its own functions' entries (morestack,
@@ -50,6 +52,8 @@ static const char *copy_reason(const struct gr_program *prog, const ZydisDecoder
     struct gr_func_record rec;
     if (runtime_code(f->name))
         return "runtime code (the runtime compares its own PCs)";
+    if (gr_exec_hook_name(f->name))
+        return "the exec's hook (its entry trampoline finishes the stats file first)";
     if (f->end - f->entry < 5)
         return "shorter than the jump to its copy";
     if (gr_pclntab_func_record(prog->elf, &prog->pcln, p, &rec) < 0)

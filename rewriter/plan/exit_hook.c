@@ -2,9 +2,13 @@
  * (main returning, os.Exit, a fatal panic or error all end there), is
  * replaced by the stubs' gs_exit, which reads the same argument and makes
  * the same system call after finishing the stats file. Its bytes are
- * checked exactly: anything else is left alone. */
+ * checked exactly: anything else is left alone. The same finish runs
+ * before an exec (syscall.runtime_BeforeExec), and a failed exec
+ * (syscall.runtime_AfterExec) starts a new file: docs/stats-format.md
+ * "At exit". */
 #include "rewriter/plan/exit_hook.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* TEXT runtime·exit(SB),NOSPLIT,$0-4: MOVL code+0(FP), DI;
@@ -22,4 +26,17 @@ uint64_t gr_exit_hook_find(const struct gr_elf *elf, const struct gr_program *pr
         return code && memcmp(code, EXIT_CODE, sizeof EXIT_CODE) == 0 ? f->entry : 0;
     }
     return 0;
+}
+
+size_t gr_exec_hook_find(const struct gr_program *prog, const char *name)
+{
+    for (size_t i = 0; i < prog->nfuncs; i++)
+        if (strcmp(prog->funcs[i].name, name) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+int gr_exec_hook_name(const char *name)
+{
+    return strcmp(name, "syscall.runtime_BeforeExec") == 0 || strcmp(name, "syscall.runtime_AfterExec") == 0;
 }

@@ -245,14 +245,17 @@ static int plan_func(struct plan_ctx *c, struct gr_plan *plan, struct gr_plan_fu
 {
     const struct gr_elf *elf = c->elf;
     /* the scheduler's hand-offs stay: on-CPU time needs every one; so
-       does sigpanic, which gives faults in relocated code their frame */
+       does sigpanic, which gives faults in relocated code their frame, and
+       so do syscall.Exec's runtime_BeforeExec and AfterExec, whose entries
+       finish the file before an exec (exit_hook.h) */
     if (c->select && c->select->copied && c->select->copied[pf - plan->funcs]) {
         pf->skip_reason = GR_PLAN_COPIED;
         pf->timing = GR_UNTIMED;
         return 0;
     }
     if (c->select && !gr_select_chosen(c->select, pf->func->name) &&
-        !gr_sched_hook_candidate(pf->func) && pf->func->entry != plan->sigpanic_go) {
+        !gr_sched_hook_candidate(pf->func) && pf->func->entry != plan->sigpanic_go &&
+        !gr_exec_hook_name(pf->func->name)) {
         pf->skip_reason = GR_SELECT_LEFT_OUT;
         pf->timing = GR_UNTIMED;
         plan->nleft_out++;
@@ -366,6 +369,13 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, enum 
                             "when a goroutine's stack moves (try --count-only)", elf->path);
     decide_sites(plan);
     plan->exit_hook = gr_exit_hook_find(elf, prog);
+    plan->exec_before = plan->exec_after = SIZE_MAX;
+    if (plan->exit_hook) {
+        size_t b = gr_exec_hook_find(prog, "syscall.runtime_BeforeExec");
+        size_t a = gr_exec_hook_find(prog, "syscall.runtime_AfterExec");
+        if (b != SIZE_MAX && a != SIZE_MAX && !plan->funcs[b].skip_reason && !plan->funcs[a].skip_reason)
+            plan->exec_before = b, plan->exec_after = a;
+    }
     if (rc == 0 && plan->sites)
         rc = gr_go_stmts_find(elf, prog, &plan->go_stmts);
     if (rc < 0)

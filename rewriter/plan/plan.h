@@ -105,6 +105,11 @@ struct gr_plan {
     /* runtime.exit's entry, replaced by a jmp to the stubs' gs_exit
      * (exit_hook.h); 0: not found, the stats file is not finished at exit */
     uint64_t exit_hook;
+    /* syscall.runtime_BeforeExec and AfterExec (plan function indices),
+     * their entries preceded by the stubs' gs_exec_before and
+     * gs_exec_after (exit_hook.h); SIZE_MAX, both: not hooked (no exit
+     * hook, a function missing or left out) */
+    size_t exec_before, exec_after;
     /* --trace: the traced functions (trace_plan.h), set by rewrite.c */
     const struct gr_trace_plan *trace;
     /* --engine copy: the functions in the copy engine's module, set by

@@ -30,11 +30,14 @@ GOVERS=${GOVERS:-1.15 1.19 1.22 $NEWEST}
 # kept whatever the patterns say (docs/selection.md): the goroutine counts'
 # two, the scheduler's hand-offs that on-CPU time needs, runtime.copystack
 # (a stack moves: the timing marker) and runtime.sigpanic (its entry puts
-# a relocated leaf's faulting PC back) (those the release has: each list
+# a relocated leaf's faulting PC back), syscall.Exec's runtime_BeforeExec
+# and runtime_AfterExec (the file finished before an exec) (those the
+# program has: each list
 # is cut to the reference run's rows)
 INFRA='runtime.newproc1 runtime.goexit1 runtime.execute runtime.park_m runtime.goschedImpl runtime.gosched_m
     runtime.goschedguarded_m runtime.gopreempt_m runtime.preemptPark runtime.goyield_m
-    runtime.exitsyscall0 runtime.exitsyscallNoP runtime.copystack runtime.sigpanic'
+    runtime.exitsyscall0 runtime.exitsyscallNoP runtime.copystack runtime.sigpanic
+    syscall.runtime_BeforeExec syscall.runtime_AfterExec'
 TAB=$'\t'
 export LC_ALL=C   # sort, join and the rows in one byte order
 
