@@ -8,11 +8,9 @@
 
 #define GS_FINISH_STACK (1 << 20)
 
-    .text
-    .globl gs_exit
-gs_exit:
-    mov 8(%rsp), %ebx               /* the exit code: runtime.exit's argument (ABI0) */
-    mov %rsp, %r15                  /* where the goroutine stopped (the syscall keeps r14, r15) */
+/* rax = a new GS_FINISH_STACK-byte stack for the C code (mmap), flags
+ * set by its compare with the errors: `ja` when there is none. */
+.macro MAP_FINISH_STACK
     xor %edi, %edi
     mov $GS_FINISH_STACK, %esi
     mov $3, %edx                    /* PROT_READ | PROT_WRITE */
@@ -22,6 +20,14 @@ gs_exit:
     mov $9, %eax                    /* mmap */
     syscall
     cmp $-4096, %rax
+.endm
+
+    .text
+    .globl gs_exit
+gs_exit:
+    mov 8(%rsp), %ebx               /* the exit code: runtime.exit's argument (ABI0) */
+    mov %rsp, %r15                  /* where the goroutine stopped (the syscall keeps r14, r15) */
+    MAP_FINISH_STACK
     ja 1f                           /* no stack: exit without finishing */
     lea GS_FINISH_STACK(%rax), %rsp
     mov %r14, %rdi                  /* gs_finish(g, rsp) */
@@ -45,15 +51,7 @@ gs_exit:
     .globl \name
 \name:
     mov %rsp, %r12                  /* where the goroutine is */
-    xor %edi, %edi
-    mov $GS_FINISH_STACK, %esi
-    mov $3, %edx                    /* PROT_READ | PROT_WRITE */
-    mov $0x4022, %r10d              /* MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE */
-    mov $-1, %r8
-    xor %r9d, %r9d
-    mov $9, %eax                    /* mmap */
-    syscall
-    cmp $-4096, %rax
+    MAP_FINISH_STACK
     ja 1f                           /* no stack: the file is left as it is */
     mov %rax, %rbx
     lea GS_FINISH_STACK(%rax), %rsp
