@@ -141,8 +141,8 @@
  * instruction's last 4 bytes, so the patch changes no size; or, where the
  * label is known to be near, a rel8 branch, its reach checked when
  * patched. */
-enum label { LABEL_I, LABEL_S, LABEL_C, LABEL_L, LABEL_T, LABEL_B, NLABELS };
-#define MAX_FORWARD 7       /* to S, C, T, B and L (L three times in a leaf trampoline) */
+enum label { LABEL_I, LABEL_S, LABEL_L, LABEL_T, LABEL_B, NLABELS };
+#define MAX_FORWARD 6       /* to S, T, B and L (L three times in a leaf trampoline) */
 
 struct forward {
     size_t field;           /* offset in the code buffer of the rel32/disp32 (or rel8) */
@@ -299,10 +299,7 @@ static int emit_slow_paths(struct gr_codebuf *c, const struct func_ctx *fc, stru
     place(lb, c, LABEL_S);
     if (fc->plan->row_from_fs)
         return emit_row_slow(c, fc, lb, next, err);
-    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lb->later)));
-    GR_TRY(refer(lb, c, LABEL_C, err));
-    GR_TRY(JUMP(JMP, fc->stubs->claim_row));
-    place(lb, c, LABEL_C);
+    GR_TRY(emit_hand_over(c, fc->stubs->claim_row, err));           /* lea r13, [rip + C] */
     GR_TRY(GR_EMIT(c, err, TEST, GR_REG(R12), GR_REG(R12)));
     GR_TRY(JUMP8(JZ));                                  /* L: past a store and a jmp */
     refer8(lb, c, LABEL_L);
