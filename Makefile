@@ -121,10 +121,10 @@ $(BUILD)/tests/dwarfdump_funcs: $(DWARFDUMP_OBJ)
 # gostat's descriptor reader.
 $(BUILD)/tests/trace/%.o: INC = -I.
 $(BUILD)/tests/trace_layout_dump: $(BUILD)/tests/trace/trace_layout_dump.o \
-	$(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ)) $(BUILD)/gostat/render/trace_desc_read.o
+	$(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ)) $(BUILD)/gostat/read/trace_desc_check.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 $(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
-	$(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ)) $(BUILD)/gostat/render/trace_desc_read.o \
+	$(filter-out $(BUILD)/rewriter/main.o,$(REWRITER_OBJ)) $(BUILD)/gostat/read/trace_desc_check.o \
 	$(BUILD)/gostat/render/trace_values.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_REWRITER)
 
@@ -180,7 +180,7 @@ $(UNIT)/test_cg_outputs: UNIT_LIBS := -lm
 $(UNIT)/test_callgraph: UNIT_LIBS := -lm
 $(UNIT)/test_regex_compile: $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
 $(UNIT)/test_select: $(BUILD)/rewriter/plan/select.o $(BUILD)/common/regex_compile.o $(ERROR_OBJ)
-$(UNIT)/test_trace_values: $(BUILD)/gostat/render/trace_values.o $(BUILD)/gostat/render/trace_desc_read.o \
+$(UNIT)/test_trace_values: $(BUILD)/gostat/render/trace_values.o $(BUILD)/gostat/read/trace_desc_check.o \
 	$(BUILD)/rewriter/find/trace_desc_build.o $(BUILD)/common/strbuf.o $(BUILD)/common/vec.o \
 	$(BUILD)/common/safe_text.o
 $(UNIT)/test_trace_values: UNIT_LIBS := -lm
@@ -382,7 +382,7 @@ $(BUILD)/fuzz/fuzz_statsfile: $(FUZZ_STATS_OBJ)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)
 
 $(BUILD)/fuzz/fuzz_trace_desc: $(patsubst %.c,$(BUILD)/fuzz/%.o,fuzz/fuzz_trace_desc.c \
-	gostat/render/trace_values.c gostat/render/trace_desc_read.c common/strbuf.c common/vec.c common/safe_text.c)
+	gostat/render/trace_values.c gostat/read/trace_desc_check.c common/strbuf.c common/vec.c common/safe_text.c)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^
 $(BUILD)/fuzz/fuzz_profile_json: $(FUZZ_JSON_OBJ)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS_GOSTAT)

@@ -6,7 +6,7 @@
  * bounds-checked as it is taken, and a walk visits at most NODE_BUDGET
  * types per value (a descriptor may nest empty structs to blow up). */
 #include "gostat/render/trace_values.h"
-#include "gostat/render/trace_desc_read.h"
+#include "gostat/read/trace_desc_check.h"
 #include "common/safe_text.h"
 
 #include <inttypes.h>

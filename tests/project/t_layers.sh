@@ -34,7 +34,7 @@ allowed["gostat/cmd"] = allowed["gostat/render"] + ["gostat/render", "gostat/pro
 allowed["gostat"] = allowed["gostat/cmd"] + ["gostat/cmd"]
 allowed["tests/tools"] = ["format"]
 # the --trace layout drivers: gorewrite's find stage and gostat's decoder
-allowed["tests/trace"] = R + ["format", "rewriter/find", "gostat/render"]
+allowed["tests/trace"] = R + ["format", "rewriter/find", "gostat/read", "gostat/render"]
 allowed["scripts"] = []
 # the manual pages' generators: linked with their program, they read its option tables
 allowed["mangen"] = G + ["gostat/cmd", "rewriter"]

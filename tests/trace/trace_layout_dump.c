@@ -5,7 +5,7 @@
 #include "rewriter/find/find.h"
 #include "rewriter/find/program.h"
 #include "rewriter/find/trace_layout.h"
-#include "gostat/render/trace_desc_read.h"
+#include "gostat/read/trace_desc_check.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* trace_desc_read.c: opening and checking an untrusted trace descriptor
- * (trace_desc_read.h). A type's children (fields, elements) must have
+/* trace_desc_check.c: opening and checking an untrusted trace descriptor
+ * (trace_desc_check.h). A type's children (fields, elements) must have
  * smaller indices than the type itself, so types can never nest in a
  * cycle; nesting is bounded by GTD_MAX_DEPTH as well. */
-#include "gostat/render/trace_desc_read.h"
+#include "gostat/read/trace_desc_check.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,10 @@
-/* exported by gostat/render */
-/* trace_desc_read.h: a trace descriptor (format/trace_desc.h) opened for
- * reading: its tables located, each entry read with bounds known. Used by
- * trace_values.c; the checks live in gst_trace_desc_check. */
-#ifndef GOSTAT_TRACE_DESC_READ_H
-#define GOSTAT_TRACE_DESC_READ_H
+/* exported by gostat/read */
+/* trace_desc_check.h: a trace descriptor (format/trace_desc.h), untrusted
+ * input, opened for reading: its tables located, each entry read with
+ * bounds known, the whole checked (gst_tdesc_check). Used by
+ * gostat/render/trace_values.c. */
+#ifndef GOSTAT_TRACE_DESC_CHECK_H
+#define GOSTAT_TRACE_DESC_CHECK_H
 
 #include "format/trace_desc.h"
 
