@@ -69,9 +69,12 @@
  * hostile file cannot make them allocate or map without bound. */
 #define GS_MAX_ROWS 4096u          /* gs_live.rows_backed has one bit per row */
 #define GS_MAX_FUNCS (1u << 22)    /* real Go programs: up to a few 100 000 */
-/* A function has up to three strings (name, file, untimed reason), each
- * far below a page; the table starts with the empty string. */
-#define GS_MAX_STRTAB(nfuncs, nsyms) (GS_PAGE + ((uint64_t)(nfuncs) * 3u + (nsyms)) * GS_PAGE)
+/* A function has up to three strings (name, file, untimed reason), a
+ * symbol one, a go statement two (creator, file), each far below a page;
+ * the table starts with the empty string, and may end with the program's
+ * names, at most twice the bytes of the names they serve. */
+#define GS_MAX_STRTAB(nfuncs, nsyms, ngostmts) \
+    (GS_PAGE + ((uint64_t)(nfuncs) * 3u + (nsyms) + (uint64_t)(ngostmts) * 2u) * 3u * GS_PAGE)
 #define GS_MAX_PATHS (1u << 24)    /* entries of either per-row path table */
 #define GS_PATH_BLOCK 128u         /* a path table of at least this many entries is
                                       whole blocks of them: the writer's probes

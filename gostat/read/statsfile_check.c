@@ -81,10 +81,14 @@ static int check_prefix(const struct gs_header *h, const char *path, struct gr_e
     if (h->nsyms > GS_MAX_FUNCS)
         return gr_fail(err, "%s: corrupt: %" PRIu32 " symbols (at most %u)", path, h->nsyms,
                        GS_MAX_FUNCS);
-    if (h->strtab_size > GS_MAX_STRTAB(h->nfuncs, h->nsyms))
+    if (h->ngostmts > GS_MAX_FUNCS)
+        return gr_fail(err, "%s: corrupt: %" PRIu32 " go statements (at most %u)", path,
+                       h->ngostmts, GS_MAX_FUNCS);
+    uint64_t strtab_max = GS_MAX_STRTAB(h->nfuncs, h->nsyms, h->ngostmts);
+    if (h->strtab_size > strtab_max)
         return gr_fail(err, "%s: corrupt: a %" PRIu64 "-byte string table for %" PRIu32
-                       " functions (at most %" PRIu64 ")", path, h->strtab_size, h->nfuncs,
-                       GS_MAX_STRTAB(h->nfuncs, h->nsyms));
+                       " functions, %" PRIu32 " symbols and %" PRIu32 " go statements (at most %" PRIu64 ")",
+                       path, h->strtab_size, h->nfuncs, h->nsyms, h->ngostmts, strtab_max);
     if (h->nsyms && (h->syms_off < h->header_size || h->syms_off % 8 != 0
                      || !fits(h->syms_off, (uint64_t)h->nsyms * sizeof(struct gs_sym), h->file_size)))
         return gr_fail(err, "%s: corrupt: symbol table (%" PRIu32 " entries at offset %" PRIu64

@@ -43,6 +43,36 @@ static size_t strings_size(const struct gr_plan *plan, int syms)
     return n;
 }
 
+/* An offset into the names at the table's end (fixed by place_names once
+ * the strings before them are all in); the table stays under 2^31. */
+#define NAME_IN_PLACE 0x80000000u
+
+/* Bytes of the names the stats file holds (functions, with call paths
+ * the symbols too, and go statements' creators), NUL-terminated. */
+static size_t names_bytes(const struct gr_plan *plan, int syms)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < plan->go_stmts.n; i++)
+        n += strlen(plan->go_stmts.items[i].creator->name) + 1;
+    for (size_t i = 0; i < plan->nfuncs; i++)
+        if (syms || !plan->funcs[i].skip_reason)
+            n += strlen(plan->funcs[i].func->name) + 1;
+    return n;
+}
+
+/* The program's funcnametab serves as the names when it can end the table
+ * (not with a trace section after the strings) and holds little more than
+ * them: twice their bytes at most (GS_MAX_STRTAB), so that `--only` with a
+ * few functions does not put all of a large program's names in each file. */
+static uint64_t names_in_place_size(const struct gr_plan *plan, const struct gr_program *prog,
+                                    int names_in_place, int syms, size_t strtab_max)
+{
+    uint64_t size = prog->pcln.funcnames_size;
+    if (!names_in_place || (plan->trace && plan->trace->n) || strtab_max + size >= NAME_IN_PLACE)
+        return 0;
+    return size <= 2 * (uint64_t)names_bytes(plan, syms) ? size : 0;
+}
+
 /* The string table being filled; seen maps a string to its offset. names:
  * the program's funcnametab, which ends the table when names_size > 0. */
 struct strings {
@@ -52,10 +82,6 @@ struct strings {
     const uint8_t *names;
     uint64_t names_size;
 };
-
-/* An offset into the names at the table's end (fixed by place_names once
- * the strings before them are all in); the table stays under 2^31. */
-#define NAME_IN_PLACE 0x80000000u
 
 /* Appends s; its offset, or 0 for the empty string. */
 static uint32_t add_string(struct strings *st, const char *s)
@@ -285,10 +311,7 @@ int gr_stats_image_build(const struct gr_plan *plan, const struct gr_program *pr
     int paths = seg->max_paths > 0;
     size_t nsyms = paths ? plan->nfuncs : 0;
     size_t strtab_max = strings_size(plan, paths);
-    /* in place only at the file's end: a trace section would follow them */
-    uint64_t names_size = names_in_place && !(plan->trace && plan->trace->n) ? prog->pcln.funcnames_size : 0;
-    if (strtab_max + names_size >= NAME_IN_PLACE)
-        names_size = 0;
+    uint64_t names_size = names_in_place_size(plan, prog, names_in_place, paths, strtab_max);
     if (strtab_max > UINT32_MAX || nsyms > GS_MAX_FUNCS)
         return gr_fail(err, "function names too large for the stats format");
     size_t syms_off = sizeof(struct gs_header) + (size_t)seg->nfuncs * sizeof(struct gs_func);

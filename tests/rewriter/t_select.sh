@@ -15,7 +15,8 @@
 #  - Debian's restic (a real program): --only '^main\.' instruments only
 #    package main; `restic version` and `restic --help` print what the
 #    original prints; only main.* (and the two) in gostat, main.main
-#    called once.
+#    called once; with --only '^main\.main$', main.main alone, its
+#    stats file under 1 MB (without the program's table of all names).
 #  - a bad --only or --exclude pattern: exit 1, a message naming the
 #    option and the pattern, no output written (an existing OUTPUT kept);
 #    an --only pattern that matches no function: one warning naming it.
@@ -179,6 +180,15 @@ if [ -x "$RESTIC" ]; then
             echo "restic $args: $nmain main functions, $(awk -F "$TAB" '$2 > 0' "$WORK/restic.rows" | wc -l) rows called"
         done
         check_accounted restic
+    fi
+    # A few functions of a large program: the stats file holds their names,
+    # not the program's 1 MB table of all names, and gostat reads it.
+    if instrument_sel restic1 "$RESTIC" --only '^main\.main$'; then
+        run_rows restic1 "$RESTIC" version &&
+            expect "restic --only '^main\.main\$': rows" "main.main${TAB}1" \
+                "$(grep -vxF "$(printf '%s\n' $INFRA)" "$WORK/restic1.rows" | cut -f1,2)"
+        size=$(stat -c %s "$(stats_file_for "$RC_STATDIR")")
+        [ "$size" -lt 1000000 ] || fail "restic --only '^main\.main\$': a $size-byte stats file"
     fi
 else
     fail "$RESTIC is not installed"
