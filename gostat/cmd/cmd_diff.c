@@ -99,11 +99,13 @@ static const struct gr_opt diff_opts[] = {
           "moves with the machine's load, dominates.\n" },
     { "runtime", 0, NULL, GR_OPT_FLAG, GR_OPT_AT(struct diff_cli, diff.runtime),
       .help = GR_OPT_HELP("also count changes of the runtime's functions",
-                          "(runtime.*, runtime/*, internal/*), whose calls and",
+                          "(runtime.*, runtime/*, internal/*, and pkg.runtime_X it",
+                          "lends a standard package, e.g. sync.runtime_doSpin), whose calls and",
                           "times follow garbage collections and scheduling"),
       .man =
           "Also count changes of the Go runtime's functions (runtime.*, runtime/*,\n"
-          "internal/*); by default their changes never count, as their calls and\n"
+          "internal/*, and the pkg.runtime_X it lends a standard package, such as\n"
+          "sync.runtime_doSpin); by default their changes never count, as their calls and\n"
           "times follow garbage collections and scheduling more than the program.\n" },
     { "filter", 0, "REGEX", GR_OPT_STRING, GR_OPT_AT(struct diff_cli, filter),
       .help = GR_OPT_HELP("compare only functions whose name matches REGEX",

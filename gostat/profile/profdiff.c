@@ -44,12 +44,24 @@ struct side {
     bool runtime;              /* the runtime's own function */
 };
 
-/* The Go runtime's functions (and its internal packages'): their calls
- * follow garbage collections and scheduling, not the program's input. */
+/* A function the runtime lends a standard package by linkname, named
+ * pkg.runtime_X (sync.runtime_doSpin, sync.runtime_Semacquire). */
+static bool is_lent_by_runtime(const char *name)
+{
+    const char *slash = strrchr(name, '/'), *first_slash = strchr(name, '/');
+    const char *dot = strchr(slash ? slash : name, '.');
+    if (!dot || memchr(name, '.', (size_t)((first_slash ? first_slash : dot) - name)))
+        return false;   /* not a standard package: its first element has no dot */
+    return strncmp(dot + 1, "runtime_", 8) == 0;
+}
+
+/* The Go runtime's functions (its internal packages' and those it lends
+ * others): their calls follow garbage collections and scheduling, not the
+ * program's input. */
 static bool is_runtime(const char *name)
 {
     return strncmp(name, "runtime.", 8) == 0 || strncmp(name, "runtime/", 8) == 0 ||
-           strncmp(name, "internal/", 9) == 0;
+           strncmp(name, "internal/", 9) == 0 || is_lent_by_runtime(name);
 }
 
 static bool has_hist(const struct side *s)

@@ -200,6 +200,18 @@ run_ok "spread off" diff --sigma 0 "$dir/sbase" "$dir/stail"
 expect "spread off: g alone" "g 1 of 3" "$(row 2 | cut -d' ' -f1) $(row 3 | cut -d' ' -f1-3)"
 run_ok "--runtime" diff --runtime "$dir/sbase" "$dir/stail"
 expect "--runtime: mallocgc" "runtime.mallocgc 1000 5000 5.00x" "$(row 2 | cut -d' ' -f1-4)"
+# What the runtime lends a standard package (sync.runtime_doSpin) is the
+# runtime's; a module's function of that name is not.
+for v in 601:1000 602:5000; do
+    "$MKSTATS" "$dir/lent${v%%:*}" --pid "${v%%:*}" --func "sync.runtime_doSpin:0x10:${v#*:}" \
+        --func "example.com/m.runtime_doSpin:0x20:${v#*:}" --func main.f:0x30:1000 ||
+        fail "mkstats lent"
+done
+run_ok "lent by the runtime" diff "$dir/lent601" "$dir/lent602"
+expect "lent by the runtime: the module's alone" \
+    "example.com/m.runtime_doSpin 1000 5000 5.00x | 1 of 3" "$(row 2 | cut -d' ' -f1-4) | $(row 3 | cut -d' ' -f1-3)"
+run_ok "lent by the runtime, --runtime" diff --runtime "$dir/lent601" "$dir/lent602"
+expect "lent by the runtime, --runtime: both" "2 of 3" "$(row 4 | cut -d' ' -f1-3)"
 "$GOSTAT" diff --json "$dir/sbase" "$dir/stail" >"$dir/spread.json" || fail "diff --json spread"
 expect "spread JSON: the rule's settings" "1.5 5 100 1000000 100 False 0" \
     "$(json_get "$dir/spread.json" "d['threshold'], d['sigma'], d['min_timed'], d['min_time_ns'], d['min_delta_ns'], d['runtime'], d['changed']" | tr -d '(),')"
