@@ -132,17 +132,17 @@ $(BUILD)/tests/trace_values_render: $(BUILD)/tests/trace/trace_values_render.o \
 # linked from that module's objects, common/ and what the module needs,
 # each compiled with its program's -I list.
 UNIT       := $(BUILD)/tests/unit
-UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf asm_callers asm_funcs exits call_sites pclntab go_version dwarf_lines \
+UNIT_PROGS := $(addprefix $(UNIT)/test_,prologue leaf asm_callers asm_funcs returns call_sites pclntab go_version dwarf_lines \
 	statsfile_check hist times clock view vec regex_compile callgraph cg_outputs opttable select trace_values \
 	trace_layout trace_read expo_top offsets_sigcode statsfile_pass insn_quick safe_text merge_rule sched_hooks timing_mode)
-UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/exits_fixtures.o $(UNIT)/fake_elf.o
+UNIT_OBJ   := $(UNIT_PROGS:=.o) $(UNIT)/unit.o $(UNIT)/returns_fixtures.o $(UNIT)/fake_elf.o
 
 $(UNIT)/test_prologue: $(BUILD)/rewriter/plan/prologue.o
 $(UNIT)/test_leaf: $(BUILD)/rewriter/plan/leaf.o $(BUILD)/rewriter/plan/asm_funcs.o
 $(UNIT)/test_asm_callers: $(BUILD)/rewriter/plan/asm_callers.o $(UNIT)/fake_elf.o $(BUILD)/elf/elf_read.o \
 	$(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_asm_funcs: $(BUILD)/rewriter/plan/asm_funcs.o
-$(UNIT)/test_exits: $(UNIT)/exits_fixtures.o $(BUILD)/rewriter/plan/exits.o $(BUILD)/rewriter/plan/leaf.o \
+$(UNIT)/test_returns: $(UNIT)/returns_fixtures.o $(BUILD)/rewriter/plan/returns.o $(BUILD)/rewriter/plan/leaf.o \
 	$(BUILD)/rewriter/plan/asm_funcs.o $(BUILD)/rewriter/find/insn_quick.o \
 	$(BUILD)/elf/elf_read.o $(BUILD)/common/vec.o $(ERROR_OBJ)
 $(UNIT)/test_call_sites: $(BUILD)/rewriter/plan/call_sites.o $(BUILD)/rewriter/find/insn_quick.o $(BUILD)/elf/elf_read.o \
@@ -191,10 +191,10 @@ $(UNIT)/test_opttable: $(BUILD)/common/opttable.o $(BUILD)/common/opttable_help.
 $(UNIT)/test_opttable: UNIT_LIBS := -lm
 $(UNIT)/test_insn_quick: $(BUILD)/rewriter/find/insn_quick.o
 $(UNIT)/test_prologue $(UNIT)/test_leaf $(UNIT)/test_asm_funcs $(UNIT)/test_insn_quick: UNIT_LIBS := -lZydis -lZycore
-$(UNIT)/test_exits $(UNIT)/test_call_sites $(UNIT)/test_asm_callers $(UNIT)/test_sched_hooks: UNIT_LIBS := -lZydis -lZycore -lelf
+$(UNIT)/test_returns $(UNIT)/test_call_sites $(UNIT)/test_asm_callers $(UNIT)/test_sched_hooks: UNIT_LIBS := -lZydis -lZycore -lelf
 $(UNIT)/test_pclntab $(UNIT)/test_go_version: UNIT_LIBS := -lelf
 
-REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf asm_callers asm_funcs exits call_sites pclntab go_version dwarf_lines select trace_layout \
+REWRITER_UNITS := $(addprefix $(UNIT)/test_,prologue leaf asm_callers asm_funcs returns call_sites pclntab go_version dwarf_lines select trace_layout \
 	offsets_sigcode insn_quick sched_hooks)
 $(REWRITER_UNITS:=.o) $(UNIT)/fake_elf.o: INC = $(REWRITER_INC)
 $(addsuffix .o,$(filter-out $(REWRITER_UNITS) %/test_vec %/test_regex_compile %/test_opttable %/test_safe_text %/test_timing_mode,$(UNIT_PROGS))): \

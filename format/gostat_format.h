@@ -282,7 +282,7 @@ struct gs_drops {
                                       M's system stack (g0), which the runtime
                                       resets at each switch (docs/timing.md) */
     uint64_t sampled_probes;       /* the sampled modes: timed calls whose probe
-                                      was measured (stubs/timing.S gs_sample_exit) */
+                                      was measured (stubs/timing.S gs_sample_return) */
     uint64_t sampled_probe_ticks;  /* and the ticks those probes took outside the
                                       calls' own intervals, summed */
     uint64_t closed_at_exit;       /* timed calls still open on the exiting

@@ -31,8 +31,8 @@
  * gs_trace_enter continues instead when the call has no pending record. */
 #define GS_TRACE_NO_RECORD 5
 /* The captures keep RDI, RSI and RCX at this many bytes below RSP and
- * the two words under it: gs_trace_exit's -24(%rsp) (the on-CPU ticks,
- * for gs_time_record) outlives an exit capture. */
+ * the two words under it: gs_trace_return's -24(%rsp) (the on-CPU ticks,
+ * for gs_time_record) outlives a return capture. */
 #define GS_TRACE_CAPTURE_SAVE 64
 
 /* m.g0, the M's scheduling goroutine: struct m's first field in every
@@ -143,30 +143,30 @@ struct gs_blob_header {
     uint32_t config_off;    /* struct gs_stub_config */
     uint32_t claim_row_off; /* in: r13 = continue; out: r12 = row or 0 */
     uint32_t time_enter_off;/* in: r12d = record offset, r13 = continue */
-    uint32_t time_exit_off; /* in: r12d = record offset; returns to the caller */
+    uint32_t time_return_off; /* in: r12d = record offset; returns to the caller */
     uint32_t sample_enter_off;       /* in: r12 = row, r13 = descriptor; or r12 = 0
                                         (row at fs:[0]): as row_slow, then the count
                                         decides between back and the sampled call */
     uint32_t path_enter_off;         /* as time_enter, recording call paths */
-    uint32_t path_exit_off;          /* as time_exit, recording call paths */
+    uint32_t path_return_off;          /* as time_return, recording call paths */
     uint32_t sched_off_off;          /* in: r12 = a goroutine the scheduler takes off
                                         its thread, r13 = continue (stubs/oncpu.S) */
     uint32_t sched_on_off;           /* in: r12 = a goroutine about to run again */
     uint32_t trace_enter_off;        /* in: r12 = record | traced | function << 32, r13 = capture */
-    uint32_t trace_exit_off;         /* in: r12d = record | traced, r13 = capture */
+    uint32_t trace_return_off;         /* in: r12d = record | traced, r13 = capture */
     uint32_t trace_commit_off;       /* in: r12 = the pending record; returns for the function */
     uint32_t row_slow_off;           /* in: r12 = 0, r13 = a function's GS_ROWSLOW_*
                                         words; as claim_row, then continues at its
                                         count, or counts in row 0 and goes back */
     uint32_t site_create_off;        /* in: r12 = the new g, r13 = continue */
-    uint32_t site_exit_off;          /* in: r14 = the ending g, r13 = continue */
-    uint32_t tail_exit_off;          /* in: r12d = record offset, r13 = a tail call's
-                                        target; jumps there (stubs/tail_exit.S) */
+    uint32_t site_end_off;          /* in: r14 = the ending g, r13 = continue */
+    uint32_t tail_return_off;          /* in: r12d = record offset, r13 = a tail call's
+                                        target; jumps there (stubs/tail_return.S) */
     uint32_t exit_off;               /* replaces runtime.exit: finishes the stats
                                         file (stubs/finish.c), then exit_group */
     uint32_t stack_moved_off;        /* in: r12 = a goroutine whose stack is about to
                                         move (runtime.copystack), r13 = continue */
-    uint32_t sample_exit_off;        /* as time_exit, for the sampled modes: adds the
+    uint32_t sample_return_off;        /* as time_return, for the sampled modes: adds the
                                         call's probe as measured to the callers' */
     uint32_t exec_before_off;        /* before an exec (syscall.runtime_BeforeExec):
                                         finishes the stats file as exit_off does;

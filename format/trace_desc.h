@@ -17,7 +17,7 @@
  *   INT UINT FLOAT BOOL POINTER RAW: 1 leaf; STRING: data, len;
  *   SLICE: data, len, cap; IFACE/EFACE: type word, data word;
  *   COMPLEX: real, imaginary; STRUCT: its fields'; ARRAY: n times elem's.
- * A leaf names a captured word (the entry capture for arguments, the exit
+ * A leaf names a captured word (the entry capture for arguments, the return
  * capture for results) and the bytes of it to read; GTD_NONE: not captured
  * (the value did not fit the capture limits). A STRING or []byte data leaf
  * may also name the byte copy holding its contents. docs/trace.md "Values and ABIs"
@@ -57,7 +57,7 @@ enum gtd_kind {
 };
 
 enum gtd_value_flags {
-    GTD_V_RESULT = 1,  /* a result (read from the exit capture) */
+    GTD_V_RESULT = 1,  /* a result (read from the return capture) */
 };
 
 struct gtd_header {

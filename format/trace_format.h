@@ -101,15 +101,15 @@ struct gs_trace_section {
 struct gs_trace_func {
     uint32_t func;             /* index into the function table */
     uint32_t desc_off, desc_len; /* its descriptor (values helper), 0 length: none */
-    uint16_t entry_nwords, entry_nbytes, exit_nwords, exit_nbytes;
+    uint16_t entry_nwords, entry_nbytes, return_nwords, return_nbytes;
     /* in an event: words (u64 each), then one u32 copied length per byte
        copy (8-aligned), then the copies, bytes_max each (8-aligned) */
-    uint32_t entry_off, exit_off;
+    uint32_t entry_off, return_off;
     uint32_t used;             /* bytes of its events in use */
     uint32_t reserved[2];
 };
 
-/* A capture part (entry or exit) at off in an event: nwords words, then
+/* A capture part (entry or return) at off in an event: nwords words, then
  * nbytes u32 copied lengths (padded to 8), then the copies, each
  * bytes_max rounded up to 8. */
 static inline uint32_t gs_trace_lens_off(uint32_t off, uint32_t nwords) { return off + 8u * nwords; }

@@ -10,7 +10,7 @@ that runs it is fine: perf follows children). perf samples the CPU clock
 (`perf record -e cpu-clock`: a timer, so it works where hardware counters do
 not, as in this project's KVM guests) every NS nanoseconds of CPU. Samples
 in BINARY's new executable segment are mapped to the blob's routines
-(gs_path_exit+0x2ac); the rest are counted as the program's or the
+(gs_path_return+0x2ac); the rest are counted as the program's or the
 kernel's. A timer sample lands on the instruction after one that stalled
 (skid), so each hot offset is printed with the instruction before it.
 

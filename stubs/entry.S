@@ -12,22 +12,22 @@ gs_blob_header:
     .long gs_config - gs_blob_header
     .long gs_claim_row - gs_blob_header
     .long gs_time_enter - gs_blob_header
-    .long gs_time_exit - gs_blob_header
+    .long gs_time_return - gs_blob_header
     .long gs_sample_enter - gs_blob_header
     .long gs_path_enter - gs_blob_header
-    .long gs_path_exit - gs_blob_header
+    .long gs_path_return - gs_blob_header
     .long gs_sched_off - gs_blob_header
     .long gs_sched_on - gs_blob_header
     .long gs_trace_enter - gs_blob_header
-    .long gs_trace_exit - gs_blob_header
+    .long gs_trace_return - gs_blob_header
     .long gs_trace_commit - gs_blob_header
     .long gs_row_slow - gs_blob_header
     .long gs_site_create - gs_blob_header
-    .long gs_site_exit - gs_blob_header
-    .long gs_tail_exit - gs_blob_header
+    .long gs_site_end - gs_blob_header
+    .long gs_tail_return - gs_blob_header
     .long gs_exit - gs_blob_header
     .long gs_stack_moved - gs_blob_header
-    .long gs_sample_exit - gs_blob_header
+    .long gs_sample_return - gs_blob_header
     .long gs_exec_before - gs_blob_header
     .long gs_exec_after - gs_blob_header
 

@@ -1,7 +1,7 @@
 /* exit_calls.c: the timed calls still open on the exiting goroutine when
  * the process exits (os.Exit and a fatal error never return to them) are
  * closed at the exit's time, as their returns would have been
- * (gs_time_exit, stubs/timing.S; gs_path_exit, stubs/paths.S, whose
+ * (gs_time_return, stubs/timing.S; gs_path_return, stubs/paths.S, whose
  * calls go to their timing record as a call that found room in neither
  * path table does): into the exiting thread's row, while it is still the
  * file's. Runs once, on gs_finish's stack, before the file is frozen. */
@@ -64,7 +64,7 @@ static int is_record(const struct gs_header *h, uint32_t rec)
            k < h->ntimed;
 }
 
-/* The row's page holding rec is backed, as gs_time_exit makes it. */
+/* The row's page holding rec is backed, as gs_time_return makes it. */
 static int page_ready(uint8_t *row, uint32_t rec)
 {
     uint8_t *map = row + GS_ROW_PAGEMAP + (rec >> 12);

@@ -7,7 +7,7 @@
  * runtime.execute (which runs one again) to gs_sched_on. They run on g0,
  * on behalf of another goroutine, gp: the time from the first to the
  * second is added to gp's off-CPU sum, GS_SLOT_OFF in its timing stack,
- * which a timed call's entry copies and its exit subtracts (timing.S).
+ * which a timed call's entry copies and its return subtracts (timing.S).
  * A goroutine without a timing stack has no open timed call: nothing to do.
  *
  * in: r12 = gp, r13 = where to continue. R12, R13 and the flags change;

@@ -1,5 +1,5 @@
-/* paths.S: timing every call with its calling context (--call-graph): gs_path_enter and gs_path_exit replace gs_time_enter and
- * gs_time_exit (timing.S, whose header comment states the rules these
+/* paths.S: timing every call with its calling context (--call-graph): gs_path_enter and gs_path_return replace gs_time_enter and
+ * gs_time_return (timing.S, whose header comment states the rules these
  * follow too: reached by jmp, scratch only in the red zone, R12, R13 and
  * the flags change, nothing else).
  *
@@ -22,7 +22,7 @@
  * site, at any depth under one first f, has one key, whose recorded parent
  * is that first f's key: calls, self and arcs stay exact, the node's total
  * counts nested activations again (docs/timing.md).
- * At exit, self = duration - children goes to gs_timing.self_total, the
+ * At the return, self = duration - children goes to gs_timing.self_total, the
  * duration to the parent's children, and the call to the thread's path
  * table (a row's gs_path[max_paths], open addressing: the GS_PATH_PROBES
  * entries of the key's aligned group of sixteen are tried, then, when that
@@ -70,7 +70,7 @@
 
     .text
 
-/* One step of the path lookup (gs_path_exit): the entry at rcx. */
+/* One step of the path lookup (gs_path_return): the entry at rcx. */
 .macro TRY_ENTRY hit, new
     cmp GS_PATH_KEY(%rax,%rcx), %rdx
     je \hit
@@ -178,7 +178,7 @@
  * of it: probing it then needs no page check) with the group-full bits
  * and the count of arcs taken after it; or jumps to \fail (tmpfs full).
  * The pages of the path table, of the arc table and of its index are
- * backed as lookups first reach them (GROUP_PAGE, gs_path_exit): a thread
+ * backed as lookups first reach them (GROUP_PAGE, gs_path_return): a thread
  * with few paths touches few of them. rax = row; keeps every register
  * but rdx and the flags. */
 .macro BACK_TABLES fail
@@ -309,12 +309,12 @@ gs_path_enter:
     .p2align 3
 .Lk1: .quad GS_PATH_K1
 
-/* gs_path_exit: as gs_time_exit (in: r12d = record offset; RSP at the
+/* gs_path_return: as gs_time_return (in: r12d = record offset; RSP at the
  * return address; results in RAX, RBX, RCX, RDI, RSI, R8-R11, X0-X14
  * kept; RDX is dead at a return), then the call's path. */
-    .globl gs_path_exit
-gs_path_exit:
-    EXIT_POP GS_PENT_SIZE, .Lpexit
+    .globl gs_path_return
+gs_path_return:
+    RETURN_POP GS_PENT_SIZE, .Lpret
     mov GS_PENT_OFF(%rcx), %rax
     mov %rcx, %rdx
     and $-GS_SLOT_SIZE, %rdx                        /* the stack (aligned to its size) */
@@ -329,11 +329,11 @@ gs_path_exit:
     cmp GS_PENT_CHILDREN(%rcx), %r13
     cmovb GS_PENT_CHILDREN(%rcx), %r13
     add %r13, GS_PENT_CHILDREN-GS_PENT_SIZE(%rcx)   /* the caller's children */
-    RECORD_PAGE %rdx, .Lpexit_out, .Lpexit_page
+    RECORD_PAGE %rdx, .Lpret_out, .Lpret_page
 /* The call's count, ticks and self ticks go to its path's entry (or its
  * arc's) only, not to its timing record (GS_HDR_PATH_TOTALS): the record
  * gets its extremes and histogram bucket. */
-.Lpexit_record:                 /* rax = row, rcx = entry, r12 = record, r13 = duration */
+.Lpret_record:                 /* rax = row, rcx = entry, r12 = record, r13 = duration */
     cmp %r13, GS_TIM_MAX(%rax,%r12)                 /* struct gs_timing at (rax, r12) */
     jae 3f
     mov %r13, GS_TIM_MAX(%rax,%r12)
@@ -387,8 +387,8 @@ gs_path_exit:
     add %r13, GS_PATH_SELF(%rax,%rcx)
     mov -128(%rsp), %rdx
     add %rdx, GS_PATH_ONCPU(%rax,%rcx)
-.Lpexit_out:
-    EXIT_LEAVE
+.Lpret_out:
+    RETURN_LEAVE
 /* A path seen first: its fields, then its key (a reader that sees the key
  * sees them). rax = row, rcx = offset, rdx = key, r12 = entry. */
 .Lpath_new:
@@ -411,25 +411,25 @@ gs_path_exit:
     mov %rdx, GS_PATH_KEY(%rax)
     xor %ecx, %ecx
     jmp .Lpath_hit
-    EXIT_DROPS GS_PENT_SIZE, .Lpexit
+    RETURN_DROPS GS_PENT_SIZE, .Lpret
     COUNT_DROP GS_DROP_UNMATCHED
-    jmp .Lpexit_out
+    jmp .Lpret_out
 /* First use of a timing page by this thread: back it (and, the first
  * time, the thread's path filter), or drop the call's timing
  * (tmpfs full; without the tables, every call of this page's functions on
  * this thread then is). rax = row, rcx = entry, rdx = page index. */
-.Lpexit_page:
+.Lpret_page:
     mov %rcx, -24(%rsp)
     mov %rdx, %rcx
-    BACK_TABLES .Lpexit_notables
-    BACK_PAGE .Lpexit_nospace
+    BACK_TABLES .Lpret_notables
+    BACK_PAGE .Lpret_nospace
     mov -24(%rsp), %rcx
-    jmp .Lpexit_record
-.Lpexit_notables:
+    jmp .Lpret_record
+.Lpret_notables:
     movb $GS_PAGE_FAILED, GS_ROW_PAGEMAP(%rax,%rcx)
-.Lpexit_nospace:
+.Lpret_nospace:
     COUNT_DROP GS_DROP_NO_SPACE
-    jmp .Lpexit_out
+    jmp .Lpret_out
 /* The key's group is full: the other groups of its block in turn, as
  * its own (a full one is skipped when the filter says the key was never
  * added). rax = row, rdx = key, r12 = entry, -40(%rsp) = the group's
@@ -541,6 +541,6 @@ gs_path_exit:
     add %r13, GS_TIM_SELF(%rax,%rcx)
     mov -128(%rsp), %rdx
     add %rdx, GS_TIM_ONCPU(%rax,%rcx)
-    jmp .Lpexit_out
+    jmp .Lpret_out
 
     .section .note.GNU-stack,"",@progbits

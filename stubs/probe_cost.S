@@ -9,7 +9,7 @@
 
     .text
 
-/* The exit trampoline's test (rbp = &g.racectx stands for the
+/* The return trampoline's test (rbp = &g.racectx stands for the
  * trampoline's [r14 + offset] operand): on to \timed when this call is at
  * or above the innermost open timed call (its RSP at or above the
  * marker). */
@@ -33,7 +33,7 @@
     .endr
 .endm
 
-/* Timed (--time-all): count, gs_time_enter, the empty body, gs_time_exit.
+/* Timed (--time-all): count, gs_time_enter, the empty body, gs_time_return.
  * rbx = the row (the trampoline's fs:[0] load). */
     .globl gs_cal_timed
 gs_cal_timed:
@@ -48,7 +48,7 @@ gs_cal_timed:
     RETURN_TEST 3f
 2:  ret
 3:  mov $CAL_REC, %r12d
-    jmp gs_time_exit
+    jmp gs_time_return
 
 /* Counted, not timed (the default mode between two timed calls: the
  * counter is negative), and its return's test. */

@@ -1,16 +1,16 @@
 /* sites.S: goroutines by creation site (docs/goroutines.md). gs_site_create
  * runs at each return of runtime.newproc1, with the new g complete (its
- * gopc, startpc set) and not yet runnable anywhere; gs_site_exit at the
+ * gopc, startpc set) and not yet runnable anywhere; gs_site_end at the
  * entry of runtime.goexit1 (and coroexit), on the ending goroutine.
  * Creation finds the site (gopc, startpc) in the shared site table,
  * claiming a free entry with lock cmpxchg, then claims a live-table entry
- * for the g with its TSC and site; exit frees it and adds the lifetime to
- * the site's histogram (an exit is counted there, or in untimed_exits
- * without one: not in the live table, found by key). Creation and exit of
+ * for the g with its TSC and site; its end frees it and adds the lifetime to
+ * the site's histogram (an end is counted there, or in untimed_exits
+ * without one: not in the live table, found by key). Creation and end of
  * one goroutine may run on different threads: every shared update is a
  * locked instruction, and the runtime's own hand-over of the g (runqput,
  * then a scheduler picking it up) orders the creation's stores (the live
- * entry's site too) before the exit's loads.
+ * entry's site too) before the end's loads.
  *
  * With call paths (GS_CFG_SPATHS_OFF set) a site is keyed by its creator's
  * call path too: newproc1 runs on g0, so the path is the creating
@@ -254,12 +254,12 @@ gs_site_create:
     mov %rdx, GS_GLIVE_TICK(%r9)
     jmp .Lsite_out
 
-/* gs_site_exit: in r14 = the ending goroutine, r13 = where to continue
+/* gs_site_end: in r14 = the ending goroutine, r13 = where to continue
  * (the rest of goexit1's entry trampoline). The site is the one its
  * creation wrote into the live entry (read back bounded: the file is
  * shared); without one, it is found by key. */
-    .globl gs_site_exit
-gs_site_exit:
+    .globl gs_site_end
+gs_site_end:
     SITE_SAVE
     GLIVE_START %r14
 2:  GLIVE_ENTRY
@@ -305,17 +305,17 @@ gs_site_exit:
     cmova %edx, %ecx
     lock incq GS_SITE_HIST - 8 * GS_HIST_FIRST_BIT(%rdi,%rcx,8)
     jmp .Lsite_out
-8:  cmpq $0, gs_config+GS_CFG_SPATHS_OFF(%rip)      /* an exit without a lifetime */
-    jne .Lsite_exit_path
+8:  cmpq $0, gs_config+GS_CFG_SPATHS_OFF(%rip)      /* an end without a lifetime */
+    jne .Lsite_end_path
     PRIVATE_DATA
     SITE_FIND %r14
-.Lsite_exit_found:
+.Lsite_end_found:
     mov %rcx, %rdi
     test %rdi, %rdi
     jz .Lsite_out
 9:  lock incq GS_SITE_UNTIMED_EXITS(%rdi)           /* the others are the sum of hist */
     jmp .Lsite_out
-/* Sites by creator path: the creation's path is m.curg's; an exit
+/* Sites by creator path: the creation's path is m.curg's; an end
  * without a lifetime has none (path 0, as a creator without timed calls). */
 .Lsite_create_path:
     PATH_SAVE
@@ -324,14 +324,14 @@ gs_site_exit:
     SITE_FIND_PATH %r12
     PATH_RESTORE
     jmp .Lsite_found
-.Lsite_exit_path:
+.Lsite_end_path:
     PATH_SAVE
     xor %r10d, %r10d
     xor %r11d, %r11d
     PRIVATE_DATA
     SITE_FIND_PATH %r14
     PATH_RESTORE
-    jmp .Lsite_exit_found
+    jmp .Lsite_end_found
 .Lsite_out:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rcx

@@ -33,9 +33,9 @@
     jmp *-32(%rsp)
 .endm
 
-/* The exit halves keep rax and rcx (results) at -8 and -16(%rsp)
- * (EXIT_POP saves them) and return for the function. */
-.macro EXIT_LEAVE
+/* The return halves keep rax and rcx (results) at -8 and -16(%rsp)
+ * (RETURN_POP saves them) and return for the function. */
+.macro RETURN_LEAVE
     mov -8(%rsp), %rax
     mov -16(%rsp), %rcx
     ret
@@ -217,7 +217,7 @@
     jmp \prefix\()_slot
 .endm
 
-/* The exit half's start: saves rax and rcx at -8 and -16(%rsp), reads the
+/* The return half's start: saves rax and rcx at -8 and -16(%rsp), reads the
  * TSC first (so the bookkeeping is not part of the duration), then pops
  * this return's entry: its own, at this depth and for record r12d. Out:
  * rcx = the popped entry (still intact), r13 = the duration on the
@@ -225,10 +225,10 @@
  * below 0, or the TSC is behind on this core), the probe's cost added to
  * the goroutine's sum, the marker in g.racectx set to the new innermost
  * entry. Defines \prefix_pop; goes to \prefix_stale or _missing
- * (EXIT_DROPS). \measured (gs_sample_exit): the probe's cost is left to
+ * (RETURN_DROPS). \measured (gs_sample_return): the probe's cost is left to
  * SAMPLE_PROBE_DONE, with the clock at -40, the stack at -56 and the
  * entry's measured probe at -64(%rsp). */
-.macro EXIT_POP size, prefix, measured=0
+.macro RETURN_POP size, prefix, measured=0
     mov %rax, -8(%rsp)
     mov %rcx, -16(%rsp)
     rdtsc
@@ -272,16 +272,16 @@
 1:
 .endm
 
-/* After a measured EXIT_POP and the call's record (rcx = the thread's
+/* After a measured RETURN_POP and the call's record (rcx = the thread's
  * row): the probe's cost for the callers, as this sampled call measured it
  * (its entry's part, from gs_sample_enter's first clock read to its start,
- * and its exit's, from the end to now), tallied in the row; or as
+ * and its return's, from the end to now), tallied in the row; or as
  * calibrated when that reads preempted. Clobbers rax, rdx. */
 .macro SAMPLE_PROBE_DONE
     rdtsc
     shl $32, %rdx
     or %rax, %rdx
-    sub -40(%rsp), %rdx                             /* the exit's part */
+    sub -40(%rsp), %rdx                             /* the return's part */
     add -64(%rsp), %rdx                             /* and the entry's */
     mov -56(%rsp), %rax                             /* the stack */
     cmp $GS_PROBE_MEASURED_MAX, %rdx
@@ -306,10 +306,10 @@
     jne \unready
 .endm
 
-/* After EXIT_POP (rcx = the popped entry, r13 = the duration): rdx = its
+/* After RETURN_POP (rcx = the popped entry, r13 = the duration): rdx = its
  * weight, -24(%rsp) = its on-CPU ticks (the duration less the goroutine's
  * off-CPU time since the entry, never negative). */
-.macro EXIT_ONCPU
+.macro RETURN_ONCPU
     mov GS_ENT_W(%rcx), %edx                        /* weight */
     mov GS_ENT_OFF(%rcx), %rax
     and $-GS_SLOT_SIZE, %rcx                        /* the stack (aligned to its size) */
@@ -348,10 +348,10 @@
     add %rdx, GS_TIM_HIST - 8 * GS_HIST_FIRST_BIT(%rax,%rcx,8)
 .endm
 
-/* EXIT_POP's ways out: no stack (no call open: the marker says so from
+/* RETURN_POP's ways out: no stack (no call open: the marker says so from
  * now on); a stale entry; no entry of this call's (a caller's on top),
  * after which the marker names the innermost entry left. */
-.macro EXIT_DROPS size, prefix
+.macro RETURN_DROPS size, prefix
 \prefix\()_noslot:
     mov $GS_MARKER_NONE, %edx
     SET_INNERMOST %rax
@@ -397,13 +397,13 @@
 8:  movb $GS_PAGE_READY, GS_ROW_PAGEMAP(%rax,%rcx)
 .endm
 
-/* The cold ends of a timed exit (labels \prefix_out, _record, _page):
- * EXIT_POP's drops (a call not sampled is no drop), and a thread's first
+/* The cold ends of a timed return (labels \prefix_out, _record, _page):
+ * RETURN_POP's drops (a call not sampled is no drop), and a thread's first
  * use of a timing page: back it with memory, or drop the sample (tmpfs
  * full) rather than touch a page that would raise SIGBUS (rax = row, rcx =
  * page index, rdx = weight). */
-.macro EXIT_COLD prefix
-    EXIT_DROPS GS_ENT_SIZE, \prefix
+.macro RETURN_COLD prefix
+    RETURN_DROPS GS_ENT_SIZE, \prefix
     cmpq $1, gs_config+GS_CFG_SAMPLE(%rip)
     jne \prefix\()_out                             /* sampling: a call not timed */
     COUNT_DROP GS_DROP_UNMATCHED

@@ -1,10 +1,10 @@
 /* timing.S: the shared run-time routines the trampolines jump to: a thread
- * claiming its counter row, and the entry and exit halves of timing a call.
+ * claiming its counter row, and the entry and return halves of timing a call.
  *
  * They are reached by jmp, never call, and leave by jmp or by the function's
  * own ret: no return address of ours is ever on a goroutine stack. They
  * run on the goroutine's stack with RSP exactly as at the function's entry
- * (or, at its exit, with the frame popped), and keep scratch values in the
+ * (or, at its return, with the frame popped), and keep scratch values in the
  * 128 bytes below RSP: nothing else writes there meanwhile, because the
  * kernel skips that red zone when it delivers a signal (Go's handlers run
  * on their own stack anyway) and the Go runtime only inspects or moves a
@@ -13,7 +13,7 @@
  * Registers: R12, R13 and the flags change; everything else is preserved.
  * R14 is g (the check that led here compared against it).
  *
- * Matching an exit to its entry (docs/timing.md): each goroutine has a
+ * Matching a return to its entry (docs/timing.md): each goroutine has a
  * stack of open calls, found through g.racectx, which Go only uses in -race
  * builds. An entry records depth = g.stack.hi - RSP, which copystack keeps
  * the same although it moves the stack, and is unique among a goroutine's
@@ -21,7 +21,7 @@
  * to frames that left without returning (panic, Goexit; on g0 calls the
  * scheduler abandoned): dropped and counted (COUNT_STALE, stub_macros.h). The
  * low half of g.racectx holds the low half of the innermost open entry's
- * RSP, so that the exit trampoline of a deeper call (not timed) returns
+ * RSP, so that the return trampoline of a deeper call (not timed) returns
  * without coming here; since it is an address, it is set to "unknown" (0:
  * every return comes here once) when the stack moves (gs_stack_moved) and
  * set again from the depths here (stub_abi.h, GS_SLOT_*). */
@@ -37,7 +37,7 @@
  * counts in the shared row 0, locked). The row's head (drops, page map,
  * counters) is backed with memory first, so that a full tmpfs shows up here
  * and not as SIGBUS on a counter; timing pages are backed one at a time
- * when first used (gs_time_exit). */
+ * when first used (gs_time_return). */
     .globl gs_claim_row
 gs_claim_row:
     mov %rax, -8(%rsp)
@@ -151,7 +151,7 @@ gs_row_slow:
 .if \weighted
     mov %rdx, %rax
     sub -128(%rsp), %rax                            /* the probe so far (gs_sample_enter) */
-    mov %eax, GS_ENT_PROBE(%r13)                    /* (a preempted one reads huge: gs_sample_exit) */
+    mov %eax, GS_ENT_PROBE(%r13)                    /* (a preempted one reads huge: gs_sample_return) */
 .endif
     sub %r12, %rdx                                  /* the start on the compensated clock */
     mov %rdx, GS_ENT_TSC(%r13)
@@ -356,8 +356,8 @@ gs_stack_moved:
 1:  mov -8(%rsp), %rax
     jmp *%r13
 
-/* gs_time_exit: a return whose depth is at or above the innermost open
- * timed call's (the exit trampoline checked g.racectx): records the end
+/* gs_time_return: a return whose depth is at or above the innermost open
+ * timed call's (the return trampoline checked g.racectx): records the end
  * of the call if its entry is on top, and returns from the function.
  * in: r12d = the function's timing record offset; the function's frame is
  * already popped (RSP points at the return address). Results in RAX, RBX,
@@ -368,44 +368,44 @@ gs_stack_moved:
  * entry of its own (a caller's on top): a call that was not sampled, or
  * with every call timed one that could not be (unmatched). Either way the
  * marker in g.racectx is set to the new innermost entry. */
-    .globl gs_time_exit
-gs_time_exit:
-    EXIT_POP GS_ENT_SIZE, .Lexit
-    EXIT_ONCPU
-/* gs_time_record: the rest of a return, from gs_trace_exit/commit too:
+    .globl gs_time_return
+gs_time_return:
+    RETURN_POP GS_ENT_SIZE, .Lret
+    RETURN_ONCPU
+/* gs_time_record: the rest of a return, from gs_trace_return/commit too:
  * r12 = record offset, r13 = duration, rdx = weight, rax and rcx at -8
  * and -16(%rsp), the on-CPU ticks at -24(%rsp). */
     .globl gs_time_record
 gs_time_record:
-    RECORD_PAGE %rcx, .Lexit_out, .Lexit_page
-.Lexit_record:                  /* rax = row, r13 = duration, rdx = weight, -24(%rsp) = on-CPU */
+    RECORD_PAGE %rcx, .Lret_out, .Lret_page
+.Lret_record:                  /* rax = row, r13 = duration, rdx = weight, -24(%rsp) = on-CPU */
     RECORD_CALL
-.Lexit_out:
-    EXIT_LEAVE
-    EXIT_COLD .Lexit
+.Lret_out:
+    RETURN_LEAVE
+    RETURN_COLD .Lret
 
-/* gs_sample_exit: gs_time_exit for the sampled modes, whose timed calls
+/* gs_sample_return: gs_time_return for the sampled modes, whose timed calls
  * are far apart: their probes' lines and predictions are cold and cost
  * several times the calibration's warm figure, in their callers' time.
  * So the callers get the probe as this call measured it (SAMPLE_PROBE_DONE;
  * docs/timing.md "Compensation"). */
-    .globl gs_sample_exit
-gs_sample_exit:
-    EXIT_POP GS_ENT_SIZE, .Lsexit, 1
-    EXIT_ONCPU
-    RECORD_PAGE %rcx, .Lsexit_norow, .Lsexit_page
-.Lsexit_record:
+    .globl gs_sample_return
+gs_sample_return:
+    RETURN_POP GS_ENT_SIZE, .Lsret, 1
+    RETURN_ONCPU
+    RECORD_PAGE %rcx, .Lsret_norow, .Lsret_page
+.Lsret_record:
     RECORD_CALL
     mov %rax, %rcx
     sub %r12, %rcx                                  /* the row */
     SAMPLE_PROBE_DONE
-.Lsexit_out:
-    EXIT_LEAVE
-.Lsexit_norow:                  /* a thread without a row: the calibrated probe */
+.Lsret_out:
+    RETURN_LEAVE
+.Lsret_norow:                  /* a thread without a row: the calibrated probe */
     mov -56(%rsp), %rax
     mov GS_SLOT_PROBE(%rax), %rdx
     add %rdx, GS_SLOT_COMP(%rax)
-    jmp .Lsexit_out
-    EXIT_COLD .Lsexit
+    jmp .Lsret_out
+    RETURN_COLD .Lsret
 
     .section .note.GNU-stack,"",@progbits

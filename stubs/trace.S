@@ -1,8 +1,8 @@
 /* trace.S: the routines of a traced call (gorewrite --trace): its entry
  * (gs_trace_enter: timed as gs_time_enter does, plus a pending record
  * with the caller and start, into which the trampoline's own code then
- * stores the function and the arguments), its return (gs_trace_exit: timed as
- * gs_time_exit, then, when kept, on to the trampoline's capture of the
+ * stores the function and the arguments), its return (gs_trace_return: timed as
+ * gs_time_return, then, when kept, on to the trampoline's capture of the
  * results and gs_trace_commit, which copies the record into the thread's
  * ring) and a call unwound by a panic or Goexit (gs_trace_unwound, from
  * the timing routines' DROP_STALE: an event without results).
@@ -26,7 +26,7 @@
 #define SYS_gettid 186
 
 #if GS_TRACE_CAPTURE_SAVE - 16 <= 32
-#error "a capture's saves must lie below gs_trace_exit's -8..-24(%rsp), which gs_trace_commit reuses"
+#error "a capture's saves must lie below gs_trace_return's -8..-24(%rsp), which gs_trace_commit reuses"
 #endif
 
     .text
@@ -122,7 +122,7 @@
  * every other register as at the function's entry (a call without one
  * goes to r13 - GS_TRACE_NO_RECORD instead, the trampoline's jmp back). The record gets the caller and the start here; the
  * capture writes the function's index, size and arguments; the rest is
- * written at the return (gs_trace_exit, COMMIT_EVENT). */
+ * written at the return (gs_trace_return, COMMIT_EVENT). */
     .globl gs_trace_enter
 gs_trace_enter:
     ENTER_SAVE
@@ -205,18 +205,18 @@ gs_trace_enter:
     ENTER_DROPS GS_ENT_SIZE, .Ltenter
     CLAIM_STACK GS_ENT_SIZE, .Ltenter
 
-/* gs_trace_exit: in: r12d = record offset, r13 = the
- * trampoline's exit capture; RSP at the return address. Pops and times
- * as gs_time_exit; a call slow enough (GS_SLOT_TMIN: compared first, so
+/* gs_trace_return: in: r12d = record offset, r13 = the
+ * trampoline's return capture; RSP at the return address. Pops and times
+ * as gs_time_return; a call slow enough (GS_SLOT_TMIN: compared first, so
  * a fast call under --trace-slower-than touches no record) whose record
  * is there goes on to the capture with r12 = the record and every
  * register as at the ret; the capture ends in gs_trace_commit. */
-    .globl gs_trace_exit
-gs_trace_exit:
+    .globl gs_trace_return
+gs_trace_return:
     mov %r13, -112(%rsp)
-    EXIT_POP GS_ENT_SIZE, .Ltexit
+    RETURN_POP GS_ENT_SIZE, .Ltret
     mov %rcx, %rax
-    and $-GS_SLOT_SIZE, %rax                        /* the stack (EXIT_POP's marker took rax) */
+    and $-GS_SLOT_SIZE, %rax                        /* the stack (RETURN_POP's marker took rax) */
     mov GS_ENT_OFF(%rcx), %rdx
     sub GS_SLOT_OFF(%rax), %rdx                     /* -(off-CPU during the call) */
     add %r13, %rdx                                  /* on-CPU */
@@ -224,10 +224,10 @@ gs_trace_exit:
     xor %edx, %edx                                  /* the clocks' residuals */
 1:  mov %rdx, -24(%rsp)                             /* for gs_time_record */
     cmp GS_SLOT_TMIN(%rax), %r13
-    jb .Ltexit_untraced                             /* --trace-slower-than: not kept */
+    jb .Ltret_untraced                             /* --trace-slower-than: not kept */
     sub %rax, %rcx
     cmp GS_SLOT_TLIMIT(%rax), %rcx
-    jae .Ltexit_untraced
+    jae .Ltret_untraced
     PENDING_RECORD %rcx
     mov %r13, GS_EV_DUR(%rcx)
     mov %rdx, GS_EV_ONCPU(%rcx)
@@ -237,22 +237,22 @@ gs_trace_exit:
     mov -8(%rsp), %rax
     mov -16(%rsp), %rcx
     jmp *-112(%rsp)
-.Ltexit_untraced:
+.Ltret_untraced:
     mov $1, %edx
     jmp gs_time_record
-.Ltexit_out:
-    EXIT_LEAVE
-    EXIT_DROPS GS_ENT_SIZE, .Ltexit
-    jmp .Ltexit_out
+.Ltret_out:
+    RETURN_LEAVE
+    RETURN_DROPS GS_ENT_SIZE, .Ltret
+    jmp .Ltret_out
 
 /* gs_trace_commit: in: r12 = the record, results captured; RSP at the
  * return address. Commits the event, then records the call's time and
  * returns for the function (gs_time_record). rax and rcx are still at -8
- * and -16(%rsp), where gs_trace_exit's EXIT_POP left them (the capture
+ * and -16(%rsp), where gs_trace_return's RETURN_POP left them (the capture
  * keeps them and writes only below GS_TRACE_CAPTURE_SAVE). */
     .globl gs_trace_commit
 gs_trace_commit:
-    mov %rbx, -32(%rsp)                             /* -24: gs_trace_exit's on-CPU ticks */
+    mov %rbx, -32(%rsp)                             /* -24: gs_trace_return's on-CPU ticks */
     mov %rsi, -40(%rsp)
     mov %rdi, -48(%rsp)
     mov %r12, %rsi

@@ -132,7 +132,7 @@ static void values(const struct gst_stats *st, const struct gst_trace *tr, const
     static struct part in, out;
     bool panicked = e->flags & GS_EVF_PANICKED;
     load_part(&in, e->slot, f->entry_off, f->entry_nwords, f->entry_nbytes, tr->sec->bytes_max);
-    load_part(&out, e->slot, f->exit_off, f->exit_nwords, f->exit_nbytes, tr->sec->bytes_max);
+    load_part(&out, e->slot, f->return_off, f->return_nwords, f->return_nbytes, tr->sec->bytes_max);
     const uint8_t *desc = tr->section + f->desc_off;
     if (f->desc_len && gst_trace_desc_check(desc, f->desc_len) == 0) {
         (json ? gst_trace_values_json : gst_trace_values_text)(desc, f->desc_len, (int64_t)st->hdr.load_bias,

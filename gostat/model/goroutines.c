@@ -3,16 +3,16 @@
 
 #include <string.h>
 
-struct gst_goroutines gst_goroutines_from(bool known, uint64_t created, uint64_t exited)
+struct gst_goroutines gst_goroutines_from(bool known, uint64_t created, uint64_t ended)
 {
     struct gst_goroutines g = { .known = known };
     if (!known)
         return g;
     g.created = created;
-    g.exited = exited;
+    g.ended = ended;
     /* Counters are read one after the other while the program runs, so an
      * exit may be seen before its goroutine's creation. */
-    g.live = created > exited ? created - exited : 0;
+    g.live = created > ended ? created - ended : 0;
     return g;
 }
 
@@ -27,6 +27,6 @@ static const struct gst_func *find(const struct gst_stats *st, const char *name)
 struct gst_goroutines gst_goroutines_of(const struct gst_stats *st)
 {
     const struct gst_func *create = find(st, GST_GOROUTINE_CREATE);
-    const struct gst_func *exit = find(st, GST_GOROUTINE_EXIT);
-    return gst_goroutines_from(create && exit, create ? create->calls : 0, exit ? exit->calls : 0);
+    const struct gst_func *end = find(st, GST_GOROUTINE_END);
+    return gst_goroutines_from(create && end, create ? create->calls : 0, end ? end->calls : 0);
 }

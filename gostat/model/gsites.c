@@ -132,8 +132,8 @@ int gst_gsites_build(const struct gst_stats *st, const struct gst_sites *s, stru
             name_path(st, in, g);
         g->raw = in;
         g->created = in->created;
-        g->exited = in->exited;
-        g->live = in->created > in->exited ? in->created - in->exited : 0;
+        g->ended = in->ended;
+        g->live = in->created > in->ended ? in->created - in->ended : 0;
         fill_times(in, ns_per_tick, out->ages_known ? now_tick : 0, out->ended && out->ages_known, g);
     }
     qsort(out->items, out->n, sizeof *out->items, by_live);

@@ -17,7 +17,7 @@ struct gst_gsite {
     const char *file;          /* "" when unknown */
     uint32_t line;             /* of the go statement; 0 when unknown */
     const char *start;         /* function name, or start_hex */
-    uint64_t created, exited, live;
+    uint64_t created, ended, live;
     uint64_t oldest_live_ns;   /* 0: none live, or the age is unknown; of
                                   an ended process: the age at its end */
     uint64_t timed;            /* ended goroutines with a known lifetime */

@@ -80,7 +80,7 @@ struct gst_psite {
     char *file;                /* "" when unknown */
     uint32_t line;             /* of the go statement; 0 when unknown */
     char *start;               /* the goroutine's function */
-    uint64_t created, exited, live;
+    uint64_t created, ended, live;
 };
 
 struct gst_profile {

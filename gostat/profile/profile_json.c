@@ -303,7 +303,7 @@ static int read_site(struct where *w, json_t *obj, struct gst_profile *p)
         get_string(w, obj, "file", (const char **)&s.file) < 0 ||
         get_string(w, obj, "start", (const char **)&s.start) < 0 ||
         get_uint(w, obj, "line", UINT32_MAX, &line, &present) < 0 ||
-        need_uint(w, obj, "created", &s.created) < 0 || need_uint(w, obj, "exited", &s.exited) < 0 ||
+        need_uint(w, obj, "created", &s.created) < 0 || need_uint(w, obj, "exited", &s.ended) < 0 ||
         need_uint(w, obj, "live", &s.live) < 0)
         return -1;
     s.line = (uint32_t)line;
@@ -445,15 +445,15 @@ static void put_function(FILE *out, const struct gst_pfunc *f)
 static void put_goroutines(FILE *out, const struct gst_profile *p)
 {
     const struct gst_pfunc *create = gst_profile_find(p, GST_GOROUTINE_CREATE);
-    const struct gst_pfunc *exit = gst_profile_find(p, GST_GOROUTINE_EXIT);
-    struct gst_goroutines g = gst_goroutines_from(create && exit, create ? create->calls : 0,
-                                                  exit ? exit->calls : 0);
+    const struct gst_pfunc *end = gst_profile_find(p, GST_GOROUTINE_END);
+    struct gst_goroutines g = gst_goroutines_from(create && end, create ? create->calls : 0,
+                                                  end ? end->calls : 0);
     if (!g.known) {
         fputs(",\"goroutines\":null", out);
         return;
     }
     fprintf(out, ",\"goroutines\":{\"created\":%" PRIu64 ",\"exited\":%" PRIu64 ",\"live\":%" PRIu64 "}",
-            g.created, g.exited, g.live);
+            g.created, g.ended, g.live);
 }
 
 static void put_sites(FILE *out, const struct gst_profile *p)
@@ -470,7 +470,7 @@ static void put_sites(FILE *out, const struct gst_profile *p)
         fprintf(out, ",\"line\":%" PRIu32 ",\"start\":", s->line);
         gst_json_put_string(out, s->start);
         fprintf(out, ",\"created\":%" PRIu64 ",\"exited\":%" PRIu64 ",\"live\":%" PRIu64 "}",
-                s->created, s->exited, s->live);
+                s->created, s->ended, s->live);
     }
     fputs("]", out);
 }

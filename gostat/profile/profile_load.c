@@ -88,7 +88,7 @@ static int add_sites(struct gst_profile *p, const struct gst_stats *st, struct g
         for (size_t i = 0; i < g.n && rc == 0; i++) {
             const struct gst_gsite *s = &g.items[i];
             struct gst_psite ps = {.creator = (char *)s->creator, .file = (char *)s->file, .line = s->line,
-                                   .start = (char *)s->start, .created = s->created, .exited = s->exited,
+                                   .start = (char *)s->start, .created = s->created, .ended = s->ended,
                                    .live = s->live};
             rc = gst_profile_add_site(p, &ps, err);
         }

@@ -65,7 +65,7 @@ void gst_profile_sort_sites(struct gst_profile *p)
         struct gst_psite *k = &p->sites[kept], *s = &p->sites[i];
         if (by_key(k, s) == 0) {
             k->created = gr_add_saturating(k->created, s->created);
-            k->exited = gr_add_saturating(k->exited, s->exited);
+            k->ended = gr_add_saturating(k->ended, s->ended);
             k->live = gr_add_saturating(k->live, s->live);
             free_site(s);
         } else {

@@ -75,7 +75,7 @@ static void take_path(const struct gs_header *h, const unsigned char *sec, uint3
 static void add_site(struct gst_site *a, const struct gst_site *b)
 {
     a->created = gr_add_saturating(a->created, b->created);
-    a->exited = gr_add_saturating(a->exited, b->exited);
+    a->ended = gr_add_saturating(a->ended, b->ended);
     a->timed = gr_add_saturating(a->timed, b->timed);
     a->total_ticks = gr_add_saturating(a->total_ticks, b->total_ticks);
     if (b->max_ticks > a->max_ticks)
@@ -115,7 +115,7 @@ static long take_site(const struct gs_header *h, const unsigned char *sec, uint3
     memcpy(s->hist, e->hist, sizeof s->hist);
     for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
         s->timed = gr_add_saturating(s->timed, s->hist[b]);
-    s->exited = gr_add_saturating(s->timed, e->untimed_exits);   /* each exit adds to one of them */
+    s->ended = gr_add_saturating(s->timed, e->untimed_exits);   /* each exit adds to one of them */
     if (out->by_path)
         take_path(h, sec, i, e, s);
     long m = merge ? merged_item(out, merge, 2 * h->max_sites, e->key, out->n) : -1;

@@ -21,7 +21,7 @@ struct gst_gostmt {
 
 struct gst_site {
     uint64_t gopc, startpc;    /* link-time */
-    uint64_t created, exited;
+    uint64_t created, ended;
     uint64_t timed;            /* exits with a known lifetime: sum of hist */
     uint64_t total_ticks, max_ticks;
     uint64_t hist[GS_HIST_BUCKETS];

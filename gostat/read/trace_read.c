@@ -14,11 +14,11 @@ static int check_func(const struct gs_header *hdr, const struct gs_trace_section
 {
     uint32_t bm = sec->bytes_max;
     if (f->func >= hdr->nfuncs || f->entry_off != GS_EV_DATA || f->used > sec->event_size ||
-        f->used % 8 || f->entry_nwords > 64 || f->exit_nwords > 64 || f->entry_nbytes > 16 ||
-        f->exit_nbytes > 16)
+        f->used % 8 || f->entry_nwords > 64 || f->return_nwords > 64 || f->entry_nbytes > 16 ||
+        f->return_nbytes > 16)
         return -1;
-    if (gs_trace_part_end(f->entry_off, f->entry_nwords, f->entry_nbytes, bm) > f->exit_off ||
-        gs_trace_part_end(f->exit_off, f->exit_nwords, f->exit_nbytes, bm) > f->used)
+    if (gs_trace_part_end(f->entry_off, f->entry_nwords, f->entry_nbytes, bm) > f->return_off ||
+        gs_trace_part_end(f->return_off, f->return_nwords, f->return_nbytes, bm) > f->used)
         return -1;
     if ((uint64_t)f->desc_off + f->desc_len > size)
         return -1;

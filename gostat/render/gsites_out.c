@@ -77,7 +77,7 @@ void gst_gsites_table(FILE *out, const struct gst_gsites *g, uint64_t older_than
         fputc(' ', out);
         put_u64(out, s->created);
         fputc(' ', out);
-        put_u64(out, s->exited);
+        put_u64(out, s->ended);
         fputc(' ', out);
         put_duration(out, (double)s->oldest_live_ns, s->live && s->oldest_live_ns);
         const double q[4] = {s->p50_ns, s->p90_ns, s->p99_ns, s->max_ns};
@@ -136,7 +136,7 @@ void gst_gsites_json(FILE *out, const struct gst_gsites *g, uint64_t older_than_
         gst_json_put_string(out, s->start);
         fprintf(out, ",\"created\":%" PRIu64 ",\"exited\":%" PRIu64 ",\"live\":%" PRIu64
                 ",\"oldest_live_ns\":%" PRIu64 ",\"lifetime_ns\":{",
-                s->created, s->exited, s->live, s->oldest_live_ns);
+                s->created, s->ended, s->live, s->oldest_live_ns);
         put_ns(out, "p50", s->p50_ns, s->timed > 0);
         fputc(',', out);
         put_ns(out, "p90", s->p90_ns, s->timed > 0);

@@ -205,7 +205,7 @@ static void put_goroutines(FILE *out, const struct gst_stats *st)
         return;
     }
     fprintf(out, ",\"goroutines\":{\"created\":%" PRIu64 ",\"exited\":%" PRIu64 ",\"live\":%" PRIu64,
-            g.created, g.exited, g.live);
+            g.created, g.ended, g.live);
     if (!st->live && st->hdr.end_tsc)   /* ended: those were still running at the end */
         fprintf(out, ",\"running_at_exit\":%" PRIu64, g.live);
     fputc('}', out);

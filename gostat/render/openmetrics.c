@@ -100,7 +100,7 @@ static const struct family
                        "Goroutines alive: creations minus exits, runtime goroutines included." },
     fam_creations = { "gostat_goroutine_creations", COUNTER, NULL,
                       "Goroutines created (calls of runtime.newproc1)." },
-    fam_exits = { "gostat_goroutine_exits", COUNTER, NULL,
+    fam_ends = { "gostat_goroutine_exits", COUNTER, NULL,
                   "Goroutines that exited (calls of runtime.goexit1)." },
     fam_site_live = { "gostat_goroutines_live", GAUGE, NULL,
                       "Goroutines alive now, by creation site (go statement) and start function." },
@@ -460,16 +460,16 @@ static uint64_t goroutines_created(const struct proc *p)
     return p->goroutines.created;
 }
 
-static uint64_t goroutines_exited(const struct proc *p)
+static uint64_t goroutines_ended(const struct proc *p)
 {
-    return p->goroutines.exited;
+    return p->goroutines.ended;
 }
 
 static void put_goroutines(struct expo *x)
 {
     put_process_family(x, &fam_goroutines, goroutines_known, goroutines_live);
     put_process_family(x, &fam_creations, goroutines_known, goroutines_created);
-    put_process_family(x, &fam_exits, goroutines_known, goroutines_exited);
+    put_process_family(x, &fam_ends, goroutines_known, goroutines_ended);
 }
 
 /* Series k of p's sites: the site itself, or (the last, past

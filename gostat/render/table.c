@@ -278,7 +278,7 @@ static void write_summary(FILE *out, const struct gst_stats *st, const struct gs
     struct gst_goroutines g = gst_goroutines_of(st);
     if (g.known)
         fprintf(out, "  goroutines %" PRIu64 " %s (%" PRIu64 " created, %" PRIu64 " exited)",
-                g.live, ended ? "running at exit" : "live", g.created, g.exited);
+                g.live, ended ? "running at exit" : "live", g.created, g.ended);
     if (st->drops.closed_at_exit)
         fprintf(out, "  %" PRIu64 " call%s closed at exit", st->drops.closed_at_exit,
                 st->drops.closed_at_exit == 1 ? "" : "s");

@@ -156,7 +156,7 @@ static void format_totals_line(struct gst_line *l, const struct top_model *m)
     gst_line_put(l, buf);
     if (t.goroutines.known)
         snprintf(buf, sizeof buf, "  goroutines created %" PRIu64 " exited %" PRIu64 " live %" PRIu64,
-                 t.goroutines.created, t.goroutines.exited, t.goroutines.live);
+                 t.goroutines.created, t.goroutines.ended, t.goroutines.live);
     else
         snprintf(buf, sizeof buf, "  goroutines created - exited - live -");
     gst_line_put(l, buf);

@@ -68,7 +68,7 @@ void top_gsites_format_row(struct gst_line *l, const struct top_gsites *g, size_
         snprintf(buf, sizeof buf, "%" PRId64, r->pid);
         gst_line_cell(l, buf, 8, true);
     }
-    const uint64_t counts[3] = {s->live, s->created, s->exited};
+    const uint64_t counts[3] = {s->live, s->created, s->ended};
     for (int k = 0; k < 3; k++) {
         snprintf(buf, sizeof buf, "%" PRIu64, counts[k]);
         gst_line_cell(l, buf, 9, true);

@@ -337,7 +337,7 @@ struct top_totals top_model_totals(const struct top_model *m)
 {
     struct top_totals t = { .procs = m->nprocs, .rate_known = m->nprocs > 0 };
     bool goroutines_known = m->nprocs > 0;
-    uint64_t created = 0, exited = 0;
+    uint64_t created = 0, ended = 0;
 
     for (size_t k = 0; k < m->nprocs; k++) {
         const struct top_proc *p = m->procs[k];
@@ -354,9 +354,9 @@ struct top_totals top_model_totals(const struct top_model *m)
         }
         goroutines_known &= g.known;
         created += g.created;
-        exited += g.exited;
+        ended += g.ended;
     }
-    t.goroutines = gst_goroutines_from(goroutines_known, created, exited);
+    t.goroutines = gst_goroutines_from(goroutines_known, created, ended);
     return t;
 }
 

@@ -1,5 +1,5 @@
 /* exported by rewriter/find */
-/* insn_quick.h: the instruction sweeps' decoder (exits.c, call_sites.c).
+/* insn_quick.h: the instruction sweeps' decoder (returns.c, call_sites.c).
  * Zydis, even in minimal mode, spends ~800 host instructions per decoded
  * instruction, and the sweeps decode every instruction of every function
  * twice: most of the rewrite. The common encodings of Go's compiler

@@ -244,14 +244,14 @@ int gr_trace_argsinfo_layout(const struct gr_program *prog, const struct gr_func
     uint16_t raw = gr_tdb_type(&b, GTD_K_RAW, 8, NULL, 0, 0);
     if (regabi) {
         arginfo_values(&b, prog, f, out);
-        raw_value(&b, raw, &out->exit, (struct gr_trace_src){.kind = GR_TRACE_SRC_INT_REG, .reg = 0},
+        raw_value(&b, raw, &out->ret, (struct gr_trace_src){.kind = GR_TRACE_SRC_INT_REG, .reg = 0},
                   GTD_V_RESULT);
     } else {
         int32_t words = (gr_trace_args_size(prog, f) + 7) / 8;
         for (int32_t i = 0; i < words && i < ARGS_SHOWN; i++) {
             struct gr_trace_src src = {.kind = GR_TRACE_SRC_STACK, .stack_off = 8 + 8 * i};
             raw_value(&b, raw, &out->entry, src, 0);
-            raw_value(&b, raw, &out->exit, src, GTD_V_RESULT);
+            raw_value(&b, raw, &out->ret, src, GTD_V_RESULT);
         }
     }
     if (gr_tdb_finish(&b, &out->desc, &out->desc_len) < 0)

@@ -208,7 +208,7 @@ static void emit_value(struct emitter *e, const struct gr_tv_param *p, const str
     if (p->hidden || (p->name && strcmp(p->name, ".dict") == 0) || emit_too_big(e, p))
         return;
     uint16_t type = type_index(e, p->type, 0);
-    e->cap = p->result ? &out->exit : &out->entry;
+    e->cap = p->result ? &out->ret : &out->entry;
     e->place = *place;
     e->ni = e->nf = 0;
     size_t first = e->b.nleaves;

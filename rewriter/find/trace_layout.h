@@ -15,7 +15,7 @@ enum gr_trace_src_kind {
     GR_TRACE_SRC_INT_REG = 1,   /* reg: x86 encoding number, RAX=0 RCX=1 RDX=2 RBX=3 RSI=6 RDI=7 R8..R11=8..11 */
     GR_TRACE_SRC_FLOAT_REG = 2, /* reg: XMM number 0..14; the low 64 bits are taken */
     GR_TRACE_SRC_STACK = 3,     /* 8 bytes at [RSP + stack_off]: RSP as at the function's
-                                   first byte (entry) or at the ret (exit); the return
+                                   first byte (entry) or at the ret (return); the return
                                    address is at stack_off 0, so arguments start at 8 */
 };
 
@@ -48,7 +48,7 @@ struct gr_trace_capture {
 
 struct gr_trace_layout {
     struct gr_trace_capture entry;  /* taken at the function's entry */
-    struct gr_trace_capture exit;   /* taken at each ret (not for a panic/Goexit unwind) */
+    struct gr_trace_capture ret;    /* taken at each ret (not for a panic/Goexit unwind) */
     uint8_t *desc;                  /* malloc'd descriptor (format/trace_desc.h), opaque to
                                        the engine; gostat hands it back to gst_trace_values_* */
     size_t desc_len;

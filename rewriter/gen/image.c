@@ -94,9 +94,9 @@ int gr_image_build(const struct gr_elf *elf, const struct gr_program *prog,
     memset(img, 0, sizeof *img);
     struct gr_tramp_addrs tramp = {
         .entry = calloc(plan->nfuncs ? plan->nfuncs : 1, sizeof *tramp.entry),
-        .exit = calloc(plan->exits.n ? plan->exits.n : 1, sizeof *tramp.exit),
+        .returns = calloc(plan->returns.n ? plan->returns.n : 1, sizeof *tramp.returns),
     };
-    int rc = tramp.entry && tramp.exit ? 0 : gr_fail_as(err, GR_ERR_INTERNAL, "out of memory");
+    int rc = tramp.entry && tramp.returns ? 0 : gr_fail_as(err, GR_ERR_INTERNAL, "out of memory");
     if (rc == 0)
         rc = build_code(elf, prog, plan, seg, &tramp, img, err);
     if (rc == 0) {
@@ -107,7 +107,7 @@ int gr_image_build(const struct gr_elf *elf, const struct gr_program *prog,
     if (rc == 0 && plan->copy)
         rc = add_copy_patches(img, err);
     free(tramp.entry);
-    free(tramp.exit);
+    free(tramp.returns);
     return rc;
 }
 

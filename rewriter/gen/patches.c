@@ -31,16 +31,16 @@ static void call_site_patch(struct gr_patch *pt, const struct gr_call_site *cs, 
 struct gr_patch *gr_patches_build(const struct gr_plan *plan, const struct gr_tramp_addrs *t,
                                   size_t *npatches)
 {
-    struct gr_patch *p = calloc(plan->ninstrumented + plan->exits.n + plan->calls.n + 2, sizeof *p);
+    struct gr_patch *p = calloc(plan->ninstrumented + plan->returns.n + plan->calls.n + 2, sizeof *p);
     size_t n = 0;
     for (size_t i = 0; p && i < plan->nfuncs; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
         if (!pf->skip_reason)
             jmp_patch(&p[n++], pf->func->entry, pf->prologue.len, t->entry[i]);
     }
-    for (size_t k = 0; p && k < plan->exits.n; k++) {
-        const struct gr_exit *e = &plan->exits.items[k];
-        jmp_patch(&p[n++], e->addr, e->len, t->exit[k]);
+    for (size_t k = 0; p && k < plan->returns.n; k++) {
+        const struct gr_return *e = &plan->returns.items[k];
+        jmp_patch(&p[n++], e->addr, e->len, t->returns[k]);
     }
     for (size_t k = 0; p && k < plan->calls.n; k++)
         call_site_patch(&p[n++], &plan->calls.items[k], t->entry[plan->calls.items[k].callee]);

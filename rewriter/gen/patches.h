@@ -11,7 +11,7 @@
 #include "rewriter/gen/trampoline.h"
 #include "rewriter/plan/plan.h"
 
-/* Entry patches over the stack checks, exit patches over the returns,
+/* Entry patches over the stack checks, return patches over the rets,
  * the call sites, then runtime.exit's entry; NULL when out of memory. */
 struct gr_patch *gr_patches_build(const struct gr_plan *plan, const struct gr_tramp_addrs *t,
                                   size_t *npatches);

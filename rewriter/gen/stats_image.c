@@ -286,8 +286,8 @@ static int append_trace(const struct gr_plan *plan, const struct gr_segment_plan
         const struct gr_trace_layout *l = &tf->layout;
         tab[i] = (struct gs_trace_func){.func = plan->funcs[tf->plan_index].counter,
                                         .entry_nwords = l->entry.nwords, .entry_nbytes = l->entry.nbytes,
-                                        .exit_nwords = l->exit.nwords, .exit_nbytes = l->exit.nbytes,
-                                        .entry_off = tf->entry_off, .exit_off = tf->exit_off,
+                                        .return_nwords = l->ret.nwords, .return_nbytes = l->ret.nbytes,
+                                        .entry_off = tf->entry_off, .return_off = tf->return_off,
                                         .used = tf->used};
         if (!tf->raw && l->desc_len) {
             tab[i].desc_off = (uint32_t)desc;

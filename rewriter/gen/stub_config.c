@@ -34,8 +34,8 @@ int gr_stub_place(struct gr_codebuf *code, const struct gr_segment_plan *seg, si
 }
 
 /* With call paths, the timed entries and returns go to gs_path_enter and
- * gs_path_exit (stubs/paths.S) instead; in the sampled modes the returns
- * go to gs_sample_exit. */
+ * gs_path_return (stubs/paths.S) instead; in the sampled modes the returns
+ * go to gs_sample_return. */
 struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t blob_off,
                                          const struct gr_segment_plan *seg)
 {
@@ -46,20 +46,20 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
     return (struct gr_stub_routines){.claim_row = blob + h->claim_row_off,
                                      .row_slow = blob + h->row_slow_off,
                                      .time_enter = blob + (paths ? h->path_enter_off : h->time_enter_off),
-                                     .time_exit = blob + (paths ? h->path_exit_off
-                                                          : sampled ? h->sample_exit_off
-                                                                    : h->time_exit_off),
+                                     .time_return = blob + (paths ? h->path_return_off
+                                                          : sampled ? h->sample_return_off
+                                                                    : h->time_return_off),
                                      .sample_enter = blob + h->sample_enter_off,
                                      .sched_off = blob + h->sched_off_off,
                                      .sched_on = blob + h->sched_on_off,
                                      .stack_moved = blob + h->stack_moved_off,
                                      .trace_enter = blob + h->trace_enter_off,
-                                     .trace_exit = blob + h->trace_exit_off,
+                                     .trace_return = blob + h->trace_return_off,
                                      .trace_commit = blob + h->trace_commit_off,
 
                                      .site_create = blob + h->site_create_off,
-                                     .site_exit = blob + h->site_exit_off,
-                                     .tail_exit = blob + h->tail_exit_off,
+                                     .site_end = blob + h->site_end_off,
+                                     .tail_return = blob + h->tail_return_off,
                                      .exit = blob + h->exit_off,
                                      .exec_before = blob + h->exec_before_off,
                                      .exec_after = blob + h->exec_after_off};

@@ -113,13 +113,13 @@ int gr_trace_emit_entry(struct gr_codebuf *c, const struct gr_trace_plan *tp, ui
     return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, back, err);
 }
 
-int gr_trace_emit_exit(struct gr_codebuf *c, const struct gr_trace_plan *tp, uint32_t trace,
-                       uint32_t record, uint64_t trace_exit, uint64_t trace_commit,
+int gr_trace_emit_return(struct gr_codebuf *c, const struct gr_trace_plan *tp, uint32_t trace,
+                       uint32_t record, uint64_t trace_return, uint64_t trace_commit,
                        struct gr_error *err)
 {
     const struct gr_trace_func *tf = &tp->funcs[trace];
     GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM((int32_t)record)));
-    GR_TRY(emit_call_with_capture(c, trace_exit, NULL, err));
-    GR_TRY(emit_capture(c, &tf->layout.exit, tf->exit_off, tp->bytes_max, err));
+    GR_TRY(emit_call_with_capture(c, trace_return, NULL, err));
+    GR_TRY(emit_capture(c, &tf->layout.ret, tf->return_off, tp->bytes_max, err));
     return gr_emit_branch(c, ZYDIS_MNEMONIC_JMP, trace_commit, err);
 }

@@ -17,9 +17,9 @@ int gr_trace_emit_entry(struct gr_codebuf *c, const struct gr_trace_plan *tp, ui
                         uint32_t record, uint64_t trace_enter, uint64_t back, struct gr_error *err);
 
 /* A return (RSP at the return address, R14 = g): r12d = record | traced,
- * r13 = the capture, jmp trace_exit; the capture ends in trace_commit. */
-int gr_trace_emit_exit(struct gr_codebuf *c, const struct gr_trace_plan *tp, uint32_t trace,
-                       uint32_t record, uint64_t trace_exit, uint64_t trace_commit,
+ * r13 = the capture, jmp trace_return; the capture ends in trace_commit. */
+int gr_trace_emit_return(struct gr_codebuf *c, const struct gr_trace_plan *tp, uint32_t trace,
+                       uint32_t record, uint64_t trace_return, uint64_t trace_commit,
                        struct gr_error *err);
 
 #endif

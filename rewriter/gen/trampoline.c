@@ -59,10 +59,10 @@
  *       [timed: <TLS g into r13>; cmp r13, r14; je T]   ; R14 is g
  *       [timed, Go <= 1.16: <TLS g into r14>; jmp T]    ; R14 is dead
  *       [timed, row at fs:[0], register ABI, where R14 is g
- *        (emit_leaf_exit): jns T when sampling, else jmp T]
+ *        (emit_leaf_return): jns T when sampling, else jmp T]
  *   B:  <the covered instructions, re-encoded; before each one that can
  *        fault: lea r12, [its address]; cmp r12, 0x1000; jb F>
- *        [a final ret or tail call of a timed function: the leaf exit
+ *        [a final ret or tail call of a timed function: the leaf return
  *         below, inline (the covered bytes may run up to a return near
  *         the entry: plan.c)]
  *       jmp back                   ; none when they end in ret or jmp;
@@ -80,7 +80,7 @@
  *       dd <the instruction> - F   ; what the runtime's handler would do
  *                                  ; (nil_fault.c)
  *
- * Exit trampoline, per return of a timed function (exits.c chose the
+ * Return trampoline, per return of a timed function (returns.c chose the
  * covered bytes), unaligned, right after the entry trampoline:
  *   X:  <the covered instructions before the ret, re-encoded>
  *       [every return but the first: jmp to the first one's part below,
@@ -90,11 +90,11 @@
  *       jae Y                      ; timed call's RSP, low half
  *       ret                        ; deeper: this call was not timed
  *   Y:  mov r12d, record
- *       jmp gs_time_exit           ; which ends with the function's ret
+ *       jmp gs_time_return           ; which ends with the function's ret
  *     or, for a tail call, jmp target (or jmp reg) for ret, and at Y:
  *       mov r12d, record; lea r13, [target] (or mov r13, reg)
- *       jmp gs_tail_exit           ; which ends with that jump
- *   or, for a function without a check (leaf exit), first:
+ *       jmp gs_tail_return           ; which ends with that jump
+ *   or, for a function without a check (leaf return), first:
  *       <TLS g into r12 (r14, Go <= 1.16)>; test; jz R; cmp r12, r14; jne R
  *       then the test above, R being its ret
  *                                  ; R14 is not g: counted, not timed
@@ -447,8 +447,8 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
         GR_TRY(GR_EMIT(c, err, MOV, GR_REG(G), GR_REG(pro->g_reg)));
     if (fc->pf->sched_hook != GR_HOOK_NONE)
         GR_TRY(emit_sched_hook(c, fc, err));
-    if (fc->plan->sites && fc->pf->site_role == GR_SITE_EXIT)
-        GR_TRY(emit_hand_over(c, fc->stubs->site_exit, err));
+    if (fc->plan->sites && fc->pf->site_role == GR_SITE_END)
+        GR_TRY(emit_hand_over(c, fc->stubs->site_end, err));
     if (fc->plan->row_from_fs) {
         GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R12), GR_FS(0)));
     } else {
@@ -484,7 +484,7 @@ static int emit_function(struct gr_codebuf *c, const struct func_ctx *fc, struct
 static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, struct labels *lb,
                                int near, struct gr_error *err)
 {
-    if (fc->plan->row_from_fs && !stack_abi(fc)) {  /* R14 is g: emit_leaf_exit says why */
+    if (fc->plan->row_from_fs && !stack_abi(fc)) {  /* R14 is g: emit_leaf_return says why */
         int due = sample_takes_first(fc);           /* due: to T; else on to B, right after */
         if (near) {
             GR_TRY(due ? JUMP8(JNS) : JUMP8(JMP));
@@ -509,7 +509,7 @@ static int emit_leaf_time_test(struct gr_codebuf *c, const struct func_ctx *fc, 
     return refer(lb, c, LABEL_T, err);
 }
 
-/* How a function leaves at one of its exits: by its ret, or by its tail
+/* How a function leaves at one of its returns: by its ret, or by its tail
  * call's jmp to another function (to) or through a register (reg). */
 struct leave {
     uint64_t to;
@@ -523,7 +523,7 @@ static int is_tail(struct leave lv)
     return lv.to || lv.reg != ZYDIS_REGISTER_NONE;
 }
 
-/* The function's own way out at an exit. */
+/* The function's own way out at a return. */
 static int emit_leave(struct gr_codebuf *c, struct leave lv, struct gr_error *err)
 {
     if (lv.to)
@@ -537,9 +537,9 @@ static int emit_leave(struct gr_codebuf *c, struct leave lv, struct gr_error *er
  * call deeper than the goroutine's innermost open timed call (RSP below
  * the marker in g.racectx, the low half of that call's RSP: stub_abi.h)
  * was not timed and just returns, as do the branches in to_ret; the
- * others go to gs_time_exit, which ends with the ret. A
- * tail call leaves by its jmp instead, through gs_tail_exit
- * (stubs/tail_exit.S), which gets the target in R13 (exits.c leaves a
+ * others go to gs_time_return, which ends with the ret. A
+ * tail call leaves by its jmp instead, through gs_tail_return
+ * (stubs/tail_return.S), which gets the target in R13 (returns.c leaves a
  * jump through R12, which Y overwrites, untimed). */
 static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, const size_t *to_ret,
                              unsigned nto_ret, struct leave lv, struct gr_error *err)
@@ -552,16 +552,16 @@ static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, co
     GR_TRY(emit_leave(c, lv, err));
     GR_TRY(gr_code_patch_rel8(c, jae_field, gr_code_here(c), err));   /* jae Y, over the leave */
     if (fc->pf->traced)
-        return gr_trace_emit_exit(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
-                                  fc->stubs->trace_exit, fc->stubs->trace_commit, err);
+        return gr_trace_emit_return(c, fc->plan->trace, fc->pf->trace, record_offset(fc),
+                                  fc->stubs->trace_return, fc->stubs->trace_commit, err);
     GR_TRY(GR_EMIT(c, err, MOV, GR_REG(ZYDIS_REGISTER_R12D), GR_IMM(record_offset(fc))));
     if (!is_tail(lv))
-        return JUMP(JMP, fc->stubs->time_exit);
+        return JUMP(JMP, fc->stubs->time_return);
     if (lv.to)
         GR_TRY(GR_EMIT(c, err, LEA, GR_REG(R13), GR_ABS(lv.to)));
     else if (lv.reg != R13)
         GR_TRY(GR_EMIT(c, err, MOV, GR_REG(R13), GR_REG(lv.reg)));
-    return JUMP(JMP, fc->stubs->tail_exit);
+    return JUMP(JMP, fc->stubs->tail_return);
 }
 
 /* The return of a timed leaf (RSP at the return address): timed only when
@@ -574,7 +574,7 @@ static int emit_timed_return(struct gr_codebuf *c, const struct func_ctx *fc, co
  * (ABI wrappers reload it; only cgo callbacks and the runtime's own
  * transitions have it otherwise), as its checked callers' returns assume:
  * no test, five instructions less on every return. */
-static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struct leave lv,
+static int emit_leaf_return(struct gr_codebuf *c, const struct func_ctx *fc, struct leave lv,
                           struct gr_error *err)
 {
     if (fc->plan->row_from_fs && !stack_abi(fc))
@@ -595,7 +595,7 @@ static int emit_leaf_exit(struct gr_codebuf *c, const struct func_ctx *fc, struc
 }
 
 /* How in leaves when it is a tail call (a jmp to another function, or
- * through a register: an exit, exits.c); LEAVE_RET otherwise. */
+ * through a register: a return, returns.c); LEAVE_RET otherwise. */
 static struct leave tail_leave(const struct func_ctx *fc, const struct gr_insn *in)
 {
     const struct gr_func *f = fc->pf->func;
@@ -611,9 +611,9 @@ static struct leave tail_leave(const struct func_ctx *fc, const struct gr_insn *
 
 /* The covered instructions of a leaf, each that can fault behind its
  * guard (gd), then the way on: for a timed copy, a final ret or tail call
- * as the leaf exit and else the jmp back, whose original return is the
- * exit trampoline; for one not timed, the function's own ret when it
- * follows (one taken branch and the exit's test less), else the jmp back. */
+ * as the leaf return and else the jmp back, whose original return is the
+ * return trampoline; for one not timed, the function's own ret when it
+ * follows (one taken branch and the return's test less), else the jmp back. */
 static int emit_leaf_body(struct gr_codebuf *c, const struct func_ctx *fc, int timed,
                           struct gr_guards *gd, struct gr_error *err)
 {
@@ -625,7 +625,7 @@ static int emit_leaf_body(struct gr_codebuf *c, const struct func_ctx *fc, int t
         struct leave lv = tail_leave(fc, &fc->check[i]);
         if (timed && i + 1 == pro->ninsns &&
             (fc->check[i].insn.meta.category == ZYDIS_CATEGORY_RET || is_tail(lv)))
-            GR_TRY(emit_leaf_exit(c, fc, lv, err));     /* the function's own return or tail call, timed */
+            GR_TRY(emit_leaf_return(c, fc, lv, err));     /* the function's own return or tail call, timed */
         else
             GR_TRY(gr_emit_relocated(c, &fc->check[i], err));
     }
@@ -727,8 +727,8 @@ static int reload_g(struct gr_codebuf *c, const struct func_ctx *fc, struct gr_e
     return 0;
 }
 
-/* The end of an exit trampoline, after the replayed instructions. */
-static int emit_exit_end(struct gr_codebuf *c, const struct func_ctx *fc, struct leave lv,
+/* The end of a return trampoline, after the replayed instructions. */
+static int emit_return_end(struct gr_codebuf *c, const struct func_ctx *fc, struct leave lv,
                          struct gr_error *err)
 {
     if (fc->plan->sites && fc->pf->site_role == GR_SITE_CREATE)
@@ -736,7 +736,7 @@ static int emit_exit_end(struct gr_codebuf *c, const struct func_ctx *fc, struct
     if (fc->pf->timing == GR_UNTIMED)
         return emit_leave(c, lv, err);        /* hooked for sites only */
     if (fc->pf->prologue.shape == GR_PROLOGUE_LEAF)
-        return emit_leaf_exit(c, fc, lv, err);
+        return emit_leaf_return(c, fc, lv, err);
     GR_TRY(reload_g(c, fc, err));
     return emit_timed_return(c, fc, NULL, 0, lv, err);
 }
@@ -744,11 +744,11 @@ static int emit_exit_end(struct gr_codebuf *c, const struct func_ctx *fc, struct
 /* X: replays the covered instructions (those that can fault behind a
  * guard, as in a leaf trampoline: a nil one faults as at its original
  * PC, with the function's frame as it was there), then hands over to
- * gs_time_exit. What follows the replay of a ret depends on the function
- * only: its first such exit emits it (*tail = its address) and every later
+ * gs_time_return. What follows the replay of a ret depends on the function
+ * only: its first such return emits it (*tail = its address) and every later
  * one jumps there; a tail call's leaves by its own jmp. */
-static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
-                     const struct gr_exit *e, uint64_t *tail, struct gr_error *err)
+static int emit_return(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
+                     const struct gr_return *e, uint64_t *tail, struct gr_error *err)
 {
     const uint8_t *bytes = gr_elf_bytes_at(elf, e->addr, e->len);
     if (!bytes)
@@ -778,7 +778,7 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
     if (is_tail(lv) || !*tail) {
         if (!is_tail(lv))
             *tail = gr_code_here(c);
-        GR_TRY(emit_exit_end(c, fc, lv, err));
+        GR_TRY(emit_return_end(c, fc, lv, err));
     } else {
         GR_TRY(gr_emit_branch_to(c, ZYDIS_MNEMONIC_JMP, *tail, err));
     }
@@ -788,13 +788,13 @@ static int emit_exit(struct gr_codebuf *c, const struct gr_elf *elf, const struc
     return 0;
 }
 
-static int emit_exits(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
-                      const struct gr_exit_list *exits, uint64_t *exit_addr, struct gr_error *err)
+static int emit_returns(struct gr_codebuf *c, const struct gr_elf *elf, const struct func_ctx *fc,
+                      const struct gr_return_list *returns, uint64_t *return_addr, struct gr_error *err)
 {
     uint64_t tail = 0;
-    for (size_t k = fc->pf->first_exit; k < fc->pf->first_exit + fc->pf->nexits; k++) {
-        exit_addr[k] = gr_code_here(c);
-        if (emit_exit(c, elf, fc, &exits->items[k], &tail, err) < 0)
+    for (size_t k = fc->pf->first_return; k < fc->pf->first_return + fc->pf->nreturns; k++) {
+        return_addr[k] = gr_code_here(c);
+        if (emit_return(c, elf, fc, &returns->items[k], &tail, err) < 0)
             return -1;
     }
     return 0;
@@ -893,7 +893,7 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
         if ((leaf ? emit_leaf_sized(code, &fc, err) : emit_function(code, &fc, err)) < 0)
             return -1;
         if ((fc.pf->timing != GR_UNTIMED || fc.pf->site_role == GR_SITE_CREATE) &&
-            emit_exits(code, elf, &fc, &plan->exits, out->exit, err) < 0)
+            emit_returns(code, elf, &fc, &plan->returns, out->returns, err) < 0)
             return -1;
     }
     gr_fault_fix_close(code, &fix);

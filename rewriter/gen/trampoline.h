@@ -13,14 +13,14 @@ struct gr_stub_routines {
     uint64_t claim_row;
     uint64_t row_slow;        /* gs_row_slow: the slow path with the row at fs:[0] */
     uint64_t time_enter;
-    uint64_t time_exit;
+    uint64_t time_return;
     uint64_t sample_enter;
     uint64_t sched_off;     /* stubs/oncpu.S */
     uint64_t sched_on;
-    uint64_t trace_enter, trace_exit, trace_commit;  /* --trace (stubs/trace.S) */
+    uint64_t trace_enter, trace_return, trace_commit;  /* --trace (stubs/trace.S) */
     uint64_t site_create;     /* stubs/sites.S */
-    uint64_t site_exit;
-    uint64_t tail_exit;       /* stubs/tail_exit.S */
+    uint64_t site_end;
+    uint64_t tail_return;       /* stubs/tail_return.S */
     uint64_t exit;            /* stubs/exit.S: replaces runtime.exit */
     uint64_t exec_before;     /* stubs/exit.S: before syscall.runtime_BeforeExec */
     uint64_t exec_after;      /* and syscall.runtime_AfterExec */
@@ -29,11 +29,11 @@ struct gr_stub_routines {
 
 struct gr_tramp_addrs {
     uint64_t *entry;   /* per plan function: its entry trampoline, or 0 */
-    uint64_t *exit;    /* per plan->exits item: its exit trampoline */
+    uint64_t *returns; /* per plan->returns item: its return trampoline */
     uint64_t exit_stub;/* where runtime.exit's entry jumps (plan->exit_hook): the gate to gs_exit */
 };
 
-/* Emits one entry trampoline per instrumented function and one exit
+/* Emits one entry trampoline per instrumented function and one return
  * trampoline per patched return into code (whose base is where they will
  * run), recording their addresses in out. */
 int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,

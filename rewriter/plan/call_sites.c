@@ -36,7 +36,7 @@ static int by_from(const void *a, const void *b)
 
 static int patched_ranges(const struct gr_plan *plan, struct patched *p)
 {
-    p->r = malloc((plan->ninstrumented + plan->exits.n + 1) * sizeof *p->r);
+    p->r = malloc((plan->ninstrumented + plan->returns.n + 1) * sizeof *p->r);
     if (!p->r)
         return -1;
     p->n = 0;
@@ -45,8 +45,8 @@ static int patched_ranges(const struct gr_plan *plan, struct patched *p)
         if (!pf->skip_reason)
             p->r[p->n++] = (struct range){pf->func->entry, pf->func->entry + pf->prologue.len};
     }
-    for (size_t k = 0; k < plan->exits.n; k++) {
-        const struct gr_exit *e = &plan->exits.items[k];
+    for (size_t k = 0; k < plan->returns.n; k++) {
+        const struct gr_return *e = &plan->returns.items[k];
         p->r[p->n++] = (struct range){e->addr, e->addr + e->len};
     }
     qsort(p->r, p->n, sizeof *p->r, by_from);

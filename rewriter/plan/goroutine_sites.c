@@ -16,7 +16,7 @@ enum gr_site_role gr_site_role(const struct gr_func *f)
     if (strcmp(f->name, "runtime.newproc1") == 0)
         return GR_SITE_CREATE;
     if (strcmp(f->name, "runtime.goexit1") == 0 || strcmp(f->name, "runtime.coroexit") == 0)
-        return GR_SITE_EXIT;
+        return GR_SITE_END;
     return GR_SITE_NONE;
 }
 

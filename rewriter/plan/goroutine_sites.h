@@ -13,7 +13,7 @@
 enum gr_site_role {
     GR_SITE_NONE,
     GR_SITE_CREATE,   /* runtime.newproc1: each return hands over the new g */
-    GR_SITE_EXIT,     /* runtime.goexit1, runtime.coroexit: entered on the ending g */
+    GR_SITE_END,     /* runtime.goexit1, runtime.coroexit: entered on the ending g */
 };
 
 /* What f does for goroutine sites. */

@@ -371,7 +371,7 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
     if (flags_lost && !(out->ends_flow && scratch[out->ninsns - 1].insn.meta.category == ZYDIS_CATEGORY_RET))
         return GUARD_CLOBBERS;      /* the flags a guard overwrote are live after the covered bytes */
     /* After a ret or jmp the covered bytes are never run from the patch:
-     * int3 padding, or code that only a branch reaches, which exits.c
+     * int3 padding, or code that only a branch reaches, which returns.c
      * finds as a target inside the covered bytes (the function is then
      * skipped). Whole instructions are covered, to leave no torn one. */
     while (off < GR_X86_JMP_REL32_LEN) {
@@ -392,7 +392,7 @@ const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t s
     return NULL;
 }
 
-/* For the exits (exits.c), which replay a return's instructions behind
+/* For the returns (returns.c), which replay a return's instructions behind
  * the same guards. */
 int gr_leaf_guardable(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops, unsigned mem)
 {

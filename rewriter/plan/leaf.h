@@ -19,7 +19,7 @@ struct gr_leaf_opts {
                            fields are read without a guard */
     unsigned cover_to;  /* cover at least this many bytes (0: a jmp's 5), to
                            take in a return too close to the entry for an
-                           exit of its own (plan.c) */
+                           return patch of its own (plan.c) */
 };
 
 /* Decodes the instructions that the jmp at entry covers into scratch and
@@ -27,14 +27,14 @@ struct gr_leaf_opts {
  * after a final ret or jmp included; ninsns: the instructions to relocate).
  * Returns NULL when every one can run from a trampoline, else the reason
  * not. The function's own branches into the covered bytes are checked
- * later, with the rest of its body (exits.c). */
+ * later, with the rest of its body (returns.c). */
 const char *gr_leaf_match(const struct gr_func *f, const uint8_t *code, size_t size,
                           const struct gr_leaf_opts *opts, struct gr_insn scratch[GR_PROLOGUE_MAX_INSNS],
                           struct gr_prologue *out);
 
 /* The guard of a relocated instruction that can fault (trampoline.c:
  * lea r12, [its address]; cmp r12, 0x1000; jb <nil fault>), shared with
- * the exits (exits.c): can memory operand mem be guarded; which of R12
+ * the returns (returns.c): can memory operand mem be guarded; which of R12
  * (bit 1) and R13 (bit 2) the instruction reads, and sets whole; does it
  * set all six status flags. */
 int gr_leaf_guardable(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops, unsigned mem);

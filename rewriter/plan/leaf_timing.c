@@ -7,7 +7,7 @@
  * does not rely on this alone: a leaf's timed path is taken only when TLS
  * g is not nil and equals R14 (Go <= 1.16: R14 is loaded from TLS g, as
  * every register but RSP and RDX is dead at entry there), and each timed
- * return checks the same before handing over to gs_time_exit, else it
+ * return checks the same before handing over to gs_time_return, else it
  * just returns. So a call whose R14 is not g is counted, never timed.
  *
  * Left untimed, whatever R14 holds: the runtime's own packages (runtime,

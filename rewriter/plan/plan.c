@@ -5,7 +5,7 @@
  * program has a TLS load of g to copy; in executable text, the covered
  * instructions (which the 5-byte jmp and int3 filler replace) lie wholly
  * inside the function, and no branch lands inside them. A function with a
- * check is timed when every return can be patched (exits.c) and it can
+ * check is timed when every return can be patched (returns.c) and it can
  * return at all (goroutine_end.c); so is one without, outside the runtime
  * (leaf_timing.c). Before all this, the user's selection (--only,
  * --exclude: select.c) may leave a function out. */
@@ -92,10 +92,10 @@ static const char TAIL_PATHS[] =
     "a jump to another function (tail call), with --call-graph (whose exit has no tail-call form)";
 static const char TAIL_ASM[] = "a jump to another function (tail call) in assembly (its frame may be live)";
 
-/* Whether a jmp to another function may be an exit: the compiler pops the
+/* Whether a jmp to another function may be a return: the compiler pops the
  * frame before a tail call (RSP is at the return address, as at a ret);
  * hand-written assembly need not. */
-static void allow_tail(struct gr_exit_scan *scan, const struct gr_func *f, int paths)
+static void allow_tail(struct gr_return_scan *scan, const struct gr_func *f, int paths)
 {
     size_t n = f->file ? strlen(f->file) : 0;
     int assembly = n >= 2 && strcmp(f->file + n - 2, ".s") == 0;
@@ -104,18 +104,18 @@ static void allow_tail(struct gr_exit_scan *scan, const struct gr_func *f, int p
     scan->tail_refused = paths ? TAIL_PATHS : assembly ? TAIL_ASM : NULL;
 }
 
-/* A leaf whose first return is too near its entry for an exit of its own
- * (GR_EXIT_SHORT: its bytes run into the entry's covered ones) gets an
+/* A leaf whose first return is too near its entry for a return patch of its own
+ * (GR_RETURN_SHORT: its bytes run into the entry's covered ones) gets an
  * entry that covers through that return, which the entry trampoline then
  * times (trampoline.c), when every instruction up to it can run from there
  * and no branch lands inside. *body is the scan with the wider entry when
  * that times the function. */
 #define NEAR_RETURN_MAX 32      /* bytes from the entry */
-static int cover_near_return(const struct gr_elf *elf, struct gr_exit_scan *scan, struct gr_plan *plan,
+static int cover_near_return(const struct gr_elf *elf, struct gr_return_scan *scan, struct gr_plan *plan,
                              struct gr_plan_func *pf, const uint8_t *code, struct gr_body *body)
 {
     const struct gr_func *f = pf->func;
-    if (pf->prologue.shape != GR_PROLOGUE_LEAF || body->untimed_reason != GR_EXIT_SHORT ||
+    if (pf->prologue.shape != GR_PROLOGUE_LEAF || body->untimed_reason != GR_RETURN_SHORT ||
         body->short_end > NEAR_RETURN_MAX)
         return 0;
     struct gr_leaf_opts opts = {.allow_guard = plan->sig != NULL, .register_abi = !gr_go_stack_abi(plan->rt->minor),
@@ -126,10 +126,10 @@ static int cover_near_return(const struct gr_elf *elf, struct gr_exit_scan *scan
         pro.len < body->short_end)
         return 0;
     struct gr_body wider;
-    if (gr_exits_scan(scan, elf, code, f->end - f->entry, f->entry, pro.len, &plan->exits, &wider) < 0)
+    if (gr_returns_scan(scan, elf, code, f->end - f->entry, f->entry, pro.len, &plan->returns, &wider) < 0)
         return -1;
     if (wider.covered_targeted || wider.untimed_reason)
-        return 0;                       /* the scan added no exits */
+        return 0;                       /* the scan added no returns */
     pro.insns = NULL;
     pf->prologue = pro;
     *body = wider;
@@ -138,7 +138,7 @@ static int cover_near_return(const struct gr_elf *elf, struct gr_exit_scan *scan
 
 /* Scans the body of an instrumented function: a branch into its check
  * makes it skipped; returns that cannot all be patched make it untimed. */
-static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const char *no_timing,
+static int plan_body(const struct gr_elf *elf, struct gr_return_scan *scan, const char *no_timing,
                      const struct gr_asm_targets *asm_targets, struct gr_plan *plan,
                      struct gr_plan_func *pf)
 {
@@ -146,8 +146,8 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     allow_tail(scan, f, plan->paths);
     const uint8_t *code = gr_elf_bytes_at(elf, f->entry, f->end - f->entry);
     struct gr_body body;
-    if (gr_exits_scan(scan, elf, code, f->end - f->entry, f->entry, pf->prologue.len,
-                      &plan->exits, &body) < 0)
+    if (gr_returns_scan(scan, elf, code, f->end - f->entry, f->entry, pf->prologue.len,
+                      &plan->returns, &body) < 0)
         return -1;
     struct gr_prologue narrow = pf->prologue;
     if (!no_timing && cover_near_return(elf, scan, plan, pf, code, &body) < 0)
@@ -164,7 +164,7 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
         pf->skip_reason = "no stack check: branch targets unknown (undecodable bytes or an "
                           "indirect jump that is not a jump table)";
     if (pf->skip_reason) {
-        plan->exits.n -= body.nexits;   /* skipped: its returns stay */
+        plan->returns.n -= body.nreturns;   /* skipped: its returns stay */
         return 0;
     }
     pf->untimed_reason = no_timing ? no_timing : body.untimed_reason;
@@ -177,18 +177,18 @@ static int plan_body(const struct gr_elf *elf, struct gr_exit_scan *scan, const 
     if (pf->site_role == GR_SITE_CREATE && body.untimed_reason)
         pf->site_role = GR_SITE_NONE;   /* a return that cannot be patched */
     if (pf->untimed_reason && pf->site_role == GR_SITE_CREATE) {
-        pf->first_exit = body.first_exit;   /* untimed, but its returns are hooked */
-        pf->nexits = body.nexits;
+        pf->first_return = body.first_return;   /* untimed, but its returns are hooked */
+        pf->nreturns = body.nreturns;
         return 0;
     }
     if (pf->untimed_reason) {
         pf->prologue = narrow;          /* a wider entry serves timing only */
-        plan->exits.n -= body.nexits;   /* timing is off: its returns stay */
+        plan->returns.n -= body.nreturns;   /* timing is off: its returns stay */
         return 0;
     }
     pf->timing = (uint32_t)plan->ntimed++;
-    pf->first_exit = body.first_exit;
-    pf->nexits = body.nexits;
+    pf->first_return = body.first_return;
+    pf->nreturns = body.nreturns;
     return 0;
 }
 
@@ -232,7 +232,7 @@ const char GR_PLAN_COPIED[] = "in the copy engine's module (not counted yet)";
 /* What one function's plan needs besides the function. */
 struct plan_ctx {
     const struct gr_elf *elf;
-    struct gr_exit_scan scan;
+    struct gr_return_scan scan;
     struct gr_asm_targets asm_targets;
     const struct gr_select *select;
     const char *no_timing;
@@ -303,7 +303,7 @@ static void find_tls_load(const struct gr_elf *elf, const struct gr_program *pro
     }
 }
 
-/* Sites are kept when both a creation and an exit hook are planned; else
+/* Sites are kept when both a creation and an end hook are planned; else
  * no function gets one (newproc1's returns then just return). */
 static void decide_sites(struct gr_plan *plan)
 {
@@ -311,7 +311,7 @@ static void decide_sites(struct gr_plan *plan)
     for (size_t i = 0; i < plan->nfuncs; i++)
         if (!plan->funcs[i].skip_reason)
             roles |= 1u << plan->funcs[i].site_role;
-    plan->sites = (roles & (1u << GR_SITE_CREATE)) && (roles & (1u << GR_SITE_EXIT));
+    plan->sites = (roles & (1u << GR_SITE_CREATE)) && (roles & (1u << GR_SITE_END));
 }
 
 int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, enum gs_mode mode,
@@ -353,13 +353,13 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, enum 
     int rc = gr_asm_targets_find(elf, prog, &c->asm_targets);
     if (rc == 0 && !c->no_timing)
         rc = gr_sched_hooks_find(elf, prog, &c->hooks);
-    gr_exit_scan_init(&c->scan);
+    gr_return_scan_init(&c->scan);
     c->scan.allow_guard = plan->sig != NULL && plan->tls_ninsns > 0;   /* as leaf entries */
     for (size_t i = 0; i < prog->nfuncs && rc == 0; i++) {
         plan->funcs[i].func = &prog->funcs[i];
         rc = plan_func(c, plan, &plan->funcs[i]);
     }
-    gr_exit_scan_free(&c->scan);
+    gr_return_scan_free(&c->scan);
     gr_asm_targets_free(&c->asm_targets);
     if (rc == 0 && c->hooks.hook)
         count_hooks(plan, &c->hooks);
@@ -388,7 +388,7 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, enum 
 void gr_plan_free(struct gr_plan *plan)
 {
     free(plan->funcs);
-    gr_exit_list_free(&plan->exits);
+    gr_return_list_free(&plan->returns);
     gr_call_sites_free(&plan->calls);
     gr_go_stmts_free(&plan->go_stmts);
     memset(plan, 0, sizeof *plan);

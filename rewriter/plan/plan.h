@@ -10,7 +10,7 @@
 
 #include "elf/elf_read.h"
 #include "common/error.h"
-#include "rewriter/plan/exits.h"
+#include "rewriter/plan/returns.h"
 #include "rewriter/plan/copy_select.h"
 #include "rewriter/find/program.h"
 #include "rewriter/find/runtime_offsets.h"
@@ -30,12 +30,12 @@ struct gr_plan_func {
     uint32_t counter;          /* index into the counter rows */
     uint32_t timing;           /* index of its timing record, or GR_UNTIMED */
     const char *untimed_reason;/* instrumented but not timed: why */
-    size_t first_exit, nexits; /* its returns, in gr_plan.exits (timed, or
+    size_t first_return, nreturns; /* its returns, in gr_plan.returns (timed, or
                                   newproc1's for goroutine sites) */
     int site_role;             /* enum gr_site_role (goroutine_sites.h) */
     uint8_t sched_hook;        /* enum gr_sched_hook (sched_hooks.h) */
     int tail_calls;            /* it ends in a jump to another function (timed:
-                                  its exit runs before the jump) */
+                                  its return runs before the jump) */
     int traced;                /* --trace: index trace in gr_plan.trace (trace_plan.h) */
     uint32_t trace;
 };
@@ -63,7 +63,7 @@ struct gr_plan {
     size_t ntimed;
     size_t nleft_out;           /* skipped as GR_SELECT_LEFT_OUT (--only, --exclude) */
     int paths;                  /* timing with call paths (GS_MODE_CALL_GRAPH) */
-    struct gr_exit_list exits;  /* every timed function's returns */
+    struct gr_return_list returns;  /* every timed function's returns */
     int sites;                  /* goroutines are kept by creation site: the
                                    g offsets are known, newproc1's returns and
                                    goexit1's entry are hooked */
@@ -124,7 +124,7 @@ extern const char GR_PLAN_COPIED[];
 int gr_plan_oncpu(const struct gr_plan *plan);
 
 /* mode: what is timed (format/timing_mode.h): nothing, calls, or calls
- * with their paths (GS_MODE_CALL_GRAPH, whose exit routine has no
+ * with their paths (GS_MODE_CALL_GRAPH, whose return routine has no
  * tail-call form); keep_call_sites: leave calls empty
  * (--keep-call-sites); select: the functions to instrument at all
  * (select.h), NULL: every one. */

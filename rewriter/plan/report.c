@@ -72,7 +72,7 @@ void gr_report_plan(FILE *out, const struct gr_plan *plan)
         } else if (pf->prologue.shape == GR_PROLOGUE_LEAF) {
             fprintf(out, "%s %#10llx %s (no stack check; %u entry bytes relocated; %zu returns)%s%s\n",
                     pf->untimed_reason ? "count      " : "count+time ",
-                    (unsigned long long)f->entry, f->name, pf->prologue.len, pf->nexits,
+                    (unsigned long long)f->entry, f->name, pf->prologue.len, pf->nreturns,
                     pf->untimed_reason ? ": untimed: " : "",
                     pf->untimed_reason ? pf->untimed_reason : "");
             if (pf->untimed_reason)
@@ -83,7 +83,7 @@ void gr_report_plan(FILE *out, const struct gr_plan *plan)
                     (unsigned long long)f->entry, f->name,
                     gr_prologue_tls_name(&pf->prologue),
                     gr_prologue_shape_name(&pf->prologue),
-                    pf->prologue.stackguard1 ? ", stackguard1" : "", pf->nexits,
+                    pf->prologue.stackguard1 ? ", stackguard1" : "", pf->nreturns,
                     pf->untimed_reason ? ": untimed: " : "",
                     pf->untimed_reason ? pf->untimed_reason : "");
             if (pf->untimed_reason)

@@ -32,8 +32,8 @@ static void raw_layout(const struct gr_plan *plan, const struct gr_func *f, stru
     size_t len = f->file ? strlen(f->file) : 0;
     int stack_abi = gr_go_stack_abi(plan->rt->minor) || (len >= 2 && strcmp(f->file + len - 2, ".s") == 0);
     raw_words(&tf->layout.entry, stack_abi, in, 4);
-    raw_words(&tf->layout.exit, stack_abi, out, stack_abi ? 6 : 2);
-    tf->layout.entry.nbytes = tf->layout.exit.nbytes = 0;
+    raw_words(&tf->layout.ret, stack_abi, out, stack_abi ? 6 : 2);
+    tf->layout.entry.nbytes = tf->layout.ret.nbytes = 0;
     tf->raw = 1;
 }
 
@@ -42,7 +42,7 @@ static void raw_layout(const struct gr_plan *plan, const struct gr_func *f, stru
 static int layout_unknown(const struct gr_trace_layout *l)
 {
     struct gtd_header h;
-    if (l->entry.nwords || l->exit.nwords)
+    if (l->entry.nwords || l->ret.nwords)
         return 0;
     if (l->desc_len < sizeof h)
         return 1;
@@ -52,10 +52,10 @@ static int layout_unknown(const struct gr_trace_layout *l)
 
 static uint32_t place(struct gr_trace_func *tf, uint32_t bytes_max)
 {
-    const struct gr_trace_capture *en = &tf->layout.entry, *ex = &tf->layout.exit;
+    const struct gr_trace_capture *en = &tf->layout.entry, *ex = &tf->layout.ret;
     tf->entry_off = GS_EV_DATA;
-    tf->exit_off = gs_trace_part_end(tf->entry_off, en->nwords, en->nbytes, bytes_max);
-    tf->used = gs_trace_part_end(tf->exit_off, ex->nwords, ex->nbytes, bytes_max);
+    tf->return_off = gs_trace_part_end(tf->entry_off, en->nwords, en->nbytes, bytes_max);
+    tf->used = gs_trace_part_end(tf->return_off, ex->nwords, ex->nbytes, bytes_max);
     return tf->used;
 }
 
@@ -95,7 +95,7 @@ int gr_trace_plan_build(const struct gr_program *prog, struct gr_plan *plan, con
     int rc = tp->funcs ? 0 : gr_fail(err, "out of memory for the trace plan");
     for (size_t i = 0; i < plan->nfuncs && rc == 0; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
-        if (!pf->skip_reason && pf->timing != GR_UNTIMED && !pf->tail_calls &&   /* no tail-call exit */
+        if (!pf->skip_reason && pf->timing != GR_UNTIMED && !pf->tail_calls &&   /* no tail-call return */
             gr_regex_set_any(&re, pf->func->name))
             rc = add_func(prog, plan, i, tp, err);
     }

@@ -16,7 +16,7 @@ struct gr_trace_func {
     size_t plan_index;          /* into gr_plan.funcs */
     struct gr_trace_layout layout;
     int raw;                    /* no layout known: raw words, no descriptor */
-    uint32_t entry_off, exit_off, used;  /* in an event */
+    uint32_t entry_off, return_off, used;  /* in an event */
 };
 
 struct gr_trace_plan {

@@ -160,7 +160,7 @@ for v in $(releases 1.15 1.19 1.22 1.27); do
     done
 done
 
-# the other modes on 1.22: call paths (gs_path_exit closes the exec's
+# the other modes on 1.22: call paths (gs_path_return closes the exec's
 # calls), counting only (no timing stacks), a selection of package main
 # only (the exec's two functions stay: docs/selection.md) and the copy
 # engine (which leaves them in place; its module counts no main.*, so

@@ -230,7 +230,7 @@ fi
 # p50, p90 and mean (medians of 5 interleaved runs per mode) must be within
 # 25 % of --time-all's, or above them by no more than what a sampled call's
 # interval holds by nature (docs/timing.md "What is left"): its exit
-# mispredicts the branch to gs_sample_exit and fetches that code cold. What
+# mispredicts the branch to gs_sample_return and fetches that code cold. What
 # cold misses cost is the machine's: 3-9 ns on the AMD machine (mean 34-41
 # against 28-34 ns), 35-65 ns on the Intel one (79-105 against 35-45 ns), so
 # the allowance is measured in the same runs: the sampled entry's own cold
@@ -288,7 +288,7 @@ for i, (d, a) in enumerate(zip(ds, As), 1):
         bad.append("run %d default: %d timed (estimated %s), want a sample"
                    % (i, d["timed_calls"], d["time_estimated"]))
 # the sampled probes, cold here, are measured and compensated as such: more
-# than the start-up calibration's warm figure (gs_sample_exit); what they
+# than the start-up calibration's warm figure (gs_sample_return); what they
 # measured above it is the allowance (above)
 cold = []
 for i in range(1, runs + 1):

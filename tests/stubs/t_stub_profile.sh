@@ -2,7 +2,7 @@
 # t_stub_profile: scripts/stub_profile.py maps perf's CPU-clock samples of
 # an instrumented program onto the stub blob. testdata/bench `loop`
 # (Go 1.22) built with --time-all, where every call of main.step runs
-# gs_time_enter and gs_time_exit:
+# gs_time_enter and gs_time_return:
 #  - the profile lists both routines, and more samples in the blob than
 #    in the program's own code (a timed call costs tens of ns, step one);
 #  - every hot offset names a routine and the instruction at that offset
@@ -38,7 +38,7 @@ elif abs(sum(parts[p] for p in ("program", "blob", "trampolines", "kernel", "oth
 elif not parts["blob"] > parts["program"]:
     bad.append("blob %.2f %% not above the program's %.2f %%" % (parts["blob"], parts["program"]))
 routines = text.split("blob routines:")[1].split("hot blob offsets")[0]
-for r in ("gs_time_enter", "gs_time_exit"):
+for r in ("gs_time_enter", "gs_time_return"):
     if r not in routines:
         bad.append("routine %s not listed" % r)
 hot = re.findall(r"^\s+[\d.]+ %  (\S+)\s+after: (.*?)\s+at: (.*)$", text, re.M)

@@ -139,7 +139,7 @@ struct tfunc {
     struct tvalue v[MAX_TVALUES];
     uint32_t nv;
     uint16_t words[2], copies[2];  /* entry, exit */
-    uint32_t exit_off, used, desc_off, desc_len;
+    uint32_t return_off, used, desc_off, desc_len;
     bool nodesc;
 };
 
@@ -449,8 +449,8 @@ static void build_trace(struct spec *s)
     s->event_size = GS_EV_DATA;
     for (uint32_t k = 0; k < s->ntfuncs; k++) {
         struct tfunc *f = &s->tfuncs[k];
-        f->exit_off = gs_trace_part_end(GS_EV_DATA, f->words[0], f->copies[0], TRACE_BYTES_MAX);
-        f->used = gs_trace_part_end(f->exit_off, f->words[1], f->copies[1], TRACE_BYTES_MAX);
+        f->return_off = gs_trace_part_end(GS_EV_DATA, f->words[0], f->copies[0], TRACE_BYTES_MAX);
+        f->used = gs_trace_part_end(f->return_off, f->words[1], f->copies[1], TRACE_BYTES_MAX);
         if (f->used > s->event_size)
             s->event_size = f->used;
     }
@@ -467,8 +467,8 @@ static void build_trace(struct spec *s)
         put_zeros(&b, (8 - b.len % 8) % 8);
         struct gs_trace_func t = { .func = f->func, .desc_off = f->desc_off, .desc_len = f->desc_len,
                                    .entry_nwords = f->words[0], .entry_nbytes = f->copies[0],
-                                   .exit_nwords = f->words[1], .exit_nbytes = f->copies[1],
-                                   .entry_off = GS_EV_DATA, .exit_off = f->exit_off, .used = f->used };
+                                   .return_nwords = f->words[1], .return_nbytes = f->copies[1],
+                                   .entry_off = GS_EV_DATA, .return_off = f->return_off, .used = f->used };
         memcpy(b.p + funcs_at + k * sizeof t, &t, sizeof t);
     }
     s->trace = b.p;
@@ -1039,7 +1039,7 @@ static void edit_event(unsigned char *buf, const struct spec *s, const struct pl
         char *text = strsep(&values, ",");
         if (!text)
             die("--trace-event: %u values wanted, got '%s'", t->nv, f[6]);
-        put_tvalue(slot + (t->v[k].result ? t->exit_off : GS_EV_DATA), t, &t->v[k], text);
+        put_tvalue(slot + (t->v[k].result ? t->return_off : GS_EV_DATA), t, &t->v[k], text);
     }
     memcpy(ring + GS_RING_HEAD, &seq, 8);
     memcpy(ring + GS_RING_TID, &tid, 8);

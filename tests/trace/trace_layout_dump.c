@@ -85,7 +85,7 @@ int main(int argc, char **argv)
         }
         printf("%s\n", argv[i]);
         print_capture("entry", &l.entry);
-        print_capture("exit", &l.exit);
+        print_capture("exit", &l.ret);
         print_values(l.desc, l.desc_len);
         gr_trace_layout_free(&l);
     }

@@ -95,7 +95,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", in ? err.msg : "cannot open the captures");
         return 1;
     }
-    static struct cap entry, exit_, again;
+    static struct cap entry, ret, again;
     char func[4096] = "", line[4096], next[4096];
     while (fgets(line, sizeof line, in)) {
         if (strncmp(line, "CALL ", 5) == 0) {
@@ -105,28 +105,28 @@ int main(int argc, char **argv)
              * grew the stack and restarted the function; one call */
             long at = ftell(in);
             int same = 0;
-            if (func[0] && !exit_.present && strcmp(func, next) == 0 && fgets(line, sizeof line, in)) {
+            if (func[0] && !ret.present && strcmp(func, next) == 0 && fgets(line, sizeof line, in)) {
                 read_words(line + 1, &again);
                 same = again.nwords == entry.nwords &&
                        memcmp(again.words, entry.words, entry.nwords * sizeof entry.words[0]) == 0;
             }
             fseek(in, at, SEEK_SET);
             if (func[0] && !same)
-                render(&prog, func, &entry, &exit_);
+                render(&prog, func, &entry, &ret);
             snprintf(func, sizeof func, "%s", next);
-            memset(&exit_, 0, sizeof exit_);
+            memset(&ret, 0, sizeof ret);
         } else if (strncmp(line, "E ", 2) == 0 || strcmp(line, "E\n") == 0) {
             read_words(line + 1, &entry);
         } else if (strncmp(line, "EB ", 3) == 0) {
             read_bytes(line + 3, &entry);
         } else if (strncmp(line, "X ", 2) == 0 || strcmp(line, "X\n") == 0) {
-            read_words(line + 1, &exit_);
+            read_words(line + 1, &ret);
         } else if (strncmp(line, "XB ", 3) == 0) {
-            read_bytes(line + 3, &exit_);
+            read_bytes(line + 3, &ret);
         }
     }
     if (func[0])
-        render(&prog, func, &entry, &exit_);
+        render(&prog, func, &entry, &ret);
     fclose(in);
     gr_program_free(&prog);
     gr_elf_free(&elf);

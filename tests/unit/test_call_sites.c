@@ -38,7 +38,7 @@ struct fixture {
     struct gr_elf elf;
     struct gr_func funcs[3];
     struct gr_plan_func pfuncs[3];
-    struct gr_exit exits[1];
+    struct gr_return returns[1];
     struct gr_plan plan;
     struct gr_call_sites sites;
 };
@@ -63,7 +63,7 @@ static void setup(struct fixture *x)
     x->pfuncs[1].skip_reason = NULL;
     x->pfuncs[1].prologue.len = 6;
     x->plan = (struct gr_plan){.funcs = x->pfuncs, .nfuncs = 3, .ninstrumented = 1,
-                               .exits = {.items = x->exits, .n = 0, .cap = 1}};
+                               .returns = {.items = x->returns, .n = 0, .cap = 1}};
 }
 
 static void find(struct fixture *x)
@@ -113,8 +113,8 @@ static void inside_patched_bytes(void)
 {
     struct fixture x;
     setup(&x);
-    x.exits[0] = (struct gr_exit){.addr = 0x4820a4, .len = 5, .ret_off = 4};
-    x.plan.exits.n = 1;
+    x.returns[0] = (struct gr_return){.addr = 0x4820a4, .len = 5, .ret_off = 4};
+    x.plan.returns.n = 1;
     x.pfuncs[2].skip_reason = NULL;
     x.pfuncs[2].prologue.len = 5;
     x.plan.ninstrumented = 2;

@@ -27,10 +27,10 @@ static void sound(struct fixture *f)
     *sec = (struct gs_trace_section){.magic = GS_TRACE_MAGIC, .nfuncs = 1, .event_size = 168,
                                      .ring_off = 8192, .ring_size = 4096, .funcs_off = sizeof *sec,
                                      .bytes_max = 64};
-    *fn = (struct gs_trace_func){.func = 2, .entry_nwords = 2, .entry_nbytes = 1, .exit_nwords = 1,
+    *fn = (struct gs_trace_func){.func = 2, .entry_nwords = 2, .entry_nbytes = 1, .return_nwords = 1,
                                  .entry_off = GS_EV_DATA, .desc_off = sizeof *sec + sizeof *fn, .desc_len = 8};
-    fn->exit_off = gs_trace_part_end(fn->entry_off, 2, 1, 64);
-    fn->used = gs_trace_part_end(fn->exit_off, 1, 0, 64);
+    fn->return_off = gs_trace_part_end(fn->entry_off, 2, 1, 64);
+    fn->used = gs_trace_part_end(fn->return_off, 1, 0, 64);
 }
 
 static int check(struct fixture *f)
@@ -66,8 +66,8 @@ static void refuses_each_bad_field(void)
     BAD(sec->ring_off = UINT64_MAX - 100);      /* wraps */
     BAD(fn->func = 3);                          /* no such function */
     BAD(fn->entry_nwords = 65);
-    BAD(fn->exit_nbytes = 17);
-    BAD(fn->exit_off = GS_EV_DATA + 8);         /* inside the entry part */
+    BAD(fn->return_nbytes = 17);
+    BAD(fn->return_off = GS_EV_DATA + 8);         /* inside the entry part */
     BAD(fn->used = 136);                        /* the exit part past the end */
     BAD(fn->used = 148);                        /* not a multiple of 8 */
     BAD(fn->entry_off = 0);

@@ -1,11 +1,11 @@
-/* exits_fixtures.S: hand-written functions for test_exits.c, one shape of
+/* returns_fixtures.S: hand-written functions for test_returns.c, one shape of
  * return, branch or jump table each; the assembler encodes them, so the
  * bytes are what the comments say. They are data (never executed): the
  * test scans [fx_NAME, fx_NAME_end) at its run-time address. Each starts
  * with the register ABI's small stack check (6 bytes: cmp rsp,[r14+0x10];
  * jbe to its morestack block), except fx_mov. */
     .intel_syntax noprefix
-    .section .rodata.exits_fixtures, "a"
+    .section .rodata.returns_fixtures, "a"
 
     .macro FUNC name
     .balign 64, 0xcc
@@ -153,7 +153,7 @@ FUNC fx_jmpreg
 fx_jmpreg_end:
 
 /* Go's switch table, the lea 3 instructions before the jmp (the most
- * exits.c looks back). */
+ * returns.c looks back). */
 FUNC fx_table3
     cmp rsp, [r14+0x10]
     jbe 1f

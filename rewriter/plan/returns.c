@@ -1,25 +1,25 @@
-/* exits.c: finds where a function returns and what branches into it.
+/* returns.c: finds where a function returns and what branches into it.
  *
  * A linear sweep decodes the whole function (Go puts no data in text).
  * Direct branches give their targets; an indirect jmp must be a Go switch
  * jump table (lea base,[rip+table] shortly before jmp [base+idx*8] or
  * jmp reg), whose 8-byte entries are read from the file for as long as
  * they point into the function: reading too far only adds targets, which
- * is safe. A jmp to another function (tail call) is an exit like a ret
+ * is safe. A jmp to another function (tail call) is a return like a ret
  * (compiled Go pops its frame first) where the caller allows it; a
  * conditional jump to another function, an unresolvable indirect jmp, or
  * a function with no ret leaves the function untimed. In compiled Go, a
  * jmp reg with the frame popped (right after pop rbp, or in a function
  * that never moves RSP) is a tail call through a register (Go 1.27's
  * method wrappers): its target is another function, so the function's
- * targets stay known, and it is an exit as a direct tail call is.
+ * targets stay known, and it is a return as a direct tail call is.
  *
  * For each ret, the covered bytes grow backwards over instructions that
  * can be replayed elsewhere (no call or trap; conditional branches are
  * fine; one that can fault only behind a nil guard, as at a leaf's entry)
  * until there are 5, or forwards over int3 padding; the first covered
  * instruction may be a branch target, no later one may be. */
-#include "rewriter/plan/exits.h"
+#include "rewriter/plan/returns.h"
 #include "common/vec.h"
 #include "common/x86.h"
 #include "rewriter/find/insn_quick.h"
@@ -32,9 +32,9 @@
 #define TABLE_LOOKBACK 3      /* instructions between the lea and the jmp */
 #define TABLE_MAX 65536
 
-const char GR_EXIT_SHORT[] = "a return with fewer than 5 replaceable bytes";
+const char GR_RETURN_SHORT[] = "a return with fewer than 5 replaceable bytes";
 
-void gr_exit_scan_init(struct gr_exit_scan *s)
+void gr_return_scan_init(struct gr_return_scan *s)
 {
     memset(s, 0, sizeof *s);
     ZydisDecoderInit(&s->zy, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
@@ -47,7 +47,7 @@ void gr_exit_scan_init(struct gr_exit_scan *s)
     ZydisDecoderEnableMode(&s->minimal, ZYDIS_DECODER_MODE_MINIMAL, ZYAN_TRUE);
 }
 
-void gr_exit_scan_free(struct gr_exit_scan *s)
+void gr_return_scan_free(struct gr_return_scan *s)
 {
     free(s->starts);
     free(s->kind);
@@ -55,13 +55,13 @@ void gr_exit_scan_free(struct gr_exit_scan *s)
     memset(s, 0, sizeof *s);
 }
 
-void gr_exit_list_free(struct gr_exit_list *list)
+void gr_return_list_free(struct gr_return_list *list)
 {
     free(list->items);
     memset(list, 0, sizeof *list);
 }
 
-static int add_insn(struct gr_exit_scan *s, uint32_t off, uint8_t kind)
+static int add_insn(struct gr_return_scan *s, uint32_t off, uint8_t kind)
 {
     if (s->ninsns == s->cap_insns) {
         /* Two arrays with one capacity: grow a copy, commit it last. */
@@ -81,7 +81,7 @@ static int add_insn(struct gr_exit_scan *s, uint32_t off, uint8_t kind)
     return 0;
 }
 
-static int add_target(struct gr_exit_scan *s, uint32_t off)
+static int add_target(struct gr_return_scan *s, uint32_t off)
 {
     return gr_vec_append(&s->targets, &s->ntargets, &s->cap_targets, &off, sizeof off);
 }
@@ -107,7 +107,7 @@ static int is_plain(const ZydisDecodedInstruction *in)
 
 /* The table address of "lea reg, [rip + table]" among the few
  * instructions before instruction index i, or 0. */
-static uint64_t table_before(struct gr_exit_scan *s, const uint8_t *code, uint64_t entry, size_t i)
+static uint64_t table_before(struct gr_return_scan *s, const uint8_t *code, uint64_t entry, size_t i)
 {
     for (size_t k = 1; k <= TABLE_LOOKBACK && k <= i; k++) {
         uint32_t off = s->starts[i - k];
@@ -128,7 +128,7 @@ static uint64_t table_before(struct gr_exit_scan *s, const uint8_t *code, uint64
  * epilogue's pop rbp (Go 1.21+ frames), or with no instruction before it
  * that pushes, pops, calls or writes RSP or RBP (a frameless function: Go
  * puts the prologue first). A jump table's jmp follows its load instead. */
-static int frame_popped(struct gr_exit_scan *s, const uint8_t *code, size_t i)
+static int frame_popped(struct gr_return_scan *s, const uint8_t *code, size_t i)
 {
     if (i > 0 && code[s->starts[i - 1]] == 0x5d)      /* pop rbp */
         return 1;
@@ -152,7 +152,7 @@ static int frame_popped(struct gr_exit_scan *s, const uint8_t *code, size_t i)
 /* The register of the indirect jmp at instruction index i when it is a
  * tail call through a register (jmp reg, not through memory, in compiled
  * Go, frame popped), else ZYDIS_REGISTER_NONE. */
-static ZydisRegister register_tail_call(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t i)
+static ZydisRegister register_tail_call(struct gr_return_scan *s, const uint8_t *code, size_t size, size_t i)
 {
     ZydisDecodedInstruction in;
     ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
@@ -164,7 +164,7 @@ static ZydisRegister register_tail_call(struct gr_exit_scan *s, const uint8_t *c
 }
 
 /* Adds a jump table's targets; 0 if none point into the function. */
-static int add_table(struct gr_exit_scan *s, const struct gr_elf *elf, uint64_t table,
+static int add_table(struct gr_return_scan *s, const struct gr_elf *elf, uint64_t table,
                      uint64_t entry, size_t size, size_t *found)
 {
     *found = 0;
@@ -185,7 +185,7 @@ static int add_table(struct gr_exit_scan *s, const struct gr_elf *elf, uint64_t 
 
 /* Pass 1: instruction boundaries and branch targets. Returns -1 on out of
  * memory; sets *why when the function cannot be timed. */
-static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t *code,
+static int sweep(struct gr_return_scan *s, const struct gr_elf *elf, const uint8_t *code,
                  size_t size, uint64_t entry, const char **why, size_t *nrets)
 {
     *why = NULL;
@@ -212,7 +212,7 @@ static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t
         uint64_t t = next + (uint64_t)in.raw.imm[0].value.s;
         int outside = in.raw.imm[0].is_relative && (t < entry || t >= entry + size);
         if (outside && in.meta.category == ZYDIS_CATEGORY_UNCOND_BR && s->allow_tail) {
-            kind = TAIL;        /* an exit, as a ret (the frame is popped) */
+            kind = TAIL;        /* a return, as a ret (the frame is popped) */
             (*nrets)++;
         }
         if (add_insn(s, (uint32_t)off, kind) < 0)
@@ -238,7 +238,7 @@ static int sweep(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t
             ZydisRegister reg = found ? ZYDIS_REGISTER_NONE : register_tail_call(s, code, size, s->ninsns - 1);
             if (reg != ZYDIS_REGISTER_NONE && !s->allow_tail) {
                 *why = s->tail_refused ? s->tail_refused : "a tail call through a register";
-            } else if (reg == ZYDIS_REGISTER_R12) {     /* the exit overwrites it (the record, a leaf's TLS test) */
+            } else if (reg == ZYDIS_REGISTER_R12) {     /* the return trampoline overwrites it (the record, a leaf's TLS test) */
                 *why = "a tail call through R12 (the exit's scratch register)";
             } else if (reg != ZYDIS_REGISTER_NONE) {
                 s->kind[s->ninsns - 1] = TAIL;
@@ -262,7 +262,7 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Is there a target t with lo < t < hi? */
-static int target_inside(const struct gr_exit_scan *s, uint32_t lo, uint32_t hi)
+static int target_inside(const struct gr_return_scan *s, uint32_t lo, uint32_t hi)
 {
     size_t a = 0, b = s->ntargets;
     while (a < b) {                       /* first target > lo */
@@ -275,14 +275,14 @@ static int target_inside(const struct gr_exit_scan *s, uint32_t lo, uint32_t hi)
     return a < s->ntargets && s->targets[a] < hi;
 }
 
-static int is_target(const struct gr_exit_scan *s, uint32_t off)
+static int is_target(const struct gr_return_scan *s, uint32_t off)
 {
     return off == 0 || target_inside(s, off - 1, off + 1);
 }
 
 enum replay { REPLAY_NO, REPLAY_PLAIN, REPLAY_GUARDED };
 
-/* Can the instruction at off run from an exit trampoline? A fault at a PC
+/* Can the instruction at off run from a return trampoline? A fault at a PC
  * outside Go text is fatal, where in the function it would have been a
  * recoverable panic (a nil dereference, say). Memory on the stack (RSP or
  * RBP based) or static (RIP-relative) cannot fault; other memory is
@@ -290,7 +290,7 @@ enum replay { REPLAY_NO, REPLAY_PLAIN, REPLAY_GUARDED };
  * signal handler would send it) when the program allows and the operand
  * is the instruction's only one and addressed without R12 or R13; never a
  * division. */
-static enum replay replayable(struct gr_exit_scan *s, const uint8_t *code, size_t size, uint32_t off)
+static enum replay replayable(struct gr_return_scan *s, const uint8_t *code, size_t size, uint32_t off)
 {
     ZydisDecodedInstruction in;
     ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
@@ -316,7 +316,7 @@ static enum replay replayable(struct gr_exit_scan *s, const uint8_t *code, size_
  * Plain instructions and conditional branches are re-encoded exactly (a
  * taken branch still goes to its target in the function); calls never
  * are, as their return address would point at our code. */
-static enum replay can_grow_back(struct gr_exit_scan *s, const uint8_t *code, size_t size,
+static enum replay can_grow_back(struct gr_return_scan *s, const uint8_t *code, size_t size,
                                  size_t first, unsigned entry_len)
 {
     if (first == 0 || is_target(s, s->starts[first]) || s->starts[first - 1] < entry_len ||
@@ -328,7 +328,7 @@ static enum replay can_grow_back(struct gr_exit_scan *s, const uint8_t *code, si
 /* A guard's lea and cmp overwrite R12 and the flags: no replayed
  * instruction at or after a guard may read either unless one after the
  * guard set it again (R12 and the flags are dead at the ret). */
-static int guards_clobber(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t first,
+static int guards_clobber(struct gr_return_scan *s, const uint8_t *code, size_t size, size_t first,
                           size_t ret, unsigned mask)
 {
     int r12_ok = 1, flags_ok = 1;
@@ -350,10 +350,10 @@ static int guards_clobber(struct gr_exit_scan *s, const uint8_t *code, size_t si
     return 0;
 }
 
-/* Where the tail call at ret (an exit: sweep) goes: its jmp's target, or
+/* Where the tail call at ret (a return: sweep) goes: its jmp's target, or
  * the register it jumps through. */
-static const char *cover_tail(struct gr_exit_scan *s, const uint8_t *code, size_t size, uint32_t ret,
-                              uint64_t after, struct gr_exit *out)
+static const char *cover_tail(struct gr_return_scan *s, const uint8_t *code, size_t size, uint32_t ret,
+                              uint64_t after, struct gr_return *out)
 {
     ZydisDecodedInstruction in;
     ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
@@ -369,8 +369,8 @@ static const char *cover_tail(struct gr_exit_scan *s, const uint8_t *code, size_
 /* Pass 2: the covered bytes for the ret at instruction index i: back over
  * replayable instructions, then forward over int3 padding that follows
  * the ret (never executed), until there are 5. */
-static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t size, size_t i,
-                             unsigned entry_len, uint64_t entry, struct gr_exit *out)
+static const char *cover_ret(struct gr_return_scan *s, const uint8_t *code, size_t size, size_t i,
+                             unsigned entry_len, uint64_t entry, struct gr_return *out)
 {
     uint32_t ret = s->starts[i];
     uint32_t after = i + 1 < s->ninsns ? s->starts[i + 1] : (uint32_t)size;  /* past the ret or jmp */
@@ -399,7 +399,7 @@ static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t
      * runtime throw "invalid runtime symbol table". */
     if (end - s->starts[first] < JMP_LEN) {
         s->short_end = after;
-        return GR_EXIT_SHORT;
+        return GR_RETURN_SHORT;
     }
     if (target_inside(s, s->starts[first], end))
         return "a branch lands inside a return's epilogue";
@@ -416,13 +416,13 @@ static const char *cover_ret(struct gr_exit_scan *s, const uint8_t *code, size_t
     return NULL;
 }
 
-static int add_exit(struct gr_exit_list *list, const struct gr_exit *e)
+static int add_return(struct gr_return_list *list, const struct gr_return *e)
 {
     return gr_vec_append(&list->items, &list->n, &list->cap, e, sizeof *e);
 }
 
-int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_t *code,
-                  size_t size, uint64_t entry, unsigned entry_len, struct gr_exit_list *list,
+int gr_returns_scan(struct gr_return_scan *s, const struct gr_elf *elf, const uint8_t *code,
+                  size_t size, uint64_t entry, unsigned entry_len, struct gr_return_list *list,
                   struct gr_body *out)
 {
     memset(out, 0, sizeof *out);
@@ -441,7 +441,7 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
     out->covered_targeted = target_inside(s, 0, entry_len);
     if (out->covered_targeted || out->untimed_reason)
         return 0;
-    out->first_exit = list->n;
+    out->first_return = list->n;
     for (size_t i = 0; i < s->ninsns; i++) {
         /* A ret or tail call among the entry's covered bytes (a function
          * without a check, a few bytes long) runs from the entry
@@ -450,16 +450,16 @@ int gr_exits_scan(struct gr_exit_scan *s, const struct gr_elf *elf, const uint8_
          * function is skipped). */
         if ((s->kind[i] != RET && s->kind[i] != TAIL) || s->starts[i] < entry_len)
             continue;
-        struct gr_exit e;
+        struct gr_return e;
         out->untimed_reason = cover_ret(s, code, size, i, entry_len, entry, &e);
         if (out->untimed_reason) {
             out->short_end = s->short_end;
-            list->n = out->first_exit;
+            list->n = out->first_return;
             return 0;
         }
-        if (add_exit(list, &e) < 0)
+        if (add_return(list, &e) < 0)
             return -1;
     }
-    out->nexits = list->n - out->first_exit;
+    out->nreturns = list->n - out->first_return;
     return 0;
 }

@@ -1,4 +1,4 @@
-/* test_exits.c: rewriter/plan/exits.c, which finds a function's returns
+/* test_returns.c: rewriter/plan/returns.c, which finds a function's returns
  * and branch targets and decides which returns can be patched.
  *
  * Real functions (bytes from `objdump -d` of programs built with go1.22.12,
@@ -20,8 +20,8 @@
  *   }
  *   func boom(x int) { panic(x) }
  *
- * The other shapes are hand-written in exits_fixtures.S. */
-#include "rewriter/plan/exits.h"
+ * The other shapes are hand-written in returns_fixtures.S. */
+#include "rewriter/plan/returns.h"
 #include "tests/unit/unit.h"
 
 #include <elf.h>
@@ -156,7 +156,7 @@ static const uint64_t go122_sw2_table[9] = {
     0x409243,
 };
 
-/* Hand-written fixtures (exits_fixtures.S). */
+/* Hand-written fixtures (returns_fixtures.S). */
 #define FX(name) extern const uint8_t name[], name##_end[]
 FX(fx_stack); FX(fx_fault); FX(fx_div); FX(fx_pad4); FX(fx_pad3); FX(fx_jcc); FX(fx_epi);
 FX(fx_intocheck); FX(fx_repret); FX(fx_retimm); FX(fx_jmpreg); FX(fx_table3); FX(fx_table4);
@@ -194,28 +194,28 @@ static const struct gr_elf *fake_elf(struct fake_elf *f, uint64_t addr, const ui
 static const struct gr_elf no_elf = {.path = "empty", .fd = -1};
 
 struct scan {
-    struct gr_exit_scan s;
-    struct gr_exit_list list;
+    struct gr_return_scan s;
+    struct gr_return_list list;
     struct gr_body body;
 };
 
 static void scan_begin(struct scan *sc)
 {
-    gr_exit_scan_init(&sc->s);
+    gr_return_scan_init(&sc->s);
     memset(&sc->list, 0, sizeof sc->list);
 }
 
 static void scan_end(struct scan *sc)
 {
-    gr_exit_scan_free(&sc->s);
-    gr_exit_list_free(&sc->list);
+    gr_return_scan_free(&sc->s);
+    gr_return_list_free(&sc->list);
 }
 
 static void scan(struct scan *sc, const struct gr_elf *elf, const uint8_t *code, size_t size,
                  uint64_t entry, unsigned entry_len)
 {
     memset(&sc->body, 0xa5, sizeof sc->body);    /* the scan must set every field */
-    CHECK_INT(gr_exits_scan(&sc->s, elf, code, size, entry, entry_len, &sc->list, &sc->body), 0);
+    CHECK_INT(gr_returns_scan(&sc->s, elf, code, size, entry, entry_len, &sc->list, &sc->body), 0);
 }
 
 /* Scans a hand-written fixture at its run-time address. */
@@ -225,22 +225,22 @@ static void scan_fx(struct scan *sc, const struct gr_elf *elf, const uint8_t *st
     scan(sc, elf, start, (size_t)(end - start), (uint64_t)(uintptr_t)start, entry_len);
 }
 
-struct want_exit {
+struct want_return {
     uint64_t off;       /* from the entry */
     unsigned len, ret_off;
 };
 
 /* The function is timed with exactly these exits, appended at first. */
-static void expect_exits(const struct scan *sc, uint64_t entry, size_t first,
-                         const struct want_exit *w, size_t n)
+static void expect_returns(const struct scan *sc, uint64_t entry, size_t first,
+                         const struct want_return *w, size_t n)
 {
     CHECK_U64(sc->body.covered_targeted, 0);
     CHECK_STR(sc->body.untimed_reason, NULL);
-    CHECK_U64(sc->body.first_exit, first);
-    if (!CHECK_U64(sc->body.nexits, n) || !CHECK_U64(sc->list.n, first + n))
+    CHECK_U64(sc->body.first_return, first);
+    if (!CHECK_U64(sc->body.nreturns, n) || !CHECK_U64(sc->list.n, first + n))
         return;
     for (size_t i = 0; i < n; i++) {
-        const struct gr_exit *e = &sc->list.items[first + i];
+        const struct gr_return *e = &sc->list.items[first + i];
         CHECK_U64(e->addr - entry, w[i].off);
         CHECK_U64(e->len, w[i].len);
         CHECK_U64(e->ret_off, w[i].ret_off);
@@ -252,15 +252,15 @@ static void expect_untimed(const struct scan *sc, size_t list_n, const char *why
 {
     CHECK_U64(sc->body.covered_targeted, 0);
     CHECK_STR(sc->body.untimed_reason, why);
-    CHECK_U64(sc->body.nexits, 0);
+    CHECK_U64(sc->body.nreturns, 0);
     CHECK_U64(sc->list.n, list_n);
 }
 
-static const struct want_exit SW2_EXITS[] = {
+static const struct want_return SW2_RETURNS[] = {
     {0x30, 6, 5}, {0x48, 6, 5}, {0x53, 6, 5}, {0x68, 6, 5}, {0x73, 6, 5},
     {0x88, 6, 5}, {0x93, 6, 5}, {0xa5, 6, 5}, {0xad, 6, 5},
 };
-#define NSW2 (sizeof SW2_EXITS / sizeof SW2_EXITS[0])
+#define NSW2 (sizeof SW2_RETURNS / sizeof SW2_RETURNS[0])
 
 /* Each ret covers add rsp,0x10; pop rbp; ret: 6 bytes. */
 static void go_function_two_returns(void)
@@ -268,7 +268,7 @@ static void go_function_two_returns(void)
     struct scan sc;
     scan_begin(&sc);
     scan(&sc, &no_elf, go122_small, sizeof go122_small, 0x4644a0, CHECK_LEN);
-    expect_exits(&sc, 0x4644a0, 0, (const struct want_exit[]){{0x14, 6, 5}, {0x4d, 6, 5}}, 2);
+    expect_returns(&sc, 0x4644a0, 0, (const struct want_return[]){{0x14, 6, 5}, {0x4d, 6, 5}}, 2);
     scan_end(&sc);
 }
 
@@ -279,11 +279,11 @@ static void go_jump_table(void)
     scan_begin(&sc);
     scan(&sc, fake_elf(&fe, SW2_TABLE, go122_sw2_table, 9), go122_sw2, sizeof go122_sw2,
          SW2_ENTRY, 10);
-    expect_exits(&sc, SW2_ENTRY, 0, SW2_EXITS, NSW2);
+    expect_returns(&sc, SW2_ENTRY, 0, SW2_RETURNS, NSW2);
     /* the table ends where the file's bytes end */
     scan(&sc, fake_elf(&fe, SW2_TABLE, go122_sw2_table, 8), go122_sw2, sizeof go122_sw2,
          SW2_ENTRY, 10);
-    expect_exits(&sc, SW2_ENTRY, NSW2, SW2_EXITS, NSW2);
+    expect_returns(&sc, SW2_ENTRY, NSW2, SW2_RETURNS, NSW2);
     scan_end(&sc);
 }
 
@@ -324,7 +324,7 @@ static void go_jump_table_targets_count(void)
     table[2] = 0x409243;
     table[3] = SW2_ENTRY + 0x57;
     scan(&sc, fake_elf(&fe, SW2_TABLE, table, 9), go122_sw2, sizeof go122_sw2, SW2_ENTRY, 10);
-    expect_exits(&sc, SW2_ENTRY, 0, SW2_EXITS, NSW2);
+    expect_returns(&sc, SW2_ENTRY, 0, SW2_RETURNS, NSW2);
     scan_end(&sc);
 }
 
@@ -340,7 +340,7 @@ static void go_branch_into_check(void)
     scan_begin(&sc);
     scan(&sc, fake_elf(&fe, SW2_TABLE, go122_sw2_table, 9), code, sizeof code, SW2_ENTRY, 10);
     CHECK_U64(sc.body.covered_targeted, 1);
-    CHECK_U64(sc.body.nexits, 0);
+    CHECK_U64(sc.body.nreturns, 0);
     CHECK_U64(sc.list.n, 0);
     /* the unchanged jmp to the entry itself is fine */
     scan(&sc, fake_elf(&fe, SW2_TABLE, go122_sw2_table, 9), go122_sw2, sizeof code, SW2_ENTRY, 10);
@@ -369,8 +369,8 @@ static void go_tail_jump(void)
     scan_fx(&sc, &no_elf, fx_tailjcc, fx_tailjcc_end, CHECK_LEN);
     expect_untimed(&sc, 0, "a conditional jump to another function");
     scan(&sc, &no_elf, go122_morestack_noctxt, sizeof go122_morestack_noctxt, 0x45c860, 5);
-    static const struct want_exit tail[] = {{0x5, 5, 0}};
-    expect_exits(&sc, 0x45c860, 0, tail, 1);
+    static const struct want_return tail[] = {{0x5, 5, 0}};
+    expect_returns(&sc, 0x45c860, 0, tail, 1);
     CHECK_U64(sc.list.items[0].tail_to, 0x45c7e0);
     CHECK_U64(sc.body.tail_calls, 1);
     scan_end(&sc);
@@ -410,14 +410,14 @@ static void register_tail_calls(void)
     CHECK_U64(sc.body.targets_unknown, 0);
     sc.s.allow_tail = sc.s.allow_guard = 1;
     scan(&sc, &no_elf, go127_frameless, sizeof go127_frameless, 0x4c9a20, 7);
-    expect_exits(&sc, 0x4c9a20, 0, (const struct want_exit[]){{0x7, 6, 4}}, 1);
+    expect_returns(&sc, 0x4c9a20, 0, (const struct want_return[]){{0x7, 6, 4}}, 1);
     CHECK_U64(sc.list.items[0].tail_reg, ZYDIS_REGISTER_RCX);
     CHECK_U64(sc.list.items[0].tail_to, 0);
     CHECK_U64(sc.list.items[0].guard_mask, 1);     /* the itab load */
     CHECK_U64(sc.body.tail_calls, 1);
     sc.list.n = 0;
     scan(&sc, &no_elf, go127_popped, sizeof go127_popped, 0x8de5e0, 0);
-    expect_exits(&sc, 0x8de5e0, 0, (const struct want_exit[]){{0xf, 7, 5}}, 1);
+    expect_returns(&sc, 0x8de5e0, 0, (const struct want_return[]){{0xf, 7, 5}}, 1);
     CHECK_U64(sc.list.items[0].tail_reg, ZYDIS_REGISTER_RCX);
     sc.list.n = 0;
     scan(&sc, &no_elf, through_r12, sizeof through_r12, 0x8de5e0, 0);
@@ -452,7 +452,7 @@ static const uint8_t guard_then_flags[] = {
     0x31, 0xc0, 0xc3,               /* +0xc: xor eax, eax; ret */
 };
 
-static void guarded_exits(void)
+static void guarded_returns(void)
 {
     struct scan sc;
     scan_begin(&sc);
@@ -460,8 +460,8 @@ static void guarded_exits(void)
     expect_untimed(&sc, 0, "a return with fewer than 5 replaceable bytes");
     sc.s.allow_guard = 1;
     scan(&sc, &no_elf, guarded_ret, sizeof guarded_ret, 0x1000, 3);
-    static const struct want_exit want[] = {{0x3, 6, 5}, {0x9, 5, 2}};   /* the second: 2 bytes of padding */
-    expect_exits(&sc, 0x1000, 0, want, 2);
+    static const struct want_return want[] = {{0x3, 6, 5}, {0x9, 5, 2}};   /* the second: 2 bytes of padding */
+    expect_returns(&sc, 0x1000, 0, want, 2);
     CHECK_U64(sc.list.items[0].guard_mask, 2);     /* the store, not the je */
     CHECK_U64(sc.list.items[1].guard_mask, 0);
     sc.list.n = 0;
@@ -477,7 +477,7 @@ static void cover_replayable_only(void)
     struct scan sc;
     scan_begin(&sc);
     scan_fx(&sc, &no_elf, fx_stack, fx_stack_end, CHECK_LEN);
-    expect_exits(&sc, (uintptr_t)fx_stack, 0, (const struct want_exit[]){{0xa, 7, 6}}, 1);
+    expect_returns(&sc, (uintptr_t)fx_stack, 0, (const struct want_return[]){{0xa, 7, 6}}, 1);
     scan_fx(&sc, &no_elf, fx_fault, fx_fault_end, CHECK_LEN);
     expect_untimed(&sc, 1, FEWER);
     scan_fx(&sc, &no_elf, fx_div, fx_div_end, CHECK_LEN);
@@ -491,7 +491,7 @@ static void cover_padding(void)
     struct scan sc;
     scan_begin(&sc);
     scan_fx(&sc, &no_elf, fx_pad4, fx_pad4_end, CHECK_LEN);
-    expect_exits(&sc, (uintptr_t)fx_pad4, 0, (const struct want_exit[]){{0xb, 5, 0}}, 1);
+    expect_returns(&sc, (uintptr_t)fx_pad4, 0, (const struct want_return[]){{0xb, 5, 0}}, 1);
     scan_fx(&sc, &no_elf, fx_pad3, fx_pad3_end, CHECK_LEN);
     expect_untimed(&sc, 1, FEWER);
     scan_end(&sc);
@@ -504,8 +504,8 @@ static void cover_conditional_branch_and_target(void)
     struct scan sc;
     scan_begin(&sc);
     scan_fx(&sc, &no_elf, fx_jcc, fx_jcc_end, CHECK_LEN);
-    expect_exits(&sc, (uintptr_t)fx_jcc, 0,
-                 (const struct want_exit[]){{0x6, 6, 5}, {0x13, 5, 2}}, 2);
+    expect_returns(&sc, (uintptr_t)fx_jcc, 0,
+                 (const struct want_return[]){{0x6, 6, 5}, {0x13, 5, 2}}, 2);
     scan_end(&sc);
 }
 
@@ -526,15 +526,15 @@ static void entry_bytes_are_not_replayed(void)
     struct scan sc;
     scan_begin(&sc);
     scan_fx(&sc, &no_elf, fx_mov, fx_mov_end, 0);
-    expect_exits(&sc, (uintptr_t)fx_mov, 0, (const struct want_exit[]){{0, 6, 5}}, 1);
+    expect_returns(&sc, (uintptr_t)fx_mov, 0, (const struct want_return[]){{0, 6, 5}}, 1);
     scan_fx(&sc, &no_elf, fx_mov, fx_mov_end, 1);
     expect_untimed(&sc, 1, FEWER);
     /* A leaf's entry patch covers mov and ret (6 bytes): the ret runs from
      * the entry trampoline, which times it; no exit to patch, timed. */
     scan_fx(&sc, &no_elf, fx_mov, fx_mov_end, 6);
-    expect_exits(&sc, (uintptr_t)fx_mov, 1, NULL, 0);
+    expect_returns(&sc, (uintptr_t)fx_mov, 1, NULL, 0);
     scan_fx(&sc, &no_elf, fx_intocheck, fx_intocheck_end, 2);     /* jmp to entry+2 */
-    expect_exits(&sc, (uintptr_t)fx_intocheck, 1, (const struct want_exit[]){{0x6, 6, 5}}, 1);
+    expect_returns(&sc, (uintptr_t)fx_intocheck, 1, (const struct want_return[]){{0x6, 6, 5}}, 1);
     scan_fx(&sc, &no_elf, fx_intocheck, fx_intocheck_end, 3);
     CHECK_U64(sc.body.covered_targeted, 1);
     CHECK_U64(sc.list.n, 2);
@@ -566,8 +566,8 @@ static void table_lookback(void)
     expect_untimed(&sc, 0, NOT_TABLE);
     scan_fx(&sc, fake_elf(&fe, (uintptr_t)fx_table3_table, fx_table3_table, 3), fx_table3,
             fx_table3_end, CHECK_LEN);
-    expect_exits(&sc, (uintptr_t)fx_table3, 0,
-                 (const struct want_exit[]){{0x12, 6, 5}, {0x18, 6, 5}}, 2);
+    expect_returns(&sc, (uintptr_t)fx_table3, 0,
+                 (const struct want_return[]){{0x12, 6, 5}, {0x18, 6, 5}}, 2);
     scan_fx(&sc, fake_elf(&fe, (uintptr_t)fx_table4_table, fx_table4_table, 3), fx_table4,
             fx_table4_end, CHECK_LEN);
     expect_untimed(&sc, 2, NOT_TABLE);
@@ -583,13 +583,13 @@ static void list_across_functions(void)
     scan_begin(&sc);
     scan(&sc, fake_elf(&fe, SW2_TABLE, go122_sw2_table, 9), go122_sw2, sizeof go122_sw2,
          SW2_ENTRY, 10);
-    expect_exits(&sc, SW2_ENTRY, 0, SW2_EXITS, NSW2);
+    expect_returns(&sc, SW2_ENTRY, 0, SW2_RETURNS, NSW2);
     scan(&sc, &no_elf, go122_small, sizeof go122_small, 0x4644a0, CHECK_LEN);
-    expect_exits(&sc, 0x4644a0, NSW2, (const struct want_exit[]){{0x14, 6, 5}, {0x4d, 6, 5}}, 2);
+    expect_returns(&sc, 0x4644a0, NSW2, (const struct want_return[]){{0x14, 6, 5}, {0x4d, 6, 5}}, 2);
     scan_fx(&sc, &no_elf, fx_twoway, fx_twoway_end, CHECK_LEN);
     expect_untimed(&sc, NSW2 + 2, FEWER);
     scan_fx(&sc, &no_elf, fx_pad4, fx_pad4_end, CHECK_LEN);
-    expect_exits(&sc, (uintptr_t)fx_pad4, NSW2 + 2, (const struct want_exit[]){{0xb, 5, 0}}, 1);
+    expect_returns(&sc, (uintptr_t)fx_pad4, NSW2 + 2, (const struct want_return[]){{0xb, 5, 0}}, 1);
     /* the earlier functions' exits are intact */
     if (CHECK(sc.list.n >= NSW2 + 2)) {
         CHECK_U64(sc.list.items[NSW2 - 1].addr, SW2_ENTRY + 0xad);
@@ -598,7 +598,7 @@ static void list_across_functions(void)
     scan_end(&sc);
 }
 
-UNIT_CASES("exits",
+UNIT_CASES("returns",
            UNIT_CASE(go_function_two_returns),
            UNIT_CASE(go_jump_table),
            UNIT_CASE(go_jump_table_not_found),
@@ -607,7 +607,7 @@ UNIT_CASES("exits",
            UNIT_CASE(go_no_return),
            UNIT_CASE(go_tail_jump),
            UNIT_CASE(register_tail_calls),
-           UNIT_CASE(guarded_exits),
+           UNIT_CASE(guarded_returns),
            UNIT_CASE(cover_replayable_only),
            UNIT_CASE(cover_padding),
            UNIT_CASE(cover_conditional_branch_and_target),
