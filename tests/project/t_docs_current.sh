@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
 # t_docs_current.sh: the reference says what is true now. README.md,
-# BENCHMARKS.md, docs/*.md (but docs/timing.md, whose dated notes are not
-# yet moved to docs/benchmarks/history.md), the manual pages and every
-# command's --help carry no changelog: no dated line (a date is allowed
-# only in BENCHMARKS.md, where each figure names its run, and beside a link
-# into docs/benchmarks/), no "this stop" or "last session", no issue
-# numbers of a tracker that is not in the tree, and no folder named that
-# the tree does not have.
+# BENCHMARKS.md, docs/*.md, the manual pages and every command's --help
+# carry no changelog: no dated line (a date is allowed only in
+# BENCHMARKS.md, where each figure names its run, and beside a link into
+# docs/benchmarks/), no "this stop" or "last session", no issue numbers
+# of a tracker that is not in the tree, and no folder named that the tree
+# does not have.
 cd "$(dirname "$0")/../.."
 . tests/assert.sh
 
 date_re='20[0-9][0-9]-[01][0-9]-[0-3][0-9]'
 files=(README.md BENCHMARKS.md docs/man/gorewrite.1 docs/man/gostat.1)
-for f in docs/*.md; do [ "$f" = docs/timing.md ] || files+=("$f"); done
+files+=(docs/*.md)
 
 # the --help texts
 "$GOREWRITE" --help >"$dir/help.gorewrite" 2>&1
