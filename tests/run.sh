@@ -66,24 +66,38 @@ SERIAL=" t_timing t_sampling t_compensation t_oncpu_crowd t_gostat_diff t_hugo t
 # the longest first, so that the two jobs end together
 LONGEST="t_stdlib t_testdata t_stdlib40 t_stdlib40_new t_gofmt_vet t_dwarf_info t_realprogs t_coverage t_cgo"
 
-# run_test NAME: runs one test script; its log and "status seconds" go to
-# build/test-logs.
+# children_cpu: sets cpu_now to the CPU seconds (user + system) this
+# shell's finished children have used so far (run in this shell, not in
+# $(...), whose subshell has no children of its own).
+children_cpu() {
+    local f=$LOGDIR/.times.$BASHPID
+    { times; } >"$f"
+    cpu_now=$(tail -n 1 "$f" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } printf "%.0f", s }')
+    rm -f "$f"
+}
+
+# run_test NAME: runs one test script; its log and "status seconds
+# cpu-seconds" go to build/test-logs (the CPU figure tells which tests
+# mostly wait: what TEST_JOBS can be weighed by).
 run_test() {
-    local name=$1 start rc
+    local name=$1 start rc cpu cpu_now
     start=$(date +%s)
+    children_cpu
+    cpu=$cpu_now
     rm -f "$LOGDIR/$name.lief"
     LIEF_CHECK_LOG=$LOGDIR/$name.lief timeout -k 10 "$TEST_TIMEOUT" bash "${script[$name]}" \
         >"$LOGDIR/$name.log" 2>&1
     rc=$?
-    echo "$rc $(($(date +%s) - start))" >"$LOGDIR/$name.result"
+    children_cpu
+    echo "$rc $(($(date +%s) - start)) $((cpu_now - cpu))" >"$LOGDIR/$name.result"
 }
 
 # report NAME: PASS or FAIL (with the log) for a test that has run.
 # A missing or unreadable result file (the runner itself was killed) is a
 # failure, so that the summary line is still printed.
 report() {
-    local name=$1 rc= secs=
-    read -r rc secs <"$LOGDIR/$name.result" 2>/dev/null
+    local name=$1 rc= secs= cpu=
+    read -r rc secs cpu <"$LOGDIR/$name.result" 2>/dev/null
     case $rc in
         '' | *[!0-9]*)
             echo "FAIL $name: no result (build/test-logs/$name.result missing or unreadable)"
@@ -93,7 +107,7 @@ report() {
             return ;;
     esac
     if [ "$rc" -eq 0 ]; then
-        echo "PASS $name (${secs}s)"
+        echo "PASS $name (${secs}s${cpu:+, ${cpu}s CPU})"
         passed=$((passed + 1))
         return
     fi

@@ -55,8 +55,8 @@ test_lines() {
 # passed_in_this_run TEST: tests/run.sh ran TEST with the current binaries
 # and script, and it passed.
 passed_in_this_run() {
-    local result=$ROOT/build/test-logs/$1.result rc secs path=("$ROOT"/tests/*/"$1".sh)
-    [ -f "$result" ] && read -r rc secs <"$result" && [ "$rc" = 0 ] &&
+    local result=$ROOT/build/test-logs/$1.result rc secs cpu path=("$ROOT"/tests/*/"$1".sh)
+    [ -f "$result" ] && read -r rc secs cpu <"$result" && [ "$rc" = 0 ] &&
         [ "$result" -nt "$ROOT/bin/gorewrite" ] && [ "$result" -nt "$ROOT/bin/gostat" ] &&
         [ "$result" -nt "${path[0]}" ] && [ "$result" -nt "$ROOT/tests/lib.sh" ]
 }
