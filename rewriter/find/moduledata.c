@@ -27,6 +27,17 @@ static const struct gr_moduledata_layout layouts[] = {
      .filetab = 56, .pctab = 80, .pclntable = 104, .ftab = 128, .findfunctab = 152, .minpc = 160,
      .maxpc = 168, .text = 176, .etext = 184, .gcdata = 280, .gcbss = 288, .gofunc = 320,
      .hasmain = 528, .next = 576},
+    /* Go 1.26: epclntab added after gofunc */
+    {.minor_lo = 26, .minor_hi = 26, .size = 592, .pcheader = 0, .funcnametab = 8, .cutab = 32,
+     .filetab = 56, .pctab = 80, .pclntable = 104, .ftab = 128, .findfunctab = 152, .minpc = 160,
+     .maxpc = 168, .text = 176, .etext = 184, .gcdata = 280, .gcbss = 288, .gofunc = 320,
+     .epclntab = 328, .hasmain = 536, .next = 584},
+    /* Go 1.27: typedesclen, itaboffset and itabsize added, typelinks and
+     * itablinks dropped */
+    {.minor_lo = 27, .minor_hi = 27, .size = 568, .pcheader = 0, .funcnametab = 8, .cutab = 32,
+     .filetab = 56, .pctab = 80, .pclntable = 104, .ftab = 128, .findfunctab = 152, .minpc = 160,
+     .maxpc = 168, .text = 176, .etext = 184, .gcdata = 280, .gcbss = 288, .gofunc = 344,
+     .epclntab = 352, .hasmain = 512, .next = 560},
 };
 
 const struct gr_moduledata_layout *gr_moduledata_layout(int minor)
@@ -39,7 +50,7 @@ const struct gr_moduledata_layout *gr_moduledata_layout(int minor)
 
 const char *gr_moduledata_known(void)
 {
-    return "1.15, 1.19, 1.21-1.25";
+    return "1.15, 1.19, 1.21-1.27";
 }
 
 static uint64_t word(const uint8_t *p, uint32_t off)
@@ -89,6 +100,10 @@ static int verify(const struct gr_program *prog, const struct gr_moduledata *md,
         check(e, "ftab", gr_moduledata_addr(prog, a + l->ftab), t->functab_addr, err) < 0 ||
         check(e, "ftab.len", word(p, l->ftab + 8), t->nfuncs + 1, err) < 0 ||
         check(e, "hasmain", p[l->hasmain], 1, err) < 0 || check(e, "next", word(p, l->next), 0, err) < 0)
+        return -1;
+    /* the linker's runtime.epclntab: the end of the pclntab section */
+    if (l->epclntab &&
+        check(e, "epclntab", gr_moduledata_addr(prog, a + l->epclntab), t->addr + t->size, err) < 0)
         return -1;
     if (l->go12)
         return check(e, "pclntable.len", word(p, l->pclntable + 8), t->size, err);

@@ -24,13 +24,14 @@ struct gr_moduledata_layout {
     uint32_t pclntable, ftab, findfunctab, minpc, maxpc, text, etext;
     uint32_t gcdata, gcbss;
     uint32_t gofunc;          /* 0: absent (funcdata are addresses) */
+    uint32_t epclntab;        /* Go >= 1.26, the end of pclntab; 0: absent */
     uint32_t hasmain, next;
 };
 
 /* The verified layout of Go 1.<minor>, or NULL when there is none. */
 const struct gr_moduledata_layout *gr_moduledata_layout(int minor);
 
-/* "1.15, 1.19, 1.21-1.25": the releases with a layout, for messages. */
+/* "1.15, 1.19, 1.21-1.27": the releases with a layout, for messages. */
 const char *gr_moduledata_known(void);
 
 struct gr_moduledata {
@@ -39,16 +40,16 @@ struct gr_moduledata {
     const uint8_t *bytes;     /* its initial contents in the input's bytes */
 };
 
-/* Finds runtime.firstmoduledata: the data word that points at pclntab
- * with the text start (Go >= 1.16; 1.15: pclntab's own length) where the
- * layout puts it, in .go.module, .noptrdata or .data; then checks every
- * field the layout names that the program states (minpc, maxpc, text,
- * ftab, hasmain, next) and refuses, naming both values, where one
- * disagrees. Returns 0, or -1 with err. */
 /* The word the program holds at addr once loaded (a PIE's relocation
  * applied, as a link-time address); 0 when the file does not back it. */
 uint64_t gr_moduledata_addr(const struct gr_program *prog, uint64_t addr);
 
+/* Finds runtime.firstmoduledata: the data word that points at pclntab
+ * with the text start (Go >= 1.16; 1.15: pclntab's own length) where the
+ * layout puts it, in .go.module, .noptrdata or .data; then checks every
+ * field the layout names that the program states (minpc, maxpc, text,
+ * ftab, hasmain, next; 1.26 on, epclntab) and refuses, naming both
+ * values, where one disagrees. Returns 0, or -1 with err. */
 int gr_moduledata_find(const struct gr_program *prog, struct gr_moduledata *md, struct gr_error *err);
 
 #endif

@@ -180,6 +180,9 @@ static int append_template(struct gr_codebuf *code, const struct gr_program *pro
     put64(code, t->tmpl + l->etext, m->etext);
     put64(code, t->tmpl + l->gcdata, t->gcprog);
     put64(code, t->tmpl + l->gcbss, t->gcprog);
+    /* epclntab (1.26+) stays 0: the GC's stack-object lookup then takes
+     * the shared funcdata as the first module's, whose rodata they need;
+     * 1.27's typedesclen and itabsize stay 0: no types, no itabs */
     return 0;
 }
 

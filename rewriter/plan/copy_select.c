@@ -128,6 +128,8 @@ static void report_layout(FILE *log, const struct gr_moduledata *md)
     if (!l->go12)
         fprintf(log, " pcHeader %u funcnametab %u cutab %u pctab %u gofunc %u", l->pcheader, l->funcnametab,
                 l->cutab, l->pctab, l->gofunc);
+    if (l->epclntab)
+        fprintf(log, " epclntab %u", l->epclntab);
     fprintf(log, " filetab %u pclntable %u ftab %u findfunctab %u minpc %u maxpc %u text %u etext %u gcdata %u gcbss %u hasmain %u next %u\n",
             l->filetab, l->pclntable, l->ftab, l->findfunctab, l->minpc, l->maxpc, l->text, l->etext, l->gcdata,
             l->gcbss, l->hasmain, l->next);
