@@ -337,7 +337,7 @@ struct gs_path {
  * open-addressing hash keyed by (gopc, startpc) as link-time addresses:
  * key = gopc << 32 | startpc (0: a free entry); both are below 2^32 in
  * every Go executable (the text starts at 0x400000, PIE links at 0). A
- * creation or an exit that finds no entry in GS_SITE_PROBES tries is
+ * creation or an end that finds no entry in GS_SITE_PROBES tries is
  * counted in gs_site_head.no_site. The live table holds each goroutine
  * alive now, keyed by its g's address (g structures are reused only after
  * their goroutine ended): g 0 is a free entry, 1 one freed. */
@@ -358,11 +358,11 @@ struct gs_gostmt {
 };
 
 struct gs_site_head {
-    uint64_t no_site;              /* creations and exits whose site found no entry
+    uint64_t no_site;              /* creations and ends whose site found no entry
                                       (table full, or an address beyond 32 bits) */
     uint64_t no_live;              /* creations that found no live entry: their
-                                      exits are counted, their lifetimes are not */
-    uint64_t unborn;               /* exits of goroutines not in the live table */
+                                      ends are counted, their lifetimes are not */
+    uint64_t unborn;               /* ends of goroutines not in the live table */
     uint64_t reserved[509];
 };
 
@@ -372,7 +372,7 @@ struct gs_site {
     uint64_t untimed_exits;        /* of them, those that ended without a known
                                       lifetime (born before the stubs ran, or not
                                       in the live table); the others are the sum
-                                      of hist: one locked add less per exit */
+                                      of hist: one locked add less per end */
     uint64_t exit_oldest;          /* ticks: at the process's end, the age of
                                       the oldest of its goroutines still running
                                       then (written at exit; 0 before, or none

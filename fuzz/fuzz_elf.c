@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct gr_plan plan = {0};
     if (gr_elf_read_mem("fuzz-input", data, size, &elf, &err) == 0 &&
         gr_find_program(&elf, 0, &prog, &err) == 0 && (trace_layouts(&prog), 1) &&
-        gr_plan_build(&elf, &prog, GS_MODE_SAMPLED /* exits too */, 1 /* keep call sites */, NULL, &plan,
+        gr_plan_build(&elf, &prog, GS_MODE_SAMPLED /* returns too */, 1 /* keep call sites */, NULL, &plan,
                       &err) == 0 && devnull)
         gr_report_plan(devnull, &plan);
     else if (getenv("FUZZ_VERBOSE")) /* why an input was rejected, when replaying by hand */

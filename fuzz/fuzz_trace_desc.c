@@ -2,7 +2,7 @@
  * gst_trace_desc_check on an untrusted descriptor and, when it passes,
  * both decoders (trace_values.c) on untrusted captured words and byte
  * copies. Input: a 2-byte descriptor length, the descriptor, then the
- * words (entry and exit captures share them) and the byte copies' data. */
+ * words (entry and return captures share them) and the byte copies' data. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

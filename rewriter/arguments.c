@@ -435,7 +435,7 @@ static const struct gr_opt gorewrite_opts[] = {
           "Distinct (go statement, start function) pairs whose goroutines are kept\n"
           "by site (default 2048, 320 bytes each in the stats file; rounded up to a\n"
           "power of two). Goroutines of further sites are counted as not kept\n"
-          "(docs/goroutines.md). 0 keeps no sites: goroutine creation and exit\n"
+          "(docs/goroutines.md). 0 keeps no sites: goroutine creation and end\n"
           "cost what they cost without them.\n" },
     { "max-live-goroutines", 0, "N", GR_OPT_CALL, .call = max_glive,
       .bad = "--max-live-goroutines takes a number from 1 to 4194304",

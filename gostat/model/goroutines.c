@@ -11,7 +11,7 @@ struct gst_goroutines gst_goroutines_from(bool known, uint64_t created, uint64_t
     g.created = created;
     g.ended = ended;
     /* Counters are read one after the other while the program runs, so an
-     * exit may be seen before its goroutine's creation. */
+     * end may be seen before its goroutine's creation. */
     g.live = created > ended ? created - ended : 0;
     return g;
 }

@@ -1,5 +1,5 @@
 /* exported by gostat/model */
-/* goroutines.h: goroutines created, exited and live, from the call counts
+/* goroutines.h: goroutines created, ended and live, from the call counts
  * of runtime.newproc1 (every go statement, and the runtime's own
  * goroutines, main's included) and runtime.goexit1 (every goroutine that
  * returns or calls runtime.Goexit). gorewrite instruments both on every

@@ -1,7 +1,7 @@
 /* exported by gostat/profile */
 /* psites.h: goroutine sites in a profile (gostat merge, diff): per
  * creator function, go statement file and line, and start function, the
- * goroutines created, exited and live when the profile was taken (at
+ * goroutines created, ended and live when the profile was taken (at
  * exit, for a finished run): how gostat diff catches a leak in CI. */
 #ifndef GOSTAT_PSITES_H
 #define GOSTAT_PSITES_H

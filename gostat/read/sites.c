@@ -1,6 +1,6 @@
 /* sites.c: see sites.h. The section is read with pread: the program
  * updates it with locked instructions meanwhile, so a snapshot can show a
- * site's exit before its creation's count (live is clamped at 0 by the
+ * goroutine's end before its creation's count (live is clamped at 0 by the
  * model) and a live entry claimed but not yet stamped (tick 0: skipped).
  * Every offset read from the file is checked before use. */
 #include "gostat/read/sites.h"
@@ -115,7 +115,7 @@ static long take_site(const struct gs_header *h, const unsigned char *sec, uint3
     memcpy(s->hist, e->hist, sizeof s->hist);
     for (unsigned b = 0; b < GS_HIST_BUCKETS; b++)
         s->timed = gr_add_saturating(s->timed, s->hist[b]);
-    s->ended = gr_add_saturating(s->timed, e->untimed_exits);   /* each exit adds to one of them */
+    s->ended = gr_add_saturating(s->timed, e->untimed_exits);   /* each end adds to one of them */
     if (out->by_path)
         take_path(h, sec, i, e, s);
     long m = merge ? merged_item(out, merge, 2 * h->max_sites, e->key, out->n) : -1;

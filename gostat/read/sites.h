@@ -1,7 +1,7 @@
 /* exported by gostat/read */
 /* sites.h: a snapshot of a stats file's goroutine sites (GS_HDR_SITES,
  * docs/goroutines.md): per (creator PC, start PC), the goroutines created,
- * exited, their lifetimes, and the birth of the oldest one alive; and the
+ * ended, their lifetimes, and the birth of the oldest one alive; and the
  * go statements' table that names creator PCs. */
 #ifndef GOSTAT_SITES_H
 #define GOSTAT_SITES_H
@@ -22,7 +22,7 @@ struct gst_gostmt {
 struct gst_site {
     uint64_t gopc, startpc;    /* link-time */
     uint64_t created, ended;
-    uint64_t timed;            /* exits with a known lifetime: sum of hist */
+    uint64_t timed;            /* ends with a known lifetime: sum of hist */
     uint64_t total_ticks, max_ticks;
     uint64_t hist[GS_HIST_BUCKETS];
     uint64_t tracked;          /* goroutines of it in the live table */

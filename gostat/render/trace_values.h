@@ -25,7 +25,7 @@ struct gst_trace_capture {
 int gst_trace_desc_check(const uint8_t *desc, size_t len);
 
 /* Appends to out the JSON arrays of the call's arguments (from entry) and
- * results (from exit; NULL when the call panicked), each element
+ * results (from the return; NULL when the call panicked), each element
  * {"name":…,"type":…,"value":…} exactly as docs/trace.md "What each type
  * shows" specifies. */
 int gst_trace_values_json(const uint8_t *desc, size_t len, int64_t load_bias,

@@ -25,7 +25,7 @@ enum gr_prologue_shape {
 
 /* How the prologue loaded g from thread-local storage, if it did. The
  * instructions are insns[0 .. tls_ninsns) and can be replayed (re-encoded
- * with gr_emit_relocated) wherever g is needed again, e.g. at an exit. */
+ * with gr_emit_relocated) wherever g is needed again, e.g. at a return. */
 enum gr_tls_form {
     GR_TLS_NONE,       /* g already in R14 (register ABI, Go >= 1.17) */
     GR_TLS_FS_DISP,    /* mov G,fs:[-8]: executables (local-exec TLS) */

@@ -8,7 +8,7 @@
 
 const char GR_SELECT_LEFT_OUT[] = "left out by --only/--exclude";
 
-/* gostat reads goroutines created and exited from these functions' call
+/* gostat reads goroutines created and ended from these functions' call
  * counts (gostat/model/goroutines.h): leaving them out would turn its
  * goroutine figures into "unknown" for a selection that never meant to. */
 static const char *const REQUIRED[] = { "runtime.newproc1", "runtime.goexit1" };

@@ -33,7 +33,7 @@ func main() {
 		go work(i, &wg)
 	}
 	wg.Wait()
-	// Done runs before the goroutine's exit: wait until the runtime has
+	// Done runs before the goroutine's end: wait until the runtime has
 	// really retired them (goexit1 has run once a goroutine leaves the count).
 	for runtime.NumGoroutine() != before {
 		runtime.Gosched()

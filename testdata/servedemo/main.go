@@ -49,7 +49,7 @@ func spawn(n int) {
 		go child(&wg)
 	}
 	wg.Wait()
-	// Done runs before the goroutine exits: wait until every one has.
+	// Done runs before the goroutine ends: wait until every one has.
 	for runtime.NumGoroutine() > 1 {
 		time.Sleep(time.Millisecond)
 	}

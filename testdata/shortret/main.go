@@ -1,8 +1,8 @@
 // shortret: methods whose return has fewer than 5 bytes before it that
 // replay without a possible fault: the instruction before each ret stores
-// through the receiver (4 bytes, then the 1-byte ret), so the exit patch
-// must cover that store and the exit trampoline replays it behind a nil
-// guard (docs/timing.md "Entry and exit hooks"). clamp's store is its
+// through the receiver (4 bytes, then the 1-byte ret), so the return patch
+// must cover that store and the return trampoline replays it behind a nil
+// guard (docs/timing.md "Entry and return hooks"). clamp's store is its
 // first access to the receiver: a nil receiver faults there, in the
 // replayed instruction, and the panic must be Go's own (recovered here;
 // unrecovered with the "unrecovered" argument). spin loops long enough to
@@ -54,7 +54,7 @@ func (s *spinner) spin(n int) {
 }
 
 // box's getters are leaves whose first return is too near the entry for
-// an exit of its own: with the register ABI, test, jcc, a load through b
+// a return hook of its own: with the register ABI, test, jcc, a load through b
 // and the ret end 9 bytes in, 4 of them after the 5 the entry's jmp needs.
 // The entry's patch then covers through that ret, which the entry
 // trampoline times. pick's load faults on a nil b with d > 0 there, in

@@ -101,7 +101,7 @@ j["functions"][1]["name"] == "q\"b\\s\x01c\x1fn\nt\x7f"
 grep -qF '"name":"q\"b\\s\u0001c\u001fn\u000at' "$dir/out" || fail "control characters as \\u00XX: $(cat "$dir/out")"
 
 # Goroutines: created = calls of runtime.newproc1, exited = calls of
-# runtime.goexit1 (counters read while the program runs may show an exit
+# runtime.goexit1 (counters read while the program runs may show an end
 # before its creation: live is then 0, never negative).
 "$MKSTATS" "$dir/gor" --pid 33 --exe /g --func runtime.newproc1:0x10:12 --func runtime.goexit1:0x20:5 --func main.main:0x30:1
 json_check "goroutines" '

@@ -45,7 +45,7 @@
 #     on this machine (at most the default run's own measure of its cold
 #     misses, probe_cost_ns sampled - timed, as tests/stubs/t_sampling.sh;
 #     never below --time-all's): on the Intel machine a cold sampled
-#     call's exit adds 20-30 ns, 2.15x on these 10-60 ns functions.
+#     call's return adds 20-30 ns, 2.15x on these 10-60 ns functions.
 . "$(dirname "$0")/../lib.sh"
 require_tools
 

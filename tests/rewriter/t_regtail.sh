@@ -3,7 +3,7 @@
 # of the tests:
 #  - where go tool objdump shows the wrapper main.(*boxed).area ending in
 #    JMP reg (Go 1.27; it must there), gorewrite -v says "count+time" for
-#    it in the default mode and --time-all: its jmp reg is an exit, as a
+#    it in the default mode and --time-all: its jmp reg is a return, as a
 #    direct tail call is (not skipped as "branch targets unknown"); with
 #    --call-graph it is counted, untimed for its tail call; elsewhere it
 #    is counted (and timed) like any function;

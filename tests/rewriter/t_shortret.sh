@@ -3,7 +3,7 @@
 # (testdata/shortret: methods whose mid-function ret follows a store
 # through the receiver), on every Go of the tests:
 #  - gorewrite -v says "count+time" for main.(*acc).clamp and
-#    main.(*spinner).spin with their 2 returns (before exit guards: untimed,
+#    main.(*spinner).spin with their 2 returns (before return guards: untimed,
 #    "a return with fewer than 5 replaceable bytes");
 #  - counts are exactly testdata/shortret/expect's in --count-only, the
 #    default mode and --time-all, and the output equals the original's
@@ -16,7 +16,7 @@
 #  - the unrecovered nil dereference in the replayed store: stderr (panic,
 #    signal line, traceback with clamp's frame and line) and exit status 2
 #    equal the original's;
-#  - leaves whose first return is too near the entry for an exit of its
+#  - leaves whose first return is too near the entry for a return hook of its
 #    own (main.(*box).get and pick: test, jcc, load, ret with the register
 #    ABI, whose entries then cover 9 bytes and that return): counted
 #    exactly and timed ("count+time") in the default mode and --time-all,

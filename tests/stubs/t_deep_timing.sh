@@ -4,7 +4,7 @@
 # calls, returning through every level, the stack copied many times as it
 # grows), and deep(2000) in 20 goroutines that then park in main.parked
 # while main's collections shrink their stacks (each shrink a copy to a
-# new place: the marker the exits compare with must follow, stubs/timing.S
+# new place: the marker the returns compare with must follow, stubs/timing.S
 # gs_stack_moved). Built with --time-all, every call of main.deep and
 # main.parked must be timed (timed_calls == calls == 240022 and 20); in
 # the default mode main.deep is sampled

@@ -152,7 +152,7 @@ if [ -x "$WORK/g1.22" ] && run_to_end small --max-goroutine-sites 2 --max-live-g
     small=$("$GOSTAT" goroutines "$(stats_file_for "$WORK/stat.small")")
     n=$(tail -n +2 <<<"$small" | grep -c ' -> ')
     [ "$n" -eq 2 ] || fail "small tables: $n sites shown, want 2: $small"
-    # every creation and exit of the 10 sites but 2 finds no entry
+    # every creation and end of the 10 sites but 2 finds no entry
     grep -qE "^not kept: [1-9][0-9]+ creations or exits found no site entry, [1-9][0-9]* goroutines no live entry" <<<"$small" ||
         fail "small tables: no 'not kept' line: $small"
     echo "small tables: $(tail -2 <<<"$small" | head -1)"
@@ -160,7 +160,7 @@ fi
 
 # A live table of 2 entries, which the runtime's first goroutines keep: the
 # workers end without a known lifetime (counted apart from the histogram's
-# exits, stubs/sites.S) and still count as ended, exactly.
+# ends, stubs/sites.S) and still count as ended, exactly.
 if [ -x "$WORK/g1.22" ] && run_to_end nolive --max-live-goroutines 2; then
     r=$("$GOSTAT" goroutines --json "$(stats_file_for "$WORK/stat.nolive")" | python3 -c '
 import json, sys

@@ -2,7 +2,7 @@
 # t_goroutines: gostat's goroutine counts (created = calls of
 # runtime.newproc1, exited = calls of runtime.goexit1, live = the
 # difference) with every Go of the tests. testdata/goroutines starts an
-# exact number of goroutines that exit and that stay blocked; with GOGC=off
+# exact number of goroutines that end and that stay blocked; with GOGC=off
 # the runtime's own goroutines are the same in every run, so between a run
 # starting none and one starting 1000 + 7, created grows by exactly 1007,
 # exited by 1000 and live by 7. Both functions must be instrumented (count

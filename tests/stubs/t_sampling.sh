@@ -229,14 +229,14 @@ fi
 # stub's branches are cold; under --time-all they are warm. Its sampled
 # p50, p90 and mean (medians of 5 interleaved runs per mode) must be within
 # 25 % of --time-all's, or above them by no more than what a sampled call's
-# interval holds by nature (docs/timing.md "What is left"): its exit
+# interval holds by nature (docs/timing.md "What is left"): its return
 # mispredicts the branch to gs_sample_return and fetches that code cold. What
 # cold misses cost is the machine's: 3-9 ns on the AMD machine (mean 34-41
 # against 28-34 ns), 35-65 ns on the Intel one (79-105 against 35-45 ns), so
 # the allowance is measured in the same runs: the sampled entry's own cold
 # cost, the probe it measured above the start-up calibration's warm figure
 # (JSON probe_cost_ns: sampled - timed; that entry takes several cold loads
-# where the exit takes one code fetch), and at least 12 ns. A sampled entry
+# where the return takes one code fetch), and at least 12 ns. A sampled entry
 # that reads the clock before its loads are done (no fence) both shrinks
 # that allowance and puts the loads in the call: the mean then reads 21-29 ns
 # above on the AMD machine and 180-200 ns above on the Intel one. A pilot

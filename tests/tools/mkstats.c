@@ -126,7 +126,7 @@ struct gostmt_spec {
 };
 
 /* A traced function's value: where its words and byte copy are in its
- * capture part (the entry's for arguments, the exit's for results). */
+ * capture part (the entry's for arguments, the return's for results). */
 struct tvalue {
     const char *name;
     char kind;                 /* 'i' int, 'u' uint, 'b' bool, 's' string, 'p' ptr */
@@ -138,7 +138,7 @@ struct tfunc {
     uint32_t func;
     struct tvalue v[MAX_TVALUES];
     uint32_t nv;
-    uint16_t words[2], copies[2];  /* entry, exit */
+    uint16_t words[2], copies[2];  /* entry, return */
     uint32_t return_off, used, desc_off, desc_len;
     bool nodesc;
 };

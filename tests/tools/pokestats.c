@@ -177,7 +177,7 @@ static void poke_timing(struct stats *s, uint32_t r)
 }
 
 /* The sites section is one for all threads: its used keys, and the site
- * offsets of the goroutines alive now (their exits read them back). */
+ * offsets of the goroutines alive now (their ends read them back). */
 static void poke_sites(struct stats *s)
 {
     const struct gs_header *h = s->hdr;

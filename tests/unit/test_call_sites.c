@@ -44,7 +44,7 @@ struct fixture {
 };
 
 /* morestack (not in the text) and wrap skipped, fib instrumented with its
- * 6-byte check patched; no exits. */
+ * 6-byte check patched; no returns. */
 static void setup(struct fixture *x)
 {
     memset(x, 0, sizeof *x);

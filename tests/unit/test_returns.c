@@ -230,7 +230,7 @@ struct want_return {
     unsigned len, ret_off;
 };
 
-/* The function is timed with exactly these exits, appended at first. */
+/* The function is timed with exactly these returns, appended at first. */
 static void expect_returns(const struct scan *sc, uint64_t entry, size_t first,
                          const struct want_return *w, size_t n)
 {
@@ -365,7 +365,7 @@ static void go_tail_jump(void)
     expect_untimed(&sc, 0, TAIL);
     scan_fx(&sc, &no_elf, fx_tailjcc, fx_tailjcc_end, CHECK_LEN);   /* je to another function */
     expect_untimed(&sc, 0, "a conditional jump to another function");
-    sc.s.allow_tail = 1;            /* where the plan allows it, the jmp is an exit */
+    sc.s.allow_tail = 1;            /* where the plan allows it, the jmp is a return */
     scan_fx(&sc, &no_elf, fx_tailjcc, fx_tailjcc_end, CHECK_LEN);
     expect_untimed(&sc, 0, "a conditional jump to another function");
     scan(&sc, &no_elf, go122_morestack_noctxt, sizeof go122_morestack_noctxt, 0x45c860, 5);
@@ -379,9 +379,9 @@ static void go_tail_jump(void)
 /* Go 1.27 method wrappers from buf: jmp reg after loading the method from
  * an itab, frameless (context.(*stopCtx).Deadline) or after the epilogue
  * (reporter.(*errorWithSpan).End, shortened): tail calls, targets known,
- * exits where the plan allows tail calls (the register kept for the
+ * returns where the plan allows tail calls (the register kept for the
  * trampoline's jump), else untimed. The same jmp with the frame live, or
- * in assembly, is not; nor is one through R12, which the exit
+ * in assembly, is not; nor is one through R12, which the return
  * overwrites. */
 static const uint8_t go127_frameless[] = {
     0x48, 0x8b, 0x08, 0x48, 0x8b, 0x40, 0x08, 0x48, 0x8b, 0x49, 0x18, 0xff, 0xe1,
@@ -530,7 +530,7 @@ static void entry_bytes_are_not_replayed(void)
     scan_fx(&sc, &no_elf, fx_mov, fx_mov_end, 1);
     expect_untimed(&sc, 1, FEWER);
     /* A leaf's entry patch covers mov and ret (6 bytes): the ret runs from
-     * the entry trampoline, which times it; no exit to patch, timed. */
+     * the entry trampoline, which times it; no return to patch, timed. */
     scan_fx(&sc, &no_elf, fx_mov, fx_mov_end, 6);
     expect_returns(&sc, (uintptr_t)fx_mov, 1, NULL, 0);
     scan_fx(&sc, &no_elf, fx_intocheck, fx_intocheck_end, 2);     /* jmp to entry+2 */
@@ -574,7 +574,7 @@ static void table_lookback(void)
     scan_end(&sc);
 }
 
-/* One list for many functions: each appends its exits, and one whose
+/* One list for many functions: each appends its returns, and one whose
  * later ret fails takes back those of its earlier rets. */
 static void list_across_functions(void)
 {
@@ -590,7 +590,7 @@ static void list_across_functions(void)
     expect_untimed(&sc, NSW2 + 2, FEWER);
     scan_fx(&sc, &no_elf, fx_pad4, fx_pad4_end, CHECK_LEN);
     expect_returns(&sc, (uintptr_t)fx_pad4, NSW2 + 2, (const struct want_return[]){{0xb, 5, 0}}, 1);
-    /* the earlier functions' exits are intact */
+    /* the earlier functions' returns are intact */
     if (CHECK(sc.list.n >= NSW2 + 2)) {
         CHECK_U64(sc.list.items[NSW2 - 1].addr, SW2_ENTRY + 0xad);
         CHECK_U64(sc.list.items[NSW2 + 1].addr, 0x4644a0 + 0x4d);

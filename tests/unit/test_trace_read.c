@@ -16,7 +16,7 @@ struct fixture {
     uint64_t buf[64];           /* the section, 8-aligned */
 };
 
-/* A section with one function: 2 words and a 64-byte copy at entry, 1 word at exit. */
+/* A section with one function: 2 words and a 64-byte copy at entry, 1 word at the return. */
 static void sound(struct fixture *f)
 {
     memset(f, 0, sizeof *f);
@@ -68,7 +68,7 @@ static void refuses_each_bad_field(void)
     BAD(fn->entry_nwords = 65);
     BAD(fn->return_nbytes = 17);
     BAD(fn->return_off = GS_EV_DATA + 8);         /* inside the entry part */
-    BAD(fn->used = 136);                        /* the exit part past the end */
+    BAD(fn->used = 136);                        /* the return part past the end */
     BAD(fn->used = 148);                        /* not a multiple of 8 */
     BAD(fn->entry_off = 0);
     BAD(fn->desc_len = 9);                      /* past the section */
