@@ -173,6 +173,9 @@ struct gs_blob_header {
                                         in: r14 = g, r13 = continue */
     uint32_t exec_after_off;         /* a failed exec (syscall.runtime_AfterExec):
                                         a new file; in: r13 = continue */
+    uint32_t signal_gate_off;        /* before runtime.sigtramp (C ABI: edi = the
+                                        signal, rsi = its siginfo), r11 = continue:
+                                        a stats file cut short (stubs/file_cut.c) */
 };
 
 struct gs_stub_config {
@@ -250,7 +253,9 @@ struct gs_private {
     uint64_t probe_untimed; /* an untimed counted call's, in 1/256 ticks */
     uint64_t sites_base;    /* run-time address of the sites section, or 0 */
     uint64_t load_bias;     /* run-time minus link-time address */
-    uint64_t reserved[118];
+    uint64_t rows_backed[64]; /* gs_live.rows_backed's copy, which a stats
+                                 file cut short forgets (stubs/file_cut.c) */
+    uint64_t reserved[54];
     uint64_t finish;        /* struct gs_finish_info (stubs/finish.h), or 0 */
     uint64_t trace_base;    /* tracing: pending records of goroutine stack 0 */
     uint64_t trace_slots;   /* stacks that have pending records */
@@ -393,6 +398,7 @@ struct gs_sample_desc {
     OFFSET(GS_PRIV_UNTIMED, struct gs_private, probe_untimed) \
     OFFSET(GS_PRIV_SITES_BASE, struct gs_private, sites_base) \
     OFFSET(GS_PRIV_LOAD_BIAS, struct gs_private, load_bias) \
+    OFFSET(GS_PRIV_ROWS_BACKED, struct gs_private, rows_backed) \
     OFFSET(GS_PRIV_FINISH, struct gs_private, finish) \
     OFFSET(GS_PRIV_TRACE_BASE, struct gs_private, trace_base) \
     OFFSET(GS_PRIV_TRACE_SLOTS, struct gs_private, trace_slots) \

@@ -30,6 +30,7 @@ gs_blob_header:
     .long gs_sample_return - gs_blob_header
     .long gs_exec_before - gs_blob_header
     .long gs_exec_after - gs_blob_header
+    .long gs_signal_gate - gs_blob_header
 
     .text
     .globl gs_entry

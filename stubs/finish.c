@@ -720,8 +720,7 @@ static void freeze(uint8_t *rw)
                     GS_MAP_PRIVATE | GS_MAP_ANONYMOUS | GS_MAP_FIXED | GS_MAP_NORESERVE, -1, 0);
 }
 
-/* Opens the own file again, if it is still the one start-up made. */
-static long open_own(const struct gs_finish_info *in)
+long gs_open_own(const struct gs_finish_info *in)
 {
     long fd = gs_syscall6(GS_SYS_openat, GS_AT_FDCWD, (long)in->own, GS_O_RDWR | GS_O_NOFOLLOW | GS_O_CLOEXEC,
                           0, 0, 0);
@@ -851,7 +850,7 @@ static void finish(uint64_t g, uint64_t rsp, int exec)
                        .info = in};
     /* locked before freeze drops the mapping's lock: the file stays
      * visibly in use while it shrinks or merges */
-    f.own = open_own(in);
+    f.own = gs_open_own(in);
     if (f.own >= 0)
         gs_hold_read_lock(f.own);
     gs_mem_copy(&live, rw + GS_PAGE, sizeof live);
@@ -886,6 +885,17 @@ __attribute__((used)) void gs_finish(uint64_t g, uint64_t rsp)
 __attribute__((used)) void gs_exec_finish(uint64_t g, uint64_t rsp)
 {
     finish(g, rsp, 1);
+}
+
+long gs_write_tables(long fd, const struct gs_header *h)
+{
+    long rc = gs_write_all(fd, (const uint8_t *)h + GS_MAGIC_LEN, sizeof *h - GS_MAGIC_LEN, GS_MAGIC_LEN);
+    if (rc >= 0)
+        rc = gs_write_all(fd, __blob_start + gs_config.image_rel + sizeof *h, gs_config.image_size - sizeof *h,
+                          sizeof *h);
+    if (rc >= 0 && gs_config.names_size)
+        rc = gs_write_all(fd, __blob_start + gs_config.names_rel, gs_config.names_size, gs_config.image_size);
+    return rc;
 }
 
 /* dir/gostat.<exe>.<pid>.<16 hex digits>: the start-up's name after a
@@ -948,12 +958,7 @@ static long resume(struct gs_finish_info *in, uint8_t *rw)
     if (rc == -GS_EOPNOTSUPP)
         rc = 0;
     if (rc >= 0)
-        rc = gs_write_all(fd, (const uint8_t *)h + GS_MAGIC_LEN, sizeof *h - GS_MAGIC_LEN, GS_MAGIC_LEN);
-    if (rc >= 0)
-        rc = gs_write_all(fd, __blob_start + gs_config.image_rel + sizeof *h, gs_config.image_size - sizeof *h,
-                          sizeof *h);
-    if (rc >= 0 && gs_config.names_size)
-        rc = gs_write_all(fd, __blob_start + gs_config.names_rel, gs_config.names_size, gs_config.image_size);
+        rc = gs_write_tables(fd, h);
     if (rc >= 0 && priv->rows_base != (uint64_t)(rw + 2 * GS_PAGE))   /* the rows' own mapping, then row 0 */
         rc = map_back(fd, (uint8_t *)priv->rows_base, gs_config.rows_size, h->rows_off);
     if (rc >= 0)
@@ -970,6 +975,7 @@ static long resume(struct gs_finish_info *in, uint8_t *rw)
     gs_append_str(in->own, &len, sizeof in->own, path);
     in->dev = st.dev;
     in->ino = st.ino;
+    in->header = *h;
     return 0;
 }
 

@@ -24,7 +24,20 @@ struct gs_finish_info {
      * starts (gs_exec_resume) */
     uint64_t exec_finished;
     struct gs_header exec_header;
+    /* The own file's header as start-up (or a failed exec's new file)
+     * wrote it, for a file cut short under the program (stubs/file_cut.c) */
+    struct gs_header header;
+    uint32_t quiet;                /* GOSTAT_QUIET: nothing on stderr */
+    uint32_t cut_said;             /* the cut was reported (lock xchg) */
 };
+
+/* Opens the own file again, if it is still the one start-up made: the
+ * descriptor, or a negative number. */
+long gs_open_own(const struct gs_finish_info *in);
+
+/* Writes h (but its magic) and the program's tables after it, as
+ * start-up does: 0, or a negative errno. */
+long gs_write_tables(long fd, const struct gs_header *h);
 
 #define GS_FINISH_RUNNING 0
 #define GS_FINISH_BUSY 1           /* a thread is finishing the file */

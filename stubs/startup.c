@@ -516,8 +516,9 @@ static void report_failure(const struct startup_env *env, const char *path, long
 /* What gs_finish (stubs/finish.c) needs at exit: the own file, found
  * again by name and checked by inode, and GOSTAT_MERGE. */
 static void prepare_finish(const struct startup_env *env, struct gs_private *priv, long fd, const char *path,
-                           const char *exe)
+                           const struct gs_header *hdr)
 {
+    const char *exe = hdr->exe;
     struct gs_stat st;
     uint64_t size = (sizeof(struct gs_finish_info) + GS_PAGE - 1) & ~(uint64_t)(GS_PAGE - 1);
     if (gs_syscall3(GS_SYS_fstat, fd, &st, 0) < 0)
@@ -529,6 +530,8 @@ static void prepare_finish(const struct startup_env *env, struct gs_private *pri
     struct gs_finish_info *in = (struct gs_finish_info *)p;
     in->dev = st.dev;
     in->ino = st.ino;
+    in->header = *hdr;
+    in->quiet = (uint32_t)env->quiet;
     size_t len = 0;
     gs_append_str(in->own, &len, sizeof in->own, path);
     for (size_t i = 0; i < len; i++)
@@ -587,7 +590,7 @@ __attribute__((used)) uint64_t gs_startup(uint64_t *kernel_sp)
         gs_hold_read_lock(fd);   /* the shared mapping keeps it after close */
         rc = fill_stats_file(fd, image, gs_config.image_size, &hdr, shared, gs_config.shared_size);
         if (rc >= 0)
-            prepare_finish(&env, priv, fd, path, hdr.exe);
+            prepare_finish(&env, priv, fd, path, &hdr);
         gs_syscall3(GS_SYS_close, fd, 0, 0);
         if (rc < 0)
             gs_syscall3(GS_SYS_unlink, path, 0, 0);

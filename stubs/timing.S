@@ -69,6 +69,7 @@ gs_claim_row:
     jnz .Lclaim_none
 1:  mov -64(%rsp), %rax
     mov -72(%rsp), %rcx
+    lock bts %rcx, GS_PRIV_ROWS_BACKED(%rax)        /* first: a cut file gets it back */
     lock bts %rcx, GS_PAGE+GS_LIVE_ROWS_BACKED(%rax) /* readers may look now */
     jmp .Lclaim_out
 .Lclaim_none:

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/x86.h"
+#include "rewriter/plan/signal_gate.h"
 
 /* A jmp rel32 to the trampoline; the rest of the covered bytes int3. */
 static void jmp_patch(struct gr_patch *pt, uint64_t addr, unsigned len, uint64_t target)
@@ -31,7 +32,7 @@ static void call_site_patch(struct gr_patch *pt, const struct gr_call_site *cs, 
 struct gr_patch *gr_patches_build(const struct gr_plan *plan, const struct gr_tramp_addrs *t,
                                   size_t *npatches)
 {
-    struct gr_patch *p = calloc(plan->ninstrumented + plan->returns.n + plan->calls.n + 2, sizeof *p);
+    struct gr_patch *p = calloc(plan->ninstrumented + plan->returns.n + plan->calls.n + 3, sizeof *p);
     size_t n = 0;
     for (size_t i = 0; p && i < plan->nfuncs; i++) {
         const struct gr_plan_func *pf = &plan->funcs[i];
@@ -46,6 +47,8 @@ struct gr_patch *gr_patches_build(const struct gr_plan *plan, const struct gr_tr
         call_site_patch(&p[n++], &plan->calls.items[k], t->entry[plan->calls.items[k].callee]);
     if (p && plan->exit_hook && t->exit_stub)   /* runtime.exit: never returns, covers its first 5 bytes */
         jmp_patch(&p[n++], plan->exit_hook, GR_X86_JMP_REL32_LEN, t->exit_stub);
+    if (p && plan->signal_gate && t->signal_gate)
+        jmp_patch(&p[n++], plan->signal_gate, GR_SIGTRAMP_COVERED, t->signal_gate);
     *npatches = n;
     return p;
 }

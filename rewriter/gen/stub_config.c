@@ -62,7 +62,8 @@ struct gr_stub_routines gr_stub_routines(const struct gr_codebuf *code, size_t b
                                      .tail_return = blob + h->tail_return_off,
                                      .exit = blob + h->exit_off,
                                      .exec_before = blob + h->exec_before_off,
-                                     .exec_after = blob + h->exec_after_off};
+                                     .exec_after = blob + h->exec_after_off,
+                                     .signal_gate = blob + h->signal_gate_off};
 }
 
 uint64_t gr_stub_entry(const struct gr_codebuf *code, size_t blob_off,

@@ -121,6 +121,7 @@
 #include "rewriter/gen/trace_capture.h"
 #include "rewriter/gen/fault_pc.h"
 #include "rewriter/gen/nil_fault.h"
+#include "rewriter/plan/signal_gate.h"
 
 #define R12 ZYDIS_REGISTER_R12
 #define R13 ZYDIS_REGISTER_R13
@@ -865,6 +866,26 @@ static int emit_exec_gate(struct gr_codebuf *c, const struct func_ctx *fc, uint6
     return 0;
 }
 
+/* Where runtime.sigtramp's entry goes (signal_gate.h): R11 = the copy of
+ * its covered instructions below, then the stub (gs_signal_gate,
+ * stubs/signal_gate.S), which either ends the handler itself or goes on
+ * at R11 with every argument as it came. */
+static int emit_signal_gate(struct gr_codebuf *c, const struct gr_elf *elf, uint64_t sigtramp, uint64_t stub,
+                            uint64_t *gate, struct gr_error *err)
+{
+    const uint8_t *covered = gr_elf_bytes_at(elf, sigtramp, GR_SIGTRAMP_COVERED);
+    if (!covered)
+        return gr_fail(err, "%s: runtime.sigtramp's entry is not in the file", elf->path);
+    GR_TRY(gr_code_pad(c, ENTRY_ALIGN, GR_X86_INT3, err));
+    *gate = gr_code_here(c);
+    GR_TRY(GR_EMIT(c, err, LEA, GR_REG(ZYDIS_REGISTER_R11), GR_ABS(*gate)));   /* aimed below */
+    size_t field = c->len - 4;
+    GR_TRY(JUMP(JMP, stub));
+    gr_code_patch_rel32(c, field);
+    GR_TRY(gr_code_append(c, covered, GR_SIGTRAMP_COVERED, err));   /* position-independent */
+    return JUMP(JMP, sigtramp + GR_SIGTRAMP_COVERED);
+}
+
 int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan,
                             const struct gr_segment_plan *seg, const struct gr_stub_routines *stubs,
                             struct gr_codebuf *code, struct gr_tramp_addrs *out,
@@ -903,6 +924,9 @@ int gr_trampolines_generate(const struct gr_elf *elf, const struct gr_plan *plan
         out->entry[plan->exec_before] && out->entry[plan->exec_after] &&
         (emit_exec_gate(code, &fc, stubs->exec_before, &out->entry[plan->exec_before], err) < 0 ||
          emit_exec_gate(code, &fc, stubs->exec_after, &out->entry[plan->exec_after], err) < 0))
+        return -1;
+    if (plan->signal_gate && stubs->signal_gate &&
+        emit_signal_gate(code, elf, plan->signal_gate, stubs->signal_gate, &out->signal_gate, err) < 0)
         return -1;
     return 0;
 }

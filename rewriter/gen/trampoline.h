@@ -24,6 +24,7 @@ struct gr_stub_routines {
     uint64_t exit;            /* stubs/exit.S: replaces runtime.exit */
     uint64_t exec_before;     /* stubs/exit.S: before syscall.runtime_BeforeExec */
     uint64_t exec_after;      /* and syscall.runtime_AfterExec */
+    uint64_t signal_gate;     /* stubs/signal_gate.S: before runtime.sigtramp */
     uint64_t stack_moved;     /* stubs/timing.S: at runtime.copystack's entry */
 };
 
@@ -31,6 +32,7 @@ struct gr_tramp_addrs {
     uint64_t *entry;   /* per plan function: its entry trampoline, or 0 */
     uint64_t *returns; /* per plan->returns item: its return trampoline */
     uint64_t exit_stub;/* where runtime.exit's entry jumps (plan->exit_hook): the gate to gs_exit */
+    uint64_t signal_gate;/* where runtime.sigtramp's entry jumps (plan->signal_gate), or 0 */
 };
 
 /* Emits one entry trampoline per instrumented function and one return

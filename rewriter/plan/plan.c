@@ -22,6 +22,7 @@
 #include "rewriter/plan/goroutine_end.h"
 #include "rewriter/plan/sched_hooks.h"
 #include "rewriter/plan/exit_hook.h"
+#include "rewriter/plan/signal_gate.h"
 #include "rewriter/plan/goroutine_sites.h"
 #include "rewriter/plan/leaf_timing.h"
 #include "common/x86.h"
@@ -369,6 +370,7 @@ int gr_plan_build(const struct gr_elf *elf, const struct gr_program *prog, enum 
                             "when a goroutine's stack moves (try --count-only)", elf->path);
     decide_sites(plan);
     plan->exit_hook = gr_exit_hook_find(elf, prog);
+    plan->signal_gate = gr_signal_gate_find(elf, prog);
     plan->exec_before = plan->exec_after = SIZE_MAX;
     if (plan->exit_hook) {
         size_t b = gr_exec_hook_find(prog, "syscall.runtime_BeforeExec");

@@ -105,6 +105,10 @@ struct gr_plan {
     /* runtime.exit's entry, replaced by a jmp to the stubs' gs_exit
      * (exit_hook.h); 0: not found, the stats file is not finished at exit */
     uint64_t exit_hook;
+    /* runtime.sigtramp's entry, preceded by the stubs' gs_signal_gate
+     * (signal_gate.h); 0: not found, a stats file cut short kills the
+     * program */
+    uint64_t signal_gate;
     /* syscall.runtime_BeforeExec and AfterExec (plan function indices),
      * their entries preceded by the stubs' gs_exec_before and
      * gs_exec_after (exit_hook.h); SIZE_MAX, both: not hooked (no exit
