@@ -1,3 +1,4 @@
+/* exported by rewriter/plan */
 /* signal_gate.h: where Go's signal handler starts, so the stubs see a
  * SIGBUS of a stats file cut short before any instrumented Go code runs
  * (stubs/signal_gate.S, stubs/file_cut.c). Part of stage 3, patch
