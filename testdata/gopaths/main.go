@@ -4,13 +4,16 @@
 // directly (one that stays blocked; main never returns). With
 // --call-graph gostat goroutines must tell the three apart by the
 // creator's call path. Usage: gopaths A B; prints "ready", then waits for
-// a line on stdin and exits.
+// a line on stdin and exits. helperA's goroutines have ended (passed
+// goexit, not only wg.Done) before the others start: their end is in the
+// file whatever the scheduler does.
 package main
 
 import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 )
@@ -51,6 +54,9 @@ func main() {
 	b, _ := strconv.Atoi(os.Args[2])
 	var stay sync.WaitGroup
 	helperA(a)
+	for runtime.NumGoroutine() > 1 {
+		runtime.Gosched()
+	}
 	helperB(b, &stay)
 	spawn(&stay, forever)
 	fmt.Println("ready")
