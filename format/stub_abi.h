@@ -255,7 +255,9 @@ struct gs_private {
     uint64_t load_bias;     /* run-time minus link-time address */
     uint64_t rows_backed[64]; /* gs_live.rows_backed's copy, which a stats
                                  file cut short forgets (stubs/file_cut.c) */
-    uint64_t reserved[54];
+    uint64_t rows_claimed;  /* rows handed out (lock xadd): the claims' own
+                               count; gs_live.rows_claimed is the readers' */
+    uint64_t reserved[53];
     uint64_t finish;        /* struct gs_finish_info (stubs/finish.h), or 0 */
     uint64_t trace_base;    /* tracing: pending records of goroutine stack 0 */
     uint64_t trace_slots;   /* stacks that have pending records */
@@ -399,6 +401,7 @@ struct gs_sample_desc {
     OFFSET(GS_PRIV_SITES_BASE, struct gs_private, sites_base) \
     OFFSET(GS_PRIV_LOAD_BIAS, struct gs_private, load_bias) \
     OFFSET(GS_PRIV_ROWS_BACKED, struct gs_private, rows_backed) \
+    OFFSET(GS_PRIV_ROWS_CLAIMED, struct gs_private, rows_claimed) \
     OFFSET(GS_PRIV_FINISH, struct gs_private, finish) \
     OFFSET(GS_PRIV_TRACE_BASE, struct gs_private, trace_base) \
     OFFSET(GS_PRIV_TRACE_SLOTS, struct gs_private, trace_slots) \

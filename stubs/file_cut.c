@@ -4,11 +4,10 @@
  * handler (stubs/signal_gate.S) calls gs_file_cut before any Go code can
  * count and fault again. The file is made whole: its size back, its header
  * and tables written again when the cut reached them, the live page
- * rebuilt from the rows' private copy, the pages every thread writes
- * backed; then the faulting instruction runs again. What was counted in
- * the cut part starts again from zero, and no thread claims a row after
- * it (every new thread counts in row 0, exact and not timed: the claims
- * counter was lost). When the file cannot be made whole (removed,
+ * rebuilt from its private copies (the rows handed out and backed), the
+ * pages every thread writes backed; then the faulting instruction runs
+ * again. What was counted in the cut part starts again from zero. When
+ * the file cannot be made whole (removed,
  * replaced, a full file system), the faulting page becomes private
  * memory: the program goes on, that page's counts no longer reach the
  * file. Each is said once on stderr. */
@@ -61,14 +60,13 @@ static long back(long fd, uint64_t off, uint64_t len)
     return rc == -GS_EOPNOTSUPP ? 0 : rc;
 }
 
-/* The live page again: the rows handed out from the private copy, and no
- * row left to hand out. */
+/* The live page again, from the private copies of what it holds. */
 static long rebuild_live(long fd, const uint8_t *rw, const struct gs_header *h)
 {
     const struct gs_private *priv = (const struct gs_private *)rw;
     struct gs_live live;
     gs_zero(&live, sizeof live);
-    live.rows_claimed = gs_config.max_rows;
+    live.rows_claimed = __atomic_load_n(&priv->rows_claimed, __ATOMIC_ACQUIRE);
     for (unsigned i = 0; i < 64; i++)
         live.rows_backed[i] = __atomic_load_n(&priv->rows_backed[i], __ATOMIC_ACQUIRE);
     return gs_write_all(fd, &live, sizeof live, h->live_off);

@@ -408,9 +408,9 @@ static long reserve_eager_pages(long fd, const struct gs_header *hdr)
 }
 
 /* Every thread counts in the shared row 0: claims find no row left. */
-static void no_thread_rows(struct gs_live *live)
+static void no_thread_rows(struct gs_private *priv, struct gs_live *live)
 {
-    live->rows_claimed = gs_config.max_rows;
+    priv->rows_claimed = live->rows_claimed = gs_config.max_rows;
 }
 
 /* The rows and the goroutine sites: one range of address space anywhere
@@ -426,7 +426,7 @@ static void map_rows(const struct startup_env *env, struct gs_private *priv, uin
                          GS_MAP_PRIVATE | GS_MAP_ANONYMOUS | GS_MAP_NORESERVE, -1, 0);
     if (p < 0 && p > -4096) {
         priv->rows_base = (uint64_t)(shared + GS_PAGE);
-        no_thread_rows((struct gs_live *)shared);
+        no_thread_rows(priv, (struct gs_live *)shared);
         report(env, "gostat: no address space for the counter rows (RLIMIT_AS?); counting in one "
                     "shared row, nothing timed\n");
         return;
@@ -462,14 +462,14 @@ static long fill_stats_file(long fd, const uint8_t *image, uint64_t image_size,
                      GS_MAP_SHARED | GS_MAP_FIXED, fd, (long)hdr->live_off);
     if (rc < 0)
         return rc;
-    const struct gs_private *priv = (const struct gs_private *)(shared - GS_PAGE);
+    struct gs_private *priv = (struct gs_private *)(shared - GS_PAGE);
     if (priv->rows_base != (uint64_t)(shared + GS_PAGE)) {   /* the rows' own mapping */
         rc = gs_syscall6(GS_SYS_mmap, (long)priv->rows_base, (long)gs_config.rows_size,
                          GS_PROT_READ | GS_PROT_WRITE, GS_MAP_SHARED | GS_MAP_FIXED, fd, (long)hdr->rows_off);
         if (rc < 0)
             return rc;
     } else {
-        no_thread_rows((struct gs_live *)shared);
+        no_thread_rows(priv, (struct gs_live *)shared);
     }
     return gs_write_all(fd, GS_MAGIC, GS_MAGIC_LEN, 0);
 }

@@ -48,7 +48,8 @@ gs_claim_row:
     mov %r11, -56(%rsp)
     PRIVATE_DATA
     mov $1, %r12d
-    lock xadd %r12, GS_PAGE+GS_LIVE_ROWS_CLAIMED(%rax)
+    lock xadd %r12, GS_PRIV_ROWS_CLAIMED(%rax)      /* ours decides: a cut file forgets */
+    lock incq GS_PAGE+GS_LIVE_ROWS_CLAIMED(%rax)    /* the readers' count */
     mov gs_config+GS_CFG_MAX_ROWS(%rip), %rcx
     dec %rcx                                        /* thread rows are 1..max-1 */
     cmp %rcx, %r12
